@@ -1,0 +1,511 @@
+//! The command line: `sandtable [repl|check|perft|apply|bench|play] ...`.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::Engine;
+use crate::record::{read_yaml, to_yaml, Position};
+use crate::session::{parse_pairs, Flow, Session};
+use crate::state::{GameState, PlayerId};
+use crate::view::Viewer;
+
+pub const DEFAULT_VARIANT: &str = "classic_stratego";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sandtable",
+    version,
+    about = "A scripting-driven rules sandbox for board games"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Open the REPL on a variant (default: classic_stratego)
+    Repl {
+        variant: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Set an option: NAME=VALUE (repeatable)
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+    },
+    /// Validate variants: exit 0, or print `path:line:col: message` per problem and exit 1
+    Check {
+        #[arg(required = true)]
+        variants: Vec<String>,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+    },
+    /// Count the nodes of the legal-action tree at each depth from 1 to N
+    Perft {
+        variant: String,
+        #[arg(long)]
+        position: Option<PathBuf>,
+        /// Seed of the random setups when no position is given
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        depth: u32,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+    },
+    /// Apply actions in order; print the events and the resulting position
+    Apply {
+        variant: String,
+        #[arg(long)]
+        position: Option<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Show events and the board as this player sees them
+        #[arg(long = "as")]
+        as_player: Option<String>,
+        /// Write the resulting position to this YAML file
+        #[arg(long)]
+        save: Option<PathBuf>,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        actions: Vec<String>,
+    },
+    /// Random playouts to the end; prints `playouts/s: X  plies/s: Y` last
+    Bench {
+        variant: String,
+        #[arg(long, default_value_t = 100)]
+        playouts: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+    },
+    /// Play a game in the terminal: `--PLAYER human|random` for each seat
+    Play {
+        variant: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        /// Seats, as `--red human --blue random` (player names of the variant)
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        seats: Vec<String>,
+    },
+}
+
+/// Runs the CLI; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    let result = match cli.command {
+        None => repl(DEFAULT_VARIANT, None, &[]),
+        Some(Cmd::Repl {
+            variant,
+            seed,
+            options,
+        }) => match parse_pairs(&options) {
+            Ok(o) => repl(variant.as_deref().unwrap_or(DEFAULT_VARIANT), seed, &o),
+            Err(e) => Err(e),
+        },
+        Some(Cmd::Check { variants, options }) => return check(&variants, &options),
+        Some(Cmd::Perft {
+            variant,
+            position,
+            seed,
+            depth,
+            options,
+        }) => perft(&variant, position, seed, depth, &options),
+        Some(Cmd::Apply {
+            variant,
+            position,
+            seed,
+            as_player,
+            save,
+            options,
+            actions,
+        }) => apply(
+            &variant, position, seed, as_player, save, &options, &actions,
+        ),
+        Some(Cmd::Bench {
+            variant,
+            playouts,
+            seed,
+            options,
+        }) => bench(&variant, playouts, seed, &options),
+        Some(Cmd::Play {
+            variant,
+            seed,
+            options,
+            seats,
+        }) => play(&variant, seed, &options, &seats),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+fn check(variants: &[String], options: &[String]) -> i32 {
+    let overrides = match parse_pairs(options) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let mut bad = false;
+    for v in variants {
+        match Engine::load(v, &overrides) {
+            Ok(e) => println!("{}: ok ({})", v, e.variant.name),
+            Err(err) => {
+                bad = true;
+                for d in err.0 {
+                    println!("{d}");
+                }
+            }
+        }
+    }
+    i32::from(bad)
+}
+
+/// Loads the engine and the starting state: from a position file (whose
+/// variant must match) or a new seeded game.
+fn start(
+    variant: &str,
+    position: Option<PathBuf>,
+    seed: u64,
+    options: &[String],
+) -> Result<(Engine, GameState), String> {
+    let mut overrides = parse_pairs(options)?;
+    match position {
+        Some(path) => {
+            let pos: Position = read_yaml(&path)?;
+            for (k, v) in &pos.options {
+                if !overrides.iter().any(|(o, _)| o == k) {
+                    overrides.push((k.clone(), v.to_string()));
+                }
+            }
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let state = engine
+                .from_position(&pos)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((engine, state))
+        }
+        None => {
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let state = engine.new_game(seed, &[]);
+            Ok((engine, state))
+        }
+    }
+}
+
+fn perft(
+    variant: &str,
+    position: Option<PathBuf>,
+    seed: u64,
+    depth: u32,
+    options: &[String],
+) -> Result<(), String> {
+    let (engine, state) = start(variant, position, seed, options)?;
+    for d in 1..=depth {
+        let t = Instant::now();
+        let n = engine.perft(&state, d).map_err(|e| e.to_string())?;
+        println!("perft {d} {n}  ({:.3} s)", t.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn apply(
+    variant: &str,
+    position: Option<PathBuf>,
+    seed: u64,
+    as_player: Option<String>,
+    save: Option<PathBuf>,
+    options: &[String],
+    actions: &[String],
+) -> Result<(), String> {
+    let (engine, mut state) = start(variant, position, seed, options)?;
+    let viewer = match &as_player {
+        Some(p) => engine
+            .parse_viewer(p)
+            .ok_or_else(|| format!("unknown player `{p}`"))?,
+        None => Viewer::Omniscient,
+    };
+    let mut last = None;
+    for (i, text) in actions.iter().enumerate() {
+        let action = engine
+            .parse_action(&state, text)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        let events = engine
+            .apply(&mut state, &action)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        if let crate::engine::Action::Move { from, to } = action {
+            last = Some((from, to));
+        }
+        println!("{}. {}", i + 1, engine.action_text(&state, &action));
+        for line in engine.event_lines(&state, &events, viewer) {
+            println!("   {line}");
+        }
+    }
+    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    if let Some(path) = save {
+        let text = to_yaml(&engine.to_position(&state))?;
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("saved position to {}", path.display());
+    }
+    Ok(())
+}
+
+fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let mut plies: u64 = 0;
+    let mut reasons: std::collections::BTreeMap<String, u32> = Default::default();
+    let mut wins = vec![0u32; engine.variant.players.len()];
+    let mut draws = 0;
+    for i in 0..playouts {
+        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+        let mut state = engine.new_game(game_seed, &[]);
+        let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
+        plies += engine
+            .random_playout(&mut state, &mut rng, u32::MAX)
+            .map_err(|e| format!("playout {i}: {e}"))? as u64;
+        match &state.outcome {
+            Some(o) => {
+                let kind = o.reason.split(':').next().unwrap_or("").to_string();
+                let kind = if kind.contains("flag") {
+                    "flag captured".to_string()
+                } else if kind.contains("cannot move") {
+                    "no legal action".to_string()
+                } else {
+                    kind
+                };
+                *reasons.entry(kind).or_default() += 1;
+                match o.winners.as_slice() {
+                    [w] => wins[*w as usize] += 1,
+                    _ => draws += 1,
+                }
+            }
+            None => *reasons.entry("unfinished".into()).or_default() += 1,
+        }
+    }
+    let secs = t.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "variant: {}  playouts: {playouts}  seed: {seed}",
+        engine.variant.name
+    );
+    let w: Vec<String> = wins
+        .iter()
+        .enumerate()
+        .map(|(p, n)| format!("{} {n}", engine.player_name(p as PlayerId)))
+        .collect();
+    println!("wins: {}  draws: {draws}", w.join(", "));
+    println!(
+        "endings: {}",
+        reasons
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "plies: {plies}  mean length: {:.1}  time: {secs:.3} s",
+        plies as f64 / playouts.max(1) as f64
+    );
+    println!(
+        "playouts/s: {:.1}  plies/s: {:.0}",
+        playouts as f64 / secs,
+        plies as f64 / secs
+    );
+    Ok(())
+}
+
+/// The lines of standard input, with the line editor when it is a terminal.
+pub fn repl(
+    variant: &str,
+    seed: Option<u64>,
+    overrides: &[(String, String)],
+) -> Result<(), String> {
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(1)
+    });
+    let mut session = Session::new(variant, overrides, seed)?;
+    let interactive = std::io::stdin().is_terminal();
+    if interactive {
+        println!(
+            "sandtable — {} (seed {seed}). Type `help` for commands, an action such as a4-a5 to play it.",
+            session.engine.variant.name
+        );
+        println!("{}", session.board(session.viewer));
+        let mut rl = rustyline::DefaultEditor::new().map_err(|e| e.to_string())?;
+        let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".sandtable_history"));
+        if let Some(h) = &history {
+            let _ = rl.load_history(h);
+        }
+        loop {
+            let prompt = match session.engine.acting_player(&session.state) {
+                Some(p) => format!("{}> ", session.engine.player_name(p)),
+                None => "over> ".to_string(),
+            };
+            match rl.readline(&prompt) {
+                Ok(line) => {
+                    let _ = rl.add_history_entry(line.as_str());
+                    match session.execute(&line) {
+                        Ok((out, flow)) => {
+                            if !out.is_empty() {
+                                println!("{out}");
+                            }
+                            if flow == Flow::Quit {
+                                break;
+                            }
+                        }
+                        Err(e) => println!("error: {e}"),
+                    }
+                }
+                Err(rustyline::error::ReadlineError::Interrupted) => continue,
+                Err(_) => break,
+            }
+        }
+        if let Some(h) = &history {
+            let _ = rl.save_history(h);
+        }
+        Ok(())
+    } else {
+        // Scripted: one command per line, no line editor; errors are printed
+        // and reading goes on, but the exit code reports them.
+        let stdin = std::io::stdin();
+        let mut failed = false;
+        for line in stdin.lock().lines() {
+            let line = line.map_err(|e| e.to_string())?;
+            match session.execute(&line) {
+                Ok((out, flow)) => {
+                    if !out.is_empty() {
+                        println!("{out}");
+                    }
+                    if flow == Flow::Quit {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    failed = true;
+                    println!("error: {e}");
+                }
+            }
+        }
+        if failed {
+            Err("some commands failed".into())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seat {
+    Human,
+    Random,
+}
+
+fn play(variant: &str, seed: u64, options: &[String], seats: &[String]) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+    let n = engine.variant.players.len();
+    let mut kinds = vec![Seat::Human; n];
+    let mut it = seats.iter();
+    while let Some(flag) = it.next() {
+        let name = flag
+            .strip_prefix("--")
+            .ok_or_else(|| format!("expected `--PLAYER human|random`, found `{flag}`"))?;
+        let (name, value) = match name.split_once('=') {
+            Some((a, b)) => (a.to_string(), b.to_string()),
+            None => (
+                name.to_string(),
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("`--{name}` needs human or random"))?,
+            ),
+        };
+        let p = engine.player_id(&name)?;
+        kinds[p as usize] = match value.as_str() {
+            "human" => Seat::Human,
+            "random" => Seat::Random,
+            other => return Err(format!("unknown seat kind `{other}` (human or random)")),
+        };
+    }
+    let humans: Vec<PlayerId> = (0..n as PlayerId)
+        .filter(|&p| kinds[p as usize] == Seat::Human)
+        .collect();
+    let mut state = engine.new_game(seed, &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(7));
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut last = None;
+    let fixed_viewer = match humans.as_slice() {
+        [] => Some(Viewer::Omniscient),
+        [one] => Some(Viewer::Player(*one)),
+        _ => None,
+    };
+    while let Some(p) = engine.acting_player(&state) {
+        let viewer = fixed_viewer.unwrap_or(Viewer::Player(p));
+        let action = if kinds[p as usize] == Seat::Random {
+            let acts = engine.legal_actions(&state);
+            acts[rng.random_range(0..acts.len())]
+        } else {
+            print!("{}", engine.render(&engine.view(&state, viewer), last));
+            loop {
+                print!("{}> ", engine.player_name(p));
+                std::io::stdout().flush().ok();
+                let Some(line) = lines.next() else {
+                    println!();
+                    return Ok(());
+                };
+                let line = line.map_err(|e| e.to_string())?;
+                let line = line.trim();
+                if line == "quit" || line == "resign" {
+                    println!("{} leaves the game", engine.player_name(p));
+                    return Ok(());
+                }
+                if line == "actions" {
+                    let t: Vec<String> = engine
+                        .legal_actions(&state)
+                        .iter()
+                        .map(|a| engine.action_text(&state, a))
+                        .collect();
+                    println!("{}", t.join(" "));
+                    continue;
+                }
+                match engine.parse_action(&state, line) {
+                    Ok(a) if engine.legal_actions(&state).contains(&a) => break a,
+                    Ok(a) => println!("illegal: {}", engine.explain_illegal(&state, &a)),
+                    Err(e) => println!("{e}  (type `actions` for the legal ones)"),
+                }
+            }
+        };
+        let text = engine.action_text(&state, &action);
+        let events = engine
+            .apply(&mut state, &action)
+            .map_err(|e| e.to_string())?;
+        if let crate::engine::Action::Move { from, to } = action {
+            last = Some((from, to));
+        }
+        println!("{} {}: {}", state.ply, engine.player_name(p), text);
+        for l in engine.event_lines(&state, &events, viewer) {
+            println!("   {l}");
+        }
+    }
+    print!(
+        "{}",
+        engine.render(&engine.view(&state, Viewer::Omniscient), last)
+    );
+    Ok(())
+}

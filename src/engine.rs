@@ -1,0 +1,804 @@
+//! The turn engine: legal actions generated natively from declared movement,
+//! actions applied transactionally with Lua hooks where the variant deviates,
+//! turn order, pending choices, repetition bookkeeping and the outcome.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::geometry::Cell;
+use crate::lua::{Effect, Rules};
+use crate::state::{GameState, KindId, Loc, Outcome, PieceId, PlayerId, Shuttle};
+use crate::variant::{LoadError, MovePattern, NoMoves, Variant};
+
+/// An action as data. Its canonical text form (see [`Engine::action_text`])
+/// parses back with [`Engine::parse_action`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// A piece goes from one cell to another: a move, or a strike when the
+    /// target holds an enemy. Text: `a4-a5`.
+    Move { from: Cell, to: Cell },
+    /// The answer to the first pending choice: the index of the option.
+    /// Text: the option's label.
+    Choose { index: u16 },
+}
+
+/// Something that happened while an action was applied.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    Moved {
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+    },
+    Struck {
+        attacker: PieceId,
+        defender: PieceId,
+        from: Cell,
+        to: Cell,
+        result: String,
+    },
+    Effect(Effect),
+    Chose {
+        player: PlayerId,
+        label: String,
+    },
+    Ended(Outcome),
+}
+
+/// Why an action was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    /// The text is not an action of this game.
+    Parse(String),
+    /// The action is not legal here, and why.
+    Illegal(String),
+    /// A rule script failed (the message names the script line).
+    Script(String),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::Parse(m) => write!(f, "cannot read action: {m}"),
+            ActionError::Illegal(m) => write!(f, "illegal: {m}"),
+            ActionError::Script(m) => write!(f, "rule error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+/// A loaded variant with its rules: the immutable game definition.
+pub struct Engine {
+    pub variant: Arc<Variant>,
+    pub rules: Rules,
+}
+
+impl Engine {
+    /// Loads a variant by bundled name or path, with option overrides.
+    pub fn load(name_or_path: &str, overrides: &[(String, String)]) -> Result<Engine, LoadError> {
+        let variant = Variant::load(name_or_path, overrides)?;
+        Engine::from_variant(variant)
+    }
+
+    pub fn from_variant(variant: Variant) -> Result<Engine, LoadError> {
+        let rules = Rules::load(&variant)?;
+        Ok(Engine {
+            variant: Arc::new(variant),
+            rules,
+        })
+    }
+
+    pub fn player_name(&self, p: PlayerId) -> &str {
+        self.variant
+            .players
+            .get(p as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
+    }
+
+    /// An empty board (terrain laid, no pieces) with red to move.
+    pub fn empty_state(&self, seed: u64) -> GameState {
+        let v = &self.variant;
+        let mut s = GameState::empty(v.board.cell_count(), v.players.len() as u8, seed);
+        s.terrain = v.board.terrain.clone();
+        s
+    }
+
+    /// The army of a player: kind ids in declaration order, each `count` times.
+    pub fn army(&self) -> Vec<KindId> {
+        let mut army = Vec::new();
+        for (i, k) in self.variant.kinds.iter().enumerate() {
+            for _ in 0..k.count {
+                army.push(i as KindId);
+            }
+        }
+        army
+    }
+
+    /// Cells of a player's setup zone, ordered from the front row (nearest the
+    /// middle of the board) to the back, each row left to right as that player
+    /// sees the board.
+    pub fn setup_cells(&self, player: PlayerId) -> Vec<Cell> {
+        let board = &self.variant.board;
+        let zone = &self.variant.setup_zones[player as usize];
+        let mid = (board.ranks as f64 - 1.0) / 2.0;
+        let mean =
+            zone.iter().map(|&c| board.coords(c).1 as f64).sum::<f64>() / zone.len().max(1) as f64;
+        let faces_up = mean <= mid;
+        let mut cells: Vec<Cell> = zone
+            .iter()
+            .copied()
+            .filter(|&c| board.terrain[c as usize] & board.blocking == 0)
+            .collect();
+        cells.sort_by_key(|&c| {
+            let (f, r) = board.coords(c);
+            if faces_up {
+                (-r, f)
+            } else {
+                (r, -f)
+            }
+        });
+        cells
+    }
+
+    /// Parses a setup string (one kind code per cell of the setup zone, in
+    /// [`Engine::setup_cells`] order; `A`, `.` or `_` for an empty cell).
+    /// `back_first` reads the rows from the back row instead.
+    pub fn parse_setup(
+        &self,
+        player: PlayerId,
+        text: &str,
+        back_first: bool,
+    ) -> Result<Vec<(Cell, KindId)>, String> {
+        let cells = self.setup_cells(player);
+        let chars: Vec<char> = text.trim().chars().collect();
+        if chars.len() != cells.len() {
+            return Err(format!(
+                "a setup for {} needs {} letters (one per cell of the setup zone), found {}",
+                self.player_name(player),
+                cells.len(),
+                chars.len()
+            ));
+        }
+        let files = self.variant.board.files as usize;
+        let rows = chars.len() / files.max(1);
+        let mut out = Vec::new();
+        for (i, ch) in chars.iter().enumerate() {
+            let idx = if back_first && rows * files == chars.len() {
+                let (r, f) = (i / files, i % files);
+                (rows - 1 - r) * files + f
+            } else {
+                i
+            };
+            if matches!(ch, 'A' | '.' | '_') {
+                continue;
+            }
+            let kind = self
+                .variant
+                .kinds
+                .iter()
+                .position(|k| k.code == Some(*ch))
+                .ok_or_else(|| format!("setup letter `{ch}` is no piece kind's code"))?;
+            out.push((cells[idx], kind as KindId));
+        }
+        let mut want = self.army();
+        let mut got: Vec<KindId> = out.iter().map(|x| x.1).collect();
+        want.sort();
+        got.sort();
+        if want != got {
+            return Err(format!(
+                "the setup for {} does not hold exactly the army of this variant",
+                self.player_name(player)
+            ));
+        }
+        Ok(out)
+    }
+
+    /// A random legal setup for a player, drawn from `rng`.
+    pub fn random_setup(&self, player: PlayerId, rng: &mut ChaCha8Rng) -> Vec<(Cell, KindId)> {
+        let mut cells = self.setup_cells(player);
+        cells.shuffle(rng);
+        let mut army = self.army();
+        army.shuffle(rng);
+        cells.into_iter().zip(army).collect()
+    }
+
+    /// A new game: each player's setup given, or random from the seed.
+    /// Pieces are numbered in board order, so an id tells nothing of a kind.
+    pub fn new_game(&self, seed: u64, setups: &[Option<Vec<(Cell, KindId)>>]) -> GameState {
+        let mut state = self.empty_state(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5e7u64.rotate_left(40));
+        let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
+        for p in 0..self.variant.players.len() as PlayerId {
+            if self.variant.setup_zones[p as usize].is_empty() {
+                continue;
+            }
+            let setup = match setups.get(p as usize).cloned().flatten() {
+                Some(s) => s,
+                None => self.random_setup(p, &mut rng),
+            };
+            placed.extend(setup.into_iter().map(|(c, k)| (c, k, p)));
+        }
+        placed.sort_by_key(|x| x.0);
+        for (c, k, p) in placed {
+            state.add_piece(k, p, c, !self.variant.hidden_identities);
+        }
+        state
+    }
+
+    /// The player who acts now: the one owing the first pending choice, else
+    /// the player to move. `None` when the game is over.
+    pub fn acting_player(&self, s: &GameState) -> Option<PlayerId> {
+        if s.outcome.is_some() {
+            None
+        } else if let Some(c) = s.pending.first() {
+            Some(c.player)
+        } else {
+            Some(s.to_move)
+        }
+    }
+
+    /// All legal actions, sorted and unique.
+    pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
+        let mut out = Vec::new();
+        if s.outcome.is_some() {
+            return out;
+        }
+        if let Some(c) = s.pending.first() {
+            return (0..c.options.len() as u16)
+                .map(|index| Action::Choose { index })
+                .collect();
+        }
+        let p = s.to_move;
+        for (id, piece) in s.pieces.iter().enumerate() {
+            if piece.owner != p {
+                continue;
+            }
+            if let Loc::Cell(from) = piece.loc {
+                self.piece_moves(s, id as PieceId, from, &mut |to| {
+                    out.push(Action::Move { from, to })
+                });
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        if let Some(limit) = self.variant.repetition_limit {
+            out.retain(|a| self.shuttle_count(s, a) <= limit);
+        }
+        out
+    }
+
+    /// The legal actions of one player (empty unless that player acts now).
+    pub fn legal_actions_for(&self, s: &GameState, player: PlayerId) -> Vec<Action> {
+        if self.acting_player(s) == Some(player) {
+            self.legal_actions(s)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether the player to move has at least one legal action (stops early).
+    pub fn has_legal_action(&self, s: &GameState) -> bool {
+        if !s.pending.is_empty() {
+            return true;
+        }
+        let p = s.to_move;
+        for (id, piece) in s.pieces.iter().enumerate() {
+            if piece.owner != p {
+                continue;
+            }
+            if let Loc::Cell(from) = piece.loc {
+                let mut found = false;
+                self.piece_moves(s, id as PieceId, from, &mut |to| {
+                    if !found {
+                        let a = Action::Move { from, to };
+                        let limit = self.variant.repetition_limit.unwrap_or(u32::MAX);
+                        found = self.shuttle_count(s, &a) <= limit;
+                    }
+                });
+                if found {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn passable(&self, s: &GameState, c: Cell) -> bool {
+        s.terrain[c as usize] & self.variant.board.blocking == 0
+    }
+
+    /// Generates the target cells of one piece's declared moves.
+    fn piece_moves(&self, s: &GameState, id: PieceId, from: Cell, emit: &mut impl FnMut(Cell)) {
+        let piece = &s.pieces[id as usize];
+        let kind = &self.variant.kinds[piece.kind as usize];
+        let board = &self.variant.board;
+        let owner = piece.owner;
+        let enemy = |c: Cell| {
+            s.piece_at(c)
+                .is_some_and(|o| s.pieces[o as usize].owner != owner)
+        };
+        for pat in &kind.moves {
+            match pat {
+                MovePattern::Step { deltas } => {
+                    for &d in deltas {
+                        if let Some(to) = board.offset(from, d) {
+                            if self.passable(s, to) && (s.piece_at(to).is_none() || enemy(to)) {
+                                emit(to);
+                            }
+                        }
+                    }
+                }
+                MovePattern::Slide {
+                    deltas,
+                    max,
+                    strike_at_range,
+                    ..
+                } => {
+                    for &d in deltas {
+                        let mut at = from;
+                        for dist in 1..=*max as u32 {
+                            let Some(to) = board.offset(at, d) else { break };
+                            if !self.passable(s, to) {
+                                break;
+                            }
+                            match s.piece_at(to) {
+                                None => emit(to),
+                                Some(_) => {
+                                    if enemy(to) && (dist == 1 || *strike_at_range) {
+                                        emit(to);
+                                    }
+                                    break;
+                                }
+                            }
+                            at = to;
+                        }
+                    }
+                }
+                MovePattern::Path { deltas, steps } => {
+                    // Breadth-first over empty cells; the last step may strike.
+                    let mut frontier = vec![from];
+                    let mut seen = vec![from];
+                    for _ in 0..*steps {
+                        let mut next = Vec::new();
+                        for &at in &frontier {
+                            for &d in deltas {
+                                let Some(to) = board.offset(at, d) else {
+                                    continue;
+                                };
+                                if !self.passable(s, to) || seen.contains(&to) {
+                                    continue;
+                                }
+                                match s.piece_at(to) {
+                                    None => {
+                                        seen.push(to);
+                                        next.push(to);
+                                        emit(to);
+                                    }
+                                    Some(_) => {
+                                        if enemy(to) {
+                                            emit(to);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        frontier = next;
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many consecutive back-and-forth moves between the same two cells
+    /// the piece would have made after this action.
+    fn shuttle_count(&self, s: &GameState, a: &Action) -> u32 {
+        let Action::Move { from, to } = *a else {
+            return 0;
+        };
+        let sh = &s.shuttles[s.to_move as usize];
+        match s.piece_at(from) {
+            Some(id)
+                if sh.piece == Some(id)
+                    && sh.to == from
+                    && sh.from == to
+                    && s.piece_at(to).is_none() =>
+            {
+                sh.count + 1
+            }
+            _ => 1,
+        }
+    }
+
+    /// The canonical text of an action.
+    pub fn action_text(&self, s: &GameState, a: &Action) -> String {
+        let b = &self.variant.board;
+        match a {
+            Action::Move { from, to } => format!("{}-{}", b.cell_name(*from), b.cell_name(*to)),
+            Action::Choose { index } => s
+                .pending
+                .first()
+                .and_then(|c| c.options.get(*index as usize))
+                .cloned()
+                .unwrap_or_else(|| format!("#{index}")),
+        }
+    }
+
+    /// Reads an action's text (`a4-a5`, `a4xa5`, `a4a5`, or a choice's label).
+    pub fn parse_action(&self, s: &GameState, text: &str) -> Result<Action, ActionError> {
+        let t = text.trim();
+        if let Some(c) = s.pending.first() {
+            if let Some(i) = c.options.iter().position(|o| o == t) {
+                return Ok(Action::Choose { index: i as u16 });
+            }
+            if let Some(i) = t.strip_prefix('#').and_then(|n| n.parse::<u16>().ok()) {
+                if (i as usize) < c.options.len() {
+                    return Ok(Action::Choose { index: i });
+                }
+            }
+            return Err(ActionError::Illegal(format!(
+                "{} must first choose ({}): one of {}",
+                self.player_name(c.player),
+                c.reason,
+                c.options.join(", ")
+            )));
+        }
+        let b = &self.variant.board;
+        let (l, r) = if let Some((l, r)) = t.split_once(['-', 'x', 'X', ':']) {
+            (l.to_string(), r.to_string())
+        } else {
+            // `a4a5`: split before the second letter.
+            let i = t
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_alphabetic())
+                .map(|(i, _)| i)
+                .ok_or_else(|| {
+                    ActionError::Parse(format!("`{t}`: expected FROM-TO such as a4-a5"))
+                })?;
+            (t[..i].to_string(), t[i..].to_string())
+        };
+        let from = b
+            .parse_cell(&l)
+            .ok_or_else(|| ActionError::Parse(format!("`{l}` is not a cell of the {b} board")))?;
+        let to = b
+            .parse_cell(&r)
+            .ok_or_else(|| ActionError::Parse(format!("`{r}` is not a cell of the {b} board")))?;
+        Ok(Action::Move { from, to })
+    }
+
+    /// Explains why an action is not legal in this state.
+    pub fn explain_illegal(&self, s: &GameState, a: &Action) -> String {
+        if let Some(o) = &s.outcome {
+            return format!("the game is over ({})", o.reason);
+        }
+        let b = &self.variant.board;
+        match *a {
+            Action::Choose { index } => match s.pending.first() {
+                None => "there is no choice to make".into(),
+                Some(c) => format!(
+                    "choice {index} is not one of the {} options",
+                    c.options.len()
+                ),
+            },
+            Action::Move { from, to } => {
+                let (fname, tname) = (b.cell_name(from), b.cell_name(to));
+                if let Some(c) = s.pending.first() {
+                    return format!(
+                        "{} must first choose ({})",
+                        self.player_name(c.player),
+                        c.reason
+                    );
+                }
+                let Some(id) = s.piece_at(from) else {
+                    return format!("there is no piece on {fname}");
+                };
+                let piece = &s.pieces[id as usize];
+                let kind = &self.variant.kinds[piece.kind as usize];
+                if piece.owner != s.to_move {
+                    return format!(
+                        "the piece on {fname} belongs to {}, and it is {}'s turn",
+                        self.player_name(piece.owner),
+                        self.player_name(s.to_move)
+                    );
+                }
+                if !kind.is_mobile() {
+                    return format!("a {} never moves", kind.display);
+                }
+                if !self.passable(s, to) {
+                    return format!("{tname} cannot be entered");
+                }
+                if let Some(t) = s.piece_at(to) {
+                    if s.pieces[t as usize].owner == piece.owner {
+                        return format!("{tname} holds your own piece");
+                    }
+                }
+                let mut reachable = false;
+                self.piece_moves(s, id, from, &mut |c| reachable |= c == to);
+                if !reachable {
+                    return format!(
+                        "the {} on {fname} cannot reach {tname} (it moves: {})",
+                        kind.display,
+                        describe_moves(&kind.moves)
+                    );
+                }
+                if let Some(limit) = self.variant.repetition_limit {
+                    let n = self.shuttle_count(s, a);
+                    if n > limit {
+                        return format!(
+                            "this piece may not move back and forth between {fname} and {tname} more than {limit} times in a row"
+                        );
+                    }
+                }
+                "not a legal action here".into()
+            }
+        }
+    }
+
+    /// Applies an action for the acting player. On any error the state is
+    /// exactly as before.
+    pub fn apply(&self, s: &mut GameState, a: &Action) -> Result<Vec<Event>, ActionError> {
+        if !self.legal_actions(s).contains(a) {
+            return Err(ActionError::Illegal(self.explain_illegal(s, a)));
+        }
+        let mut next = s.clone();
+        let events = self.apply_unchecked(&mut next, a)?;
+        *s = next;
+        Ok(events)
+    }
+
+    /// Applies an action known to be legal, on a state the caller may throw
+    /// away if an error comes back (a rule script failed).
+    pub fn apply_unchecked(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+    ) -> Result<Vec<Event>, ActionError> {
+        let mut events = Vec::new();
+        let mut effects = Vec::new();
+        let text = self.action_text(s, a);
+        let mover = self.acting_player(s).unwrap_or(s.to_move);
+        match *a {
+            Action::Choose { index } => {
+                let choice = s.pending.remove(0);
+                let label = choice.options[index as usize].clone();
+                events.push(Event::Chose {
+                    player: choice.player,
+                    label: label.clone(),
+                });
+                self.rules
+                    .on_choice(s, &self.variant, &mut effects, &choice, &label)
+                    .map_err(ActionError::Script)?;
+            }
+            Action::Move { from, to } => {
+                let id = s.piece_at(from).expect("legal move has a piece");
+                match s.piece_at(to) {
+                    None => {
+                        s.place(id, to);
+                        s.pieces[id as usize].moved = true;
+                        events.push(Event::Moved {
+                            piece: id,
+                            from,
+                            to,
+                        });
+                        self.reveal_by_distance(s, id, from, to, &mut effects);
+                        let sh = &mut s.shuttles[mover as usize];
+                        if sh.piece == Some(id) && sh.to == from && sh.from == to {
+                            sh.count += 1;
+                        } else {
+                            *sh = Shuttle {
+                                piece: Some(id),
+                                from,
+                                to,
+                                count: 1,
+                            };
+                        }
+                        sh.from = from;
+                        sh.to = to;
+                    }
+                    Some(def) => {
+                        s.pieces[id as usize].moved = true;
+                        self.reveal_by_distance(s, id, from, to, &mut effects);
+                        let result = self
+                            .rules
+                            .strike(s, &self.variant, &mut effects, id, def)
+                            .map_err(ActionError::Script)?;
+                        match result.as_str() {
+                            "attacker" => {
+                                s.capture(def);
+                                if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
+                                    s.place(id, to);
+                                }
+                            }
+                            "defender" => s.capture(id),
+                            "both" => {
+                                s.capture(id);
+                                s.capture(def);
+                            }
+                            "none" => {}
+                            other => {
+                                return Err(ActionError::Script(format!(
+                                    "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
+                                    self.rules.script_name()
+                                )))
+                            }
+                        }
+                        events.push(Event::Struck {
+                            attacker: id,
+                            defender: def,
+                            from,
+                            to,
+                            result,
+                        });
+                        s.shuttles[mover as usize] = Shuttle::default();
+                    }
+                }
+            }
+        }
+        self.rules
+            .after_action(s, &self.variant, &mut effects, &text)
+            .map_err(ActionError::Script)?;
+        events.extend(effects.into_iter().map(Event::Effect));
+        s.ply += 1;
+        self.advance_turn(s, matches!(a, Action::Move { .. }));
+        if let Some(o) = &s.outcome {
+            events.push(Event::Ended(o.clone()));
+        }
+        Ok(events)
+    }
+
+    fn reveal_by_distance(
+        &self,
+        s: &mut GameState,
+        id: PieceId,
+        from: Cell,
+        to: Cell,
+        effects: &mut Vec<Effect>,
+    ) {
+        let kind = &self.variant.kinds[s.pieces[id as usize].kind as usize];
+        let b = &self.variant.board;
+        let (f1, r1) = b.coords(from);
+        let (f2, r2) = b.coords(to);
+        let dist = (f1 - f2).abs().max((r1 - r2).abs());
+        for pat in &kind.moves {
+            if let MovePattern::Slide {
+                reveal_beyond: Some(n),
+                ..
+            } = pat
+            {
+                if dist > *n as i32 {
+                    let all = s.all_players();
+                    if s.pieces[id as usize].known_by != all {
+                        s.reveal(id, all);
+                        effects.push(Effect::Revealed { piece: id, to: all });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Passes the turn (unless a choice is pending) and applies the
+    /// no-legal-action rule and the ply cap.
+    fn advance_turn(&self, s: &mut GameState, moved: bool) {
+        if s.outcome.is_some() || !s.pending.is_empty() {
+            return;
+        }
+        let _ = moved;
+        s.to_move = s.next_player(s.to_move);
+        if s.ply >= self.variant.max_plies {
+            s.outcome = Some(Outcome {
+                winners: vec![],
+                reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
+            });
+            return;
+        }
+        let mut passes = 0;
+        while !self.has_legal_action(s) {
+            let stuck = s.to_move;
+            let name = self.player_name(stuck).to_string();
+            match self.variant.no_moves {
+                NoMoves::Draw => {
+                    s.outcome = Some(Outcome {
+                        winners: vec![],
+                        reason: format!("draw: {name} cannot move"),
+                    });
+                    return;
+                }
+                NoMoves::Lose => {
+                    s.eliminated |= 1 << stuck;
+                    let left: Vec<PlayerId> = (0..s.players)
+                        .filter(|p| s.eliminated & (1 << p) == 0)
+                        .collect();
+                    if left.len() <= 1 {
+                        s.outcome = Some(Outcome {
+                            winners: left,
+                            reason: format!("{name} cannot move"),
+                        });
+                        return;
+                    }
+                    s.to_move = s.next_player(stuck);
+                }
+                NoMoves::Pass => {
+                    passes += 1;
+                    if passes >= s.players {
+                        s.outcome = Some(Outcome {
+                            winners: vec![],
+                            reason: "draw: nobody can move".into(),
+                        });
+                        return;
+                    }
+                    s.to_move = s.next_player(stuck);
+                }
+            }
+        }
+    }
+
+    /// Plays random legal actions from `s` until the game ends or `max` plies;
+    /// returns the number of plies played.
+    pub fn random_playout(
+        &self,
+        s: &mut GameState,
+        rng: &mut ChaCha8Rng,
+        max: u32,
+    ) -> Result<u32, ActionError> {
+        use rand::Rng;
+        let mut n = 0;
+        let mut actions = Vec::new();
+        while s.outcome.is_none() && n < max {
+            actions.clear();
+            actions.extend(self.legal_actions(s));
+            if actions.is_empty() {
+                break;
+            }
+            let a = actions[rng.random_range(0..actions.len())];
+            let mut next = s.clone();
+            self.apply_unchecked(&mut next, &a)?;
+            *s = next;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Counts the leaf nodes of the legal-action tree to `depth`.
+    pub fn perft(&self, s: &GameState, depth: u32) -> Result<u64, ActionError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let actions = self.legal_actions(s);
+        if depth == 1 {
+            return Ok(actions.len() as u64);
+        }
+        let mut total = 0;
+        for a in actions {
+            let mut next = s.clone();
+            self.apply_unchecked(&mut next, &a)?;
+            total += self.perft(&next, depth - 1)?;
+        }
+        Ok(total)
+    }
+}
+
+fn describe_moves(moves: &[MovePattern]) -> String {
+    moves
+        .iter()
+        .map(|m| match m {
+            MovePattern::Step { .. } => "one step".to_string(),
+            MovePattern::Slide {
+                strike_at_range, ..
+            } => {
+                if *strike_at_range {
+                    "slides, may strike at the end".to_string()
+                } else {
+                    "slides through empty cells, strikes only when adjacent".to_string()
+                }
+            }
+            MovePattern::Path { steps, .. } => format!("up to {steps} steps through empty cells"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

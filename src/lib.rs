@@ -1,0 +1,10 @@
+//! sandtable: a scripting-driven rules sandbox for board games.
+pub mod cli;
+pub mod engine;
+pub mod geometry;
+pub mod lua;
+pub mod record;
+pub mod session;
+pub mod state;
+pub mod variant;
+pub mod view;

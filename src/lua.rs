@@ -1,0 +1,726 @@
+//! The Lua bridge: a sandboxed Luau state per loaded variant, the host API
+//! exposed to rules, and the hooks the engine calls.
+//!
+//! Sandbox: only the `math`, `string`, `table`, `utf8`, `bit32` and `buffer`
+//! libraries; no `io`, `os`, `debug`, `require`, `load`, `loadstring`,
+//! `getfenv`/`setfenv`, `collectgarbage`, `newproxy`; globals and the `rules`
+//! table are read-only once the script has loaded, so a script keeps no state
+//! of its own between calls. Every hook call has an instruction budget
+//! (counted by Luau's interrupt, which fires on calls and loop back-edges) and
+//! the state has a memory limit. `math.random` draws from the game's seeded
+//! generator.
+//!
+//! During a hook call the game state is moved into the Lua state's app data,
+//! so API functions read and change it directly; the engine works on a copy
+//! and discards it if the hook fails.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use mlua::{
+    Function, Lua, LuaOptions, StdLib, Table, UserData, UserDataMethods, Value as LV, VmState,
+};
+use rand::Rng;
+
+use crate::geometry::Cell;
+use crate::state::{Choice, GameState, Loc, Outcome, PieceId, PlayerId, PlayerSet};
+use crate::variant::{Diagnostic, LoadError, Value, Variant};
+
+/// Instruction budget per hook call, in interrupt ticks.
+pub const DEFAULT_BUDGET: i64 = 2_000_000;
+/// Memory limit of a variant's Lua state.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
+
+/// Something a rule did, reported back to the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Revealed {
+        piece: PieceId,
+        to: PlayerSet,
+    },
+    Captured {
+        piece: PieceId,
+        cell: Option<Cell>,
+    },
+    Moved {
+        piece: PieceId,
+        from: Option<Cell>,
+        to: Cell,
+    },
+    Note(String),
+}
+
+/// What a hook call sees: the state, the variant, and what it has done.
+pub struct CallCtx {
+    pub state: GameState,
+    pub variant: Arc<Variant>,
+    pub effects: Vec<Effect>,
+}
+
+/// A loaded rules script.
+pub struct Rules {
+    lua: Lua,
+    budget: Arc<AtomicI64>,
+    budget_per_call: i64,
+    script_name: String,
+    strike: Option<Function>,
+    after_action: Option<Function>,
+    on_choice: Option<Function>,
+    api: mlua::AnyUserData,
+}
+
+/// The `g` object passed to every hook.
+struct Api;
+
+impl UserData for Api {
+    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+        m.add_method("player", |lua, _, ()| {
+            with_ctx(lua, |cx| Ok(player_name(cx, cx.state.to_move)))
+        });
+        m.add_method("players", |lua, _, ()| {
+            with_ctx(lua, |cx| Ok(cx.variant.players.clone()))
+        });
+        m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state.ply)));
+        m.add_method("option", |lua, _, name: String| {
+            let v = with_ctx(lua, |cx| {
+                cx.variant
+                    .option(&name)
+                    .cloned()
+                    .ok_or_else(|| mlua::Error::runtime(format!("unknown option `{name}`")))
+            })?;
+            value_to_lua(lua, &v)
+        });
+        m.add_method("piece", |lua, _, id: u32| {
+            let ok = with_ctx(lua, |cx| Ok((id as usize) < cx.state.pieces.len()))?;
+            if !ok {
+                return Ok(LV::Nil);
+            }
+            piece_table(lua, id as PieceId).map(LV::Table)
+        });
+        m.add_method("piece_at", |lua, _, cell: String| {
+            let id = with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                Ok(cx.state.piece_at(c))
+            })?;
+            match id {
+                Some(id) => piece_table(lua, id).map(LV::Table),
+                None => Ok(LV::Nil),
+            }
+        });
+        m.add_method("pieces", |lua, _, filter: Option<Table>| {
+            let owner: Option<String> = filter
+                .as_ref()
+                .map(|f| f.get("owner"))
+                .transpose()?
+                .flatten();
+            let kind: Option<String> = filter
+                .as_ref()
+                .map(|f| f.get("kind"))
+                .transpose()?
+                .flatten();
+            let ids = with_ctx(lua, |cx| {
+                let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
+                let kind =
+                    match kind.as_deref() {
+                        Some(k) => Some(cx.variant.kind_index(k).ok_or_else(|| {
+                            mlua::Error::runtime(format!("unknown piece kind `{k}`"))
+                        })? as u16),
+                        None => None,
+                    };
+                Ok(cx
+                    .state
+                    .pieces
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| matches!(p.loc, Loc::Cell(_)))
+                    .filter(|(_, p)| owner.is_none_or(|o| p.owner == o))
+                    .filter(|(_, p)| kind.is_none_or(|k| p.kind == k))
+                    .map(|(i, _)| i as PieceId)
+                    .collect::<Vec<_>>())
+            })?;
+            let t = lua.create_table_with_capacity(ids.len(), 0)?;
+            for id in ids {
+                t.push(piece_table(lua, id)?)?;
+            }
+            Ok(t)
+        });
+        m.add_method("reveal", |lua, _, (id, to): (u32, LV)| {
+            let to = to_player_set(lua, &to)?;
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                cx.state.reveal(id, to);
+                cx.effects.push(Effect::Revealed { piece: id, to });
+                Ok(())
+            })
+        });
+        m.add_method("capture", |lua, _, id: u32| {
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                let cell = cx.state.cell_of(id);
+                cx.state.capture(id);
+                cx.effects.push(Effect::Captured { piece: id, cell });
+                Ok(())
+            })
+        });
+        m.add_method("move", |lua, _, (id, cell): (u32, String)| {
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                let c = parse_cell(cx, &cell)?;
+                if cx.state.piece_at(c).is_some() {
+                    return Err(mlua::Error::runtime(format!(
+                        "cannot move onto {cell}: it is occupied"
+                    )));
+                }
+                let from = cx.state.cell_of(id);
+                cx.state.place(id, c);
+                cx.effects.push(Effect::Moved {
+                    piece: id,
+                    from,
+                    to: c,
+                });
+                Ok(())
+            })
+        });
+        m.add_method(
+            "win",
+            |lua, _, (player, reason): (String, Option<String>)| {
+                with_ctx(lua, |cx| {
+                    let p = parse_player(cx, &player)?;
+                    if cx.state.outcome.is_none() {
+                        cx.state.outcome = Some(Outcome {
+                            winners: vec![p],
+                            reason: reason.unwrap_or_else(|| format!("{player} wins")),
+                        });
+                    }
+                    Ok(())
+                })
+            },
+        );
+        m.add_method("draw", |lua, _, reason: Option<String>| {
+            with_ctx(lua, |cx| {
+                if cx.state.outcome.is_none() {
+                    cx.state.outcome = Some(Outcome {
+                        winners: vec![],
+                        reason: reason.unwrap_or_else(|| "draw".into()),
+                    });
+                }
+                Ok(())
+            })
+        });
+        m.add_method(
+            "counter",
+            |lua, _, (name, player): (String, Option<String>)| {
+                with_ctx(lua, |cx| {
+                    let p = player.as_deref().map(|p| parse_player(cx, p)).transpose()?;
+                    Ok(cx.state.counter(&name, p))
+                })
+            },
+        );
+        m.add_method(
+            "set_counter",
+            |lua, _, (name, value, player): (String, i64, Option<String>)| {
+                with_ctx(lua, |cx| {
+                    let p = player.as_deref().map(|p| parse_player(cx, p)).transpose()?;
+                    cx.state.set_counter(&name, p, value);
+                    Ok(())
+                })
+            },
+        );
+        m.add_method(
+            "set_attr",
+            |lua, _, (id, name, value): (u32, String, i64)| {
+                with_ctx(lua, |cx| {
+                    let id = check_piece(cx, id)?;
+                    let attrs = &mut cx.state.pieces[id as usize].attrs;
+                    match attrs.iter_mut().find(|(k, _)| *k == name) {
+                        Some(slot) => slot.1 = value,
+                        None => attrs.push((name, value)),
+                    }
+                    Ok(())
+                })
+            },
+        );
+        m.add_method("log", |lua, _, text: String| {
+            with_ctx(lua, |cx| {
+                cx.effects.push(Effect::Note(text));
+                Ok(())
+            })
+        });
+        m.add_method(
+            "choose",
+            |lua, _, (player, reason, options): (String, String, Vec<String>)| {
+                with_ctx(lua, |cx| {
+                    let p = parse_player(cx, &player)?;
+                    if options.is_empty() {
+                        return Err(mlua::Error::runtime("a choice needs at least one option"));
+                    }
+                    cx.state.pending.push(Choice {
+                        player: p,
+                        reason,
+                        options,
+                    });
+                    Ok(())
+                })
+            },
+        );
+        m.add_method("cell", |lua, _, cell: String| {
+            let (terrain, piece) = with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let bits = cx.state.terrain[c as usize];
+                let names: Vec<String> = cx
+                    .variant
+                    .board
+                    .terrain_names
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, n)| n.clone())
+                    .collect();
+                Ok((names, cx.state.piece_at(c)))
+            })?;
+            let t = lua.create_table()?;
+            t.set("name", cell)?;
+            t.set("terrain", terrain)?;
+            t.set("piece", piece)?;
+            Ok(t)
+        });
+    }
+}
+
+fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> mlua::Result<R>) -> mlua::Result<R> {
+    let mut cx = lua
+        .app_data_mut::<CallCtx>()
+        .ok_or_else(|| mlua::Error::runtime("the game API is only available inside a rule call"))?;
+    f(&mut cx)
+}
+
+fn player_name(cx: &CallCtx, p: PlayerId) -> String {
+    cx.variant
+        .players
+        .get(p as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("player{p}"))
+}
+
+fn parse_player(cx: &CallCtx, name: &str) -> mlua::Result<PlayerId> {
+    cx.variant
+        .player_index(name)
+        .map(|i| i as PlayerId)
+        .ok_or_else(|| mlua::Error::runtime(format!("unknown player `{name}`")))
+}
+
+fn parse_cell(cx: &CallCtx, name: &str) -> mlua::Result<Cell> {
+    cx.variant
+        .board
+        .parse_cell(name)
+        .ok_or_else(|| mlua::Error::runtime(format!("`{name}` is not a cell of the board")))
+}
+
+fn check_piece(cx: &CallCtx, id: u32) -> mlua::Result<PieceId> {
+    if (id as usize) < cx.state.pieces.len() {
+        Ok(id as PieceId)
+    } else {
+        Err(mlua::Error::runtime(format!("there is no piece {id}")))
+    }
+}
+
+fn to_player_set(lua: &Lua, v: &LV) -> mlua::Result<PlayerSet> {
+    with_ctx(lua, |cx| match v {
+        LV::String(s) if s.to_str()? == "all" => Ok(cx.state.all_players()),
+        LV::String(s) => Ok(1 << parse_player(cx, &s.to_str()?)?),
+        LV::Table(t) => {
+            let mut set = 0;
+            for name in t.sequence_values::<String>() {
+                set |= 1 << parse_player(cx, &name?)?;
+            }
+            Ok(set)
+        }
+        _ => Err(mlua::Error::runtime(
+            "expected \"all\", a player name, or a list of player names",
+        )),
+    })
+}
+
+fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
+    Ok(match v {
+        Value::Bool(b) => LV::Boolean(*b),
+        Value::Int(i) => LV::Integer(*i),
+        Value::Str(s) => LV::String(lua.create_string(s)?),
+    })
+}
+
+/// A piece as a Lua table: `id`, `kind`, `owner`, `rank`, `cell`, `moved`,
+/// the kind's attributes and the piece's own attributes.
+fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
+    let (kind, owner, cell, moved, rank, kattrs, pattrs) = with_ctx(lua, |cx| {
+        let p = &cx.state.pieces[id as usize];
+        let k = &cx.variant.kinds[p.kind as usize];
+        let cell = match p.loc {
+            Loc::Cell(c) => Some(cx.variant.board.cell_name(c)),
+            _ => None,
+        };
+        Ok((
+            k.name.clone(),
+            player_name(cx, p.owner),
+            cell,
+            p.moved,
+            k.rank,
+            k.attrs.clone(),
+            p.attrs.clone(),
+        ))
+    })?;
+    let t = lua.create_table_with_capacity(0, 8 + kattrs.len())?;
+    for (k, v) in &kattrs {
+        t.set(k.as_str(), value_to_lua(lua, v)?)?;
+    }
+    for (k, v) in pattrs {
+        t.set(k, v)?;
+    }
+    t.set("id", id)?;
+    t.set("kind", kind)?;
+    t.set("owner", owner)?;
+    t.set("rank", rank)?;
+    t.set("cell", cell)?;
+    t.set("moved", moved)?;
+    Ok(t)
+}
+
+/// Turns an mlua error into one line that starts with the script location.
+pub fn describe_error(e: &mlua::Error, script: &str) -> String {
+    match e {
+        mlua::Error::CallbackError { traceback, cause } => {
+            let root = describe_error(cause, script);
+            if root.starts_with(script) {
+                return root;
+            }
+            // An error raised by the host API: find the script line that called it.
+            let place = traceback
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with(script))
+                .and_then(|l| {
+                    let rest = &l[script.len()..];
+                    let rest = rest.strip_prefix(':')?;
+                    let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+                    (!n.is_empty()).then(|| format!("{script}:{n}: "))
+                })
+                .unwrap_or_default();
+            format!("{place}{root}")
+        }
+        mlua::Error::RuntimeError(m) => m.lines().next().unwrap_or("").to_string(),
+        mlua::Error::MemoryError(_) => {
+            format!(
+                "{script}: out of memory (the limit is {} MiB)",
+                DEFAULT_MEMORY >> 20
+            )
+        }
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::WithContext { cause, .. } => describe_error(cause, script),
+        other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}
+
+impl Rules {
+    /// Creates the sandboxed state and loads the variant's script (if any).
+    pub fn load(variant: &Variant) -> Result<Rules, LoadError> {
+        let (source, name, display) = match &variant.script {
+            Some((path, shown)) => {
+                let src = std::fs::read_to_string(path).map_err(|e| {
+                    LoadError(vec![Diagnostic {
+                        file: shown.clone(),
+                        line: 1,
+                        column: 1,
+                        message: format!("cannot read script: {e}"),
+                    }])
+                })?;
+                (src, format!("@{shown}"), shown.clone())
+            }
+            None => (
+                String::new(),
+                "@<no script>".to_string(),
+                "<no script>".to_string(),
+            ),
+        };
+        Rules::from_source(&source, &name, &display)
+            .map_err(|msg| LoadError(vec![script_diagnostic(&display, &msg)]))
+    }
+
+    /// Loads rules from Lua source; `chunk_name` starts with `@`.
+    pub fn from_source(source: &str, chunk_name: &str, display: &str) -> Result<Rules, String> {
+        let libs = StdLib::MATH
+            | StdLib::STRING
+            | StdLib::TABLE
+            | StdLib::UTF8
+            | StdLib::BIT
+            | StdLib::BUFFER;
+        let lua = Lua::new_with(libs, LuaOptions::default()).map_err(|e| e.to_string())?;
+        let budget = Arc::new(AtomicI64::new(DEFAULT_BUDGET));
+        let b = budget.clone();
+        lua.set_interrupt(move |_| {
+            if b.fetch_sub(1, Ordering::Relaxed) <= 0 {
+                Err(mlua::Error::runtime(
+                    "instruction budget exceeded (a runaway loop?)",
+                ))
+            } else {
+                Ok(VmState::Continue)
+            }
+        });
+        let setup = || -> mlua::Result<mlua::AnyUserData> {
+            let g = lua.globals();
+            for name in [
+                "require",
+                "load",
+                "loadstring",
+                "dofile",
+                "loadfile",
+                "getfenv",
+                "setfenv",
+                "collectgarbage",
+                "newproxy",
+                "gcinfo",
+                "debug",
+                "io",
+                "os",
+            ] {
+                g.raw_set(name, LV::Nil)?;
+            }
+            let math: Table = g.get("math")?;
+            math.set(
+                "random",
+                lua.create_function(|lua, (m, n): (Option<i64>, Option<i64>)| {
+                    let mut cx = lua.app_data_mut::<CallCtx>().ok_or_else(|| {
+                        mlua::Error::runtime("math.random is only available inside a rule call")
+                    })?;
+                    let rng = &mut cx.state.rng;
+                    Ok(match (m, n) {
+                        (None, _) => LV::Number(rng.random::<f64>()),
+                        (Some(m), None) if m >= 1 => LV::Integer(rng.random_range(1..=m)),
+                        (Some(m), Some(n)) if m <= n => LV::Integer(rng.random_range(m..=n)),
+                        _ => return Err(mlua::Error::runtime("math.random: interval is empty")),
+                    })
+                })?,
+            )?;
+            math.set("randomseed", LV::Nil)?;
+            let rules = lua.create_table()?;
+            g.set("rules", rules)?;
+            lua.create_userdata(Api)
+        };
+        let api = setup().map_err(|e| e.to_string())?;
+        lua.set_memory_limit(DEFAULT_MEMORY)
+            .map_err(|e| e.to_string())?;
+        budget.store(DEFAULT_BUDGET * 5, Ordering::Relaxed);
+        lua.load(source)
+            .set_name(chunk_name)
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .exec()
+            .map_err(|e| describe_error(&e, display))?;
+        let rules: Table = lua.globals().get("rules").map_err(|e| e.to_string())?;
+        let hook = |name: &str| -> Result<Option<Function>, String> {
+            match rules.get::<LV>(name).map_err(|e| e.to_string())? {
+                LV::Nil => Ok(None),
+                LV::Function(f) => Ok(Some(f)),
+                other => Err(format!(
+                    "{display}: rules.{name} must be a function, found {}",
+                    other.type_name()
+                )),
+            }
+        };
+        let strike = hook("strike")?;
+        let after_action = hook("after_action")?;
+        let on_choice = hook("on_choice")?;
+        rules.set_readonly(true);
+        lua.globals().set_readonly(true);
+        Ok(Rules {
+            lua,
+            budget,
+            budget_per_call: DEFAULT_BUDGET,
+            script_name: display.to_string(),
+            strike,
+            after_action,
+            on_choice,
+            api,
+        })
+    }
+
+    pub fn script_name(&self) -> &str {
+        &self.script_name
+    }
+
+    pub fn has_strike(&self) -> bool {
+        self.strike.is_some()
+    }
+
+    /// Sets the instruction budget of each hook call.
+    pub fn set_budget(&mut self, ticks: i64) {
+        self.budget_per_call = ticks;
+    }
+
+    /// Runs `f` with the state moved into the Lua state. The state comes back
+    /// whatever happens; on error its contents may be partly changed, so
+    /// callers work on a copy.
+    fn call<R>(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
+    ) -> Result<R, String> {
+        self.budget.store(self.budget_per_call, Ordering::Relaxed);
+        self.lua.set_app_data(CallCtx {
+            state: std::mem::take(state),
+            variant: variant.clone(),
+            effects: std::mem::take(effects),
+        });
+        let result = f(&self.lua, &self.api);
+        let cx = self
+            .lua
+            .remove_app_data::<CallCtx>()
+            .expect("call context present");
+        *state = cx.state;
+        *effects = cx.effects;
+        result.map_err(|e| describe_error(&e, &self.script_name))
+    }
+
+    /// Asks `rules.strike(g, attacker, defender)` who wins a strike:
+    /// `"attacker"`, `"defender"`, `"both"` (both removed) or `"none"`.
+    pub fn strike(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        attacker: PieceId,
+        defender: PieceId,
+    ) -> Result<String, String> {
+        let Some(hook) = &self.strike else {
+            return Ok("attacker".into());
+        };
+        self.call(state, variant, effects, |lua, api| {
+            let a = piece_table(lua, attacker)?;
+            let d = piece_table(lua, defender)?;
+            hook.call::<String>((api.clone(), a, d))
+        })
+    }
+
+    /// Calls `rules.after_action(g, action_text)` if the script defines it.
+    pub fn after_action(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        action: &str,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.after_action else {
+            return Ok(());
+        };
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>((api.clone(), action.to_string()))
+        })
+    }
+
+    /// Calls `rules.on_choice(g, player, reason, option)` with a choice's answer.
+    pub fn on_choice(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        choice: &Choice,
+        option: &str,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.on_choice else {
+            return Err(format!(
+                "{}: a choice was answered but the script defines no rules.on_choice",
+                self.script_name
+            ));
+        };
+        let player = variant.players[choice.player as usize].clone();
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>((
+                api.clone(),
+                player,
+                choice.reason.clone(),
+                option.to_string(),
+            ))
+        })
+    }
+
+    /// Evaluates a Lua expression or statement against a state (read-only:
+    /// the state is not changed), returning its printed result.
+    pub fn eval(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        code: &str,
+    ) -> Result<String, String> {
+        let mut copy = state.clone();
+        let mut effects = Vec::new();
+        self.call(&mut copy, variant, &mut effects, |lua, api| {
+            let env = lua.create_table()?;
+            env.set("g", api.clone())?;
+            let meta = lua.create_table()?;
+            meta.set("__index", lua.globals())?;
+            env.set_metatable(Some(meta))?;
+            let chunk = lua
+                .load(format!("return {code}"))
+                .set_name("=eval")
+                .set_environment(env.clone());
+            let vals: mlua::MultiValue = match chunk.eval() {
+                Ok(v) => v,
+                Err(_) => lua
+                    .load(code)
+                    .set_name("=eval")
+                    .set_environment(env)
+                    .eval()?,
+            };
+            Ok(vals.iter().map(show_value).collect::<Vec<_>>().join("\t"))
+        })
+    }
+}
+
+/// A Lua value printed for people: tables shown with their keys.
+pub fn show_value(v: &LV) -> String {
+    fn go(v: &LV, depth: usize) -> String {
+        match v {
+            LV::Nil => "nil".into(),
+            LV::String(s) => format!("{:?}", s.to_string_lossy()),
+            LV::Table(t) if depth < 3 => {
+                let mut parts = Vec::new();
+                for (k, val) in t.pairs::<LV, LV>().flatten() {
+                    let key = match &k {
+                        LV::String(s) => s.to_string_lossy().to_string(),
+                        other => format!("[{}]", go(other, depth + 1)),
+                    };
+                    parts.push(format!("{key} = {}", go(&val, depth + 1)));
+                }
+                parts.sort();
+                format!("{{{}}}", parts.join(", "))
+            }
+            other => other
+                .to_string()
+                .unwrap_or_else(|_| format!("<{}>", other.type_name())),
+        }
+    }
+    go(v, 0)
+}
+
+/// Turns a script error line `path:line: message` into a diagnostic.
+pub fn script_diagnostic(display: &str, msg: &str) -> Diagnostic {
+    let rest = msg.strip_prefix(display).and_then(|r| r.strip_prefix(':'));
+    if let Some(rest) = rest {
+        let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let Ok(line) = n.parse() {
+            let message = rest[n.len()..].trim_start_matches(':').trim().to_string();
+            return Diagnostic {
+                file: display.to_string(),
+                line,
+                column: 1,
+                message,
+            };
+        }
+    }
+    Diagnostic {
+        file: display.to_string(),
+        line: 1,
+        column: 1,
+        message: msg.to_string(),
+    }
+}

@@ -1,0 +1,407 @@
+//! Positions and game records as YAML files.
+//!
+//! A position may be partial (a few pieces), so rule tests stay short:
+//!
+//! ```yaml
+//! variant: classic_stratego
+//! to_move: red
+//! pieces:
+//!   - { at: b2, owner: red, kind: scout }
+//!   - { at: b7, owner: blue, kind: bomb, known_by: [blue] }
+//! ```
+//!
+//! A record is a starting position plus the actions played, in text form.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Engine;
+use crate::state::{Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle};
+use crate::variant::Value;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PiecePos {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<PieceId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    pub owner: String,
+    pub kind: String,
+    /// Who knows the kind; default: the owner only (or everyone when the
+    /// variant's identities are not hidden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known_by: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub moved: bool,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attrs: BTreeMap<String, i64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContainerPos {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(default)]
+    pub pieces: Vec<PiecePos>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterPos {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    pub value: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShuttlePos {
+    pub player: String,
+    pub piece: PieceId,
+    pub from: String,
+    pub to: String,
+    pub count: u32,
+}
+
+/// A position file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    pub variant: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, Value>,
+    #[serde(default)]
+    pub seed: u64,
+    /// How far the seeded generator has run (words drawn).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rng_position: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<String>,
+    #[serde(default)]
+    pub ply: u32,
+    #[serde(default)]
+    pub pieces: Vec<PiecePos>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub containers: Vec<ContainerPos>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterPos>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repetition: Vec<ShuttlePos>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Choice>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub eliminated: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A game record: the start, and the actions played from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub variant: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, Value>,
+    pub start: Position,
+    #[serde(default)]
+    pub actions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// Reads YAML of type `T`, naming the file, line and column on error.
+pub fn read_yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let shown = crate::variant::display_path(path);
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    parse_yaml(&text, &shown)
+}
+
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str, shown: &str) -> Result<T, String> {
+    serde_saphyr::from_str(text).map_err(|e| {
+        let (l, c) = e
+            .location()
+            .map(|l| (l.line().max(1), l.column().max(1)))
+            .unwrap_or((1, 1));
+        let msg = e.without_snippet().to_string();
+        let msg = msg.lines().next().unwrap_or("").to_string();
+        let msg = match msg.rfind(" at line ") {
+            Some(i) => msg[..i].to_string(),
+            None => msg,
+        };
+        format!("{shown}:{l}:{c}: {msg}")
+    })
+}
+
+pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, String> {
+    serde_saphyr::to_string(value).map_err(|e| e.to_string())
+}
+
+impl Engine {
+    fn players_of(&self, set: u8) -> Vec<String> {
+        (0..self.variant.players.len() as PlayerId)
+            .filter(|p| set & (1 << p) != 0)
+            .map(|p| self.player_name(p).to_string())
+            .collect()
+    }
+
+    fn player_set(&self, names: &[String]) -> Result<u8, String> {
+        let mut set = 0;
+        for n in names {
+            set |= 1 << self.player_id(n)?;
+        }
+        Ok(set)
+    }
+
+    pub fn player_id(&self, name: &str) -> Result<PlayerId, String> {
+        self.variant
+            .player_index(name)
+            .map(|i| i as PlayerId)
+            .ok_or_else(|| {
+                format!(
+                    "`{name}` is not a player (players: {})",
+                    self.variant.players.join(", ")
+                )
+            })
+    }
+
+    fn piece_pos(&self, s: &GameState, id: PieceId) -> PiecePos {
+        let p = &s.pieces[id as usize];
+        let default_known = if self.variant.hidden_identities {
+            1 << p.owner
+        } else {
+            s.all_players()
+        };
+        PiecePos {
+            id: Some(id),
+            at: match p.loc {
+                Loc::Cell(c) => Some(self.variant.board.cell_name(c)),
+                _ => None,
+            },
+            owner: self.player_name(p.owner).to_string(),
+            kind: self.variant.kinds[p.kind as usize].name.clone(),
+            known_by: (p.known_by != default_known).then(|| self.players_of(p.known_by)),
+            moved: p.moved,
+            attrs: p.attrs.iter().cloned().collect(),
+        }
+    }
+
+    /// The position of a state, as saved to a file.
+    pub fn to_position(&self, s: &GameState) -> Position {
+        let b = &self.variant.board;
+        let pieces = s
+            .board
+            .iter()
+            .flatten()
+            .map(|&id| self.piece_pos(s, id))
+            .collect();
+        let containers = s
+            .containers
+            .iter()
+            .map(|c| ContainerPos {
+                name: c.name.clone(),
+                owner: c.owner.map(|o| self.player_name(o).to_string()),
+                pieces: c.pieces.iter().map(|&id| self.piece_pos(s, id)).collect(),
+            })
+            .collect();
+        let counters = s
+            .counters
+            .iter()
+            .map(|((name, p), v)| CounterPos {
+                name: name.clone(),
+                player: p.map(|p| self.player_name(p).to_string()),
+                value: *v,
+            })
+            .collect();
+        let repetition = s
+            .shuttles
+            .iter()
+            .enumerate()
+            .filter_map(|(p, sh)| {
+                sh.piece.map(|piece| ShuttlePos {
+                    player: self.player_name(p as PlayerId).to_string(),
+                    piece,
+                    from: b.cell_name(sh.from),
+                    to: b.cell_name(sh.to),
+                    count: sh.count,
+                })
+            })
+            .collect();
+        Position {
+            variant: self
+                .variant
+                .path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string(),
+            options: self
+                .variant
+                .options
+                .iter()
+                .filter(|o| o.value != o.default)
+                .map(|o| (o.name.clone(), o.value.clone()))
+                .collect(),
+            seed: s.seed,
+            rng_position: s.rng.get_word_pos() as u64,
+            to_move: Some(self.player_name(s.to_move).to_string()),
+            ply: s.ply,
+            pieces,
+            containers,
+            counters,
+            repetition,
+            pending: s.pending.clone(),
+            eliminated: self.players_of(s.eliminated),
+            outcome: s.outcome.clone(),
+        }
+    }
+
+    /// Builds a state from a position (checked against this variant).
+    pub fn from_position(&self, pos: &Position) -> Result<GameState, String> {
+        let b = &self.variant.board;
+        let mut s = self.empty_state(pos.seed);
+        s.rng = ChaCha8Rng::seed_from_u64(pos.seed);
+        s.rng.set_word_pos(pos.rng_position as u128);
+        s.ply = pos.ply;
+        if let Some(t) = &pos.to_move {
+            s.to_move = self.player_id(t)?;
+        }
+        let total = pos.pieces.len() + pos.containers.iter().map(|c| c.pieces.len()).sum::<usize>();
+        let ids_given = pos
+            .pieces
+            .iter()
+            .chain(pos.containers.iter().flat_map(|c| c.pieces.iter()))
+            .all(|p| p.id.is_some());
+        let mut slots: Vec<Option<Piece>> = vec![None; total];
+        let mut next_id = 0usize;
+        let mut make = |pp: &PiecePos,
+                        loc: Loc,
+                        what: &str,
+                        s: &GameState|
+         -> Result<(PieceId, Piece), String> {
+            let owner = self
+                .player_id(&pp.owner)
+                .map_err(|e| format!("{what}: {e}"))?;
+            let kind = self.variant.kind_index(&pp.kind).ok_or_else(|| {
+                let known: Vec<_> = self.variant.kinds.iter().map(|k| k.name.as_str()).collect();
+                format!(
+                    "{what}: unknown piece kind `{}` (kinds: {})",
+                    pp.kind,
+                    known.join(", ")
+                )
+            })?;
+            let known_by = match &pp.known_by {
+                Some(list) => {
+                    self.player_set(list).map_err(|e| format!("{what}: {e}"))? | (1 << owner)
+                }
+                None if self.variant.hidden_identities => 1 << owner,
+                None => s.all_players(),
+            };
+            let id = if ids_given {
+                pp.id.unwrap() as usize
+            } else {
+                next_id
+            };
+            next_id += 1;
+            if id >= total {
+                return Err(format!(
+                    "{what}: id {id} is out of range (there are {total} pieces)"
+                ));
+            }
+            Ok((
+                id as PieceId,
+                Piece {
+                    kind: kind as u16,
+                    owner,
+                    loc,
+                    known_by,
+                    moved: pp.moved,
+                    attrs: pp.attrs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                },
+            ))
+        };
+        for (i, pp) in pos.pieces.iter().enumerate() {
+            let what = format!("pieces[{i}]");
+            let at = pp
+                .at
+                .as_deref()
+                .ok_or_else(|| format!("{what}: a board piece needs `at`"))?;
+            let cell = b
+                .parse_cell(at)
+                .ok_or_else(|| format!("{what}: `{at}` is not a cell of the {b} board"))?;
+            if s.terrain[cell as usize] & b.blocking != 0 {
+                return Err(format!("{what}: {at} cannot hold a piece"));
+            }
+            if s.board[cell as usize].is_some() {
+                return Err(format!("{what}: {at} already holds a piece"));
+            }
+            let (id, piece) = make(pp, Loc::Cell(cell), &what, &s)?;
+            if slots[id as usize].is_some() {
+                return Err(format!("{what}: id {id} is used twice"));
+            }
+            s.board[cell as usize] = Some(id);
+            slots[id as usize] = Some(piece);
+        }
+        for (ci, c) in pos.containers.iter().enumerate() {
+            let owner = c.owner.as_deref().map(|o| self.player_id(o)).transpose()?;
+            let k = s.container_id(&c.name, owner);
+            for (i, pp) in c.pieces.iter().enumerate() {
+                let what = format!("containers[{ci}].pieces[{i}]");
+                let (id, piece) = make(pp, Loc::Container(k), &what, &s)?;
+                if slots[id as usize].is_some() {
+                    return Err(format!("{what}: id {id} is used twice"));
+                }
+                s.containers[k as usize].pieces.push(id);
+                slots[id as usize] = Some(piece);
+            }
+        }
+        s.pieces = slots
+            .into_iter()
+            .map(|p| p.expect("every id filled"))
+            .collect();
+        for c in &pos.counters {
+            let p = c.player.as_deref().map(|p| self.player_id(p)).transpose()?;
+            s.set_counter(&c.name, p, c.value);
+        }
+        for r in &pos.repetition {
+            let p = self.player_id(&r.player)?;
+            let from = b
+                .parse_cell(&r.from)
+                .ok_or_else(|| format!("repetition: bad cell `{}`", r.from))?;
+            let to = b
+                .parse_cell(&r.to)
+                .ok_or_else(|| format!("repetition: bad cell `{}`", r.to))?;
+            s.shuttles[p as usize] = Shuttle {
+                piece: Some(r.piece),
+                from,
+                to,
+                count: r.count,
+            };
+        }
+        for c in &pos.pending {
+            if c.player as usize >= self.variant.players.len() {
+                return Err(format!("pending: no player {}", c.player));
+            }
+        }
+        s.pending = pos.pending.clone();
+        s.eliminated = self.player_set(&pos.eliminated)?;
+        s.outcome = pos.outcome.clone();
+        s.check_consistency()?;
+        Ok(s)
+    }
+}

@@ -1,0 +1,543 @@
+//! A session: one loaded variant and one game, driven by text commands.
+//!
+//! `Session::execute(line)` is the single entry point used by the REPL, the
+//! scripted (piped) REPL and tests. Commands are declared once, as a clap
+//! `multicall` parser, and `help` is generated from that table.
+
+use std::path::Path;
+
+use clap::{CommandFactory, Parser};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::{Action, Engine};
+use crate::geometry::Cell;
+use crate::record::{read_yaml, to_yaml, Position, Record};
+use crate::state::{GameState, KindId, PlayerId};
+use crate::view::Viewer;
+
+/// The REPL's commands (also used to generate `help`).
+#[derive(Parser, Debug)]
+#[command(multicall = true, disable_help_subcommand = true)]
+pub enum Command {
+    /// Load a variant by bundled name or YAML path, and start a new game
+    Load {
+        variant: String,
+        /// Set an option: NAME=VALUE (repeatable)
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Start a new game: random setups from a seed, or setups from text or files
+    New {
+        /// Seed for random setups and every chance event
+        #[arg(long)]
+        seed: Option<u64>,
+        /// PLAYER=SETUP: a string of piece codes, FILE, FILE:LINE, or `random`
+        #[arg(long = "setup")]
+        setups: Vec<String>,
+        /// Setup strings list the back row first (default: front row first)
+        #[arg(long)]
+        back_first: bool,
+    },
+    /// Show the board as a player, `public`, or `all` (omniscient)
+    Show { viewer: Option<String> },
+    /// Set the default viewpoint for `show` and events
+    #[command(name = "as")]
+    ViewAs { viewer: String },
+    /// List the legal actions of the position
+    Actions,
+    /// Play one or more actions (an action alone on a line also plays it)
+    Play { actions: Vec<String> },
+    /// Play N random legal actions (default 1), drawn from the game's seed
+    Random { n: Option<u32> },
+    /// Take back the last N actions (default 1)
+    Undo { n: Option<usize> },
+    /// List the actions played so far
+    History,
+    /// List the variant's options and their values
+    Options,
+    /// Describe the variant's pieces
+    Pieces,
+    /// Save the current position to a YAML file
+    SavePosition { file: String },
+    /// Load a position from a YAML file (the history starts there)
+    LoadPosition { file: String },
+    /// Save the game record (start position and actions) to a YAML file
+    SaveRecord { file: String },
+    /// Load a game record and replay it
+    LoadRecord { file: String },
+    /// Evaluate Lua against the current state (read-only); `g` is the game
+    Lua { code: Vec<String> },
+    /// Show help for all commands, or one
+    Help { command: Option<String> },
+    /// Leave the REPL
+    #[command(alias = "exit")]
+    Quit,
+}
+
+/// Parses `name=value` pairs.
+pub fn parse_pairs(items: &[String]) -> Result<Vec<(String, String)>, String> {
+    items
+        .iter()
+        .map(|s| {
+            s.split_once('=')
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .ok_or_else(|| format!("expected NAME=VALUE, found `{s}`"))
+        })
+        .collect()
+}
+
+/// What a command asks of the caller besides its output.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Session {
+    pub engine: Engine,
+    variant_arg: String,
+    overrides: Vec<(String, String)>,
+    pub start: GameState,
+    pub state: GameState,
+    /// The actions played from `start`, with the state before each.
+    pub history: Vec<(String, GameState)>,
+    pub viewer: Viewer,
+    last: Option<(Cell, Cell)>,
+    rng: ChaCha8Rng,
+}
+
+/// Reads a setup spec: piece-code letters, FILE, FILE:LINE or `random`.
+pub fn read_setup_spec(
+    engine: &Engine,
+    player: PlayerId,
+    spec: &str,
+    back_first: bool,
+) -> Result<Option<Vec<(Cell, KindId)>>, String> {
+    if spec == "random" {
+        return Ok(None);
+    }
+    let (file, line) = match spec.rsplit_once(':') {
+        Some((f, n)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+            (f, n.parse::<usize>().ok())
+        }
+        _ => (spec, None),
+    };
+    let text = if Path::new(file).is_file() {
+        let all = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        let lines: Vec<&str> = all
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        let n = line.unwrap_or(1);
+        lines
+            .get(n.wrapping_sub(1))
+            .ok_or_else(|| {
+                format!(
+                    "{file}: there is no setup line {n} (it has {})",
+                    lines.len()
+                )
+            })?
+            .to_string()
+    } else {
+        spec.to_string()
+    };
+    engine.parse_setup(player, &text, back_first).map(Some)
+}
+
+impl Session {
+    pub fn new(
+        variant: &str,
+        overrides: &[(String, String)],
+        seed: u64,
+    ) -> Result<Session, String> {
+        let engine = Engine::load(variant, overrides).map_err(|e| e.to_string())?;
+        let state = engine.new_game(seed, &[]);
+        Ok(Session {
+            engine,
+            variant_arg: variant.to_string(),
+            overrides: overrides.to_vec(),
+            start: state.clone(),
+            state,
+            history: Vec::new(),
+            viewer: Viewer::Omniscient,
+            last: None,
+            rng: ChaCha8Rng::seed_from_u64(seed.wrapping_add(1)),
+        })
+    }
+
+    fn reset_to(&mut self, state: GameState) {
+        self.rng = ChaCha8Rng::seed_from_u64(state.seed.wrapping_add(1));
+        self.start = state.clone();
+        self.state = state;
+        self.history.clear();
+        self.last = None;
+    }
+
+    /// The board from the current viewpoint.
+    pub fn board(&self, viewer: Viewer) -> String {
+        let view = self.engine.view(&self.state, viewer);
+        let mut out = self.engine.render(&view, self.last);
+        for line in self.engine.captured_summary(&self.state, viewer) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Plays one action given as text; returns the events as the current
+    /// viewer sees them.
+    pub fn play(&mut self, text: &str) -> Result<String, String> {
+        let action = self
+            .engine
+            .parse_action(&self.state, text)
+            .map_err(|e| format!("{text}: {e}"))?;
+        self.play_action(action).map_err(|e| format!("{text}: {e}"))
+    }
+
+    fn play_action(&mut self, action: Action) -> Result<String, String> {
+        let before = self.state.clone();
+        let canonical = self.engine.action_text(&self.state, &action);
+        let events = self
+            .engine
+            .apply(&mut self.state, &action)
+            .map_err(|e| e.to_string())?;
+        self.history.push((canonical.clone(), before));
+        if let Action::Move { from, to } = action {
+            self.last = Some((from, to));
+        }
+        let lines = self.engine.event_lines(&self.state, &events, self.viewer);
+        Ok(format!("{canonical}\n  {}", lines.join("\n  ")))
+    }
+
+    pub fn record(&self) -> Record {
+        let start = self.engine.to_position(&self.start);
+        Record {
+            variant: start.variant.clone(),
+            options: start.options.clone(),
+            start,
+            actions: self.history.iter().map(|(t, _)| t.clone()).collect(),
+            result: self
+                .state
+                .outcome
+                .as_ref()
+                .map(|o| self.engine.outcome_text(o)),
+        }
+    }
+
+    /// Replays a record's actions from its start; stops at the first action
+    /// that fails, naming its index.
+    pub fn load_record(&mut self, rec: &Record) -> Result<String, String> {
+        let overrides: Vec<(String, String)> = rec
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_string()))
+            .collect();
+        let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
+        let start = engine.from_position(&rec.start)?;
+        self.engine = engine;
+        self.variant_arg = rec.variant.clone();
+        self.overrides = overrides;
+        self.reset_to(start);
+        for (i, a) in rec.actions.iter().enumerate() {
+            self.play(a)
+                .map_err(|e| format!("action {} of the record: {e}", i + 1))?;
+        }
+        Ok(format!("replayed {} actions", rec.actions.len()))
+    }
+
+    /// Runs one command line.
+    pub fn execute(&mut self, line: &str) -> Result<(String, Flow), String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok((String::new(), Flow::Continue));
+        }
+        if let Some(code) = line.strip_prefix('=') {
+            return self
+                .engine
+                .rules
+                .eval(&self.state, &self.engine.variant, code)
+                .map(|s| (s, Flow::Continue));
+        }
+        let words = split_words(line);
+        let cmd = match Command::try_parse_from(&words) {
+            Ok(c) => c,
+            Err(e) => {
+                // A bare action plays it.
+                if words.len() == 1 && self.engine.parse_action(&self.state, &words[0]).is_ok() {
+                    return self.play(&words[0]).map(|s| (s, Flow::Continue));
+                }
+                if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+                    return Err(format!(
+                        "unknown command `{}` (and not an action); try `help`",
+                        words[0]
+                    ));
+                }
+                return Err(e.render().to_string().trim_end().to_string());
+            }
+        };
+        let out = match cmd {
+            Command::Quit => return Ok((String::new(), Flow::Quit)),
+            Command::Help { command } => help_text(command.as_deref())?,
+            Command::Load {
+                variant,
+                options,
+                seed,
+            } => {
+                let overrides = parse_pairs(&options)?;
+                *self = Session::new(&variant, &overrides, seed.unwrap_or(self.state.seed))?;
+                format!(
+                    "loaded {} ({})\n{}",
+                    self.engine.variant.name,
+                    self.engine.variant.path.display(),
+                    self.board(self.viewer)
+                )
+            }
+            Command::New {
+                seed,
+                setups,
+                back_first,
+            } => {
+                let seed = seed.unwrap_or_else(|| self.state.seed.wrapping_add(1));
+                let mut specs: Vec<Option<Vec<(Cell, KindId)>>> =
+                    vec![None; self.engine.variant.players.len()];
+                for (player, spec) in parse_pairs(&setups)? {
+                    let p = self.engine.player_id(&player)?;
+                    specs[p as usize] = read_setup_spec(&self.engine, p, &spec, back_first)?;
+                }
+                let state = self.engine.new_game(seed, &specs);
+                self.reset_to(state);
+                format!("new game, seed {seed}\n{}", self.board(self.viewer))
+            }
+            Command::Show { viewer } => {
+                let v = match viewer {
+                    Some(v) => self
+                        .engine
+                        .parse_viewer(&v)
+                        .ok_or_else(|| format!("unknown viewer `{v}`"))?,
+                    None => self.viewer,
+                };
+                self.board(v)
+            }
+            Command::ViewAs { viewer } => {
+                self.viewer = self
+                    .engine
+                    .parse_viewer(&viewer)
+                    .ok_or_else(|| format!("unknown viewer `{viewer}`"))?;
+                self.board(self.viewer)
+            }
+            Command::Actions => {
+                let acts = self.engine.legal_actions(&self.state);
+                let texts: Vec<String> = acts
+                    .iter()
+                    .map(|a| self.engine.action_text(&self.state, a))
+                    .collect();
+                match self.engine.acting_player(&self.state) {
+                    None => "the game is over".to_string(),
+                    Some(p) => format!(
+                        "{} actions for {}:\n{}",
+                        texts.len(),
+                        self.engine.player_name(p),
+                        wrap(&texts)
+                    ),
+                }
+            }
+            Command::Play { actions } => {
+                let mut out = Vec::new();
+                for a in actions {
+                    out.push(self.play(&a)?);
+                }
+                out.join("\n")
+            }
+            Command::Random { n } => {
+                let mut out = Vec::new();
+                for _ in 0..n.unwrap_or(1) {
+                    let acts = self.engine.legal_actions(&self.state);
+                    if acts.is_empty() {
+                        break;
+                    }
+                    let a = acts[self.rng.random_range(0..acts.len())];
+                    out.push(self.play_action(a)?);
+                }
+                out.join("\n")
+            }
+            Command::Undo { n } => {
+                let n = n.unwrap_or(1).min(self.history.len());
+                for _ in 0..n {
+                    let (_, before) = self.history.pop().expect("n bounded by history");
+                    self.state = before;
+                }
+                self.last = None;
+                format!("took back {n} action(s)\n{}", self.board(self.viewer))
+            }
+            Command::History => {
+                let texts: Vec<String> = self
+                    .history
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (t, _))| format!("{}. {t}", i + 1))
+                    .collect();
+                if texts.is_empty() {
+                    "no actions yet".into()
+                } else {
+                    texts.join("\n")
+                }
+            }
+            Command::Options => {
+                let v = &self.engine.variant;
+                if v.options.is_empty() {
+                    "this variant has no options".into()
+                } else {
+                    v.options
+                        .iter()
+                        .map(|o| {
+                            format!(
+                                "{} = {} (default {}): {}",
+                                o.name, o.value, o.default, o.doc
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }
+            }
+            Command::Pieces => self
+                .engine
+                .variant
+                .kinds
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{:<12} {:>3}  rank {:>2}  x{}  {}",
+                        k.name,
+                        k.symbol,
+                        k.rank,
+                        k.count,
+                        if k.is_mobile() {
+                            "moves"
+                        } else {
+                            "never moves"
+                        }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Command::SavePosition { file } => {
+                let text = to_yaml(&self.engine.to_position(&self.state))?;
+                std::fs::write(&file, text).map_err(|e| format!("{file}: {e}"))?;
+                format!("saved position to {file}")
+            }
+            Command::LoadPosition { file } => {
+                let pos: Position = read_yaml(Path::new(&file))?;
+                let overrides: Vec<(String, String)> = pos
+                    .options
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_string()))
+                    .collect();
+                let engine = Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
+                let state = engine
+                    .from_position(&pos)
+                    .map_err(|e| format!("{file}: {e}"))?;
+                self.engine = engine;
+                self.variant_arg = pos.variant.clone();
+                self.overrides = overrides;
+                self.reset_to(state);
+                format!("loaded position from {file}\n{}", self.board(self.viewer))
+            }
+            Command::SaveRecord { file } => {
+                let text = to_yaml(&self.record())?;
+                std::fs::write(&file, text).map_err(|e| format!("{file}: {e}"))?;
+                format!("saved record of {} actions to {file}", self.history.len())
+            }
+            Command::LoadRecord { file } => {
+                let rec: Record = read_yaml(Path::new(&file))?;
+                let msg = self.load_record(&rec)?;
+                format!("{msg}\n{}", self.board(self.viewer))
+            }
+            Command::Lua { code } => {
+                self.engine
+                    .rules
+                    .eval(&self.state, &self.engine.variant, &code.join(" "))?
+            }
+        };
+        Ok((out, Flow::Continue))
+    }
+
+    pub fn variant_arg(&self) -> (&str, &[(String, String)]) {
+        (&self.variant_arg, &self.overrides)
+    }
+}
+
+/// Help for every command, or for one, from the command table.
+pub fn help_text(command: Option<&str>) -> Result<String, String> {
+    let mut cmd = Command::command();
+    match command {
+        None => {
+            let mut out = String::from("Commands (an action such as a4-a5 alone on a line plays it; `=EXPR` evaluates Lua):\n");
+            for sub in cmd.get_subcommands() {
+                out.push_str(&format!(
+                    "  {:<14} {}\n",
+                    sub.get_name(),
+                    sub.get_about().map(|a| a.to_string()).unwrap_or_default()
+                ));
+            }
+            Ok(out)
+        }
+        Some(name) => {
+            let sub = cmd
+                .find_subcommand_mut(name)
+                .ok_or_else(|| format!("no command `{name}`; try `help`"))?;
+            Ok(sub.render_long_help().to_string())
+        }
+    }
+}
+
+/// Names of the REPL commands (for completion).
+pub fn command_names() -> Vec<String> {
+    Command::command()
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect()
+}
+
+fn split_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    for ch in line.chars() {
+        match (quote, ch) {
+            (None, '"' | '\'') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            (_, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+fn wrap(items: &[String]) -> String {
+    let mut out = String::new();
+    let mut width = 0;
+    for it in items {
+        if width + it.len() + 1 > 78 && width > 0 {
+            out.push('\n');
+            width = 0;
+        }
+        if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(it);
+        width += it.len();
+    }
+    out
+}

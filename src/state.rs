@@ -1,0 +1,311 @@
+//! Game state: plain, cloneable Rust data. Lua keeps nothing between calls, so
+//! everything a rule needs to remember lives here.
+
+use std::collections::BTreeMap;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::geometry::Cell;
+
+pub type PlayerId = u8;
+pub type PieceId = u16;
+pub type KindId = u16;
+
+/// A set of players as a bit mask (bit `p` for player `p`).
+pub type PlayerSet = u8;
+
+/// Where a piece is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Loc {
+    /// On a board cell.
+    Cell(Cell),
+    /// In an ordered container (a captured pile, a boat, a hand).
+    Container(u16),
+    /// Carried by another piece.
+    Carried(PieceId),
+}
+
+/// One piece.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub kind: KindId,
+    pub owner: PlayerId,
+    pub loc: Loc,
+    /// Players who know this piece's kind (the owner always does).
+    pub known_by: PlayerSet,
+    /// Whether the piece has ever moved (public knowledge).
+    pub moved: bool,
+    /// Variant-defined attributes set by rules during play.
+    pub attrs: Vec<(String, i64)>,
+}
+
+/// An ordered container of pieces (a captured pile, a boat, a hand).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Container {
+    pub name: String,
+    pub owner: Option<PlayerId>,
+    pub pieces: Vec<PieceId>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// Winning players; empty for a draw.
+    pub winners: Vec<PlayerId>,
+    pub reason: String,
+}
+
+/// A decision a player must take before play goes on (a pending choice).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Choice {
+    pub player: PlayerId,
+    /// Why the choice is asked (passed back to the rules with the answer).
+    pub reason: String,
+    /// The options, as short text labels.
+    pub options: Vec<String>,
+}
+
+/// The last move of a player, for the back-and-forth (repetition) limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Shuttle {
+    pub piece: Option<PieceId>,
+    pub from: Cell,
+    pub to: Cell,
+    pub count: u32,
+}
+
+/// The whole state of a game in progress.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub pieces: Vec<Piece>,
+    /// The piece on each cell.
+    pub board: Vec<Option<PieceId>>,
+    /// Terrain bits of each cell (terrain can change during play).
+    pub terrain: Vec<u32>,
+    pub containers: Vec<Container>,
+    /// Counters, global (`None`) or per player.
+    pub counters: BTreeMap<(String, Option<PlayerId>), i64>,
+    pub players: u8,
+    pub to_move: PlayerId,
+    /// Players out of the game (they are skipped in turn order).
+    pub eliminated: PlayerSet,
+    pub ply: u32,
+    pub pending: Vec<Choice>,
+    pub shuttles: Vec<Shuttle>,
+    pub outcome: Option<Outcome>,
+    pub seed: u64,
+    pub rng: ChaCha8Rng,
+}
+
+impl Default for GameState {
+    fn default() -> Self {
+        GameState::empty(0, 2, 0)
+    }
+}
+
+impl PartialEq for GameState {
+    fn eq(&self, o: &Self) -> bool {
+        self.pieces == o.pieces
+            && self.board == o.board
+            && self.terrain == o.terrain
+            && self.containers == o.containers
+            && self.counters == o.counters
+            && self.players == o.players
+            && self.to_move == o.to_move
+            && self.eliminated == o.eliminated
+            && self.ply == o.ply
+            && self.pending == o.pending
+            && self.shuttles == o.shuttles
+            && self.outcome == o.outcome
+            && self.seed == o.seed
+            && self.rng.get_word_pos() == o.rng.get_word_pos()
+    }
+}
+
+impl GameState {
+    /// An empty board of `cells` cells for `players` players.
+    pub fn empty(cells: usize, players: u8, seed: u64) -> GameState {
+        GameState {
+            pieces: Vec::new(),
+            board: vec![None; cells],
+            terrain: vec![0; cells],
+            containers: Vec::new(),
+            counters: BTreeMap::new(),
+            players,
+            to_move: 0,
+            eliminated: 0,
+            ply: 0,
+            pending: Vec::new(),
+            shuttles: vec![Shuttle::default(); players as usize],
+            outcome: None,
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    pub fn all_players(&self) -> PlayerSet {
+        if self.players >= 8 {
+            0xff
+        } else {
+            (1u8 << self.players) - 1
+        }
+    }
+
+    pub fn piece_at(&self, cell: Cell) -> Option<PieceId> {
+        self.board.get(cell as usize).copied().flatten()
+    }
+
+    pub fn cell_of(&self, id: PieceId) -> Option<Cell> {
+        match self.pieces.get(id as usize)?.loc {
+            Loc::Cell(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Adds a piece on a cell; the owner knows it, and so does everyone when
+    /// `public` is set.
+    pub fn add_piece(
+        &mut self,
+        kind: KindId,
+        owner: PlayerId,
+        cell: Cell,
+        public: bool,
+    ) -> PieceId {
+        let id = self.pieces.len() as PieceId;
+        let known_by = if public {
+            self.all_players()
+        } else {
+            1 << owner
+        };
+        self.pieces.push(Piece {
+            kind,
+            owner,
+            loc: Loc::Cell(cell),
+            known_by,
+            moved: false,
+            attrs: Vec::new(),
+        });
+        self.board[cell as usize] = Some(id);
+        id
+    }
+
+    /// The container named `name` belonging to `owner`, created on demand.
+    pub fn container_id(&mut self, name: &str, owner: Option<PlayerId>) -> u16 {
+        if let Some(i) = self
+            .containers
+            .iter()
+            .position(|c| c.name == name && c.owner == owner)
+        {
+            return i as u16;
+        }
+        self.containers.push(Container {
+            name: name.to_string(),
+            owner,
+            pieces: Vec::new(),
+        });
+        (self.containers.len() - 1) as u16
+    }
+
+    /// Takes a piece off wherever it is (board cell or container).
+    fn detach(&mut self, id: PieceId) {
+        match self.pieces[id as usize].loc {
+            Loc::Cell(c) => {
+                if self.board[c as usize] == Some(id) {
+                    self.board[c as usize] = None;
+                }
+            }
+            Loc::Container(k) => self.containers[k as usize].pieces.retain(|&p| p != id),
+            Loc::Carried(_) => {}
+        }
+    }
+
+    /// Moves a piece to an empty cell.
+    pub fn place(&mut self, id: PieceId, cell: Cell) {
+        self.detach(id);
+        self.pieces[id as usize].loc = Loc::Cell(cell);
+        self.board[cell as usize] = Some(id);
+    }
+
+    /// Puts a piece at the back of a container.
+    pub fn send_to(&mut self, id: PieceId, container: u16) {
+        self.detach(id);
+        self.pieces[id as usize].loc = Loc::Container(container);
+        self.containers[container as usize].pieces.push(id);
+    }
+
+    /// Removes a piece from the board: it goes to its owner's `captured` pile.
+    pub fn capture(&mut self, id: PieceId) {
+        let owner = self.pieces[id as usize].owner;
+        let k = self.container_id("captured", Some(owner));
+        self.send_to(id, k);
+    }
+
+    pub fn reveal(&mut self, id: PieceId, to: PlayerSet) {
+        self.pieces[id as usize].known_by |= to;
+    }
+
+    pub fn knows(&self, player: PlayerId, id: PieceId) -> bool {
+        self.pieces[id as usize].known_by & (1 << player) != 0
+    }
+
+    pub fn counter(&self, name: &str, player: Option<PlayerId>) -> i64 {
+        self.counters
+            .get(&(name.to_string(), player))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub fn set_counter(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
+        self.counters.insert((name.to_string(), player), value);
+    }
+
+    /// The next player in turn order after `p` who is still in the game.
+    pub fn next_player(&self, p: PlayerId) -> PlayerId {
+        let n = self.players.max(1);
+        let mut q = p;
+        for _ in 0..n {
+            q = (q + 1) % n;
+            if self.eliminated & (1 << q) == 0 {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// Checks the state's internal consistency (board and locations agree).
+    pub fn check_consistency(&self) -> Result<(), String> {
+        for (c, slot) in self.board.iter().enumerate() {
+            if let Some(id) = slot {
+                let p = self
+                    .pieces
+                    .get(*id as usize)
+                    .ok_or(format!("cell {c} holds unknown piece {id}"))?;
+                if p.loc != Loc::Cell(c as Cell) {
+                    return Err(format!("cell {c} holds piece {id} located at {:?}", p.loc));
+                }
+            }
+        }
+        for (i, p) in self.pieces.iter().enumerate() {
+            match p.loc {
+                Loc::Cell(c) => {
+                    if self.board[c as usize] != Some(i as PieceId) {
+                        return Err(format!("piece {i} says cell {c} but is not there"));
+                    }
+                }
+                Loc::Container(k) => {
+                    let n = self.containers[k as usize]
+                        .pieces
+                        .iter()
+                        .filter(|&&x| x == i as PieceId)
+                        .count();
+                    if n != 1 {
+                        return Err(format!("piece {i} is {n} times in container {k}"));
+                    }
+                }
+                Loc::Carried(_) => {}
+            }
+        }
+        Ok(())
+    }
+}

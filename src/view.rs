@@ -1,0 +1,388 @@
+//! Visibility: what one player knows, computed by the host from the state.
+//!
+//! Every way information leaves the host (the board shown in the REPL, the
+//! events printed, records for a player, network messages) is built from a
+//! [`View`]. A piece whose kind the viewer does not know appears with
+//! `kind: None`; nothing else about it (id order aside, which follows the
+//! board) depends on its kind.
+
+use serde::Serialize;
+
+use crate::engine::{Engine, Event};
+use crate::lua::Effect;
+use crate::state::{GameState, Loc, PieceId, PlayerId};
+
+/// Who is looking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// One player: sees what that player knows.
+    Player(PlayerId),
+    /// A spectator: sees only what everyone knows.
+    Public,
+    /// Sees everything (a designer's or referee's view).
+    Omniscient,
+}
+
+impl Viewer {
+    fn knows(&self, s: &GameState, id: PieceId) -> bool {
+        let known = s.pieces[id as usize].known_by;
+        match *self {
+            Viewer::Player(p) => known & (1 << p) != 0,
+            Viewer::Public => known == s.all_players(),
+            Viewer::Omniscient => true,
+        }
+    }
+}
+
+/// A piece as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewPiece {
+    pub id: PieceId,
+    pub owner: String,
+    /// The kind, or `None` when the viewer does not know it.
+    pub kind: Option<String>,
+    pub moved: bool,
+}
+
+/// A container (a captured pile, a boat) as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewContainer {
+    pub name: String,
+    pub owner: Option<String>,
+    pub pieces: Vec<ViewPiece>,
+}
+
+/// A pending choice, shown only to the player who must make it; others see
+/// only that a choice is pending.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewChoice {
+    pub player: String,
+    pub reason: String,
+    pub options: Option<Vec<String>>,
+}
+
+/// Everything one viewer may know about a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub viewer: String,
+    pub ply: u32,
+    pub to_move: String,
+    pub acting: Option<String>,
+    pub files: u8,
+    pub ranks: u8,
+    /// The piece on each cell, by cell index (`a1` first).
+    pub cells: Vec<Option<ViewPiece>>,
+    /// Terrain tags of each cell (by index), empty strings for plain cells.
+    pub terrain: Vec<String>,
+    pub containers: Vec<ViewContainer>,
+    pub counters: Vec<(String, Option<String>, i64)>,
+    pub pending: Option<ViewChoice>,
+    pub outcome: Option<String>,
+}
+
+impl Engine {
+    pub fn viewer_name(&self, v: Viewer) -> String {
+        match v {
+            Viewer::Player(p) => self.player_name(p).to_string(),
+            Viewer::Public => "public".into(),
+            Viewer::Omniscient => "omniscient".into(),
+        }
+    }
+
+    /// Parses `red`, `blue`, ..., `public` or `all`/`omniscient`.
+    pub fn parse_viewer(&self, text: &str) -> Option<Viewer> {
+        match text {
+            "all" | "omniscient" | "god" => Some(Viewer::Omniscient),
+            "public" | "spectator" => Some(Viewer::Public),
+            name => self
+                .variant
+                .player_index(name)
+                .map(|p| Viewer::Player(p as PlayerId)),
+        }
+    }
+
+    fn view_piece(&self, s: &GameState, id: PieceId, viewer: Viewer) -> ViewPiece {
+        let p = &s.pieces[id as usize];
+        ViewPiece {
+            id,
+            owner: self.player_name(p.owner).to_string(),
+            kind: viewer
+                .knows(s, id)
+                .then(|| self.variant.kinds[p.kind as usize].name.clone()),
+            moved: p.moved,
+        }
+    }
+
+    /// The view of a game for one viewer.
+    pub fn view(&self, s: &GameState, viewer: Viewer) -> View {
+        let b = &self.variant.board;
+        let cells = s
+            .board
+            .iter()
+            .map(|slot| slot.map(|id| self.view_piece(s, id, viewer)))
+            .collect();
+        let terrain = s
+            .terrain
+            .iter()
+            .map(|&bits| {
+                b.terrain_names
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, n)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let containers = s
+            .containers
+            .iter()
+            .map(|c| ViewContainer {
+                name: c.name.clone(),
+                owner: c.owner.map(|o| self.player_name(o).to_string()),
+                pieces: c
+                    .pieces
+                    .iter()
+                    .map(|&id| self.view_piece(s, id, viewer))
+                    .collect(),
+            })
+            .collect();
+        let counters = s
+            .counters
+            .iter()
+            .map(|((n, p), v)| (n.clone(), p.map(|p| self.player_name(p).to_string()), *v))
+            .collect();
+        let pending = s.pending.first().map(|c| ViewChoice {
+            player: self.player_name(c.player).to_string(),
+            reason: c.reason.clone(),
+            options: match viewer {
+                Viewer::Player(p) if p == c.player => Some(c.options.clone()),
+                Viewer::Omniscient => Some(c.options.clone()),
+                _ => None,
+            },
+        });
+        View {
+            viewer: self.viewer_name(viewer),
+            ply: s.ply,
+            to_move: self.player_name(s.to_move).to_string(),
+            acting: self
+                .acting_player(s)
+                .map(|p| self.player_name(p).to_string()),
+            files: b.files,
+            ranks: b.ranks,
+            cells,
+            terrain,
+            containers,
+            counters,
+            pending,
+            outcome: s.outcome.as_ref().map(|o| self.outcome_text(o)),
+        }
+    }
+
+    pub fn outcome_text(&self, o: &crate::state::Outcome) -> String {
+        if o.winners.is_empty() {
+            format!("draw ({})", o.reason)
+        } else {
+            let names: Vec<_> = o.winners.iter().map(|&p| self.player_name(p)).collect();
+            format!("{} wins ({})", names.join(" and "), o.reason)
+        }
+    }
+
+    /// Describes a piece for a viewer, from the state after an action.
+    fn piece_words(&self, s: &GameState, id: PieceId, viewer: Viewer) -> String {
+        let p = &s.pieces[id as usize];
+        let owner = self.player_name(p.owner);
+        if viewer.knows(s, id) {
+            format!("{owner} {}", self.variant.kinds[p.kind as usize].display)
+        } else {
+            format!("{owner} piece")
+        }
+    }
+
+    /// The events of one action as a viewer may see them (`after` is the
+    /// state after the action).
+    pub fn event_lines(&self, after: &GameState, events: &[Event], viewer: Viewer) -> Vec<String> {
+        let b = &self.variant.board;
+        let mut out = Vec::new();
+        for e in events {
+            match e {
+                Event::Moved { piece, from, to } => out.push(format!(
+                    "move: {} {}-{}",
+                    self.piece_words(after, *piece, viewer),
+                    b.cell_name(*from),
+                    b.cell_name(*to)
+                )),
+                Event::Struck {
+                    attacker,
+                    defender,
+                    from,
+                    to,
+                    result,
+                } => {
+                    let (a, d) = (
+                        self.piece_words(after, *attacker, viewer),
+                        self.piece_words(after, *defender, viewer),
+                    );
+                    let res = match result.as_str() {
+                        "attacker" => "the striker wins",
+                        "defender" => "the defender wins",
+                        "both" => "both are removed",
+                        _ => "nothing happens",
+                    };
+                    out.push(format!(
+                        "strike: {a} {}x{} {d}: {res}",
+                        b.cell_name(*from),
+                        b.cell_name(*to)
+                    ));
+                }
+                Event::Effect(Effect::Revealed { piece, to }) => {
+                    let visible = match viewer {
+                        Viewer::Player(p) => to & (1 << p) != 0,
+                        Viewer::Public => *to == after.all_players(),
+                        Viewer::Omniscient => true,
+                    };
+                    if visible {
+                        out.push(format!(
+                            "reveal: {}",
+                            self.piece_words(after, *piece, viewer)
+                        ));
+                    }
+                }
+                Event::Effect(Effect::Captured { piece, cell }) => out.push(format!(
+                    "capture: {}{}",
+                    self.piece_words(after, *piece, viewer),
+                    cell.map(|c| format!(" on {}", b.cell_name(c)))
+                        .unwrap_or_default()
+                )),
+                Event::Effect(Effect::Moved { piece, to, .. }) => out.push(format!(
+                    "place: {} on {}",
+                    self.piece_words(after, *piece, viewer),
+                    b.cell_name(*to)
+                )),
+                Event::Effect(Effect::Note(t)) => out.push(format!("note: {t}")),
+                Event::Chose { player, label } => {
+                    let shown = match viewer {
+                        Viewer::Player(p) if p != *player => "(hidden)".to_string(),
+                        Viewer::Public => "(hidden)".to_string(),
+                        _ => label.clone(),
+                    };
+                    out.push(format!(
+                        "choice: {} chose {shown}",
+                        self.player_name(*player)
+                    ))
+                }
+                Event::Ended(o) => out.push(format!("end: {}", self.outcome_text(o))),
+            }
+        }
+        out
+    }
+
+    /// The pieces removed from the board so far, per owner, as a viewer sees them.
+    pub fn captured_summary(&self, s: &GameState, viewer: Viewer) -> Vec<String> {
+        let mut lines = Vec::new();
+        for c in &s.containers {
+            let names: Vec<String> = c
+                .pieces
+                .iter()
+                .map(|&id| {
+                    if viewer.knows(s, id) {
+                        self.variant.kinds[s.pieces[id as usize].kind as usize]
+                            .symbol
+                            .clone()
+                    } else {
+                        "?".into()
+                    }
+                })
+                .collect();
+            let owner = c.owner.map(|o| self.player_name(o)).unwrap_or("shared");
+            lines.push(format!(
+                "{} {owner}: {}",
+                c.name,
+                if names.is_empty() {
+                    "-".into()
+                } else {
+                    names.join(" ")
+                }
+            ));
+        }
+        lines
+    }
+
+    /// A text picture of a view: the first player's side at the bottom, or
+    /// the viewer's own side at the bottom when viewing as another player.
+    pub fn render(&self, view: &View, last: Option<(u16, u16)>) -> String {
+        let files = view.files as usize;
+        let ranks = view.ranks as usize;
+        let flip = matches!(self.parse_viewer(&view.viewer), Some(Viewer::Player(p)) if p == 1);
+        let mut out = String::new();
+        let rank_order: Vec<usize> = if flip {
+            (0..ranks).collect()
+        } else {
+            (0..ranks).rev().collect()
+        };
+        let file_order: Vec<usize> = if flip {
+            (0..files).rev().collect()
+        } else {
+            (0..files).collect()
+        };
+        for &r in &rank_order {
+            out.push_str(&format!("{:>3} ", r + 1));
+            for &f in &file_order {
+                let c = r * files + f;
+                let mark = last.is_some_and(|(a, b)| a as usize == c || b as usize == c);
+                let text = match &view.cells[c] {
+                    Some(p) => {
+                        let owner = p.owner.chars().next().unwrap_or('?').to_ascii_uppercase();
+                        let sym = match &p.kind {
+                            Some(k) => self
+                                .variant
+                                .kinds
+                                .iter()
+                                .find(|x| &x.name == k)
+                                .map(|x| x.symbol.clone())
+                                .unwrap_or_else(|| "?".into()),
+                            None => "?".into(),
+                        };
+                        format!("{owner}{sym}")
+                    }
+                    None if !view.terrain[c].is_empty() => "~~".into(),
+                    None => ".".into(),
+                };
+                if mark {
+                    out.push_str(&format!("{:>3}*", text));
+                } else {
+                    out.push_str(&format!("{:>3} ", text));
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("    ");
+        for &f in &file_order {
+            out.push_str(&format!("{:>3} ", (b'a' + f as u8) as char));
+        }
+        out.push('\n');
+        match (&view.outcome, &view.pending) {
+            (Some(o), _) => out.push_str(&format!("game over: {o}\n")),
+            (None, Some(c)) => out.push_str(&format!(
+                "ply {}: {} must choose ({})\n",
+                view.ply, c.player, c.reason
+            )),
+            (None, None) => out.push_str(&format!(
+                "ply {}: {} to move   (viewing as {})\n",
+                view.ply, view.to_move, view.viewer
+            )),
+        }
+        out
+    }
+
+    /// Where the pieces of a view are, for tests: the ids of pieces on the
+    /// board (in cell order).
+    pub fn board_ids(s: &GameState) -> Vec<PieceId> {
+        s.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.loc, Loc::Cell(_)))
+            .map(|(i, _)| i as PieceId)
+            .collect()
+    }
+}
