@@ -255,7 +255,7 @@ impl Session {
         if line.is_empty() || line.starts_with('#') {
             return Ok((String::new(), Flow::Continue));
         }
-        if let Some(code) = line.strip_prefix('=') {
+        if let Some(code) = line.strip_prefix('=').or_else(|| line.strip_prefix("lua ")) {
             return self
                 .engine
                 .rules

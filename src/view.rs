@@ -354,12 +354,14 @@ impl Engine {
                     out.push_str(&format!("{:>3} ", text));
                 }
             }
+            out.truncate(out.trim_end_matches(' ').len());
             out.push('\n');
         }
         out.push_str("    ");
         for &f in &file_order {
             out.push_str(&format!("{:>3} ", (b'a' + f as u8) as char));
         }
+        out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),

@@ -1,0 +1,97 @@
+//! Views must hold no identity the viewer does not know: not in the view, not
+//! in its serialized form, not in the events shown to that player.
+
+mod common;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sandtable::engine::Engine;
+use sandtable::state::{GameState, PlayerId};
+use sandtable::view::Viewer;
+
+/// Shuffles the kinds of the pieces `viewer` does not know. A view that
+/// leaks nothing is the same before and after.
+fn shuffle_unknown(e: &Engine, s: &GameState, viewer: PlayerId, rng: &mut ChaCha8Rng) -> GameState {
+    let mut t = s.clone();
+    let unknown: Vec<usize> = (0..t.pieces.len()).filter(|&i| !t.knows(viewer, i as u16)).collect();
+    let mut kinds: Vec<u16> = unknown.iter().map(|&i| t.pieces[i].kind).collect();
+    kinds.shuffle(rng);
+    for (i, k) in unknown.iter().zip(kinds) {
+        t.pieces[*i].kind = k;
+    }
+    let _ = e;
+    t
+}
+
+#[test]
+fn views_do_not_depend_on_hidden_identities() {
+    let e = common::engine("classic_stratego", &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for seed in 0..6 {
+        let mut s = e.new_game(seed, &[]);
+        for ply in 0..300 {
+            if s.outcome.is_some() {
+                break;
+            }
+            if ply % 25 == 0 {
+                for p in 0..2u8 {
+                    let v1 = e.view(&s, Viewer::Player(p));
+                    let t = shuffle_unknown(&e, &s, p, &mut rng);
+                    let v2 = e.view(&t, Viewer::Player(p));
+                    assert_eq!(v1, v2);
+                    let j1 = serde_json::to_string(&v1).unwrap();
+                    let j2 = serde_json::to_string(&v2).unwrap();
+                    assert_eq!(j1, j2, "serialized view depends on hidden kinds");
+                    // And the picture of the board as well.
+                    assert_eq!(e.render(&v1, None), e.render(&v2, None));
+                    // Every kind named in the JSON belongs to a piece the viewer knows.
+                    for (c, cell) in v1.cells.iter().enumerate() {
+                        if let (Some(vp), Some(id)) = (cell, s.board[c]) {
+                            assert_eq!(vp.kind.is_some(), s.knows(p, id));
+                        }
+                    }
+                }
+                // Spectators see only what everybody knows.
+                let pv = e.view(&s, Viewer::Public);
+                for (c, cell) in pv.cells.iter().enumerate() {
+                    if let (Some(vp), Some(id)) = (cell, s.board[c]) {
+                        assert_eq!(vp.kind.is_some(), s.pieces[id as usize].known_by == 3);
+                    }
+                }
+            }
+            let acts = e.legal_actions(&s);
+            let a = acts[rng.random_range(0..acts.len())];
+            let before = s.clone();
+            let events = e.apply(&mut s, &a).unwrap();
+            // Events shown to the opponent of the mover name only what they know after it.
+            let opp = 1 - before.to_move;
+            let lines = e.event_lines(&s, &events, Viewer::Player(opp));
+            let t = shuffle_unknown(&e, &s, opp, &mut rng);
+            assert_eq!(lines, e.event_lines(&t, &events, Viewer::Player(opp)));
+        }
+    }
+}
+
+#[test]
+fn the_opening_view_names_no_enemy_piece() {
+    let e = common::engine("classic_stratego", &[]);
+    let s = e.new_game(11, &[]);
+    let json = serde_json::to_string(&e.view(&s, Viewer::Player(0))).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut blue_known = 0;
+    for cell in v["cells"].as_array().unwrap() {
+        if cell["owner"] == "blue" && !cell["kind"].is_null() {
+            blue_known += 1;
+        }
+    }
+    assert_eq!(blue_known, 0);
+    // Piece ids follow the board, so they carry no identity either: the
+    // same setup with two enemy kinds swapped gives the same ids.
+    let mut t = s.clone();
+    let blue: Vec<usize> = (0..t.pieces.len()).filter(|&i| t.pieces[i].owner == 1).collect();
+    let (a, b) = (blue[0], blue[1]);
+    let (ka, kb) = (t.pieces[a].kind, t.pieces[b].kind);
+    t.pieces[a].kind = kb;
+    t.pieces[b].kind = ka;
+    assert_eq!(json, serde_json::to_string(&e.view(&t, Viewer::Player(0))).unwrap());
+}
