@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::geometry::Cell;
 use crate::lua::{Effect, Rules};
-use crate::state::{GameState, KindId, Loc, Outcome, PieceId, PlayerId, Shuttle};
+use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
 use crate::variant::{LoadError, MovePattern, NoMoves, Variant};
 
 /// An action as data. Its canonical text form (see [`Engine::action_text`])
@@ -245,32 +245,63 @@ impl Engine {
 
     /// All legal actions, sorted and unique.
     pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(64);
+        self.legal_actions_into(s, &mut out);
+        out
+    }
+
+    /// Like [`Engine::legal_actions`], reusing a buffer.
+    pub fn legal_actions_into(&self, s: &GameState, out: &mut Vec<Action>) {
+        out.clear();
         if s.outcome.is_some() {
-            return out;
+            return;
         }
         if let Some(c) = s.pending.first() {
-            return (0..c.options.len() as u16)
-                .map(|index| Action::Choose { index })
-                .collect();
+            out.extend((0..c.options.len() as u16).map(|index| Action::Choose { index }));
+            return;
         }
         let p = s.to_move;
-        for (id, piece) in s.pieces.iter().enumerate() {
-            if piece.owner != p {
+        // Cells in order, and each piece's targets sorted: the list comes out
+        // sorted without sorting it whole.
+        for (from, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            if s.pieces[id as usize].owner != p {
                 continue;
             }
-            if let Loc::Cell(from) = piece.loc {
-                self.piece_moves(s, id as PieceId, from, &mut |to| {
-                    out.push(Action::Move { from, to })
-                });
+            let from = from as Cell;
+            let start = out.len();
+            self.piece_moves(s, id, from, &mut |to| out.push(Action::Move { from, to }));
+            let mine = &mut out[start..];
+            if mine.len() > 1 {
+                mine.sort_unstable();
+                let mut w = start + 1;
+                for r in start + 1..out.len() {
+                    if out[r] != out[w - 1] {
+                        out[w] = out[r];
+                        w += 1;
+                    }
+                }
+                out.truncate(w);
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        if let Some(limit) = self.variant.repetition_limit {
-            out.retain(|a| self.shuttle_count(s, a) <= limit);
+        if let Some(banned) = self.banned_by_repetition(s) {
+            if let Some(i) = out.iter().position(|a| *a == banned) {
+                out.remove(i);
+            }
         }
-        out
+    }
+
+    /// The one move the back-and-forth limit forbids now, if any: the piece
+    /// that shuttled `limit` times going back once more.
+    fn banned_by_repetition(&self, s: &GameState) -> Option<Action> {
+        let limit = self.variant.repetition_limit?;
+        let sh = &s.shuttles[s.to_move as usize];
+        let piece = sh.piece?;
+        (sh.count >= limit && s.piece_at(sh.to) == Some(piece) && s.piece_at(sh.from).is_none())
+            .then_some(Action::Move {
+                from: sh.to,
+                to: sh.from,
+            })
     }
 
     /// The legal actions of one player (empty unless that player acts now).
@@ -288,22 +319,19 @@ impl Engine {
             return true;
         }
         let p = s.to_move;
-        for (id, piece) in s.pieces.iter().enumerate() {
-            if piece.owner != p {
+        let banned = self.banned_by_repetition(s);
+        for (from, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            if s.pieces[id as usize].owner != p {
                 continue;
             }
-            if let Loc::Cell(from) = piece.loc {
-                let mut found = false;
-                self.piece_moves(s, id as PieceId, from, &mut |to| {
-                    if !found {
-                        let a = Action::Move { from, to };
-                        let limit = self.variant.repetition_limit.unwrap_or(u32::MAX);
-                        found = self.shuttle_count(s, &a) <= limit;
-                    }
-                });
-                if found {
-                    return true;
-                }
+            let from = from as Cell;
+            let mut found = false;
+            self.piece_moves(s, id, from, &mut |to| {
+                found |= banned != Some(Action::Move { from, to });
+            });
+            if found {
+                return true;
             }
         }
         false
@@ -561,7 +589,11 @@ impl Engine {
     ) -> Result<Vec<Event>, ActionError> {
         let mut events = Vec::new();
         let mut effects = Vec::new();
-        let text = self.action_text(s, a);
+        let text = if self.rules.has_after_action() {
+            self.action_text(s, a)
+        } else {
+            String::new()
+        };
         let mover = self.acting_player(s).unwrap_or(s.to_move);
         match *a {
             Action::Choose { index } => {
@@ -750,15 +782,13 @@ impl Engine {
         let mut n = 0;
         let mut actions = Vec::new();
         while s.outcome.is_none() && n < max {
-            actions.clear();
-            actions.extend(self.legal_actions(s));
+            self.legal_actions_into(s, &mut actions);
             if actions.is_empty() {
                 break;
             }
             let a = actions[rng.random_range(0..actions.len())];
-            let mut next = s.clone();
-            self.apply_unchecked(&mut next, &a)?;
-            *s = next;
+            // In place: a playout that fails is abandoned whole.
+            self.apply_unchecked(s, &a)?;
             n += 1;
         }
         Ok(n)

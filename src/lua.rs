@@ -546,6 +546,10 @@ impl Rules {
         &self.script_name
     }
 
+    pub fn has_after_action(&self) -> bool {
+        self.after_action.is_some()
+    }
+
     pub fn has_strike(&self) -> bool {
         self.strike.is_some()
     }

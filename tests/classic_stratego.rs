@@ -57,7 +57,9 @@ pieces:
   - { at: j10, owner: blue, kind: flag }
 "#,
     );
-    assert!(!targets(&e, &s2, "c3").iter().any(|t| t == "c5" || t == "c7"));
+    assert!(!targets(&e, &s2, "c3")
+        .iter()
+        .any(|t| t == "c5" || t == "c7"));
     assert!(targets(&e, &s2, "c3").contains(&"c4".to_string()));
 }
 
@@ -73,7 +75,10 @@ pieces:
     let e = cs();
     let s = position(&e, yaml);
     let err = e.apply(&mut s.clone(), &act(&e, &s, "e4-e8")).unwrap_err();
-    assert!(matches!(err, ActionError::Illegal(ref m) if m.contains("cannot reach e8")), "{err}");
+    assert!(
+        matches!(err, ActionError::Illegal(ref m) if m.contains("cannot reach e8")),
+        "{err}"
+    );
 
     let e2 = engine("classic_stratego", &[("scout_move_and_strike", "true")]);
     let mut s2 = position(&e2, yaml);
@@ -99,8 +104,12 @@ pieces:
 "#,
     );
     play(&e, &mut s, &["a4-a5", "j7-j6", "b4-b6"]);
-    let a5 = s.piece_at(e.variant.board.parse_cell("a5").unwrap()).unwrap();
-    let b6 = s.piece_at(e.variant.board.parse_cell("b6").unwrap()).unwrap();
+    let a5 = s
+        .piece_at(e.variant.board.parse_cell("a5").unwrap())
+        .unwrap();
+    let b6 = s
+        .piece_at(e.variant.board.parse_cell("b6").unwrap())
+        .unwrap();
     assert!(!s.knows(1, a5), "a one-square move reveals nothing");
     assert!(s.knows(1, b6), "a two-square move reveals a scout");
 }
@@ -165,8 +174,12 @@ pieces:
   - { at: j10, owner: blue, kind: flag }
 "#,
     );
-    let red_colonel = s.piece_at(e.variant.board.parse_cell("e4").unwrap()).unwrap();
-    let blue_marshal = s.piece_at(e.variant.board.parse_cell("e5").unwrap()).unwrap();
+    let red_colonel = s
+        .piece_at(e.variant.board.parse_cell("e4").unwrap())
+        .unwrap();
+    let blue_marshal = s
+        .piece_at(e.variant.board.parse_cell("e5").unwrap())
+        .unwrap();
     play(&e, &mut s, &["e4-e5"]);
     assert!(s.knows(1, red_colonel) && s.knows(0, blue_marshal));
 }
@@ -229,7 +242,11 @@ pieces:
   - { at: a7, owner: blue, kind: major }
 "#,
     );
-    play(&e, &mut s, &["a4-a5", "a7-a6", "a5-a4", "a6-a7", "a4-a5", "a7-a6"]);
+    play(
+        &e,
+        &mut s,
+        &["a4-a5", "a7-a6", "a5-a4", "a6-a7", "a4-a5", "a7-a6"],
+    );
     // Red's major has moved a4-a5, a5-a4, a4-a5: a fourth time is refused.
     let a = act(&e, &s, "a5-a4");
     let err = e.apply(&mut s.clone(), &a).unwrap_err();
@@ -241,7 +258,13 @@ pieces:
     // With the option at 5 the fourth move is legal.
     let e5 = engine("classic_stratego", &[("two_squares_limit", "5")]);
     let mut s5 = position(&e5, "to_move: red\npieces:\n  - { at: a1, owner: red, kind: flag }\n  - { at: a4, owner: red, kind: major }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: a7, owner: blue, kind: major }\n");
-    play(&e5, &mut s5, &["a4-a5", "a7-a6", "a5-a4", "a6-a7", "a4-a5", "a7-a6", "a5-a4"]);
+    play(
+        &e5,
+        &mut s5,
+        &[
+            "a4-a5", "a7-a6", "a5-a4", "a6-a7", "a4-a5", "a7-a6", "a5-a4",
+        ],
+    );
 }
 
 #[test]
@@ -300,19 +323,30 @@ fn a_random_setup_fills_each_home_zone_with_the_whole_army() {
 #[test]
 fn gravon_classic_setups_load_front_row_first() {
     let e = cs();
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/gravon-classic-setups.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/gravon-classic-setups.txt"
+    );
     let Ok(text) = std::fs::read_to_string(path) else {
         eprintln!("skipped: {path} not present");
         return;
     };
     let flag = e.variant.kind_index("flag").unwrap() as u16;
     let (mut lines, mut flag_back) = (0, 0);
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         lines += 1;
         for player in [0u8, 1] {
-            let setup = e.parse_setup(player, line, false).unwrap_or_else(|err| panic!("{line}: {err}"));
+            let setup = e
+                .parse_setup(player, line, false)
+                .unwrap_or_else(|err| panic!("{line}: {err}"));
             assert_eq!(setup.len(), 40);
-            let (_, rank) = e.variant.board.coords(setup.iter().find(|x| x.1 == flag).unwrap().0);
+            let (_, rank) = e
+                .variant
+                .board
+                .coords(setup.iter().find(|x| x.1 == flag).unwrap().0);
             if (player == 0 && rank == 0) || (player == 1 && rank == 9) {
                 flag_back += 1;
             }

@@ -24,18 +24,29 @@ fn run(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 /// A temporary copy of classic Stratego (YAML and script) to break on purpose.
-fn copy_variant(edit_yaml: impl Fn(String) -> String, edit_lua: impl Fn(String) -> String) -> tempfile::TempDir {
+fn copy_variant(
+    edit_yaml: impl Fn(String) -> String,
+    edit_lua: impl Fn(String) -> String,
+) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("variants")).unwrap();
     std::fs::create_dir(dir.path().join("scripts")).unwrap();
     let yaml = std::fs::read_to_string(format!("{ROOT}/variants/classic_stratego.yaml")).unwrap();
     let lua = std::fs::read_to_string(format!("{ROOT}/scripts/classic_stratego.lua")).unwrap();
     std::fs::write(dir.path().join("variants/copy.yaml"), edit_yaml(yaml)).unwrap();
-    std::fs::write(dir.path().join("scripts/classic_stratego.lua"), edit_lua(lua)).unwrap();
+    std::fs::write(
+        dir.path().join("scripts/classic_stratego.lua"),
+        edit_lua(lua),
+    )
+    .unwrap();
     dir
 }
 
@@ -47,7 +58,10 @@ fn check_accepts_the_bundled_variant() {
 
 #[test]
 fn check_names_file_line_and_column_of_a_misspelt_key() {
-    let dir = copy_variant(|y| y.replace("hidden_identities:", "hiden_identities:"), |l| l);
+    let dir = copy_variant(
+        |y| y.replace("hidden_identities:", "hiden_identities:"),
+        |l| l,
+    );
     let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
@@ -56,7 +70,15 @@ fn check_names_file_line_and_column_of_a_misspelt_key() {
 
 #[test]
 fn check_names_file_line_of_a_lua_syntax_error() {
-    let dir = copy_variant(|y| y, |l| l.replace("if defender.kind == \"bomb\" then", "if defender.kind == \"bomb\" then then"));
+    let dir = copy_variant(
+        |y| y,
+        |l| {
+            l.replace(
+                "if defender.kind == \"bomb\" then",
+                "if defender.kind == \"bomb\" then then",
+            )
+        },
+    );
     let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
@@ -68,8 +90,14 @@ fn check_points_at_the_yaml_line_of_errors_found_after_parsing() {
     let dir = copy_variant(
         |y| {
             y.replace("lake: [c5:d6, g5:h6]", "lake: [c5:d6, g5:h16]")
-                .replace("repetition_limit: $two_squares_limit", "repetition_limit: $two_square_limit")
-                .replace("{ step: orthogonal }], attrs: { defuses", "{ step: sideways }], attrs: { defuses")
+                .replace(
+                    "repetition_limit: $two_squares_limit",
+                    "repetition_limit: $two_square_limit",
+                )
+                .replace(
+                    "{ step: orthogonal }], attrs: { defuses",
+                    "{ step: sideways }], attrs: { defuses",
+                )
         },
         |l| l,
     );
@@ -80,14 +108,34 @@ fn check_points_at_the_yaml_line_of_errors_found_after_parsing() {
 
 #[test]
 fn apply_prints_events_and_the_position_and_names_an_illegal_action() {
-    let o = run(Path::new(ROOT), &["apply", "classic_stratego", "--seed", "3", "--as", "blue", "a4-a5", "f7-f5"], None);
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "apply",
+            "classic_stratego",
+            "--seed",
+            "3",
+            "--as",
+            "blue",
+            "a4-a5",
+            "f7-f5",
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", text(&o));
     insta::assert_snapshot!("apply_as_blue", text(&o));
-    let o = run(Path::new(ROOT), &["apply", "classic_stratego", "--seed", "3", "a4-a5", "a5-a7"], None);
+    let o = run(
+        Path::new(ROOT),
+        &["apply", "classic_stratego", "--seed", "3", "a4-a5", "a5-a7"],
+        None,
+    );
     assert!(!o.status.success());
     let out = text(&o);
     assert!(out.contains("action 2 (`a5-a7`): illegal:"), "{out}");
-    assert!(out.contains("belongs to red, and it is blue's turn"), "{out}");
+    assert!(
+        out.contains("belongs to red, and it is blue's turn"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -99,17 +147,36 @@ fn apply_from_a_position_file() {
         "variant: classic_stratego\nto_move: red\npieces:\n  - { at: e4, owner: red, kind: miner }\n  - { at: e5, owner: blue, kind: bomb }\n  - { at: a1, owner: red, kind: flag }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: j7, owner: blue, kind: scout }\n",
     )
     .unwrap();
-    let o = run(dir.path(), &["apply", "classic_stratego", "--position", "p.yaml", "e4-e5", "--save", "out.yaml"], None);
+    let o = run(
+        dir.path(),
+        &[
+            "apply",
+            "classic_stratego",
+            "--position",
+            "p.yaml",
+            "e4-e5",
+            "--save",
+            "out.yaml",
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
-    assert!(out.contains("strike: red Miner e4xe5 blue Bomb: the striker wins"), "{out}");
+    assert!(
+        out.contains("strike: red Miner e4xe5 blue Bomb: the striker wins"),
+        "{out}"
+    );
     let saved = std::fs::read_to_string(dir.path().join("out.yaml")).unwrap();
     assert!(saved.contains("to_move: blue"), "{saved}");
 }
 
 #[test]
 fn perft_counts_nodes() {
-    let o = run(Path::new(ROOT), &["perft", "classic_stratego", "--seed", "1", "--depth", "2"], None);
+    let o = run(
+        Path::new(ROOT),
+        &["perft", "classic_stratego", "--seed", "1", "--depth", "2"],
+        None,
+    );
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -119,11 +186,25 @@ fn perft_counts_nodes() {
 
 #[test]
 fn bench_prints_its_figures_last() {
-    let o = run(Path::new(ROOT), &["bench", "classic_stratego", "--playouts", "3", "--seed", "1"], None);
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "bench",
+            "classic_stratego",
+            "--playouts",
+            "3",
+            "--seed",
+            "1",
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     let last = out.lines().last().unwrap();
-    assert!(last.starts_with("playouts/s: ") && last.contains("  plies/s: "), "{last}");
+    assert!(
+        last.starts_with("playouts/s: ") && last.contains("  plies/s: "),
+        "{last}"
+    );
 }
 
 #[test]
@@ -148,10 +229,17 @@ lua #g:pieces({owner = 'blue'})
 help undo
 quit
 ";
-    let o = run(dir.path(), &["repl", "classic_stratego", "--seed", "9"], Some(script));
+    let o = run(
+        dir.path(),
+        &["repl", "classic_stratego", "--seed", "9"],
+        Some(script),
+    );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("ply 0: red to move   (viewing as red)"), "{out}");
+    assert!(
+        out.contains("ply 0: red to move   (viewing as red)"),
+        "{out}"
+    );
     assert!(out.contains("1. a4-a5\n2. a7-a6"), "{out}");
     assert!(out.contains("replayed 1 actions"), "{out}");
     assert!(out.contains("\"blue\""), "{out}");
@@ -159,7 +247,11 @@ quit
     assert!(out.contains("Take back the last N actions"), "{out}");
     assert!(dir.path().join("game.yaml").is_file() && dir.path().join("pos.yaml").is_file());
     // A failing command is reported, and the exit code says so.
-    let o = run(dir.path(), &["repl", "--seed", "9"], Some("a4-a6\nfrobnicate\n"));
+    let o = run(
+        dir.path(),
+        &["repl", "--seed", "9"],
+        Some("a4-a6\nfrobnicate\n"),
+    );
     let out = text(&o);
     assert!(!o.status.success());
     assert!(out.contains("error: a4-a6: illegal:"), "{out}");
@@ -168,7 +260,20 @@ quit
 
 #[test]
 fn play_random_against_random_reaches_an_end() {
-    let o = run(Path::new(ROOT), &["play", "classic_stratego", "--seed", "5", "--red", "random", "--blue", "random"], None);
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "play",
+            "classic_stratego",
+            "--seed",
+            "5",
+            "--red",
+            "random",
+            "--blue",
+            "random",
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("game over:"), "{}", text(&o));
 }
@@ -177,10 +282,22 @@ fn play_random_against_random_reaches_an_end() {
 fn play_human_reads_actions_from_standard_input() {
     let o = run(
         Path::new(ROOT),
-        &["play", "classic_stratego", "--seed", "5", "--red", "human", "--blue", "random"],
+        &[
+            "play",
+            "classic_stratego",
+            "--seed",
+            "5",
+            "--red",
+            "human",
+            "--blue",
+            "random",
+        ],
         Some("z1-z2\na1-a2\nactions\nquit\n"),
     );
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
-    assert!(out.contains("cannot read action") && out.contains("red leaves the game"), "{out}");
+    assert!(
+        out.contains("cannot read action") && out.contains("red leaves the game"),
+        "{out}"
+    );
 }

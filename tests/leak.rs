@@ -13,7 +13,9 @@ use sandtable::view::Viewer;
 /// leaks nothing is the same before and after.
 fn shuffle_unknown(e: &Engine, s: &GameState, viewer: PlayerId, rng: &mut ChaCha8Rng) -> GameState {
     let mut t = s.clone();
-    let unknown: Vec<usize> = (0..t.pieces.len()).filter(|&i| !t.knows(viewer, i as u16)).collect();
+    let unknown: Vec<usize> = (0..t.pieces.len())
+        .filter(|&i| !t.knows(viewer, i as u16))
+        .collect();
     let mut kinds: Vec<u16> = unknown.iter().map(|&i| t.pieces[i].kind).collect();
     kinds.shuffle(rng);
     for (i, k) in unknown.iter().zip(kinds) {
@@ -88,10 +90,15 @@ fn the_opening_view_names_no_enemy_piece() {
     // Piece ids follow the board, so they carry no identity either: the
     // same setup with two enemy kinds swapped gives the same ids.
     let mut t = s.clone();
-    let blue: Vec<usize> = (0..t.pieces.len()).filter(|&i| t.pieces[i].owner == 1).collect();
+    let blue: Vec<usize> = (0..t.pieces.len())
+        .filter(|&i| t.pieces[i].owner == 1)
+        .collect();
     let (a, b) = (blue[0], blue[1]);
     let (ka, kb) = (t.pieces[a].kind, t.pieces[b].kind);
     t.pieces[a].kind = kb;
     t.pieces[b].kind = ka;
-    assert_eq!(json, serde_json::to_string(&e.view(&t, Viewer::Player(0))).unwrap());
+    assert_eq!(
+        json,
+        serde_json::to_string(&e.view(&t, Viewer::Player(0))).unwrap()
+    );
 }

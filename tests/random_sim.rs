@@ -22,23 +22,37 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
     // Nothing on a blocking cell (a lake).
     for (c, slot) in s.board.iter().enumerate() {
         if slot.is_some() {
-            assert_eq!(s.terrain[c] & e.variant.board.blocking, 0, "a piece on blocking cell {c}");
+            assert_eq!(
+                s.terrain[c] & e.variant.board.blocking,
+                0,
+                "a piece on blocking cell {c}"
+            );
         }
     }
     // Legal actions unique and sorted; nothing legal for a player not acting.
     let acts = e.legal_actions(s);
     let set: HashSet<_> = acts.iter().collect();
     assert_eq!(set.len(), acts.len(), "duplicate legal actions");
-    assert!(acts.windows(2).all(|w| w[0] < w[1]), "legal actions not sorted");
+    assert!(
+        acts.windows(2).all(|w| w[0] < w[1]),
+        "legal actions not sorted"
+    );
     let texts: HashSet<String> = acts.iter().map(|a| e.action_text(s, a)).collect();
     assert_eq!(texts.len(), acts.len(), "two actions share a text");
     for a in &acts {
-        assert_eq!(e.parse_action(s, &e.action_text(s, a)).unwrap(), *a, "text does not parse back");
+        assert_eq!(
+            e.parse_action(s, &e.action_text(s, a)).unwrap(),
+            *a,
+            "text does not parse back"
+        );
     }
     let acting = e.acting_player(s);
     for p in 0..s.players {
         if Some(p) != acting {
-            assert!(e.legal_actions_for(s, p).is_empty(), "player {p} may act out of turn");
+            assert!(
+                e.legal_actions_for(s, p).is_empty(),
+                "player {p} may act out of turn"
+            );
         }
     }
     // A clone equals its original.
@@ -63,7 +77,9 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
     // Save → load round trip.
     let yaml = to_yaml(&e.to_position(s)).unwrap();
     let pos: Position = parse_yaml(&yaml, "<roundtrip>").unwrap();
-    let back = e.from_position(&pos).unwrap_or_else(|err| panic!("{err}\n{yaml}"));
+    let back = e
+        .from_position(&pos)
+        .unwrap_or_else(|err| panic!("{err}\n{yaml}"));
     assert_eq!(&back, s, "save/load changed the state:\n{yaml}");
 }
 
@@ -89,7 +105,8 @@ fn random_games_keep_every_invariant_in_every_variant() {
                 assert!(!acts.is_empty(), "{name}: no legal action but no outcome");
                 let a = acts[rng.random_range(0..acts.len())];
                 texts.push(e.action_text(&s, &a));
-                e.apply(&mut s, &a).unwrap_or_else(|err| panic!("{name} seed {seed}: {err}"));
+                e.apply(&mut s, &a)
+                    .unwrap_or_else(|err| panic!("{name} seed {seed}: {err}"));
                 ply += 1;
             }
             check_invariants(&e, &s, n);
@@ -112,9 +129,15 @@ fn a_full_random_game_ends_with_an_outcome() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     e.random_playout(&mut s, &mut rng, u32::MAX).unwrap();
     let o = s.outcome.expect("ends");
-    assert!(o.reason.contains("flag") || o.reason.contains("cannot move") || o.reason.contains("limit"));
+    assert!(
+        o.reason.contains("flag") || o.reason.contains("cannot move") || o.reason.contains("limit")
+    );
     // Removed pieces went to their owner's captured pile.
     let captured: usize = s.containers.iter().map(|c| c.pieces.len()).sum();
-    let on_board = s.pieces.iter().filter(|p| matches!(p.loc, Loc::Cell(_))).count();
+    let on_board = s
+        .pieces
+        .iter()
+        .filter(|p| matches!(p.loc, Loc::Cell(_)))
+        .count();
     assert_eq!(captured + on_board, 80);
 }

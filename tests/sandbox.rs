@@ -10,9 +10,15 @@ use sandtable::state::GameState;
 /// A copy of classic Stratego whose script is `lua`.
 fn variant_with_script(lua: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let yaml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/classic_stratego.yaml"))
-        .unwrap()
-        .replace("script: ../scripts/classic_stratego.lua", "script: rules.lua");
+    let yaml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/classic_stratego.yaml"
+    ))
+    .unwrap()
+    .replace(
+        "script: ../scripts/classic_stratego.lua",
+        "script: rules.lua",
+    );
     let path = dir.path().join("copy.yaml");
     std::fs::write(&path, yaml).unwrap();
     std::fs::write(dir.path().join("rules.lua"), lua).unwrap();
@@ -76,21 +82,25 @@ fn a_runaway_loop_is_stopped_and_changes_nothing() {
     assert!(err.contains("budget"), "{err}");
     assert_eq!(before, after);
     // Inside a library function (string patterns) too.
-    let (err, before, after) = strike_with("local s = string.rep('a', 30) .. 'b'\nwhile true do s:find('(a*)*$') end");
+    let (err, before, after) =
+        strike_with("local s = string.rep('a', 30) .. 'b'\nwhile true do s:find('(a*)*$') end");
     assert!(err.contains("budget") || err.contains("rules.lua"), "{err}");
     assert_eq!(before, after);
 }
 
 #[test]
 fn a_memory_bomb_is_stopped_and_changes_nothing() {
-    let (err, before, after) = strike_with("local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
+    let (err, before, after) =
+        strike_with("local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
     assert!(err.contains("memory") || err.contains("budget"), "{err}");
     assert_eq!(before, after);
     // The rules still work afterwards.
     let (_dir, e) = load("function rules.strike(g, a, d)\n local t = {}\n for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end\n return 'attacker'\nend\nfunction rules.after_action(g, text) end");
     let e = e.unwrap();
     let s = common::position(&e, STRIKE_POSITION);
-    assert!(e.apply(&mut s.clone(), &common::act(&e, &s, "e4-e5")).is_err());
+    assert!(e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .is_err());
     let mut t = s.clone();
     common::play(&e, &mut t, &["e4-e3"]);
 }
@@ -98,10 +108,16 @@ fn a_memory_bomb_is_stopped_and_changes_nothing() {
 #[test]
 fn scripts_keep_no_state_of_their_own() {
     let (err, before, after) = strike_with("counter = (counter or 0) + 1");
-    assert!(err.contains("readonly") || err.contains("read-only"), "{err}");
+    assert!(
+        err.contains("readonly") || err.contains("read-only"),
+        "{err}"
+    );
     assert_eq!(before, after);
     let (err, _, _) = strike_with("rules.extra = 1");
-    assert!(err.contains("readonly") || err.contains("read-only"), "{err}");
+    assert!(
+        err.contains("readonly") || err.contains("read-only"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -139,11 +155,16 @@ fn runtime_errors_name_the_script_line() {
     assert_eq!(before, after);
     // An error raised by the host API names the calling line as well.
     let (err, _, _) = strike_with("g:capture(9999)");
-    assert!(err.contains("rules.lua:2") && err.contains("no piece 9999"), "{err}");
+    assert!(
+        err.contains("rules.lua:2") && err.contains("no piece 9999"),
+        "{err}"
+    );
     // A bad answer from the hook.
     let (_dir, e) = load("function rules.strike(g, a, d) return 'maybe' end");
     let e = e.unwrap();
     let s = common::position(&e, STRIKE_POSITION);
-    let err = e.apply(&mut s.clone(), &common::act(&e, &s, "e4-e5")).unwrap_err();
+    let err = e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .unwrap_err();
     assert!(err.to_string().contains("maybe"), "{err}");
 }

@@ -6,19 +6,28 @@ use sandtable::record::{parse_yaml, Position};
 use sandtable::state::GameState;
 
 pub fn engine(variant: &str, options: &[(&str, &str)]) -> Engine {
-    let o: Vec<(String, String)> = options.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let o: Vec<(String, String)> = options
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     Engine::load(variant, &o).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A state from position YAML (the variant line may be omitted).
 pub fn position(engine: &Engine, yaml: &str) -> GameState {
-    let text = if yaml.contains("variant:") { yaml.to_string() } else { format!("variant: x\n{yaml}") };
+    let text = if yaml.contains("variant:") {
+        yaml.to_string()
+    } else {
+        format!("variant: x\n{yaml}")
+    };
     let pos: Position = parse_yaml(&text, "<test>").unwrap_or_else(|e| panic!("{e}"));
     engine.from_position(&pos).unwrap_or_else(|e| panic!("{e}"))
 }
 
 pub fn act(engine: &Engine, s: &GameState, text: &str) -> Action {
-    engine.parse_action(s, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    engine
+        .parse_action(s, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Applies actions in order, panicking with the reason if one is refused.
@@ -31,7 +40,11 @@ pub fn play(engine: &Engine, s: &mut GameState, actions: &[&str]) {
 
 /// The legal action texts, sorted.
 pub fn legal(engine: &Engine, s: &GameState) -> Vec<String> {
-    let mut v: Vec<String> = engine.legal_actions(s).iter().map(|a| engine.action_text(s, a)).collect();
+    let mut v: Vec<String> = engine
+        .legal_actions(s)
+        .iter()
+        .map(|a| engine.action_text(s, a))
+        .collect();
     v.sort();
     v
 }
@@ -48,10 +61,15 @@ pub fn targets(engine: &Engine, s: &GameState, from: &str) -> Vec<String> {
 /// The kind on a cell (omniscient), or None.
 pub fn kind_at(engine: &Engine, s: &GameState, cell: &str) -> Option<String> {
     let c = engine.variant.board.parse_cell(cell).expect("cell");
-    s.piece_at(c).map(|id| engine.variant.kinds[s.pieces[id as usize].kind as usize].name.clone())
+    s.piece_at(c).map(|id| {
+        engine.variant.kinds[s.pieces[id as usize].kind as usize]
+            .name
+            .clone()
+    })
 }
 
 pub fn owner_at(engine: &Engine, s: &GameState, cell: &str) -> Option<String> {
     let c = engine.variant.board.parse_cell(cell).expect("cell");
-    s.piece_at(c).map(|id| engine.player_name(s.pieces[id as usize].owner).to_string())
+    s.piece_at(c)
+        .map(|id| engine.player_name(s.pieces[id as usize].owner).to_string())
 }
