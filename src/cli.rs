@@ -347,7 +347,12 @@ pub fn repl(
             session.engine.variant.name
         );
         println!("{}", session.board(session.viewer));
-        let mut rl = rustyline::DefaultEditor::new().map_err(|e| e.to_string())?;
+        let mut rl: rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory> =
+            rustyline::Editor::new().map_err(|e| e.to_string())?;
+        rl.set_helper(Some(ReplHelper {
+            commands: crate::session::command_names(),
+            words: Default::default(),
+        }));
         let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".sandtable_history"));
         if let Some(h) = &history {
             let _ = rl.load_history(h);
@@ -357,6 +362,9 @@ pub fn repl(
                 Some(p) => format!("{}> ", session.engine.player_name(p)),
                 None => "over> ".to_string(),
             };
+            if let Some(h) = rl.helper() {
+                h.refresh(&session);
+            }
             match rl.readline(&prompt) {
                 Ok(line) => {
                     let _ = rl.add_history_entry(line.as_str());
@@ -409,6 +417,71 @@ pub fn repl(
         }
     }
 }
+
+/// Completion for the REPL: command names first, then the words that fit
+/// the position (legal actions, viewers, variants, options).
+struct ReplHelper {
+    commands: Vec<String>,
+    words: std::cell::RefCell<Vec<String>>,
+}
+
+impl ReplHelper {
+    fn refresh(&self, session: &Session) {
+        let e = &session.engine;
+        let mut w: Vec<String> = e
+            .legal_actions(&session.state)
+            .iter()
+            .map(|a| e.action_text(&session.state, a))
+            .collect();
+        w.extend(e.variant.players.iter().cloned());
+        w.extend(["all".to_string(), "public".to_string()]);
+        w.extend(crate::variant::bundled_variants());
+        w.extend(e.variant.options.iter().map(|o| format!("{}=", o.name)));
+        *self.words.borrow_mut() = w;
+    }
+}
+
+impl rustyline::completion::Completer for ReplHelper {
+    type Candidate = String;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos]
+            .rfind(char::is_whitespace)
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        let word = &line[start..pos];
+        let first = line[..start].trim().is_empty();
+        let mut out: Vec<String> = Vec::new();
+        if first {
+            out.extend(
+                self.commands
+                    .iter()
+                    .filter(|c| c.starts_with(word))
+                    .cloned(),
+            );
+        }
+        out.extend(
+            self.words
+                .borrow()
+                .iter()
+                .filter(|c| c.starts_with(word))
+                .cloned(),
+        );
+        out.dedup();
+        Ok((start, out))
+    }
+}
+
+impl rustyline::hint::Hinter for ReplHelper {
+    type Hint = String;
+}
+impl rustyline::highlight::Highlighter for ReplHelper {}
+impl rustyline::validate::Validator for ReplHelper {}
+impl rustyline::Helper for ReplHelper {}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Seat {

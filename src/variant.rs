@@ -790,3 +790,51 @@ fn validate(
         max_plies: raw.rules.max_plies.unwrap_or(10_000),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINI: &str = "name: Mini\nplayers: [a, b]\nboard: { files: 3, ranks: 3 }\noptions:\n  n: { default: 2 }\npieces:\n  man: { symbol: M, moves: [{ step: orthogonal }] }\nrules:\n  repetition_limit: $n\n";
+
+    fn load(text: &str, o: &[(&str, &str)]) -> Result<Variant, LoadError> {
+        let o: Vec<(String, String)> = o
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        Variant::from_str(text, Path::new("mini.yaml"), &o)
+    }
+
+    #[test]
+    fn options_resolve_and_override() {
+        assert_eq!(load(MINI, &[]).unwrap().repetition_limit, Some(2));
+        assert_eq!(load(MINI, &[("n", "4")]).unwrap().repetition_limit, Some(4));
+        let e = load(MINI, &[("n", "many")]).unwrap_err().to_string();
+        assert!(e.contains("expected an integer"), "{e}");
+        let e = load(MINI, &[("m", "1")]).unwrap_err().to_string();
+        assert!(e.contains("unknown option `m`"), "{e}");
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let e = load(&MINI.replace("symbol: M", "symbol: M, speed: 3"), &[]).unwrap_err();
+        assert_eq!(e.0[0].file, "mini.yaml");
+        assert_eq!(e.0[0].line, 7);
+        assert!(e.0[0].message.contains("unknown field `speed`"), "{}", e);
+        let e = load(
+            &MINI.replace("name: Mini\n", "name: Mini\nname: Again\n"),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.to_string().to_lowercase().contains("duplicate"), "{e}");
+        let e = load(&MINI.replace("$n", "$nope"), &[]).unwrap_err();
+        assert_eq!(
+            (
+                e.0[0].line,
+                e.0[0].message.contains("unknown option `nope`")
+            ),
+            (9, true),
+            "{e}"
+        );
+    }
+}
