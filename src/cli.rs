@@ -14,7 +14,25 @@ use crate::session::{parse_pairs, Flow, Session};
 use crate::state::{GameState, PlayerId};
 use crate::view::Viewer;
 
-pub const DEFAULT_VARIANT: &str = "classic_stratego";
+/// The variant the REPL opens when none is named: the one written in
+/// `variants/default`, else the first bundled variant.
+pub fn default_variant() -> String {
+    for dir in [
+        std::path::PathBuf::from("variants"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants"),
+    ] {
+        if let Ok(text) = std::fs::read_to_string(dir.join("default")) {
+            let name = text.trim();
+            if !name.is_empty() {
+                return name.to_string();
+            }
+        }
+    }
+    crate::variant::bundled_variants()
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -29,7 +47,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
-    /// Open the REPL on a variant (default: classic_stratego)
+    /// Open the REPL on a variant (default: the one named in variants/default)
     Repl {
         variant: Option<String>,
         #[arg(long)]
@@ -101,13 +119,13 @@ pub enum Cmd {
 /// Runs the CLI; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
-        None => repl(DEFAULT_VARIANT, None, &[]),
+        None => repl(&default_variant(), None, &[]),
         Some(Cmd::Repl {
             variant,
             seed,
             options,
         }) => match parse_pairs(&options) {
-            Ok(o) => repl(variant.as_deref().unwrap_or(DEFAULT_VARIANT), seed, &o),
+            Ok(o) => repl(&variant.unwrap_or_else(default_variant), seed, &o),
             Err(e) => Err(e),
         },
         Some(Cmd::Check { variants, options }) => return check(&variants, &options),

@@ -145,6 +145,7 @@ fn a_full_random_game_ends_with_an_outcome() {
 mod properties {
     use super::*;
     use proptest::prelude::*;
+    use rand::Rng;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
