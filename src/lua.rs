@@ -63,6 +63,7 @@ pub struct Rules {
     budget: Arc<AtomicI64>,
     budget_per_call: i64,
     script_name: String,
+    script_names: Vec<String>,
     strike: Option<Function>,
     after_action: Option<Function>,
     on_choice: Option<Function>,
@@ -386,21 +387,20 @@ fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
 }
 
 /// Turns an mlua error into one line that starts with the script location.
-pub fn describe_error(e: &mlua::Error, script: &str) -> String {
+pub fn describe_error(e: &mlua::Error, scripts: &[String]) -> String {
     match e {
         mlua::Error::CallbackError { traceback, cause } => {
-            let root = describe_error(cause, script);
-            if root.starts_with(script) {
+            let root = describe_error(cause, scripts);
+            if scripts.iter().any(|s| root.starts_with(s.as_str())) {
                 return root;
             }
             // An error raised by the host API: find the script line that called it.
             let place = traceback
                 .lines()
                 .map(str::trim)
-                .find(|l| l.starts_with(script))
-                .and_then(|l| {
-                    let rest = &l[script.len()..];
-                    let rest = rest.strip_prefix(':')?;
+                .find_map(|l| {
+                    let script = scripts.iter().find(|s| l.starts_with(s.as_str()))?;
+                    let rest = l[script.len()..].strip_prefix(':')?;
                     let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
                     (!n.is_empty()).then(|| format!("{script}:{n}: "))
                 })
@@ -409,51 +409,56 @@ pub fn describe_error(e: &mlua::Error, script: &str) -> String {
         }
         mlua::Error::RuntimeError(m) => m.lines().next().unwrap_or("").to_string(),
         mlua::Error::MemoryError(_) => {
+            let script = scripts.last().map(String::as_str).unwrap_or("script");
             format!(
                 "{script}: out of memory (the limit is {} MiB)",
                 DEFAULT_MEMORY >> 20
             )
         }
         mlua::Error::SyntaxError { message, .. } => message.clone(),
-        mlua::Error::WithContext { cause, .. } => describe_error(cause, script),
+        mlua::Error::WithContext { cause, .. } => describe_error(cause, scripts),
         other => other.to_string().lines().next().unwrap_or("").to_string(),
     }
 }
 
 impl Rules {
-    /// Creates the sandboxed state and loads the variant's script (if any).
+    /// Creates the sandboxed state and loads the variant's scripts, base
+    /// variant first: a script that extends another finds `rules` already
+    /// filled by its base, and may keep a base hook in a local before
+    /// replacing it.
     pub fn load(variant: &Variant) -> Result<Rules, LoadError> {
-        let (source, name, display) = match &variant.script {
-            Some((path, shown)) => {
-                let src = std::fs::read_to_string(path).map_err(|e| {
-                    LoadError(vec![Diagnostic {
-                        file: shown.clone(),
-                        line: 1,
-                        column: 1,
-                        message: format!("cannot read script: {e}"),
-                    }])
-                })?;
-                (src, format!("@{shown}"), shown.clone())
-            }
-            None => (
-                String::new(),
-                "@<no script>".to_string(),
-                "<no script>".to_string(),
-            ),
-        };
-        Rules::from_source(&source, &name, &display)
-            .map_err(|msg| LoadError(vec![script_diagnostic(&display, &msg)]))
+        let mut sources = Vec::new();
+        for (path, shown) in &variant.scripts {
+            let src = std::fs::read_to_string(path).map_err(|e| {
+                LoadError(vec![Diagnostic {
+                    file: shown.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!("cannot read script: {e}"),
+                }])
+            })?;
+            sources.push((src, shown.clone()));
+        }
+        Rules::from_sources(&sources)
+            .map_err(|(shown, msg)| LoadError(vec![script_diagnostic(&shown, &msg)]))
     }
 
-    /// Loads rules from Lua source; `chunk_name` starts with `@`.
-    pub fn from_source(source: &str, chunk_name: &str, display: &str) -> Result<Rules, String> {
+    /// Loads rules from Lua sources `(source, file name)`, in order. On error,
+    /// returns the file that failed and the message.
+    pub fn from_sources(sources: &[(String, String)]) -> Result<Rules, (String, String)> {
+        let display = sources
+            .last()
+            .map(|s| s.1.clone())
+            .unwrap_or_else(|| "<no script>".into());
+        let names: Vec<String> = sources.iter().map(|s| s.1.clone()).collect();
+        let fail = |m: String| (display.clone(), m);
         let libs = StdLib::MATH
             | StdLib::STRING
             | StdLib::TABLE
             | StdLib::UTF8
             | StdLib::BIT
             | StdLib::BUFFER;
-        let lua = Lua::new_with(libs, LuaOptions::default()).map_err(|e| e.to_string())?;
+        let lua = Lua::new_with(libs, LuaOptions::default()).map_err(|e| fail(e.to_string()))?;
         let budget = Arc::new(AtomicI64::new(DEFAULT_BUDGET));
         let b = budget.clone();
         lua.set_interrupt(move |_| {
@@ -505,24 +510,29 @@ impl Rules {
             g.set("rules", rules)?;
             lua.create_userdata(Api)
         };
-        let api = setup().map_err(|e| e.to_string())?;
+        let api = setup().map_err(|e| fail(e.to_string()))?;
         lua.set_memory_limit(DEFAULT_MEMORY)
-            .map_err(|e| e.to_string())?;
-        budget.store(DEFAULT_BUDGET * 5, Ordering::Relaxed);
-        lua.load(source)
-            .set_name(chunk_name)
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .exec()
-            .map_err(|e| describe_error(&e, display))?;
-        let rules: Table = lua.globals().get("rules").map_err(|e| e.to_string())?;
-        let hook = |name: &str| -> Result<Option<Function>, String> {
-            match rules.get::<LV>(name).map_err(|e| e.to_string())? {
+            .map_err(|e| fail(e.to_string()))?;
+        for (source, shown) in sources {
+            budget.store(DEFAULT_BUDGET * 5, Ordering::Relaxed);
+            lua.load(source.as_str())
+                .set_name(format!("@{shown}"))
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .exec()
+                .map_err(|e| (shown.clone(), describe_error(&e, &names)))?;
+        }
+        let rules: Table = lua
+            .globals()
+            .get("rules")
+            .map_err(|e| fail(e.to_string()))?;
+        let hook = |name: &str| -> Result<Option<Function>, (String, String)> {
+            match rules.get::<LV>(name).map_err(|e| fail(e.to_string()))? {
                 LV::Nil => Ok(None),
                 LV::Function(f) => Ok(Some(f)),
-                other => Err(format!(
-                    "{display}: rules.{name} must be a function, found {}",
+                other => Err(fail(format!(
+                    "rules.{name} must be a function, found {}",
                     other.type_name()
-                )),
+                ))),
             }
         };
         let strike = hook("strike")?;
@@ -534,7 +544,8 @@ impl Rules {
             lua,
             budget,
             budget_per_call: DEFAULT_BUDGET,
-            script_name: display.to_string(),
+            script_name: display.clone(),
+            script_names: names,
             strike,
             after_action,
             on_choice,
@@ -582,7 +593,7 @@ impl Rules {
             .expect("call context present");
         *state = cx.state;
         *effects = cx.effects;
-        result.map_err(|e| describe_error(&e, &self.script_name))
+        result.map_err(|e| describe_error(&e, &self.script_names))
     }
 
     /// Asks `rules.strike(g, attacker, defender)` who wins a strike:

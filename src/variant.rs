@@ -105,35 +105,48 @@ enum Param<T> {
     Opt(String),
 }
 
-#[derive(Debug, Deserialize)]
+/// One YAML file of a variant. Every field is optional so that a variant may
+/// `extend` another and state only what differs; required fields are checked
+/// after merging.
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVariant {
-    name: String,
     #[serde(default)]
-    description: String,
+    extends: Option<Spanned<String>>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
     script: Option<Spanned<String>>,
-    players: Vec<String>,
     #[serde(default)]
-    hidden_identities: bool,
+    players: Option<Vec<String>>,
+    #[serde(default)]
+    hidden_identities: Option<bool>,
+    #[serde(default)]
     board: RawBoard,
     #[serde(default)]
     options: IndexMap<String, RawOption>,
-    pieces: IndexMap<String, Spanned<RawPiece>>,
+    /// A kind set to `~` (null) removes that kind of the base variant.
     #[serde(default)]
-    setup: Option<RawSetup>,
+    pieces: IndexMap<String, Option<Spanned<RawPiece>>>,
+    #[serde(default)]
+    setup: RawSetup,
     #[serde(default)]
     rules: RawRules,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBoard {
-    files: u8,
-    ranks: u8,
+    #[serde(default)]
+    files: Option<u8>,
+    #[serde(default)]
+    ranks: Option<u8>,
     #[serde(default)]
     terrain: IndexMap<String, Vec<Spanned<String>>>,
     #[serde(default)]
-    blocking: Vec<Spanned<String>>,
+    blocking: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     zones: IndexMap<String, Vec<Spanned<String>>>,
 }
@@ -146,26 +159,24 @@ struct RawOption {
     doc: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPiece {
     #[serde(default)]
     name: Option<String>,
-    symbol: String,
+    #[serde(default)]
+    symbol: Option<String>,
     #[serde(default)]
     code: Option<char>,
     #[serde(default)]
-    rank: i64,
-    #[serde(default = "one")]
-    count: u32,
+    rank: Option<i64>,
     #[serde(default)]
-    moves: Vec<Spanned<RawMove>>,
+    count: Option<u32>,
+    #[serde(default)]
+    moves: Option<Vec<Spanned<RawMove>>>,
+    /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     attrs: IndexMap<String, Value>,
-}
-
-fn one() -> u32 {
-    1
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,9 +198,10 @@ struct RawMove {
     reveal_beyond: Option<u8>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSetup {
+    #[serde(default)]
     zones: IndexMap<String, Spanned<String>>,
 }
 
@@ -202,6 +214,105 @@ struct RawRules {
     no_moves: Option<NoMoves>,
     #[serde(default)]
     max_plies: Option<u32>,
+}
+
+/// Which file (index into the chain, base first) last set each item, so that
+/// errors found after merging name the right file.
+#[derive(Default)]
+struct Origins(std::collections::HashMap<String, usize>);
+
+impl Origins {
+    fn mark(&mut self, raw: &RawVariant, file: usize) {
+        let mut set = |k: String| {
+            self.0.insert(k, file);
+        };
+        if raw.script.is_some() {
+            set("script".into());
+        }
+        for k in raw.board.terrain.keys() {
+            set(format!("terrain.{k}"));
+        }
+        if raw.board.blocking.is_some() {
+            set("blocking".into());
+        }
+        for k in raw.board.zones.keys() {
+            set(format!("zones.{k}"));
+        }
+        for k in raw.options.keys() {
+            set(format!("options.{k}"));
+        }
+        for (k, p) in &raw.pieces {
+            if let Some(p) = p {
+                set(format!("pieces.{k}"));
+                if p.value.moves.is_some() {
+                    set(format!("pieces.{k}.moves"));
+                }
+            }
+        }
+        for k in raw.setup.zones.keys() {
+            set(format!("setup.{k}"));
+        }
+        if raw.rules.repetition_limit.is_some() {
+            set("rules.repetition_limit".into());
+        }
+    }
+
+    fn get(&self, key: &str) -> usize {
+        self.0.get(key).copied().unwrap_or(0)
+    }
+}
+
+/// Lays `child` over `base` (see the README: scalars and lists replace, maps
+/// merge by key, piece kinds merge field by field, `~` removes a kind).
+fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
+    base.extends = child.extends;
+    base.name = child.name.or(base.name);
+    base.description = child.description.or(base.description);
+    base.script = child.script.or(base.script);
+    base.players = child.players.or(base.players);
+    base.hidden_identities = child.hidden_identities.or(base.hidden_identities);
+    base.board.files = child.board.files.or(base.board.files);
+    base.board.ranks = child.board.ranks.or(base.board.ranks);
+    base.board.terrain.extend(child.board.terrain);
+    base.board.blocking = child.board.blocking.or(base.board.blocking);
+    base.board.zones.extend(child.board.zones);
+    base.options.extend(child.options);
+    for (k, p) in child.pieces {
+        match p {
+            None => {
+                base.pieces.shift_remove(&k);
+            }
+            Some(p) => {
+                let merged = match base.pieces.get_mut(&k).and_then(Option::take) {
+                    Some(b) => {
+                        let (b, c) = (b.value, p.value);
+                        let mut attrs = b.attrs;
+                        attrs.extend(c.attrs);
+                        Spanned {
+                            value: RawPiece {
+                                name: c.name.or(b.name),
+                                symbol: c.symbol.or(b.symbol),
+                                code: c.code.or(b.code),
+                                rank: c.rank.or(b.rank),
+                                count: c.count.or(b.count),
+                                moves: c.moves.or(b.moves),
+                                attrs,
+                            },
+                            referenced: p.referenced,
+                            defined: p.defined,
+                        }
+                    }
+                    None => p,
+                };
+                base.pieces.insert(k, Some(merged));
+            }
+        }
+    }
+    base.setup.zones.extend(child.setup.zones);
+    base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);
+    base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
+    base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
+    base
 }
 
 // ---------------------------------------------------------------- validated
@@ -273,8 +384,10 @@ pub struct Variant {
     pub description: String,
     /// The YAML file it was loaded from.
     pub path: PathBuf,
-    /// The Lua script, if any, and how to name it in messages.
-    pub script: Option<(PathBuf, String)>,
+    /// The Lua scripts, base variant first, and how to name them in messages.
+    pub scripts: Vec<(PathBuf, String)>,
+    /// The YAML files, base variant first (what `reload` must re-read).
+    pub files: Vec<PathBuf>,
     pub players: Vec<String>,
     pub hidden_identities: bool,
     pub board: Board,
@@ -350,15 +463,32 @@ pub fn bundled_variants() -> Vec<String> {
 }
 
 struct Ctx<'a> {
-    file: String,
+    files: Vec<String>,
+    origins: Origins,
+    /// The file the current item came from (set before checking it).
+    file: usize,
     diags: Vec<Diagnostic>,
     options: &'a [OptionSpec],
 }
 
 impl Ctx<'_> {
+    /// Checks the next items as coming from wherever `key` was last set.
+    fn from(&mut self, key: &str) {
+        self.file = self.origins.get(key);
+    }
+
+    fn err_top(&mut self, message: impl Into<String>) {
+        self.diags.push(Diagnostic {
+            file: self.files.last().cloned().unwrap_or_default(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+        });
+    }
+
     fn err_at(&mut self, loc: serde_saphyr::Location, message: impl Into<String>) {
         self.diags.push(Diagnostic {
-            file: self.file.clone(),
+            file: self.files[self.file].clone(),
             line: loc.line().max(1),
             column: loc.column().max(1),
             message: message.into(),
@@ -410,7 +540,8 @@ impl Ctx<'_> {
 
 impl Variant {
     /// Loads a variant from a bundled name or a path, applying option overrides
-    /// given as `name=value` pairs.
+    /// given as `name=value` pairs. A variant that `extends` another is laid
+    /// over it (recursively).
     pub fn load(name_or_path: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
         let path = resolve_variant_path(name_or_path).map_err(|m| {
             LoadError(vec![Diagnostic {
@@ -420,40 +551,89 @@ impl Variant {
                 message: m,
             }])
         })?;
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            LoadError(vec![Diagnostic {
-                file: display_path(&path),
-                line: 1,
-                column: 1,
-                message: format!("cannot read: {e}"),
-            }])
-        })?;
+        let text = read_text(&path)?;
         Variant::from_str(&text, &path, overrides)
     }
 
     /// Parses and validates variant YAML text; `path` is used for messages and
-    /// to find the script.
+    /// to find the script and the base variant.
     pub fn from_str(
         text: &str,
         path: &Path,
         overrides: &[(String, String)],
     ) -> Result<Variant, LoadError> {
-        let file = display_path(path);
-        let raw: RawVariant = serde_saphyr::from_str(text).map_err(|e| {
-            let (line, column) = e
-                .location()
-                .map(|l| (l.line().max(1), l.column().max(1)))
-                .unwrap_or((1, 1));
-            let msg = e.without_snippet().to_string();
-            let msg = msg.lines().next().unwrap_or("").trim().to_string();
-            LoadError(vec![Diagnostic {
-                file: file.clone(),
-                line,
-                column,
-                message: strip_location_suffix(&msg),
-            }])
-        })?;
-        validate(raw, path, file, overrides)
+        // The chain of files, child first.
+        let mut chain: Vec<(PathBuf, RawVariant)> =
+            vec![(path.to_path_buf(), parse_raw(text, path)?)];
+        while let Some(ext) = chain.last().and_then(|(_, r)| r.extends.as_ref()) {
+            let (from, loc) = (chain.last().unwrap().0.clone(), ext.referenced);
+            let err = |m: String| {
+                LoadError(vec![Diagnostic {
+                    file: display_path(&from),
+                    line: loc.line().max(1),
+                    column: loc.column().max(1),
+                    message: m,
+                }])
+            };
+            if chain.len() > 8 {
+                return Err(err("`extends` chain is longer than 8 (a cycle?)".into()));
+            }
+            let beside = from.parent().unwrap_or(Path::new(".")).join(format!(
+                "{}{}",
+                ext.value,
+                if ext.value.ends_with(".yaml") {
+                    ""
+                } else {
+                    ".yaml"
+                }
+            ));
+            let base_path = if beside.is_file() {
+                beside
+            } else {
+                resolve_variant_path(&ext.value).map_err(|m| err(format!("extends: {m}")))?
+            };
+            let base_path = base_path.canonicalize().unwrap_or(base_path);
+            if chain
+                .iter()
+                .any(|(p, _)| p.canonicalize().ok().as_ref() == Some(&base_path))
+            {
+                return Err(err(format!("`extends: {}` makes a cycle", ext.value)));
+            }
+            let text = read_text(&base_path)?;
+            let raw = parse_raw(&text, &base_path)?;
+            chain.push((base_path, raw));
+        }
+        chain.reverse();
+        let mut origins = Origins::default();
+        let mut scripts = Vec::new();
+        let mut files = Vec::new();
+        let mut merged = RawVariant::default();
+        let mut script_errors = Vec::new();
+        for (i, (p, raw)) in chain.into_iter().enumerate() {
+            origins.mark(&raw, i);
+            if let Some(sc) = &raw.script {
+                let sp = p.parent().unwrap_or(Path::new(".")).join(&sc.value);
+                let sp = sp.canonicalize().unwrap_or(sp);
+                if !sp.is_file() {
+                    script_errors.push(Diagnostic {
+                        file: display_path(&p),
+                        line: sc.referenced.line().max(1),
+                        column: sc.referenced.column().max(1),
+                        message: format!("script `{}` not found", sc.value),
+                    });
+                }
+                if !scripts.iter().any(|(q, _): &(PathBuf, String)| q == &sp) {
+                    let shown = display_path(&sp);
+                    scripts.push((sp, shown));
+                }
+            }
+            files.push(p);
+            merged = merge(merged, raw);
+        }
+        if !script_errors.is_empty() {
+            return Err(LoadError(script_errors));
+        }
+        validate(merged, origins, files, scripts, overrides)
     }
 
     pub fn option(&self, name: &str) -> Option<&Value> {
@@ -491,6 +671,34 @@ impl Variant {
     }
 }
 
+fn read_text(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|e| {
+        LoadError(vec![Diagnostic {
+            file: display_path(path),
+            line: 1,
+            column: 1,
+            message: format!("cannot read: {e}"),
+        }])
+    })
+}
+
+fn parse_raw(text: &str, path: &Path) -> Result<RawVariant, LoadError> {
+    serde_saphyr::from_str(text).map_err(|e| {
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line().max(1), l.column().max(1)))
+            .unwrap_or((1, 1));
+        let msg = e.without_snippet().to_string();
+        let msg = msg.lines().next().unwrap_or("").trim().to_string();
+        LoadError(vec![Diagnostic {
+            file: display_path(path),
+            line,
+            column,
+            message: strip_location_suffix(&msg),
+        }])
+    })
+}
+
 fn strip_location_suffix(msg: &str) -> String {
     // serde-saphyr appends " at line L column C"; we print it in front instead.
     match msg.rfind(" at line ") {
@@ -505,8 +713,9 @@ fn parse_deltas(board: &Board, name: &str) -> Option<Vec<(i8, i8)>> {
 
 fn validate(
     raw: RawVariant,
-    path: &Path,
-    file: String,
+    origins: Origins,
+    files: Vec<PathBuf>,
+    scripts: Vec<(PathBuf, String)>,
     overrides: &[(String, String)],
 ) -> Result<Variant, LoadError> {
     // Options first: everything else may refer to them.
@@ -540,8 +749,11 @@ fn validate(
             }
         }
     }
+    let shown: Vec<String> = files.iter().map(|p| display_path(p)).collect();
     let mut cx = Ctx {
-        file: file.clone(),
+        file: shown.len() - 1,
+        files: shown,
+        origins,
         diags: override_errors
             .into_iter()
             .map(|m| Diagnostic {
@@ -554,34 +766,30 @@ fn validate(
         options: &options,
     };
 
-    if raw.players.is_empty() || raw.players.len() > 8 {
-        cx.diags.push(Diagnostic {
-            file: file.clone(),
-            line: 1,
-            column: 1,
-            message: format!(
-                "`players` must name 1 to 8 players, found {}",
-                raw.players.len()
-            ),
-        });
+    let name = raw.name.clone().unwrap_or_else(|| {
+        cx.err_top("missing field `name`");
+        String::new()
+    });
+    let players = raw.players.clone().unwrap_or_default();
+    if players.is_empty() || players.len() > 8 {
+        cx.err_top(format!(
+            "`players` must name 1 to 8 players, found {}",
+            players.len()
+        ));
     }
 
     // Board.
-    let mut board = Board::new(raw.board.files, raw.board.ranks);
-    if raw.board.files == 0 || raw.board.files > 26 || raw.board.ranks == 0 || raw.board.ranks > 99
-    {
-        cx.diags.push(Diagnostic {
-            file: file.clone(),
-            line: 1,
-            column: 1,
-            message: "board: files must be 1..=26 and ranks 1..=99".into(),
-        });
+    let (files_n, ranks_n) = (raw.board.files.unwrap_or(0), raw.board.ranks.unwrap_or(0));
+    if files_n == 0 || files_n > 26 || ranks_n == 0 || ranks_n > 99 {
+        cx.err_top("board: `files` must be 1..=26 and `ranks` 1..=99");
         return Err(LoadError(cx.diags));
     }
+    let mut board = Board::new(files_n, ranks_n);
     for (i, (tag, cells)) in raw.board.terrain.iter().enumerate() {
         if i >= 32 {
             break;
         }
+        cx.from(&format!("terrain.{tag}"));
         board.terrain_names.push(tag.clone());
         for c in cells {
             match board.parse_cells(&c.value) {
@@ -594,7 +802,8 @@ fn validate(
             }
         }
     }
-    for b in &raw.board.blocking {
+    cx.from("blocking");
+    for b in raw.board.blocking.iter().flatten() {
         match board.terrain_bit(&b.value) {
             Some(bit) => board.blocking |= bit,
             None => cx.err_at(
@@ -608,6 +817,7 @@ fn validate(
         }
     }
     for (zone, cells) in &raw.board.zones {
+        cx.from(&format!("zones.{zone}"));
         let mut list = Vec::new();
         for c in cells {
             match board.parse_cells(&c.value) {
@@ -621,10 +831,23 @@ fn validate(
     // Pieces.
     let mut kinds = Vec::new();
     for (name, p) in &raw.pieces {
+        let Some(p) = p else { continue };
+        cx.from(&format!("pieces.{name}"));
         let loc = p.referenced;
         let p = &p.value;
+        let symbol = match &p.symbol {
+            Some(sym) if !sym.is_empty() && sym.chars().count() <= 3 => sym.clone(),
+            _ => {
+                cx.err_at(
+                    loc,
+                    format!("piece `{name}`: `symbol` must be 1 to 3 characters"),
+                );
+                String::new()
+            }
+        };
+        cx.from(&format!("pieces.{name}.moves"));
         let mut moves = Vec::new();
-        for m in &p.moves {
+        for m in p.moves.iter().flatten() {
             let mloc = m.referenced;
             let m = &m.value;
             let forms = [&m.step, &m.slide, &m.path]
@@ -683,19 +906,13 @@ fn validate(
                 moves.push(MovePattern::Path { deltas, steps });
             }
         }
-        if p.symbol.is_empty() || p.symbol.chars().count() > 3 {
-            cx.err_at(
-                loc,
-                format!("piece `{name}`: `symbol` must be 1 to 3 characters"),
-            );
-        }
         kinds.push(Kind {
             name: name.clone(),
             display: p.name.clone().unwrap_or_else(|| name.clone()),
-            symbol: p.symbol.clone(),
+            symbol,
             code: p.code,
-            rank: p.rank,
-            count: p.count,
+            rank: p.rank.unwrap_or(0),
+            count: p.count.unwrap_or(1),
             moves,
             attrs: p
                 .attrs
@@ -706,45 +923,45 @@ fn validate(
     }
 
     // Setup zones per player.
-    let mut setup_zones = vec![Vec::new(); raw.players.len()];
-    if let Some(setup) = &raw.setup {
-        for (player, zone) in &setup.zones {
-            let Some(pi) = raw.players.iter().position(|p| p == player) else {
-                cx.err_at(
-                    zone.referenced,
-                    format!(
-                        "setup: `{player}` is not a player (players: {})",
-                        raw.players.join(", ")
-                    ),
-                );
-                continue;
-            };
-            match board.zone(&zone.value) {
-                Some(cells) => {
-                    let army: u32 = kinds.iter().map(|k| k.count).sum();
-                    let free = cells
-                        .iter()
-                        .filter(|&&c| board.terrain[c as usize] & board.blocking == 0)
-                        .count();
-                    if (army as usize) > free {
-                        cx.err_at(
-                            zone.referenced,
-                            format!(
-                                "setup: zone `{}` has {free} usable cells for an army of {army}",
-                                zone.value
-                            ),
-                        );
-                    }
-                    setup_zones[pi] = cells.to_vec();
-                }
-                None => cx.err_at(
-                    zone.referenced,
-                    format!("setup: unknown zone `{}`", zone.value),
+    let mut setup_zones = vec![Vec::new(); players.len()];
+    for (player, zone) in &raw.setup.zones {
+        cx.from(&format!("setup.{player}"));
+        let Some(pi) = players.iter().position(|p| p == player) else {
+            cx.err_at(
+                zone.referenced,
+                format!(
+                    "setup: `{player}` is not a player (players: {})",
+                    players.join(", ")
                 ),
+            );
+            continue;
+        };
+        match board.zone(&zone.value) {
+            Some(cells) => {
+                let army: u32 = kinds.iter().map(|k| k.count).sum();
+                let free = cells
+                    .iter()
+                    .filter(|&&c| board.terrain[c as usize] & board.blocking == 0)
+                    .count();
+                if (army as usize) > free {
+                    cx.err_at(
+                        zone.referenced,
+                        format!(
+                            "setup: zone `{}` has {free} usable cells for an army of {army}",
+                            zone.value
+                        ),
+                    );
+                }
+                setup_zones[pi] = cells.to_vec();
             }
+            None => cx.err_at(
+                zone.referenced,
+                format!("setup: unknown zone `{}`", zone.value),
+            ),
         }
     }
 
+    cx.from("rules.repetition_limit");
     let repetition_limit = raw.rules.repetition_limit.as_ref().and_then(|s| {
         cx.resolve(
             &s.value,
@@ -758,29 +975,18 @@ fn validate(
         .and_then(|n| if n > 0 { Some(n as u32) } else { None })
     });
 
-    // Script path, relative to the YAML file.
-    let script = raw.script.as_ref().map(|s| {
-        let base = path.parent().unwrap_or(Path::new("."));
-        let p = base.join(&s.value);
-        let p = p.canonicalize().unwrap_or(p);
-        if !p.is_file() {
-            cx.err_at(s.referenced, format!("script `{}` not found", s.value));
-        }
-        let shown = display_path(&p);
-        (p, shown)
-    });
-
     if !cx.diags.is_empty() {
         return Err(LoadError(cx.diags));
     }
-    let _ = &mut options;
+    let path = files.last().cloned().unwrap_or_default();
     Ok(Variant {
-        name: raw.name,
-        description: raw.description,
-        path: path.to_path_buf(),
-        script,
-        players: raw.players,
-        hidden_identities: raw.hidden_identities,
+        name,
+        description: raw.description.unwrap_or_default(),
+        path,
+        scripts,
+        files,
+        players,
+        hidden_identities: raw.hidden_identities.unwrap_or(false),
         board,
         options,
         kinds,
