@@ -549,7 +549,8 @@ fn play(variant: &str, seed: u64, options: &[String], seats: &[String]) -> Resul
     while let Some(p) = engine.acting_player(&state) {
         let viewer = fixed_viewer.unwrap_or(Viewer::Player(p));
         let action = if kinds[p as usize] == Seat::Random {
-            let acts = engine.legal_actions(&state);
+            let mut acts = engine.legal_actions(&state);
+            acts.retain(|a| !a.is_social());
             acts[rng.random_range(0..acts.len())]
         } else {
             print!("{}", engine.render(&engine.view(&state, viewer), last));

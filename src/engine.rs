@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::geometry::Cell;
-use crate::lua::{Effect, Rules};
+use crate::lua::{ActionInfo, Effect, Rules};
 use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
 use crate::variant::{LoadError, MovePattern, NoMoves, Variant};
 
@@ -24,7 +24,21 @@ pub enum Action {
     /// The answer to the first pending choice: the index of the option.
     /// Text: the option's label.
     Choose { index: u16 },
+    /// Offer a draw (the turn goes on). Text: `offer-draw`.
+    OfferDraw,
+    /// Accept the opponent's standing draw offer. Text: `accept-draw`.
+    AcceptDraw,
 }
+
+impl Action {
+    /// Actions that are about the game rather than in it (draw offers):
+    /// random agents leave them alone.
+    pub fn is_social(&self) -> bool {
+        matches!(self, Action::OfferDraw | Action::AcceptDraw)
+    }
+}
+
+const DRAW_OFFER: &str = "draw_offer";
 
 /// Something that happened while an action was applied.
 #[derive(Clone, Debug, PartialEq)]
@@ -289,6 +303,13 @@ impl Engine {
                 out.remove(i);
             }
         }
+        if self.variant.draw_offers && !out.is_empty() {
+            match s.counter(DRAW_OFFER, None) {
+                0 => out.push(Action::OfferDraw),
+                n if n - 1 != p as i64 => out.push(Action::AcceptDraw),
+                _ => {}
+            }
+        }
     }
 
     /// The one move the back-and-forth limit forbids now, if any: the piece
@@ -454,6 +475,8 @@ impl Engine {
                 .and_then(|c| c.options.get(*index as usize))
                 .cloned()
                 .unwrap_or_else(|| format!("#{index}")),
+            Action::OfferDraw => "offer-draw".into(),
+            Action::AcceptDraw => "accept-draw".into(),
         }
     }
 
@@ -475,6 +498,11 @@ impl Engine {
                 c.reason,
                 c.options.join(", ")
             )));
+        }
+        match t {
+            "offer-draw" => return Ok(Action::OfferDraw),
+            "accept-draw" => return Ok(Action::AcceptDraw),
+            _ => {}
         }
         let b = &self.variant.board;
         let (l, r) = if let Some((l, r)) = t.split_once(['-', 'x', 'X', ':']) {
@@ -507,6 +535,11 @@ impl Engine {
         }
         let b = &self.variant.board;
         match *a {
+            Action::OfferDraw | Action::AcceptDraw if !self.variant.draw_offers => {
+                "this variant has no draw offers".into()
+            }
+            Action::OfferDraw => "a draw offer is already standing".into(),
+            Action::AcceptDraw => "there is no draw offer from the opponent to accept".into(),
             Action::Choose { index } => match s.pending.first() {
                 None => "there is no choice to make".into(),
                 Some(c) => format!(
@@ -589,13 +622,47 @@ impl Engine {
     ) -> Result<Vec<Event>, ActionError> {
         let mut events = Vec::new();
         let mut effects = Vec::new();
-        let text = if self.rules.has_after_action() {
-            self.action_text(s, a)
-        } else {
-            String::new()
-        };
         let mover = self.acting_player(s).unwrap_or(s.to_move);
+        let info = self.rules.has_after_action().then(|| ActionInfo {
+            kind: match a {
+                Action::Move { .. } => "move",
+                Action::Choose { .. } => "choice",
+                _ => "draw",
+            },
+            text: self.action_text(s, a),
+            player: mover,
+            from: match a {
+                Action::Move { from, .. } => Some(*from),
+                _ => None,
+            },
+            to: match a {
+                Action::Move { to, .. } => Some(*to),
+                _ => None,
+            },
+            piece: match a {
+                Action::Move { from, .. } => s.piece_at(*from),
+                _ => None,
+            },
+        });
+        if matches!(a, Action::Move { .. }) && s.counter(DRAW_OFFER, None) - 1 != mover as i64 {
+            // A move instead of an answer declines a standing offer.
+            s.counters.remove(&(DRAW_OFFER.to_string(), None));
+        }
         match *a {
+            Action::OfferDraw => {
+                s.set_counter(DRAW_OFFER, None, mover as i64 + 1);
+                events.push(Event::Effect(Effect::Note(format!(
+                    "{} offers a draw",
+                    self.player_name(mover)
+                ))));
+            }
+            Action::AcceptDraw => {
+                s.counters.remove(&(DRAW_OFFER.to_string(), None));
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: "draw by agreement".into(),
+                });
+            }
             Action::Choose { index } => {
                 let choice = s.pending.remove(0);
                 let label = choice.options[index as usize].clone();
@@ -672,12 +739,18 @@ impl Engine {
                 }
             }
         }
-        self.rules
-            .after_action(s, &self.variant, &mut effects, &text)
-            .map_err(ActionError::Script)?;
+        if let Some(info) = &info {
+            if s.outcome.is_none() {
+                self.rules
+                    .after_action(s, &self.variant, &mut effects, info)
+                    .map_err(ActionError::Script)?;
+            }
+        }
         events.extend(effects.into_iter().map(Event::Effect));
         s.ply += 1;
-        self.advance_turn(s, matches!(a, Action::Move { .. }));
+        if *a != Action::OfferDraw {
+            self.advance_turn(s);
+        }
         if let Some(o) = &s.outcome {
             events.push(Event::Ended(o.clone()));
         }
@@ -716,11 +789,10 @@ impl Engine {
 
     /// Passes the turn (unless a choice is pending) and applies the
     /// no-legal-action rule and the ply cap.
-    fn advance_turn(&self, s: &mut GameState, moved: bool) {
+    fn advance_turn(&self, s: &mut GameState) {
         if s.outcome.is_some() || !s.pending.is_empty() {
             return;
         }
-        let _ = moved;
         s.to_move = s.next_player(s.to_move);
         if s.ply >= self.variant.max_plies {
             s.outcome = Some(Outcome {
@@ -741,7 +813,14 @@ impl Engine {
                     });
                     return;
                 }
-                NoMoves::Lose => {
+                NoMoves::LoseUnlessAllStuck if !self.anyone_else_can_move(s, stuck) => {
+                    s.outcome = Some(Outcome {
+                        winners: vec![],
+                        reason: "draw: nobody can move".into(),
+                    });
+                    return;
+                }
+                NoMoves::Lose | NoMoves::LoseUnlessAllStuck => {
                     s.eliminated |= 1 << stuck;
                     let left: Vec<PlayerId> = (0..s.players)
                         .filter(|p| s.eliminated & (1 << p) == 0)
@@ -770,6 +849,16 @@ impl Engine {
         }
     }
 
+    fn anyone_else_can_move(&self, s: &GameState, stuck: PlayerId) -> bool {
+        (0..s.players)
+            .filter(|&q| q != stuck && s.eliminated & (1 << q) == 0)
+            .any(|q| {
+                let mut t = s.clone();
+                t.to_move = q;
+                self.has_legal_action(&t)
+            })
+    }
+
     /// Plays random legal actions from `s` until the game ends or `max` plies;
     /// returns the number of plies played.
     pub fn random_playout(
@@ -783,6 +872,7 @@ impl Engine {
         let mut actions = Vec::new();
         while s.outcome.is_none() && n < max {
             self.legal_actions_into(s, &mut actions);
+            actions.retain(|a| !a.is_social());
             if actions.is_empty() {
                 break;
             }

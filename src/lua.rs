@@ -50,6 +50,17 @@ pub enum Effect {
     Note(String),
 }
 
+/// An action as `rules.after_action` sees it.
+#[derive(Clone, Debug)]
+pub struct ActionInfo {
+    pub kind: &'static str,
+    pub text: String,
+    pub player: PlayerId,
+    pub from: Option<Cell>,
+    pub to: Option<Cell>,
+    pub piece: Option<PieceId>,
+}
+
 /// What a hook call sees: the state, the variant, and what it has done.
 pub struct CallCtx {
     pub state: GameState,
@@ -109,41 +120,15 @@ impl UserData for Api {
             }
         });
         m.add_method("pieces", |lua, _, filter: Option<Table>| {
-            let owner: Option<String> = filter
-                .as_ref()
-                .map(|f| f.get("owner"))
-                .transpose()?
-                .flatten();
-            let kind: Option<String> = filter
-                .as_ref()
-                .map(|f| f.get("kind"))
-                .transpose()?
-                .flatten();
-            let ids = with_ctx(lua, |cx| {
-                let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
-                let kind =
-                    match kind.as_deref() {
-                        Some(k) => Some(cx.variant.kind_index(k).ok_or_else(|| {
-                            mlua::Error::runtime(format!("unknown piece kind `{k}`"))
-                        })? as u16),
-                        None => None,
-                    };
-                Ok(cx
-                    .state
-                    .pieces
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| matches!(p.loc, Loc::Cell(_)))
-                    .filter(|(_, p)| owner.is_none_or(|o| p.owner == o))
-                    .filter(|(_, p)| kind.is_none_or(|k| p.kind == k))
-                    .map(|(i, _)| i as PieceId)
-                    .collect::<Vec<_>>())
-            })?;
+            let ids = filtered_pieces(lua, filter)?;
             let t = lua.create_table_with_capacity(ids.len(), 0)?;
             for id in ids {
                 t.push(piece_table(lua, id)?)?;
             }
             Ok(t)
+        });
+        m.add_method("count", |lua, _, filter: Option<Table>| {
+            Ok(filtered_pieces(lua, filter)?.len())
         });
         m.add_method("reveal", |lua, _, (id, to): (u32, LV)| {
             let to = to_player_set(lua, &to)?;
@@ -264,6 +249,55 @@ impl UserData for Api {
                 })
             },
         );
+        m.add_method("zone", |lua, _, name: String| {
+            with_ctx(lua, |cx| {
+                let b = &cx.variant.board;
+                let cells = b
+                    .zone(&name)
+                    .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
+                Ok(cells.iter().map(|&c| b.cell_name(c)).collect::<Vec<_>>())
+            })
+        });
+        m.add_method("in_zone", |lua, _, (cell, name): (String, String)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let cells = cx
+                    .variant
+                    .board
+                    .zone(&name)
+                    .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
+                Ok(cells.contains(&c))
+            })
+        });
+        m.add_method(
+            "container",
+            |lua, _, (name, owner): (String, Option<String>)| {
+                let ids = with_ctx(lua, |cx| {
+                    let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
+                    Ok(cx
+                        .state
+                        .containers
+                        .iter()
+                        .find(|c| c.name == name && c.owner == owner)
+                        .map(|c| c.pieces.clone())
+                        .unwrap_or_default())
+                })?;
+                let t = lua.create_table_with_capacity(ids.len(), 0)?;
+                for id in ids {
+                    t.push(piece_table(lua, id)?)?;
+                }
+                Ok(t)
+            },
+        );
+        m.add_method("set_known", |lua, _, (id, to): (u32, LV)| {
+            let to = to_player_set(lua, &to)?;
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                let owner = cx.state.pieces[id as usize].owner;
+                cx.state.pieces[id as usize].known_by = to | (1 << owner);
+                Ok(())
+            })
+        });
         m.add_method("cell", |lua, _, cell: String| {
             let (terrain, piece) = with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
@@ -286,6 +320,44 @@ impl UserData for Api {
             Ok(t)
         });
     }
+}
+
+/// The ids of the pieces on the board that match `{owner=, kind=, mobile=}`.
+fn filtered_pieces(lua: &Lua, filter: Option<Table>) -> mlua::Result<Vec<PieceId>> {
+    let get = |k: &str| -> mlua::Result<LV> {
+        match &filter {
+            Some(f) => f.get(k),
+            None => Ok(LV::Nil),
+        }
+    };
+    let owner: Option<String> = lua.unpack(get("owner")?)?;
+    let kind: Option<String> = lua.unpack(get("kind")?)?;
+    let mobile: Option<bool> = lua.unpack(get("mobile")?)?;
+    with_ctx(lua, |cx| {
+        let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
+        let kind = match kind.as_deref() {
+            Some(k) => Some(
+                cx.variant
+                    .kind_index(k)
+                    .ok_or_else(|| mlua::Error::runtime(format!("unknown piece kind `{k}`")))?
+                    as u16,
+            ),
+            None => None,
+        };
+        Ok(cx
+            .state
+            .board
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&id| {
+                let p = &cx.state.pieces[id as usize];
+                owner.is_none_or(|o| p.owner == o)
+                    && kind.is_none_or(|k| p.kind == k)
+                    && mobile.is_none_or(|m| cx.variant.kinds[p.kind as usize].is_mobile() == m)
+            })
+            .collect())
+    })
 }
 
 fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> mlua::Result<R>) -> mlua::Result<R> {
@@ -353,7 +425,7 @@ fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
 /// A piece as a Lua table: `id`, `kind`, `owner`, `rank`, `cell`, `moved`,
 /// the kind's attributes and the piece's own attributes.
 fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
-    let (kind, owner, cell, moved, rank, kattrs, pattrs) = with_ctx(lua, |cx| {
+    let (kind, owner, cell, moved, rank, kattrs, pattrs, mobile) = with_ctx(lua, |cx| {
         let p = &cx.state.pieces[id as usize];
         let k = &cx.variant.kinds[p.kind as usize];
         let cell = match p.loc {
@@ -368,6 +440,7 @@ fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
             k.rank,
             k.attrs.clone(),
             p.attrs.clone(),
+            k.is_mobile(),
         ))
     })?;
     let t = lua.create_table_with_capacity(0, 8 + kattrs.len())?;
@@ -383,6 +456,7 @@ fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
     t.set("rank", rank)?;
     t.set("cell", cell)?;
     t.set("moved", moved)?;
+    t.set("mobile", mobile)?;
     Ok(t)
 }
 
@@ -616,19 +690,29 @@ impl Rules {
         })
     }
 
-    /// Calls `rules.after_action(g, action_text)` if the script defines it.
+    /// Calls `rules.after_action(g, action)` if the script defines it;
+    /// `action` is a table `{kind, text, player, from, to, piece}` (`kind` is
+    /// `"move"`, `"choice"` or `"draw"`; `piece` the id of the piece that
+    /// acted, for a move).
     pub fn after_action(
         &self,
         state: &mut GameState,
         variant: &Arc<Variant>,
         effects: &mut Vec<Effect>,
-        action: &str,
+        action: &ActionInfo,
     ) -> Result<(), String> {
         let Some(hook) = &self.after_action else {
             return Ok(());
         };
-        self.call(state, variant, effects, |_, api| {
-            hook.call::<()>((api.clone(), action.to_string()))
+        self.call(state, variant, effects, |lua, api| {
+            let t = lua.create_table()?;
+            t.set("kind", action.kind)?;
+            t.set("text", action.text.as_str())?;
+            t.set("player", variant.players[action.player as usize].as_str())?;
+            t.set("from", action.from.map(|c| variant.board.cell_name(c)))?;
+            t.set("to", action.to.map(|c| variant.board.cell_name(c)))?;
+            t.set("piece", action.piece)?;
+            hook.call::<()>((api.clone(), t))
         })
     }
 

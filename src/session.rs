@@ -355,7 +355,8 @@ impl Session {
             Command::Random { n } => {
                 let mut out = Vec::new();
                 for _ in 0..n.unwrap_or(1) {
-                    let acts = self.engine.legal_actions(&self.state);
+                    let mut acts = self.engine.legal_actions(&self.state);
+                    acts.retain(|a| !a.is_social());
                     if acts.is_empty() {
                         break;
                     }

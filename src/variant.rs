@@ -125,8 +125,9 @@ struct RawVariant {
     hidden_identities: Option<bool>,
     #[serde(default)]
     board: RawBoard,
+    /// An option set to `~` (null) removes the base variant's option.
     #[serde(default)]
-    options: IndexMap<String, RawOption>,
+    options: IndexMap<String, Option<RawOption>>,
     /// A kind set to `~` (null) removes that kind of the base variant.
     #[serde(default)]
     pieces: IndexMap<String, Option<Spanned<RawPiece>>>,
@@ -214,6 +215,8 @@ struct RawRules {
     no_moves: Option<NoMoves>,
     #[serde(default)]
     max_plies: Option<u32>,
+    #[serde(default)]
+    draw_offers: Option<bool>,
 }
 
 /// Which file (index into the chain, base first) last set each item, so that
@@ -276,7 +279,16 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.terrain.extend(child.board.terrain);
     base.board.blocking = child.board.blocking.or(base.board.blocking);
     base.board.zones.extend(child.board.zones);
-    base.options.extend(child.options);
+    for (k, o) in child.options {
+        match o {
+            Some(o) => {
+                base.options.insert(k, Some(o));
+            }
+            None => {
+                base.options.shift_remove(&k);
+            }
+        }
+    }
     for (k, p) in child.pieces {
         match p {
             None => {
@@ -312,6 +324,7 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);
     base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
     base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
+    base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
     base
 }
 
@@ -327,6 +340,9 @@ pub enum NoMoves {
     Draw,
     /// The turn passes to the next player.
     Pass,
+    /// The player loses if another player can still move; if nobody can,
+    /// the game is drawn.
+    LoseUnlessAllStuck,
 }
 
 /// A movement pattern, generated natively by the host.
@@ -399,6 +415,8 @@ pub struct Variant {
     pub no_moves: NoMoves,
     /// A safety cap on game length (plies); the game is drawn when reached.
     pub max_plies: u32,
+    /// Whether players may offer and accept draws (`offer-draw`, `accept-draw`).
+    pub draw_offers: bool,
 }
 
 /// Names a file the way messages print it: relative to the working directory
@@ -722,6 +740,7 @@ fn validate(
     let mut options: Vec<OptionSpec> = raw
         .options
         .iter()
+        .filter_map(|(name, o)| o.as_ref().map(|o| (name, o)))
         .map(|(name, o)| OptionSpec {
             name: name.clone(),
             default: o.default.clone(),
@@ -994,6 +1013,7 @@ fn validate(
         repetition_limit,
         no_moves: raw.rules.no_moves.unwrap_or(NoMoves::Lose),
         max_plies: raw.rules.max_plies.unwrap_or(10_000),
+        draw_offers: raw.rules.draw_offers.unwrap_or(false),
     })
 }
 

@@ -1,0 +1,96 @@
+-- Ultimate Lightning: only what differs from classic Stratego, whose script
+-- (scripts/classic_stratego.lua) has already filled `rules`.
+
+-- Ties go to the striker; bombs are spent when hit; whoever has
+-- `defuses_bombs` (the Scouts here) removes a bomb and moves in.
+function rules.resolve(attacker, defender)
+  if defender.kind == "bomb" then
+    if attacker.defuses_bombs then
+      return "attacker"
+    end
+    return "both"
+  end
+  if attacker.beats_when_striking == defender.kind then
+    return "attacker"
+  end
+  if attacker.rank >= defender.rank then
+    return "attacker"
+  end
+  return "defender"
+end
+
+local function opponent(g, player)
+  for _, p in ipairs(g:players()) do
+    if p ~= player then
+      return p
+    end
+  end
+end
+
+-- The back row of a player's opponent, from the board zones.
+local back_row = { red = "blue_back_row", blue = "red_back_row" }
+
+-- After every action: the all-movable-pieces-captured win, then the rescue.
+function rules.after_action(g, action)
+  if action.kind ~= "move" then
+    return
+  end
+  local me = action.player
+  local them = opponent(g, me)
+  if g:count({ owner = them, mobile = true }) == 0 then
+    g:win(me, me .. " captured every movable piece")
+    return
+  end
+  if not g:in_zone(action.to, back_row[me]) then
+    return
+  end
+  local piece = g:piece(action.piece)
+  if piece.cell ~= action.to or piece.no_rescue or piece.rescued then
+    return
+  end
+  local used = g:counter("rescues", me)
+  if used >= g:option("rescues") then
+    return
+  end
+  local kinds, seen = {}, {}
+  for _, p in ipairs(g:container("captured", me)) do
+    if not seen[p.kind] then
+      seen[p.kind] = true
+      table.insert(kinds, p.kind)
+    end
+  end
+  if #kinds == 0 then
+    return
+  end
+  g:set_attr(piece.id, "rescued", 1)
+  table.insert(kinds, "none")
+  g:choose(me, "rescue", kinds)
+end
+
+-- The answers: which captured piece comes back, then where it goes.
+function rules.on_choice(g, player, reason, option)
+  if reason == "rescue" then
+    if option == "none" then
+      return
+    end
+    local cells = {}
+    for _, cell in ipairs(g:zone(player .. "_half")) do
+      if g:cell(cell).piece == nil and #g:cell(cell).terrain == 0 then
+        table.insert(cells, cell)
+      end
+    end
+    g:choose(player, "rescue " .. option, cells)
+  else
+    local kind = string.match(reason, "^rescue (%w+)$")
+    for _, p in ipairs(g:container("captured", player)) do
+      if p.kind == kind then
+        g:move(p.id, option)
+        g:set_known(p.id, player)
+        g:set_counter("rescues", g:counter("rescues", player) + 1, player)
+        g:log(player .. " rescues a piece onto " .. option)
+        return
+      end
+    end
+    error("no captured " .. tostring(kind) .. " to rescue")
+  end
+end
