@@ -38,7 +38,11 @@ function rules.after_action(g, action)
   local me = action.player
   local them = opponent(g, me)
   if g:count({ owner = them, mobile = true }) == 0 then
-    g:win(me, me .. " captured every movable piece")
+    if g:count({ owner = me, mobile = true }) == 0 then
+      g:draw("draw: neither side can move")
+    else
+      g:win(me, me .. " captured every movable piece")
+    end
     return
   end
   if not g:in_zone(action.to, back_row[me]) then

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::clock::Clock;
 use crate::engine::Engine;
 use crate::record::{read_yaml, to_yaml, Position};
 use crate::session::{parse_pairs, Flow, Session};
@@ -52,6 +53,9 @@ pub enum Cmd {
         variant: Option<String>,
         #[arg(long)]
         seed: Option<u64>,
+        /// Time each player: `15m`, or `15m+5s` with an increment per action
+        #[arg(long)]
+        clock: Option<String>,
         /// Set an option: NAME=VALUE (repeatable)
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
@@ -108,6 +112,9 @@ pub enum Cmd {
         variant: String,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Time each player: `15m`, or `15m+5s` with an increment per action
+        #[arg(long)]
+        clock: Option<String>,
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
         /// Seats, as `--red human --blue random` (player names of the variant)
@@ -119,13 +126,19 @@ pub enum Cmd {
 /// Runs the CLI; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
-        None => repl(&default_variant(), None, &[]),
+        None => repl(&default_variant(), None, &[], None),
         Some(Cmd::Repl {
             variant,
             seed,
+            clock,
             options,
         }) => match parse_pairs(&options) {
-            Ok(o) => repl(&variant.unwrap_or_else(default_variant), seed, &o),
+            Ok(o) => repl(
+                &variant.unwrap_or_else(default_variant),
+                seed,
+                &o,
+                clock.as_deref(),
+            ),
             Err(e) => Err(e),
         },
         Some(Cmd::Check { variants, options }) => return check(&variants, &options),
@@ -156,9 +169,10 @@ pub fn run(cli: Cli) -> i32 {
         Some(Cmd::Play {
             variant,
             seed,
+            clock,
             options,
             seats,
-        }) => play(&variant, seed, &options, &seats),
+        }) => play(&variant, seed, clock.as_deref(), &options, &seats),
     };
     match result {
         Ok(()) => 0,
@@ -350,6 +364,7 @@ pub fn repl(
     variant: &str,
     seed: Option<u64>,
     overrides: &[(String, String)],
+    clock: Option<&str>,
 ) -> Result<(), String> {
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -358,6 +373,7 @@ pub fn repl(
             .unwrap_or(1)
     });
     let mut session = Session::new(variant, overrides, seed)?;
+    session.set_clock(clock)?;
     let interactive = std::io::stdin().is_terminal();
     if interactive {
         println!(
@@ -376,8 +392,12 @@ pub fn repl(
             let _ = rl.load_history(h);
         }
         loop {
+            let clock = session
+                .clock_text()
+                .map(|c| format!("[{c}] "))
+                .unwrap_or_default();
             let prompt = match session.engine.acting_player(&session.state) {
-                Some(p) => format!("{}> ", session.engine.player_name(p)),
+                Some(p) => format!("{clock}{}> ", session.engine.player_name(p)),
                 None => "over> ".to_string(),
             };
             if let Some(h) = rl.helper() {
@@ -507,7 +527,13 @@ enum Seat {
     Random,
 }
 
-fn play(variant: &str, seed: u64, options: &[String], seats: &[String]) -> Result<(), String> {
+fn play(
+    variant: &str,
+    seed: u64,
+    clock: Option<&str>,
+    options: &[String],
+    seats: &[String],
+) -> Result<(), String> {
     let overrides = parse_pairs(options)?;
     let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
     let n = engine.variant.players.len();
@@ -546,8 +572,12 @@ fn play(variant: &str, seed: u64, options: &[String], seats: &[String]) -> Resul
         [one] => Some(Viewer::Player(*one)),
         _ => None,
     };
+    let mut clock = clock.map(|c| Clock::parse(c, n)).transpose()?;
     while let Some(p) = engine.acting_player(&state) {
         let viewer = fixed_viewer.unwrap_or(Viewer::Player(p));
+        if let Some(c) = &mut clock {
+            c.start(p);
+        }
         let action = if kinds[p as usize] == Seat::Random {
             let mut acts = engine.legal_actions(&state);
             acts.retain(|a| !a.is_social());
@@ -583,6 +613,14 @@ fn play(variant: &str, seed: u64, options: &[String], seats: &[String]) -> Resul
                 }
             }
         };
+        if let Some(c) = &mut clock {
+            if let Some(flagged) = c.stop() {
+                engine.lose_on_time(&mut state, flagged);
+                println!("{} ran out of time", engine.player_name(flagged));
+                break;
+            }
+            println!("clock: {}", c.display(&engine.variant.players));
+        }
         let text = engine.action_text(&state, &action);
         let events = engine
             .apply(&mut state, &action)

@@ -849,6 +849,21 @@ impl Engine {
         }
     }
 
+    /// Ends the game because `player` ran out of time: everyone else still in
+    /// the game wins.
+    pub fn lose_on_time(&self, s: &mut GameState, player: PlayerId) {
+        if s.outcome.is_some() {
+            return;
+        }
+        let winners = (0..s.players)
+            .filter(|&q| q != player && s.eliminated & (1 << q) == 0)
+            .collect();
+        s.outcome = Some(Outcome {
+            winners,
+            reason: format!("{} ran out of time", self.player_name(player)),
+        });
+    }
+
     fn anyone_else_can_move(&self, s: &GameState, stuck: PlayerId) -> bool {
         (0..s.players)
             .filter(|&q| q != stuck && s.eliminated & (1 << q) == 0)

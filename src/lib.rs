@@ -1,5 +1,6 @@
 //! sandtable: a scripting-driven rules sandbox for board games.
 pub mod cli;
+pub mod clock;
 pub mod engine;
 pub mod geometry;
 pub mod lua;

@@ -10,6 +10,7 @@ use clap::{CommandFactory, Parser};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::clock::Clock;
 use crate::engine::{Action, Engine};
 use crate::geometry::Cell;
 use crate::record::{read_yaml, to_yaml, Position, Record};
@@ -70,6 +71,8 @@ pub enum Command {
     LoadRecord { file: String },
     /// Evaluate Lua against the current state (read-only); `g` is the game
     Lua { code: Vec<String> },
+    /// Show the clocks, or set them: `clock 15m`, `clock 15m+5s`, `clock off`
+    Clock { spec: Option<String> },
     /// Show help for all commands, or one
     Help { command: Option<String> },
     /// Leave the REPL
@@ -107,6 +110,8 @@ pub struct Session {
     pub viewer: Viewer,
     last: Option<(Cell, Cell)>,
     rng: ChaCha8Rng,
+    /// The clock spec and the running clock, if the game is timed.
+    clock: Option<(String, Clock)>,
 }
 
 /// Reads a setup spec: piece-code letters, FILE, FILE:LINE or `random`.
@@ -166,7 +171,29 @@ impl Session {
             viewer: Viewer::Omniscient,
             last: None,
             rng: ChaCha8Rng::seed_from_u64(seed.wrapping_add(1)),
+            clock: None,
         })
+    }
+
+    /// Times the game with a clock (`15m`, `15m+5s`); `None` removes it.
+    pub fn set_clock(&mut self, spec: Option<&str>) -> Result<(), String> {
+        self.clock = match spec {
+            None => None,
+            Some(spec) => {
+                let mut c = Clock::parse(spec, self.engine.variant.players.len())?;
+                if let Some(p) = self.engine.acting_player(&self.state) {
+                    c.start(p);
+                }
+                Some((spec.to_string(), c))
+            }
+        };
+        Ok(())
+    }
+
+    pub fn clock_text(&self) -> Option<String> {
+        self.clock
+            .as_ref()
+            .map(|(_, c)| c.display(&self.engine.variant.players))
     }
 
     fn reset_to(&mut self, state: GameState) {
@@ -175,6 +202,9 @@ impl Session {
         self.state = state;
         self.history.clear();
         self.last = None;
+        if let Some((spec, _)) = self.clock.take() {
+            let _ = self.set_clock(Some(&spec));
+        }
     }
 
     /// The board from the current viewpoint.
@@ -199,6 +229,19 @@ impl Session {
     }
 
     fn play_action(&mut self, action: Action) -> Result<String, String> {
+        if let Some((_, clock)) = &mut self.clock {
+            if let Some(p) = self.engine.acting_player(&self.state) {
+                if clock.flagged(p) {
+                    clock.stop();
+                    self.engine.lose_on_time(&mut self.state, p);
+                    return Err(format!(
+                        "too late: {}",
+                        self.engine
+                            .outcome_text(self.state.outcome.as_ref().expect("just set"))
+                    ));
+                }
+            }
+        }
         let before = self.state.clone();
         let canonical = self.engine.action_text(&self.state, &action);
         let events = self
@@ -208,6 +251,12 @@ impl Session {
         self.history.push((canonical.clone(), before));
         if let Action::Move { from, to } = action {
             self.last = Some((from, to));
+        }
+        if let Some((_, clock)) = &mut self.clock {
+            clock.stop();
+            if let Some(p) = self.engine.acting_player(&self.state) {
+                clock.start(p);
+            }
         }
         let lines = self.engine.event_lines(&self.state, &events, self.viewer);
         Ok(format!("{canonical}\n  {}", lines.join("\n  ")))
@@ -288,7 +337,9 @@ impl Session {
                 seed,
             } => {
                 let overrides = parse_pairs(&options)?;
+                let clock = self.clock.as_ref().map(|(spec, _)| spec.clone());
                 *self = Session::new(&variant, &overrides, seed.unwrap_or(self.state.seed))?;
+                self.set_clock(clock.as_deref())?;
                 format!(
                     "loaded {} ({})\n{}",
                     self.engine.variant.name,
@@ -456,6 +507,15 @@ impl Session {
                 let rec: Record = read_yaml(Path::new(&file))?;
                 let msg = self.load_record(&rec)?;
                 format!("{msg}\n{}", self.board(self.viewer))
+            }
+            Command::Clock { spec } => {
+                match spec.as_deref() {
+                    Some("off") => self.set_clock(None)?,
+                    Some(spec) => self.set_clock(Some(spec))?,
+                    None => {}
+                }
+                self.clock_text()
+                    .unwrap_or_else(|| "no clock (try `clock 15m`)".into())
             }
             Command::Lua { code } => {
                 self.engine

@@ -1,0 +1,168 @@
+//! Game clocks for front ends: time runs only for the player who must act.
+//!
+//! Clocks live outside the game state (they measure people, not rules), and
+//! are never used by `bench`, `perft`, simulations or replays.
+
+use std::time::{Duration, Instant};
+
+use crate::state::PlayerId;
+
+#[derive(Clone, Debug)]
+pub struct Clock {
+    remaining: Vec<Duration>,
+    increment: Duration,
+    running: Option<(PlayerId, Instant)>,
+}
+
+/// Parses `90s`, `15m`, `1h`, `1m30s` or a bare number of minutes.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("empty duration".into());
+    }
+    if let Ok(mins) = t.parse::<f64>() {
+        return Ok(Duration::from_secs_f64(mins * 60.0));
+    }
+    let mut total = 0.0;
+    let mut num = String::new();
+    for ch in t.chars() {
+        if ch.is_ascii_digit() || ch == '.' {
+            num.push(ch);
+            continue;
+        }
+        let n: f64 = num
+            .parse()
+            .map_err(|_| format!("`{t}`: expected a number before `{ch}`"))?;
+        total += n * match ch {
+            'h' => 3600.0,
+            'm' => 60.0,
+            's' => 1.0,
+            _ => return Err(format!("`{t}`: unknown unit `{ch}` (use h, m or s)")),
+        };
+        num.clear();
+    }
+    if !num.is_empty() {
+        return Err(format!("`{t}`: a number without a unit at the end"));
+    }
+    Ok(Duration::from_secs_f64(total))
+}
+
+impl Clock {
+    /// A clock from `15m` or `15m+5s` (time per player, then the increment
+    /// added after each of that player's actions).
+    pub fn parse(spec: &str, players: usize) -> Result<Clock, String> {
+        let (base, inc) = match spec.split_once('+') {
+            Some((b, i)) => (parse_duration(b)?, parse_duration(i)?),
+            None => (parse_duration(spec)?, Duration::ZERO),
+        };
+        if base.is_zero() {
+            return Err("the clock needs some time".into());
+        }
+        Ok(Clock {
+            remaining: vec![base; players],
+            increment: inc,
+            running: None,
+        })
+    }
+
+    /// Starts timing `player` (stopping whoever was running).
+    pub fn start(&mut self, player: PlayerId) {
+        self.stop();
+        self.running = Some((player, Instant::now()));
+    }
+
+    /// Stops the running clock, charging the elapsed time. Returns the player
+    /// whose time ran out, if any.
+    pub fn stop(&mut self) -> Option<PlayerId> {
+        let (p, since) = self.running.take()?;
+        let slot = &mut self.remaining[p as usize];
+        let spent = since.elapsed();
+        if spent >= *slot {
+            *slot = Duration::ZERO;
+            return Some(p);
+        }
+        *slot -= spent;
+        *slot += self.increment;
+        None
+    }
+
+    /// Stops without charging an increment, for a pause (the time spent so
+    /// far is charged).
+    pub fn pause(&mut self) -> Option<PlayerId> {
+        let inc = self.increment;
+        self.increment = Duration::ZERO;
+        let flagged = self.stop();
+        self.increment = inc;
+        flagged
+    }
+
+    /// Whether `player` has run out of time (counting the running period).
+    pub fn flagged(&self, player: PlayerId) -> bool {
+        self.remaining(player).is_zero()
+    }
+
+    pub fn remaining(&self, player: PlayerId) -> Duration {
+        let left = self.remaining[player as usize];
+        match self.running {
+            Some((p, since)) if p == player => left.saturating_sub(since.elapsed()),
+            _ => left,
+        }
+    }
+
+    /// `red 14:32  blue 15:00` with the player names given.
+    pub fn display(&self, names: &[String]) -> String {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let d = self.remaining(i as PlayerId).as_secs();
+                let mark = if matches!(self.running, Some((p, _)) if p as usize == i) {
+                    "*"
+                } else {
+                    ""
+                };
+                format!("{n} {}:{:02}{mark}", d / 60, d % 60)
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("15m").unwrap(), Duration::from_secs(900));
+        assert_eq!(parse_duration("1m30s").unwrap(), Duration::from_secs(90));
+        assert_eq!(parse_duration("2").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("5x").is_err());
+        assert!(parse_duration("5m3").is_err());
+        let c = Clock::parse("15m+5s", 2).unwrap();
+        assert_eq!(c.increment, Duration::from_secs(5));
+        assert!(Clock::parse("0s", 2).is_err());
+    }
+
+    #[test]
+    fn time_runs_only_for_the_player_to_act() {
+        let mut c = Clock::parse("10m+1s", 2).unwrap();
+        c.start(0);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(c.remaining(0) < Duration::from_secs(600));
+        assert_eq!(c.remaining(1), Duration::from_secs(600));
+        assert_eq!(c.stop(), None);
+        assert!(
+            c.remaining(0) > Duration::from_secs(600),
+            "the increment is added"
+        );
+        let mut c = Clock::parse("0.01s", 2).unwrap();
+        c.start(1);
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(c.flagged(1));
+        assert_eq!(c.stop(), Some(1));
+        assert!(c
+            .display(&["red".into(), "blue".into()])
+            .contains("blue 0:00"));
+    }
+}

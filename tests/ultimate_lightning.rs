@@ -1,0 +1,405 @@
+//! Rule tests for Ultimate Lightning (shared/RULES.md §2).
+
+mod common;
+use common::*;
+use sandtable::engine::Engine;
+
+fn ul() -> Engine {
+    engine("ultimate_lightning", &[])
+}
+
+const FLAGS: &str = "  - { at: a1, owner: red, kind: flag }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: a10, owner: blue, kind: general }\n";
+
+fn pos(e: &Engine, pieces: &str) -> sandtable::state::GameState {
+    position(e, &format!("to_move: red\npieces:\n{pieces}{FLAGS}"))
+}
+
+#[test]
+fn the_army_has_twenty_pieces_with_the_corporal_instead_of_the_miner() {
+    let e = ul();
+    assert!(e.variant.kind_index("miner").is_none());
+    let count = |k: &str| e.variant.kinds[e.variant.kind_index(k).unwrap()].count;
+    assert_eq!(e.army().len(), 20); // 17 movable pieces, the flag and 2 bombs
+    assert_eq!(
+        (
+            count("scout"),
+            count("corporal"),
+            count("captain"),
+            count("bomb")
+        ),
+        (4, 2, 2, 2)
+    );
+    let s = e.new_game(5, &[]);
+    assert_eq!(s.pieces.len(), 40);
+    assert!(e.variant.option("two_squares_limit").is_none());
+    assert_eq!(e.variant.repetition_limit, Some(5));
+}
+
+#[test]
+fn the_captain_takes_one_or_two_orthogonal_steps_or_one_diagonal() {
+    let e = ul();
+    let s = pos(&e, "  - { at: e3, owner: red, kind: captain }\n");
+    assert_eq!(
+        targets(&e, &s, "e3"),
+        vec!["c3", "d2", "d3", "d4", "e1", "e2", "e4", "e5", "f2", "f3", "f4", "g3"]
+    );
+    // Blocked straight ahead: e5 is out of reach, d4 still reached.
+    let s = pos(
+        &e,
+        "  - { at: e3, owner: red, kind: captain }\n  - { at: e4, owner: red, kind: bomb }\n",
+    );
+    let t = targets(&e, &s, "e3");
+    assert!(
+        !t.contains(&"e5".to_string())
+            && t.contains(&"d4".to_string())
+            && t.contains(&"f4".to_string())
+    );
+    // The last square may hold an enemy; no jumping over one.
+    let s = pos(&e, "  - { at: e3, owner: red, kind: captain }\n  - { at: e4, owner: blue, kind: scout }\n  - { at: f4, owner: blue, kind: scout }\n");
+    let t = targets(&e, &s, "e3");
+    assert!(t.contains(&"e4".to_string()) && t.contains(&"f4".to_string()));
+    assert!(!t.contains(&"e5".to_string()));
+}
+
+fn strike(
+    e: &Engine,
+    attacker: &str,
+    defender: &str,
+    from: &str,
+) -> (Option<String>, Option<String>) {
+    let mut s = pos(e, &format!("  - {{ at: {from}, owner: red, kind: {attacker} }}\n  - {{ at: e5, owner: blue, kind: {defender} }}\n"));
+    play(e, &mut s, &[&format!("{from}-e5")]);
+    (
+        kind_at(e, &s, "e5").map(|k| format!("{} {k}", owner_at(e, &s, "e5").unwrap())),
+        kind_at(e, &s, from),
+    )
+}
+
+#[test]
+fn ties_go_to_the_striker_and_bombs_are_spent() {
+    let e = ul();
+    assert_eq!(
+        strike(&e, "lieutenant", "lieutenant", "e4"),
+        (Some("red lieutenant".into()), None)
+    );
+    assert_eq!(
+        strike(&e, "spy", "marshal", "e4"),
+        (Some("red spy".into()), None)
+    );
+    assert_eq!(
+        strike(&e, "marshal", "spy", "e4"),
+        (Some("red marshal".into()), None)
+    );
+    assert_eq!(
+        strike(&e, "spy", "spy", "e4"),
+        (Some("red spy".into()), None)
+    );
+    // One-use bombs: the striker and the bomb both go.
+    assert_eq!(strike(&e, "marshal", "bomb", "e4"), (None, None));
+    assert_eq!(strike(&e, "corporal", "bomb", "e4"), (None, None));
+    // Scouts defuse bombs, and strike at the end of a slide.
+    assert_eq!(
+        strike(&e, "scout", "bomb", "e4"),
+        (Some("red scout".into()), None)
+    );
+    assert_eq!(
+        strike(&e, "scout", "bomb", "e1"),
+        (Some("red scout".into()), None)
+    );
+    assert_eq!(
+        strike(&e, "scout", "sergeant", "e1"),
+        (Some("blue sergeant".into()), None)
+    );
+}
+
+#[test]
+fn a_rescue_brings_back_a_captured_piece_hidden_from_the_opponent() {
+    let e = ul();
+    let mut s = position(
+        &e,
+        r#"
+to_move: red
+pieces:
+  - { at: a1, owner: red, kind: flag }
+  - { at: e9, owner: red, kind: captain }
+  - { at: b9, owner: red, kind: scout }
+  - { at: j10, owner: blue, kind: flag }
+  - { at: a7, owner: blue, kind: general }
+containers:
+  - name: captured
+    owner: red
+    pieces:
+      - { owner: red, kind: marshal, known_by: [blue] }
+      - { owner: red, kind: sergeant, known_by: [blue] }
+"#,
+    );
+    play(&e, &mut s, &["e9-e10"]);
+    // Red must now choose, before blue moves.
+    assert_eq!(e.acting_player(&s), Some(0));
+    assert_eq!(legal(&e, &s), vec!["marshal", "none", "sergeant"]);
+    assert!(e.legal_actions_for(&s, 1).is_empty());
+    play(&e, &mut s, &["marshal"]);
+    let cells = legal(&e, &s);
+    assert!(cells.contains(&"e3".to_string()) && cells.contains(&"j5".to_string()));
+    assert!(
+        !cells.contains(&"a1".to_string())
+            && !cells.contains(&"c5".to_string())
+            && !cells.contains(&"a6".to_string())
+    );
+    play(&e, &mut s, &["e3"]);
+    assert_eq!(kind_at(&e, &s, "e3").as_deref(), Some("marshal"));
+    let id = s
+        .piece_at(e.variant.board.parse_cell("e3").unwrap())
+        .unwrap();
+    assert!(
+        s.knows(0, id) && !s.knows(1, id),
+        "the rescued piece is hidden from blue"
+    );
+    assert_eq!(s.counter("rescues", Some(0)), 1);
+    assert_eq!(e.acting_player(&s), Some(1), "the rescue ends red's turn");
+    // The same piece cannot rescue twice; a scout never rescues.
+    play(&e, &mut s, &["a7-a6", "e10-d10", "a6-a7", "d10-e10"]);
+    assert_eq!(e.acting_player(&s), Some(1));
+    play(&e, &mut s, &["a7-a6", "b9-b10"]);
+    assert_eq!(e.acting_player(&s), Some(1));
+}
+
+#[test]
+fn rescues_are_limited_by_the_option_and_need_a_captured_piece() {
+    let yaml = r#"
+to_move: red
+pieces:
+  - { at: a1, owner: red, kind: flag }
+  - { at: e9, owner: red, kind: captain }
+  - { at: j10, owner: blue, kind: flag }
+  - { at: a7, owner: blue, kind: general }
+counters:
+  - { name: rescues, player: red, value: 2 }
+containers:
+  - name: captured
+    owner: red
+    pieces:
+      - { owner: red, kind: marshal }
+"#;
+    let e = ul();
+    let mut s = position(&e, yaml);
+    play(&e, &mut s, &["e9-e10"]);
+    assert_eq!(
+        legal(&e, &s),
+        vec!["marshal", "none"],
+        "3 rescues by default"
+    );
+    let e2 = engine("ultimate_lightning", &[("rescues", "2")]);
+    let mut s = position(&e2, yaml);
+    play(&e2, &mut s, &["e9-e10"]);
+    assert_eq!(
+        e2.acting_player(&s),
+        Some(1),
+        "no rescue left with the Gravon limit"
+    );
+    // Nothing captured: nothing to choose.
+    let mut s = position(
+        &e,
+        &yaml
+            .replace("      - { owner: red, kind: marshal }\n", "")
+            .replace(
+                "containers:\n  - name: captured\n    owner: red\n    pieces:\n",
+                "",
+            ),
+    );
+    play(&e, &mut s, &["e9-e10"]);
+    assert_eq!(e.acting_player(&s), Some(1));
+}
+
+#[test]
+fn capturing_every_movable_piece_wins() {
+    let e = ul();
+    let mut s = position(
+        &e,
+        "to_move: red\npieces:\n  - { at: a1, owner: red, kind: flag }\n  - { at: e4, owner: red, kind: marshal }\n  - { at: e5, owner: blue, kind: general }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: j9, owner: blue, kind: bomb }\n",
+    );
+    play(&e, &mut s, &["e4-e5"]);
+    let o = s.outcome.expect("over");
+    assert_eq!(o.winners, vec![0]);
+    assert!(o.reason.contains("every movable piece"), "{}", o.reason);
+}
+
+#[test]
+fn a_draw_when_neither_side_can_move_and_by_agreement() {
+    let e = ul();
+    // Red's last movable piece strikes a bomb: both gone, nobody can move.
+    let mut s = position(
+        &e,
+        "to_move: red\npieces:\n  - { at: a1, owner: red, kind: flag }\n  - { at: e4, owner: red, kind: general }\n  - { at: e5, owner: blue, kind: bomb }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: a10, owner: blue, kind: lieutenant }\n  - { at: a9, owner: blue, kind: bomb }\n  - { at: b10, owner: blue, kind: bomb }\n",
+    );
+    play(&e, &mut s, &["e4-e5"]);
+    let o = s.outcome.clone().expect("over");
+    assert!(
+        o.winners.is_empty() && o.reason.contains("nobody can move"),
+        "{o:?}"
+    );
+
+    let mut s = e.new_game(3, &[]);
+    let first = legal(&e, &s);
+    assert!(
+        first.contains(&"offer-draw".to_string()) && !first.contains(&"accept-draw".to_string())
+    );
+    play(&e, &mut s, &["offer-draw"]);
+    assert_eq!(
+        e.acting_player(&s),
+        Some(0),
+        "an offer does not end the turn"
+    );
+    assert!(!legal(&e, &s).contains(&"offer-draw".to_string()));
+    let mv = legal(&e, &s)
+        .into_iter()
+        .find(|a| a.contains('-') && a != "offer-draw")
+        .unwrap();
+    play(&e, &mut s, &[&mv]);
+    assert!(legal(&e, &s).contains(&"accept-draw".to_string()));
+    play(&e, &mut s, &["accept-draw"]);
+    assert_eq!(s.outcome.unwrap().reason, "draw by agreement");
+}
+
+#[test]
+fn a_move_instead_of_an_answer_declines_the_offer() {
+    let e = ul();
+    let mut s = e.new_game(3, &[]);
+    play(&e, &mut s, &["offer-draw"]);
+    let mv = legal(&e, &s)
+        .into_iter()
+        .find(|a| a.contains('-') && a != "offer-draw")
+        .unwrap();
+    play(&e, &mut s, &[&mv]);
+    let reply = legal(&e, &s)
+        .into_iter()
+        .find(|a| a.contains('-') && !a.ends_with("draw"))
+        .unwrap();
+    play(&e, &mut s, &[&reply]);
+    assert!(!legal(&e, &s).contains(&"accept-draw".to_string()));
+    assert!(legal(&e, &s).contains(&"offer-draw".to_string()));
+}
+
+#[test]
+fn the_five_times_back_and_forth_limit() {
+    let e = ul();
+    let mut s = pos(
+        &e,
+        "  - { at: e4, owner: red, kind: major }\n  - { at: h4, owner: red, kind: major }\n",
+    );
+    play(
+        &e,
+        &mut s,
+        &[
+            "e4-e5", "a10-b10", "e5-e4", "b10-a10", "e4-e5", "a10-b10", "e5-e4", "b10-c10",
+            "e4-e5", "c10-b10",
+        ],
+    );
+    // Five moves between e4 and e5: the sixth is refused.
+    let a = act(&e, &s, "e5-e4");
+    assert!(e
+        .apply(&mut s.clone(), &a)
+        .unwrap_err()
+        .to_string()
+        .contains("back and forth"));
+    let e3 = engine("ultimate_lightning", &[("back_and_forth_limit", "3")]);
+    let mut s = pos(&e3, "  - { at: e4, owner: red, kind: major }\n");
+    play(
+        &e3,
+        &mut s,
+        &["e4-e5", "a10-b10", "e5-e4", "b10-a10", "e4-e5", "a10-b10"],
+    );
+    assert!(e3.apply(&mut s.clone(), &act(&e3, &s, "e5-e4")).is_err());
+}
+
+/// Gravon's 100-letter board field: red's 40 squares back row first from a1,
+/// blue's 40 from a7 in board order (letters N..Y for blue).
+fn gravon_setups(e: &Engine, field: &str) -> (Vec<(u16, u16)>, Vec<(u16, u16)>) {
+    let chars: Vec<char> = field.chars().collect();
+    let red: String = chars[0..40].iter().collect();
+    let blue: String = chars[60..100]
+        .iter()
+        .rev()
+        .map(|&c| {
+            if ('N'..='Y').contains(&c) {
+                (c as u8 - 12) as char
+            } else {
+                c
+            }
+        })
+        .collect();
+    (
+        e.parse_setup(0, &red, true).unwrap(),
+        e.parse_setup(1, &blue, true).unwrap(),
+    )
+}
+
+#[test]
+fn all_555_gravon_setups_are_legal_armies() {
+    let e = ul();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/gravon-ultimate-lightning-setups.csv"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("skipped: {path} not present");
+        return;
+    };
+    let flag = e.variant.kind_index("flag").unwrap() as u16;
+    let mut n = 0;
+    let (mut red_back, mut blue_back) = (0, 0);
+    for line in text.lines().skip(1) {
+        let field = line.split(',').nth(3).unwrap();
+        let (red, blue) = gravon_setups(&e, field);
+        assert_eq!((red.len(), blue.len()), (20, 20));
+        let rank = |cells: &[(u16, u16)]| {
+            e.variant
+                .board
+                .coords(cells.iter().find(|x| x.1 == flag).unwrap().0)
+                .1
+        };
+        red_back += (rank(&red) == 0) as u32;
+        blue_back += (rank(&blue) == 9) as u32;
+        // The board field and the setup agree square by square.
+        for (cell, kind) in &red {
+            let ch = field.as_bytes()[*cell as usize] as char;
+            assert_eq!(Some(ch), e.variant.kinds[*kind as usize].code);
+        }
+        let s = e.new_game(n, &[Some(red), Some(blue)]);
+        s.check_consistency().unwrap();
+        n += 1;
+    }
+    assert_eq!(n, 555);
+    // As measured in shared/data/README.md.
+    assert_eq!((red_back, blue_back), (418, 397));
+}
+
+#[test]
+fn running_out_of_time_loses() {
+    use sandtable::session::Session;
+    let mut s = Session::new("ultimate_lightning", &[], 4).unwrap();
+    s.set_clock(Some("0.02s")).unwrap();
+    assert!(s.clock_text().unwrap().starts_with("red 0:00*"));
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let mv = legal(&s.engine, &s.state)
+        .into_iter()
+        .find(|a| a.contains('-') && !a.ends_with("draw"))
+        .unwrap();
+    let err = s.play(&mv).unwrap_err();
+    assert!(err.contains("red ran out of time"), "{err}");
+    let o = s.state.outcome.clone().unwrap();
+    assert_eq!(o.winners, vec![1]);
+    // A generous clock lets play go on, and only the player to act is charged.
+    let mut s = Session::new("ultimate_lightning", &[], 4).unwrap();
+    s.set_clock(Some("10m+2s")).unwrap();
+    let mv = legal(&s.engine, &s.state)
+        .into_iter()
+        .find(|a| a.contains('-') && !a.ends_with("draw"))
+        .unwrap();
+    s.play(&mv).unwrap();
+    let text = s.clock_text().unwrap();
+    assert!(
+        text.starts_with("red 10:0") && text.ends_with('*') && text.contains("blue "),
+        "{text}"
+    );
+}
