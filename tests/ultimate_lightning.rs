@@ -314,7 +314,9 @@ fn the_five_times_back_and_forth_limit() {
 
 /// Gravon's 100-letter board field: red's 40 squares back row first from a1,
 /// blue's 40 from a7 in board order (letters N..Y for blue).
-fn gravon_setups(e: &Engine, field: &str) -> (Vec<(u16, u16)>, Vec<(u16, u16)>) {
+type Setup = Vec<(u16, u16)>;
+
+fn gravon_setups(e: &Engine, field: &str) -> (Setup, Setup) {
     let chars: Vec<char> = field.chars().collect();
     let red: String = chars[0..40].iter().collect();
     let blue: String = chars[60..100]
