@@ -30,13 +30,82 @@ end
 -- The back row of a player's opponent, from the board zones.
 local back_row = { red = "blue_back_row", blue = "red_back_row" }
 
--- After every action: the all-movable-pieces-captured win, then the rescue.
+local function adjacent(g, a, b)
+  for _, n in ipairs(g:neighbors(a)) do
+    if n == b then
+      return true
+    end
+  end
+  return false
+end
+
+-- The chasing rule (option `chasing_rule`, off by default). Our reading of
+-- "no piece may be attacked continuously without a move in between": a chase
+-- move is a move of a piece P that ends next to the enemy piece T when T's
+-- owner has just moved T away from a square next to P. The same piece may not
+-- chase the same enemy piece on more than `chase_limit` turns in a row; any
+-- other move in between resets the count.
+local function chased(g, me, from, to)
+  local them = opponent(g, me)
+  local t = g:counter("last_piece", them) - 1
+  if t < 0 then
+    return nil
+  end
+  local target = g:piece(t)
+  if not target or not target.cell or target.owner ~= them then
+    return nil
+  end
+  local t_from = g:cell_name(g:counter("last_from", them))
+  if adjacent(g, t_from, from) and adjacent(g, to, target.cell) then
+    return t
+  end
+  return nil
+end
+
+if options.chasing_rule then
+  function rules.filter(g, moves)
+    local me = g:player()
+    if g:counter("chase_count", me) < options.chase_limit then
+      return nil
+    end
+    local chaser = g:counter("chase_piece", me) - 1
+    local target = g:counter("chase_target", me) - 1
+    local out = {}
+    for i, m in ipairs(moves) do
+      if m.piece == chaser and chased(g, me, m.from, m.to) == target then
+        table.insert(out, i)
+      end
+    end
+    return out
+  end
+end
+
+local function count_chase(g, me, action)
+  local target = chased(g, me, action.from, action.to)
+  if target == nil then
+    g:set_counter("chase_count", 0, me)
+  elseif g:counter("chase_piece", me) - 1 == action.piece and g:counter("chase_target", me) - 1 == target then
+    g:set_counter("chase_count", g:counter("chase_count", me) + 1, me)
+  else
+    g:set_counter("chase_piece", action.piece + 1, me)
+    g:set_counter("chase_target", target + 1, me)
+    g:set_counter("chase_count", 1, me)
+  end
+  g:set_counter("last_piece", action.piece + 1, me)
+  g:set_counter("last_from", g:cell(action.from).index, me)
+end
+
+-- After every action: the chase count, the all-movable-pieces-captured win,
+-- then the rescue.
 function rules.after_action(g, action)
   if action.kind ~= "move" then
     return
   end
   local me = action.player
   local them = opponent(g, me)
+  if options.chasing_rule then
+    count_chase(g, me, action)
+  end
   if g:count({ owner = them, mobile = true }) == 0 then
     if g:count({ owner = me, mobile = true }) == 0 then
       g:draw("draw: neither side can move")

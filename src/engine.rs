@@ -303,12 +303,40 @@ impl Engine {
                 out.remove(i);
             }
         }
+        if self.rules.has_filter() {
+            self.apply_filter(s, out);
+        }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {
                 0 => out.push(Action::OfferDraw),
                 n if n - 1 != p as i64 => out.push(Action::AcceptDraw),
                 _ => {}
             }
+        }
+    }
+
+    /// Removes the moves `rules.filter` forbids. A failing filter forbids
+    /// nothing and is reported on stderr once per call (listing actions has
+    /// no error path; applying re-checks through the same list).
+    fn apply_filter(&self, s: &GameState, out: &mut Vec<Action>) {
+        let moves: Vec<(Cell, Cell, PieceId)> = out
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
+                _ => None,
+            })
+            .collect();
+        match self.rules.filter(s, &self.variant, &moves) {
+            Ok(mut drop) => {
+                drop.sort_unstable();
+                drop.dedup();
+                for i in drop.into_iter().rev() {
+                    if i >= 1 && i <= out.len() {
+                        out.remove(i - 1);
+                    }
+                }
+            }
+            Err(e) => eprintln!("rule error in rules.filter: {e}"),
         }
     }
 
@@ -338,6 +366,9 @@ impl Engine {
     pub fn has_legal_action(&self, s: &GameState) -> bool {
         if !s.pending.is_empty() {
             return true;
+        }
+        if self.rules.has_filter() {
+            return self.legal_actions(s).iter().any(|a| !a.is_social());
         }
         let p = s.to_move;
         let banned = self.banned_by_repetition(s);

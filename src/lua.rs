@@ -78,6 +78,7 @@ pub struct Rules {
     strike: Option<Function>,
     after_action: Option<Function>,
     on_choice: Option<Function>,
+    filter: Option<Function>,
     api: mlua::AnyUserData,
 }
 
@@ -249,6 +250,34 @@ impl UserData for Api {
                 })
             },
         );
+        m.add_method(
+            "neighbors",
+            |lua, _, (cell, dirs): (String, Option<String>)| {
+                with_ctx(lua, |cx| {
+                    let c = parse_cell(cx, &cell)?;
+                    let b = &cx.variant.board;
+                    let name = dirs.as_deref().unwrap_or("orthogonal");
+                    let d = b.directions(name).ok_or_else(|| {
+                        mlua::Error::runtime(format!("unknown direction set `{name}`"))
+                    })?;
+                    Ok(d.deltas
+                        .iter()
+                        .filter_map(|&delta| b.offset(c, delta))
+                        .map(|n| b.cell_name(n))
+                        .collect::<Vec<_>>())
+                })
+            },
+        );
+        m.add_method("cell_name", |lua, _, index: u32| {
+            with_ctx(lua, |cx| {
+                let b = &cx.variant.board;
+                if (index as usize) < b.cell_count() {
+                    Ok(b.cell_name(index as Cell))
+                } else {
+                    Err(mlua::Error::runtime(format!("there is no cell {index}")))
+                }
+            })
+        });
         m.add_method("zone", |lua, _, name: String| {
             with_ctx(lua, |cx| {
                 let b = &cx.variant.board;
@@ -313,8 +342,10 @@ impl UserData for Api {
                     .collect();
                 Ok((names, cx.state.piece_at(c)))
             })?;
+            let index = with_ctx(lua, |cx| parse_cell(cx, &cell))?;
             let t = lua.create_table()?;
             t.set("name", cell)?;
+            t.set("index", index)?;
             t.set("terrain", terrain)?;
             t.set("piece", piece)?;
             Ok(t)
@@ -513,13 +544,24 @@ impl Rules {
             })?;
             sources.push((src, shown.clone()));
         }
-        Rules::from_sources(&sources)
+        let options: Vec<(String, Value)> = variant
+            .options
+            .iter()
+            .map(|o| (o.name.clone(), o.value.clone()))
+            .collect();
+        Rules::from_sources(&sources, &options)
             .map_err(|(shown, msg)| LoadError(vec![script_diagnostic(&shown, &msg)]))
     }
 
     /// Loads rules from Lua sources `(source, file name)`, in order. On error,
     /// returns the file that failed and the message.
-    pub fn from_sources(sources: &[(String, String)]) -> Result<Rules, (String, String)> {
+    /// The variant's option values are readable while the scripts load, as
+    /// the read-only global `options`, so a script can define a hook only
+    /// when an option asks for it.
+    pub fn from_sources(
+        sources: &[(String, String)],
+        options: &[(String, Value)],
+    ) -> Result<Rules, (String, String)> {
         let display = sources
             .last()
             .map(|s| s.1.clone())
@@ -582,6 +624,12 @@ impl Rules {
             math.set("randomseed", LV::Nil)?;
             let rules = lua.create_table()?;
             g.set("rules", rules)?;
+            let opts = lua.create_table()?;
+            for (k, v) in options {
+                opts.set(k.as_str(), value_to_lua(&lua, v)?)?;
+            }
+            opts.set_readonly(true);
+            g.set("options", opts)?;
             lua.create_userdata(Api)
         };
         let api = setup().map_err(|e| fail(e.to_string()))?;
@@ -612,6 +660,7 @@ impl Rules {
         let strike = hook("strike")?;
         let after_action = hook("after_action")?;
         let on_choice = hook("on_choice")?;
+        let filter = hook("filter")?;
         rules.set_readonly(true);
         lua.globals().set_readonly(true);
         Ok(Rules {
@@ -623,6 +672,7 @@ impl Rules {
             strike,
             after_action,
             on_choice,
+            filter,
             api,
         })
     }
@@ -713,6 +763,38 @@ impl Rules {
             t.set("to", action.to.map(|c| variant.board.cell_name(c)))?;
             t.set("piece", action.piece)?;
             hook.call::<()>((api.clone(), t))
+        })
+    }
+
+    pub fn has_filter(&self) -> bool {
+        self.filter.is_some()
+    }
+
+    /// Asks `rules.filter(g, moves)` which of the generated moves a rule
+    /// forbids: `moves` is a list of `{from, to, piece}`; the answer a list of
+    /// their indices (1-based) to remove, or nil. The state is not changed.
+    pub fn filter(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        moves: &[(Cell, Cell, PieceId)],
+    ) -> Result<Vec<usize>, String> {
+        let Some(hook) = &self.filter else {
+            return Ok(Vec::new());
+        };
+        let mut copy = state.clone();
+        let mut effects = Vec::new();
+        self.call(&mut copy, variant, &mut effects, |lua, api| {
+            let list = lua.create_table_with_capacity(moves.len(), 0)?;
+            for &(from, to, piece) in moves {
+                let t = lua.create_table_with_capacity(0, 3)?;
+                t.set("from", variant.board.cell_name(from))?;
+                t.set("to", variant.board.cell_name(to))?;
+                t.set("piece", piece)?;
+                list.push(t)?;
+            }
+            let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
+            Ok(out.unwrap_or_default())
         })
     }
 

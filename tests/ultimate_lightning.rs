@@ -405,3 +405,29 @@ fn running_out_of_time_loses() {
         "{text}"
     );
 }
+
+#[test]
+fn the_chasing_rule_stops_a_fourth_chase_in_a_row_when_enabled() {
+    let yaml = "to_move: blue\npieces:\n  - { at: a1, owner: red, kind: flag }\n  - { at: e4, owner: red, kind: major }\n  - { at: j2, owner: red, kind: sergeant }\n  - { at: e5, owner: blue, kind: lieutenant }\n  - { at: j10, owner: blue, kind: flag }\n";
+    let moves = [
+        "e5-f5", "e4-f4", "f5-f6", "f4-f5", "f6-e6", "f5-e5", "e6-e7",
+    ];
+    // Off by default: the chase goes on.
+    let e = ul();
+    let mut s = position(&e, yaml);
+    play(&e, &mut s, &moves);
+    assert!(legal(&e, &s).contains(&"e5-e6".to_string()));
+    // On: the fourth chase move of the same piece after the same piece is refused,
+    // other moves of that piece are not.
+    let e = engine("ultimate_lightning", &[("chasing_rule", "true")]);
+    let mut s = position(&e, yaml);
+    play(&e, &mut s, &moves);
+    let l = legal(&e, &s);
+    assert!(!l.contains(&"e5-e6".to_string()), "{l:?}");
+    assert!(l.contains(&"e5-d5".to_string()) || l.contains(&"e5-e4".to_string()));
+    assert!(l.contains(&"j2-j3".to_string()));
+    // A move in between resets the count.
+    assert_eq!(s.counter("chase_count", Some(0)), 3);
+    play(&e, &mut s, &["j2-j3"]);
+    assert_eq!(s.counter("chase_count", Some(0)), 0);
+}
