@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::clock::Clock;
-use crate::engine::{Action, Engine};
+use crate::engine::{Action, Engine, Event};
 use crate::geometry::Cell;
 use crate::record::{read_yaml, to_yaml, Position, Record};
 use crate::state::{GameState, KindId, PlayerId};
@@ -73,6 +73,10 @@ pub enum Command {
     Lua { code: Vec<String> },
     /// Show the clocks, or set them: `clock 15m`, `clock 15m+5s`, `clock off`
     Clock { spec: Option<String> },
+    /// Re-read the variant's YAML and Lua and replay the game under the new rules
+    Reload,
+    /// Change an option and reload: `set rescues 2`
+    Set { name: String, value: String },
     /// Show help for all commands, or one
     Help { command: Option<String> },
     /// Leave the REPL
@@ -99,14 +103,43 @@ pub enum Flow {
     Quit,
 }
 
+/// One action played in a session: its text, the state before it, and what
+/// it did (compared by `reload`).
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub text: String,
+    pub before: GameState,
+    pub events: Vec<Event>,
+}
+
+/// What `reload` found when it replayed the game under the new rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReloadReport {
+    /// Every action plays as before.
+    Same { actions: usize },
+    /// Action `index` (1-based) is now illegal; the game stops before it.
+    Illegal {
+        index: usize,
+        text: String,
+        reason: String,
+    },
+    /// Action `index` now has other effects; the game stops after it.
+    Changed {
+        index: usize,
+        text: String,
+        before: Vec<String>,
+        after: Vec<String>,
+    },
+}
+
 pub struct Session {
     pub engine: Engine,
     variant_arg: String,
     overrides: Vec<(String, String)>,
     pub start: GameState,
     pub state: GameState,
-    /// The actions played from `start`, with the state before each.
-    pub history: Vec<(String, GameState)>,
+    /// The actions played from `start`.
+    pub history: Vec<Played>,
     pub viewer: Viewer,
     last: Option<(Cell, Cell)>,
     rng: ChaCha8Rng,
@@ -248,7 +281,11 @@ impl Session {
             .engine
             .apply(&mut self.state, &action)
             .map_err(|e| e.to_string())?;
-        self.history.push((canonical.clone(), before));
+        self.history.push(Played {
+            text: canonical.clone(),
+            before,
+            events: events.clone(),
+        });
         if let Action::Move { from, to } = action {
             self.last = Some((from, to));
         }
@@ -262,13 +299,128 @@ impl Session {
         Ok(format!("{canonical}\n  {}", lines.join("\n  ")))
     }
 
+    /// Re-reads the variant's files (and the variants it extends) and replays
+    /// the game under the new rules. A load error leaves rules and game
+    /// untouched. Otherwise the game is kept up to the first action that is
+    /// now illegal (excluded) or plays differently (included).
+    pub fn reload(&mut self) -> Result<ReloadReport, String> {
+        let path = self.engine.variant.path.display().to_string();
+        let engine = Engine::load(&path, &self.overrides).map_err(|e| e.to_string())?;
+        self.replay_under(engine)
+    }
+
+    /// Replays the current game under `engine` (see [`Session::reload`]).
+    pub fn replay_under(&mut self, engine: Engine) -> Result<ReloadReport, String> {
+        let pos = self.engine.to_position(&self.start);
+        let start = engine
+            .from_position(&pos)
+            .map_err(|e| format!("the game's start position does not fit the new rules: {e}"))?;
+        let mut state = start.clone();
+        let mut history = Vec::new();
+        let mut report = ReloadReport::Same {
+            actions: self.history.len(),
+        };
+        for (i, old) in self.history.iter().enumerate() {
+            let before = state.clone();
+            let action = match engine.parse_action(&state, &old.text) {
+                Ok(a) => a,
+                Err(e) => {
+                    report = ReloadReport::Illegal {
+                        index: i + 1,
+                        text: old.text.clone(),
+                        reason: e.to_string(),
+                    };
+                    break;
+                }
+            };
+            match engine.apply(&mut state, &action) {
+                Err(e) => {
+                    report = ReloadReport::Illegal {
+                        index: i + 1,
+                        text: old.text.clone(),
+                        reason: e.to_string(),
+                    };
+                    break;
+                }
+                Ok(events) => {
+                    let changed = events != old.events;
+                    if changed {
+                        report = ReloadReport::Changed {
+                            index: i + 1,
+                            text: old.text.clone(),
+                            before: self.engine.event_lines(
+                                &self
+                                    .history
+                                    .get(i + 1)
+                                    .map(|p| p.before.clone())
+                                    .unwrap_or_else(|| self.state.clone()),
+                                &old.events,
+                                Viewer::Omniscient,
+                            ),
+                            after: engine.event_lines(&state, &events, Viewer::Omniscient),
+                        };
+                    }
+                    history.push(Played {
+                        text: old.text.clone(),
+                        before,
+                        events,
+                    });
+                    if changed {
+                        break;
+                    }
+                }
+            }
+        }
+        self.engine = engine;
+        self.start = start;
+        self.state = state;
+        self.history = history;
+        self.last = None;
+        Ok(report)
+    }
+
+    /// Sets an option (`set NAME VALUE`) and reloads.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<ReloadReport, String> {
+        let mut overrides: Vec<(String, String)> = self
+            .overrides
+            .iter()
+            .filter(|(k, _)| k != name)
+            .cloned()
+            .collect();
+        overrides.push((name.to_string(), value.to_string()));
+        let path = self.engine.variant.path.display().to_string();
+        let engine = Engine::load(&path, &overrides).map_err(|e| e.to_string())?;
+        let report = self.replay_under(engine)?;
+        self.overrides = overrides;
+        Ok(report)
+    }
+
+    pub fn report_text(&self, report: &ReloadReport) -> String {
+        match report {
+            ReloadReport::Same { actions } => {
+                format!("reloaded {}: all {actions} actions play as before", self.engine.variant.name)
+            }
+            ReloadReport::Illegal { index, text, reason } => format!(
+                "reloaded {}: action {index} ({text}) is now illegal: {reason}\nthe game is kept up to action {}",
+                self.engine.variant.name,
+                index - 1
+            ),
+            ReloadReport::Changed { index, text, before, after } => format!(
+                "reloaded {}: action {index} ({text}) now plays differently\n  before: {}\n  now:    {}\nthe game is kept up to action {index}",
+                self.engine.variant.name,
+                before.join("; "),
+                after.join("; ")
+            ),
+        }
+    }
+
     pub fn record(&self) -> Record {
         let start = self.engine.to_position(&self.start);
         Record {
             variant: start.variant.clone(),
             options: start.options.clone(),
             start,
-            actions: self.history.iter().map(|(t, _)| t.clone()).collect(),
+            actions: self.history.iter().map(|p| p.text.clone()).collect(),
             result: self
                 .state
                 .outcome
@@ -419,8 +571,8 @@ impl Session {
             Command::Undo { n } => {
                 let n = n.unwrap_or(1).min(self.history.len());
                 for _ in 0..n {
-                    let (_, before) = self.history.pop().expect("n bounded by history");
-                    self.state = before;
+                    let played = self.history.pop().expect("n bounded by history");
+                    self.state = played.before;
                 }
                 self.last = None;
                 format!("took back {n} action(s)\n{}", self.board(self.viewer))
@@ -430,7 +582,7 @@ impl Session {
                     .history
                     .iter()
                     .enumerate()
-                    .map(|(i, (t, _))| format!("{}. {t}", i + 1))
+                    .map(|(i, p)| format!("{}. {}", i + 1, p.text))
                     .collect();
                 if texts.is_empty() {
                     "no actions yet".into()
@@ -507,6 +659,14 @@ impl Session {
                 let rec: Record = read_yaml(Path::new(&file))?;
                 let msg = self.load_record(&rec)?;
                 format!("{msg}\n{}", self.board(self.viewer))
+            }
+            Command::Reload => {
+                let report = self.reload()?;
+                format!("{}\n{}", self.report_text(&report), self.board(self.viewer))
+            }
+            Command::Set { name, value } => {
+                let report = self.set_option(&name, &value)?;
+                format!("{name} = {value}\n{}", self.report_text(&report))
             }
             Command::Clock { spec } => {
                 match spec.as_deref() {

@@ -1,0 +1,83 @@
+//! REPL sessions as transcripts: each `tests/transcripts/NAME.in` is a list of
+//! REPL commands run against a fresh copy of `variants/` and `scripts/` in a
+//! temporary folder (`$TMP` in a command names it). Lines starting with
+//! `!edit FILE: OLD => NEW` edit a file of that copy between commands, as a
+//! designer would in an editor. The whole transcript (commands and output)
+//! is checked against `tests/snapshots/transcripts__NAME.snap`.
+
+use std::path::Path;
+
+use sandtable::session::{Flow, Session};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_file() {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn run_transcript(name: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read_to_string(root.join(format!("tests/transcripts/{name}.in"))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().to_str().unwrap().to_string();
+    copy_dir(&root.join("variants"), &dir.path().join("variants"));
+    copy_dir(&root.join("scripts"), &dir.path().join("scripts"));
+    copy_dir(
+        &root.join("tests/transcripts"),
+        &dir.path().join("transcripts"),
+    );
+    // Position files name the copied variant.
+    for e in std::fs::read_dir(dir.path().join("transcripts"))
+        .unwrap()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        std::fs::write(e.path(), text.replace("TMPDIR", &tmp)).unwrap();
+    }
+    let mut session =
+        Session::new(&format!("{tmp}/variants/classic_stratego.yaml"), &[], 1).unwrap();
+    let mut out = String::new();
+    for line in input.lines() {
+        let line = line.replace("$TMP", &tmp);
+        if line.trim().is_empty() || line.starts_with('#') {
+            out.push_str(&format!("{line}\n"));
+            continue;
+        }
+        if let Some(edit) = line.strip_prefix("!edit ") {
+            let (file, change) = edit.split_once(": ").expect("!edit FILE: OLD => NEW");
+            let (old, new) = change.split_once(" => ").expect("OLD => NEW");
+            let path = dir.path().join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains(old), "{file} does not contain `{old}`");
+            std::fs::write(&path, text.replacen(old, new, 1)).unwrap();
+            out.push_str(&format!("{}\n", line.replace(&tmp, "$TMP")));
+            continue;
+        }
+        out.push_str(&format!("> {}\n", line.replace(&tmp, "$TMP")));
+        match session.execute(&line) {
+            Ok((text, flow)) => {
+                out.push_str(&text);
+                out.push('\n');
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            Err(e) => out.push_str(&format!("error: {e}\n")),
+        }
+    }
+    out.replace(&tmp, "$TMP")
+}
+
+#[test]
+fn reload_after_a_rule_edit_names_the_first_divergent_action() {
+    insta::assert_snapshot!("reload_strike_rule", run_transcript("reload_strike_rule"));
+}
+
+#[test]
+fn a_designer_session() {
+    insta::assert_snapshot!("designer_session", run_transcript("designer_session"));
+}
