@@ -102,6 +102,9 @@ pub enum Cmd {
         variant: String,
         #[arg(long, default_value_t = 100)]
         playouts: u32,
+        /// Instead: time `reload` (re-read the files, replay a game of N actions)
+        #[arg(long)]
+        reload: Option<u32>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long = "option", short = 'o')]
@@ -163,6 +166,17 @@ pub fn run(cli: Cli) -> i32 {
         Some(Cmd::Bench {
             variant,
             playouts,
+            reload: Some(n),
+            seed,
+            options,
+        }) => {
+            let _ = playouts;
+            bench_reload(&variant, n, seed, &options)
+        }
+        Some(Cmd::Bench {
+            variant,
+            playouts,
+            reload: None,
             seed,
             options,
         }) => bench(&variant, playouts, seed, &options),
@@ -359,6 +373,38 @@ fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<
     Ok(())
 }
 
+fn bench_reload(variant: &str, actions: u32, seed: u64, options: &[String]) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let mut session = Session::new(variant, &overrides, seed)?;
+    // A game of `actions` actions (restarted with another seed if one ends early).
+    let mut game_seed = seed;
+    while (session.history.len() as u32) < actions {
+        let (out, _) = session.execute("random")?;
+        if out.is_empty() || session.state.outcome.is_some() {
+            game_seed += 1;
+            session.execute(&format!("new --seed {game_seed}"))?;
+        }
+    }
+    let runs = 20;
+    let t = Instant::now();
+    for _ in 0..runs {
+        let report = session.reload()?;
+        if !matches!(report, crate::session::ReloadReport::Same { .. }) {
+            return Err(format!(
+                "the replay diverged: {}",
+                session.report_text(&report)
+            ));
+        }
+    }
+    let ms = t.elapsed().as_secs_f64() * 1000.0 / runs as f64;
+    println!(
+        "variant: {}  actions: {actions}  runs: {runs}",
+        session.engine.variant.name
+    );
+    println!("reload+replay ms: {ms:.2}");
+    Ok(())
+}
+
 /// The lines of standard input, with the line editor when it is a terminal.
 pub fn repl(
     variant: &str,
@@ -375,6 +421,8 @@ pub fn repl(
     let mut session = Session::new(variant, overrides, seed)?;
     session.set_clock(clock)?;
     let interactive = std::io::stdin().is_terminal();
+    session.color = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     if interactive {
         println!(
             "sandtable — {} (seed {seed}). Type `help` for commands, an action such as a4-a5 to play it.",
@@ -516,9 +564,52 @@ impl rustyline::completion::Completer for ReplHelper {
 
 impl rustyline::hint::Hinter for ReplHelper {
     type Hint = String;
+    /// Hints the rest of the only command or action that starts with the
+    /// word typed so far.
+    fn hint(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> Option<String> {
+        if pos < line.len() || line.is_empty() || line.contains(' ') {
+            return None;
+        }
+        let words = self.words.borrow();
+        let mut hits = self
+            .commands
+            .iter()
+            .chain(words.iter())
+            .filter(|w| w.starts_with(line) && w.len() > line.len());
+        let first = hits.next()?;
+        hits.next()
+            .is_none()
+            .then(|| first[line.len()..].to_string())
+    }
 }
-impl rustyline::highlight::Highlighter for ReplHelper {}
-impl rustyline::validate::Validator for ReplHelper {}
+impl rustyline::highlight::Highlighter for ReplHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> std::borrow::Cow<'h, str> {
+        std::borrow::Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+    }
+}
+impl rustyline::validate::Validator for ReplHelper {
+    /// A Lua line (`= ...` or `lua ...`) goes on to the next line until the
+    /// block is complete.
+    fn validate(
+        &self,
+        ctx: &mut rustyline::validate::ValidationContext<'_>,
+    ) -> rustyline::Result<rustyline::validate::ValidationResult> {
+        use rustyline::validate::ValidationResult;
+        let input = ctx.input();
+        let code = match input.trim_start().strip_prefix('=') {
+            Some(c) => c,
+            None => match input.trim_start().strip_prefix("lua ") {
+                Some(c) => c,
+                None => return Ok(ValidationResult::Valid(None)),
+            },
+        };
+        Ok(if crate::lua::is_incomplete(code) {
+            ValidationResult::Incomplete
+        } else {
+            ValidationResult::Valid(None)
+        })
+    }
+}
 impl rustyline::Helper for ReplHelper {}
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -857,6 +857,27 @@ impl Rules {
     }
 }
 
+/// Whether Lua `code` is an unfinished block (an open `function`, `do`,
+/// `{`, string...), as an expression or as statements.
+pub fn is_incomplete(code: &str) -> bool {
+    let lua = Lua::new_with(StdLib::NONE, LuaOptions::default());
+    let Ok(lua) = lua else { return false };
+    // Some(true): compiles; Some(false): unfinished; None: another error.
+    let check = |src: &str| match lua.load(src).set_name("=input").into_function() {
+        Ok(_) => Some(true),
+        Err(mlua::Error::SyntaxError {
+            incomplete_input: true,
+            ..
+        }) => Some(false),
+        Err(_) => None,
+    };
+    let (expr, stmt) = (check(&format!("return {code}")), check(code));
+    if expr == Some(true) || stmt == Some(true) {
+        return false;
+    }
+    expr == Some(false) || stmt == Some(false)
+}
+
 /// A Lua value printed for people: tables shown with their keys.
 pub fn show_value(v: &LV) -> String {
     fn go(v: &LV, depth: usize) -> String {
@@ -903,5 +924,24 @@ pub fn script_diagnostic(display: &str, msg: &str) -> Diagnostic {
         line: 1,
         column: 1,
         message: msg.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unfinished_blocks_are_incomplete() {
+        assert!(is_incomplete("function f()"));
+        assert!(is_incomplete("{1, 2,"));
+        assert!(is_incomplete("for i = 1, 3 do"));
+        assert!(!is_incomplete("1 + 2"));
+        assert!(!is_incomplete("g:player()"));
+        assert!(!is_incomplete("local x = 1 return x"));
+        assert!(
+            !is_incomplete("1 +* 2"),
+            "a plain syntax error is not incomplete"
+        );
     }
 }

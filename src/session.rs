@@ -143,6 +143,8 @@ pub struct Session {
     pub viewer: Viewer,
     last: Option<(Cell, Cell)>,
     rng: ChaCha8Rng,
+    /// Whether boards are drawn with ANSI colours.
+    pub color: bool,
     /// The clock spec and the running clock, if the game is timed.
     clock: Option<(String, Clock)>,
 }
@@ -204,6 +206,7 @@ impl Session {
             viewer: Viewer::Omniscient,
             last: None,
             rng: ChaCha8Rng::seed_from_u64(seed.wrapping_add(1)),
+            color: false,
             clock: None,
         })
     }
@@ -243,7 +246,7 @@ impl Session {
     /// The board from the current viewpoint.
     pub fn board(&self, viewer: Viewer) -> String {
         let view = self.engine.view(&self.state, viewer);
-        let mut out = self.engine.render(&view, self.last);
+        let mut out = self.engine.render_styled(&view, self.last, self.color);
         for line in self.engine.captured_summary(&self.state, viewer) {
             out.push_str(&line);
             out.push('\n');
@@ -490,7 +493,9 @@ impl Session {
             } => {
                 let overrides = parse_pairs(&options)?;
                 let clock = self.clock.as_ref().map(|(spec, _)| spec.clone());
+                let color = self.color;
                 *self = Session::new(&variant, &overrides, seed.unwrap_or(self.state.seed))?;
+                self.color = color;
                 self.set_clock(clock.as_deref())?;
                 format!(
                     "loaded {} ({})\n{}",

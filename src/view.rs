@@ -311,6 +311,32 @@ impl Engine {
     /// A text picture of a view: the first player's side at the bottom, or
     /// the viewer's own side at the bottom when viewing as another player.
     pub fn render(&self, view: &View, last: Option<(u16, u16)>) -> String {
+        self.render_styled(view, last, false)
+    }
+
+    /// The colour of a player's pieces: the player's name when it names a
+    /// colour, else one from a palette by seat.
+    pub fn player_color(&self, owner: &str) -> anstyle::AnsiColor {
+        use anstyle::AnsiColor::*;
+        match owner {
+            "red" => Red,
+            "blue" => Blue,
+            "green" => Green,
+            "yellow" => Yellow,
+            "white" => BrightWhite,
+            "black" => Magenta,
+            "purple" | "magenta" => Magenta,
+            "cyan" => Cyan,
+            other => {
+                let i = self.variant.player_index(other).unwrap_or(0);
+                [Red, Blue, Green, Yellow, Magenta, Cyan][i % 6]
+            }
+        }
+    }
+
+    /// Like [`Engine::render`], with ANSI colours when `color` is set: pieces
+    /// in their owner's colour, terrain dimmed, the last move underlined.
+    pub fn render_styled(&self, view: &View, last: Option<(u16, u16)>, color: bool) -> String {
         let files = view.files as usize;
         let ranks = view.ranks as usize;
         let flip = matches!(self.parse_viewer(&view.viewer), Some(Viewer::Player(p)) if p == 1);
@@ -348,10 +374,30 @@ impl Engine {
                     None if !view.terrain[c].is_empty() => "~~".into(),
                     None => ".".into(),
                 };
-                if mark {
-                    out.push_str(&format!("{:>3}*", text));
+                let cell_text = if mark {
+                    format!("{:>3}*", text)
                 } else {
-                    out.push_str(&format!("{:>3} ", text));
+                    format!("{:>3} ", text)
+                };
+                if color {
+                    let mut style = anstyle::Style::new();
+                    if let Some(p) = &view.cells[c] {
+                        style = style
+                            .fg_color(Some(self.player_color(&p.owner).into()))
+                            .bold();
+                    } else if !view.terrain[c].is_empty() {
+                        style = style
+                            .fg_color(Some(anstyle::AnsiColor::Cyan.into()))
+                            .dimmed();
+                    } else {
+                        style = style.dimmed();
+                    }
+                    if mark {
+                        style = style.underline();
+                    }
+                    out.push_str(&format!("{style}{cell_text}{style:#}"));
+                } else {
+                    out.push_str(&cell_text);
                 }
             }
             out.truncate(out.trim_end_matches(' ').len());
