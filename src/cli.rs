@@ -110,6 +110,31 @@ pub enum Cmd {
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
     },
+    /// Replay a game record: check every action, print what happened and the outcome
+    Replay {
+        /// The record (YAML, as written by the REPL's save-record)
+        file: PathBuf,
+        /// Show events and the board as this player saw them
+        #[arg(long = "as")]
+        as_player: Option<String>,
+    },
+    /// Draw a position as SVG, as one viewer sees it
+    Render {
+        variant: String,
+        #[arg(long)]
+        position: Option<PathBuf>,
+        /// A record to replay, up to --ply
+        #[arg(long)]
+        record: Option<PathBuf>,
+        #[arg(long)]
+        ply: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "as")]
+        as_player: Option<String>,
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+    },
     /// Play a game in the terminal: `--PLAYER human|random` for each seat
     Play {
         variant: String,
@@ -145,6 +170,24 @@ pub fn run(cli: Cli) -> i32 {
             Err(e) => Err(e),
         },
         Some(Cmd::Check { variants, options }) => return check(&variants, &options),
+        Some(Cmd::Replay { file, as_player }) => replay(&file, as_player.as_deref()),
+        Some(Cmd::Render {
+            variant,
+            position,
+            record,
+            ply,
+            seed,
+            as_player,
+            out,
+        }) => render(
+            &variant,
+            position,
+            record,
+            ply,
+            seed,
+            as_player.as_deref(),
+            &out,
+        ),
         Some(Cmd::Perft {
             variant,
             position,
@@ -370,6 +413,109 @@ fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<
         playouts as f64 / secs,
         plies as f64 / secs
     );
+    Ok(())
+}
+
+fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String> {
+    let rec: crate::record::Record = read_yaml(file)?;
+    let overrides: Vec<(String, String)> = rec
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string()))
+        .collect();
+    let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
+    let viewer = match as_player {
+        Some(p) => engine
+            .parse_viewer(p)
+            .ok_or_else(|| format!("unknown viewer `{p}`"))?,
+        None => Viewer::Omniscient,
+    };
+    let mut state = engine
+        .from_position(&rec.start)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut last = None;
+    for (i, text) in rec.actions.iter().enumerate() {
+        let action = engine
+            .parse_action(&state, text)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        let events = engine
+            .apply(&mut state, &action)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        if let crate::engine::Action::Move { from, to } = action {
+            last = Some((from, to));
+        }
+        println!("{}. {text}", i + 1);
+        for l in engine.event_lines(&state, &events, viewer) {
+            println!("   {l}");
+        }
+    }
+    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    let outcome = state.outcome.as_ref().map(|o| engine.outcome_text(o));
+    match (&outcome, &rec.result) {
+        (Some(o), Some(r)) if o != r => {
+            return Err(format!("the record says `{r}` but the replay ends `{o}`"))
+        }
+        (Some(o), _) => println!("outcome: {o}"),
+        (None, _) => println!(
+            "outcome: still playing ({} to act)",
+            engine.player_name(engine.acting_player(&state).unwrap_or(0))
+        ),
+    }
+    Ok(())
+}
+
+fn render(
+    variant: &str,
+    position: Option<PathBuf>,
+    record: Option<PathBuf>,
+    ply: Option<usize>,
+    seed: u64,
+    as_player: Option<&str>,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let (engine, state, last) = match record {
+        Some(path) => {
+            let rec: crate::record::Record = read_yaml(&path)?;
+            let overrides: Vec<(String, String)> = rec
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_string()))
+                .collect();
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let mut state = engine.from_position(&rec.start)?;
+            let mut last = None;
+            for (i, text) in rec
+                .actions
+                .iter()
+                .take(ply.unwrap_or(usize::MAX))
+                .enumerate()
+            {
+                let a = engine
+                    .parse_action(&state, text)
+                    .map_err(|e| format!("action {}: {e}", i + 1))?;
+                engine
+                    .apply(&mut state, &a)
+                    .map_err(|e| format!("action {}: {e}", i + 1))?;
+                if let crate::engine::Action::Move { from, to } = a {
+                    last = Some((from, to));
+                }
+            }
+            (engine, state, last)
+        }
+        None => {
+            let (engine, state) = start(variant, position, seed, &[])?;
+            (engine, state, None)
+        }
+    };
+    let viewer = match as_player {
+        Some(p) => engine
+            .parse_viewer(p)
+            .ok_or_else(|| format!("unknown viewer `{p}`"))?,
+        None => Viewer::Omniscient,
+    };
+    std::fs::write(out, engine.render_svg(&engine.view(&state, viewer), last))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
     Ok(())
 }
 

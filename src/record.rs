@@ -125,6 +125,24 @@ pub struct Record {
     pub result: Option<String>,
 }
 
+/// A record for one player's eyes: the start as that player saw it, and each
+/// action with only the effects that player could see.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerRecord {
+    pub variant: String,
+    pub viewer: String,
+    pub start: crate::view::View,
+    pub actions: Vec<SeenAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeenAction {
+    pub action: String,
+    pub events: Vec<String>,
+}
+
 /// Reads YAML of type `T`, naming the file, line and column on error.
 pub fn read_yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
     let shown = crate::variant::display_path(path);

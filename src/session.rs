@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::clock::Clock;
 use crate::engine::{Action, Engine, Event};
 use crate::geometry::Cell;
-use crate::record::{read_yaml, to_yaml, Position, Record};
+use crate::record::{read_yaml, to_yaml, PlayerRecord, Position, Record, SeenAction};
 use crate::state::{GameState, KindId, PlayerId};
 use crate::view::Viewer;
 
@@ -65,8 +65,19 @@ pub enum Command {
     SavePosition { file: String },
     /// Load a position from a YAML file (the history starts there)
     LoadPosition { file: String },
-    /// Save the game record (start position and actions) to a YAML file
-    SaveRecord { file: String },
+    /// Save the game record (start position and actions) to a YAML file;
+    /// with --as, only what that player saw
+    SaveRecord {
+        file: String,
+        #[arg(long = "as")]
+        as_viewer: Option<String>,
+    },
+    /// Save the board as an SVG picture, as a viewer sees it
+    Svg {
+        file: String,
+        #[arg(long = "as")]
+        as_viewer: Option<String>,
+    },
     /// Load a game record and replay it
     LoadRecord { file: String },
     /// Evaluate Lua against the current state (read-only); `g` is the game
@@ -417,6 +428,39 @@ impl Session {
         }
     }
 
+    /// The game as one viewer saw it (see [`PlayerRecord`]).
+    pub fn player_record(&self, viewer: Viewer) -> PlayerRecord {
+        let e = &self.engine;
+        let actions = self
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let after = self.history.get(i + 1).map(|n| &n.before).unwrap_or(&self.state);
+                // Another player's answer to a choice is not shown.
+                let hidden = matches!(viewer, Viewer::Player(v) if e.acting_player(&p.before) != Some(v))
+                    && !p.before.pending.is_empty();
+                SeenAction {
+                    action: if hidden { "(a choice)".into() } else { p.text.clone() },
+                    events: e.event_lines(after, &p.events, viewer),
+                }
+            })
+            .collect();
+        PlayerRecord {
+            variant: e
+                .variant
+                .path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string(),
+            viewer: e.viewer_name(viewer),
+            start: e.view(&self.start, viewer),
+            actions,
+            result: self.state.outcome.as_ref().map(|o| e.outcome_text(o)),
+        }
+    }
+
     pub fn record(&self) -> Record {
         let start = self.engine.to_position(&self.start);
         Record {
@@ -655,7 +699,43 @@ impl Session {
                 self.reset_to(state);
                 format!("loaded position from {file}\n{}", self.board(self.viewer))
             }
-            Command::SaveRecord { file } => {
+            Command::Svg { file, as_viewer } => {
+                let v = match as_viewer {
+                    Some(v) => self
+                        .engine
+                        .parse_viewer(&v)
+                        .ok_or_else(|| format!("unknown viewer `{v}`"))?,
+                    None => self.viewer,
+                };
+                let svg = self
+                    .engine
+                    .render_svg(&self.engine.view(&self.state, v), self.last);
+                std::fs::write(&file, svg).map_err(|e| format!("{file}: {e}"))?;
+                format!(
+                    "saved the board as {} sees it to {file}",
+                    self.engine.viewer_name(v)
+                )
+            }
+            Command::SaveRecord {
+                file,
+                as_viewer: Some(v),
+            } => {
+                let v = self
+                    .engine
+                    .parse_viewer(&v)
+                    .ok_or_else(|| format!("unknown viewer `{v}`"))?;
+                let text = to_yaml(&self.player_record(v))?;
+                std::fs::write(&file, text).map_err(|e| format!("{file}: {e}"))?;
+                format!(
+                    "saved {}'s record of {} actions to {file}",
+                    self.engine.viewer_name(v),
+                    self.history.len()
+                )
+            }
+            Command::SaveRecord {
+                file,
+                as_viewer: None,
+            } => {
                 let text = to_yaml(&self.record())?;
                 std::fs::write(&file, text).map_err(|e| format!("{file}: {e}"))?;
                 format!("saved record of {} actions to {file}", self.history.len())

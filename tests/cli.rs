@@ -301,3 +301,71 @@ fn play_human_reads_actions_from_standard_input() {
         "{out}"
     );
 }
+
+#[test]
+fn replay_and_render_a_saved_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        dir.path(),
+        &["repl", "ultimate_lightning", "--seed", "5"],
+        Some("random 40\nsave-record g.yaml\n"),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(dir.path(), &["replay", "g.yaml", "--as", "red"], None);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("1. ") && out.contains("outcome: "), "{out}");
+    let o = run(
+        dir.path(),
+        &[
+            "render",
+            "ultimate_lightning",
+            "--record",
+            "g.yaml",
+            "--ply",
+            "10",
+            "--as",
+            "blue",
+            "-o",
+            "b.svg",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let svg = std::fs::read_to_string(dir.path().join("b.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("ply 10: red to move, seen by blue"),
+        "{svg}"
+    );
+    assert!(svg.contains("red piece (unknown)"));
+    // A tampered record stops at the action that fails.
+    let rec = std::fs::read_to_string(dir.path().join("g.yaml")).unwrap();
+    let first = rec
+        .lines()
+        .find(|l| l.starts_with("- "))
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        rec.replacen(&first, "- a1-a9", 1),
+    )
+    .unwrap();
+    let o = run(dir.path(), &["replay", "bad.yaml"], None);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("action 1 (`a1-a9`)"), "{}", text(&o));
+}
+
+#[test]
+fn bench_reload_prints_its_figure() {
+    let o = run(
+        Path::new(ROOT),
+        &["bench", "classic_stratego", "--reload", "50", "--seed", "1"],
+        None,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("reload+replay ms: "));
+}

@@ -102,3 +102,38 @@ fn the_opening_view_names_no_enemy_piece() {
         serde_json::to_string(&e.view(&t, Viewer::Player(0))).unwrap()
     );
 }
+
+#[test]
+fn a_record_for_one_player_holds_only_what_that_player_knew() {
+    use sandtable::session::Session;
+    for variant in ["classic_stratego", "ultimate_lightning"] {
+        let mut session = Session::new(variant, &[], 21).unwrap();
+        session.execute("random 120").unwrap();
+        let blue = Viewer::Player(1);
+        let yaml = sandtable::record::to_yaml(&session.player_record(blue)).unwrap();
+        // Permute the kinds of every piece blue never learned, in every state
+        // of the game alike: blue's record must not change.
+        let end = session.state.clone();
+        let unknown: Vec<usize> = (0..end.pieces.len())
+            .filter(|&i| !end.knows(1, i as u16))
+            .collect();
+        let mut kinds: Vec<u16> = unknown.iter().map(|&i| end.pieces[i].kind).collect();
+        kinds.rotate_left(1);
+        let permute = |s: &mut GameState| {
+            for (&i, &k) in unknown.iter().zip(&kinds) {
+                s.pieces[i].kind = k;
+            }
+        };
+        permute(&mut session.start);
+        permute(&mut session.state);
+        for p in &mut session.history {
+            permute(&mut p.before);
+        }
+        let again = sandtable::record::to_yaml(&session.player_record(blue)).unwrap();
+        assert_eq!(
+            yaml, again,
+            "{variant}: blue's record depends on what blue did not know"
+        );
+        assert!(kinds.len() > 5, "{variant}: the test needs hidden pieces");
+    }
+}

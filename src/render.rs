@@ -1,0 +1,141 @@
+//! Pictures: an SVG of the board as one viewer sees it.
+
+use crate::engine::Engine;
+use crate::view::View;
+
+const CELL: usize = 48;
+const MARGIN: usize = 24;
+
+fn css_color(c: anstyle::AnsiColor) -> &'static str {
+    use anstyle::AnsiColor::*;
+    match c {
+        Red | BrightRed => "#c0392b",
+        Blue | BrightBlue => "#2471a3",
+        Green | BrightGreen => "#229954",
+        Yellow | BrightYellow => "#d4ac0d",
+        Magenta | BrightMagenta => "#7d3c98",
+        Cyan | BrightCyan => "#17a589",
+        White | BrightWhite => "#f4f6f7",
+        _ => "#515a5a",
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+impl Engine {
+    /// The board of a view as SVG: terrain, pieces in their owner's colour
+    /// (a piece the viewer does not know shows its back, `?`), the last move
+    /// outlined, and a caption with whose turn it is.
+    pub fn render_svg(&self, view: &View, last: Option<(u16, u16)>) -> String {
+        let (files, ranks) = (view.files as usize, view.ranks as usize);
+        let flip = matches!(
+            self.parse_viewer(&view.viewer),
+            Some(crate::view::Viewer::Player(1))
+        );
+        let w = files * CELL + 2 * MARGIN;
+        let h = ranks * CELL + 2 * MARGIN + 28;
+        let mut out = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"#fdfefe\"/>\n"
+        );
+        let pos = |c: usize| -> (usize, usize) {
+            let (f, r) = (c % files, c / files);
+            let (col, row) = if flip {
+                (files - 1 - f, r)
+            } else {
+                (f, ranks - 1 - r)
+            };
+            (MARGIN + col * CELL, MARGIN + row * CELL)
+        };
+        for c in 0..files * ranks {
+            let (x, y) = pos(c);
+            let (f, r) = (c % files, c / files);
+            let fill = if !view.terrain[c].is_empty() {
+                "#85c1e9"
+            } else if (f + r) % 2 == 0 {
+                "#e8daef"
+            } else {
+                "#f5eef8"
+            };
+            out.push_str(&format!(
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#aab7b8\" stroke-width=\"1\"><title>{}</title></rect>\n",
+                self.variant.board.cell_name(c as u16)
+            ));
+        }
+        if let Some((a, b)) = last {
+            for c in [a, b] {
+                let (x, y) = pos(c as usize);
+                out.push_str(&format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#f39c12\" stroke-width=\"3\"/>\n",
+                    x + 2, y + 2, CELL - 4, CELL - 4
+                ));
+            }
+        }
+        for (c, cell) in view.cells.iter().enumerate() {
+            let Some(p) = cell else { continue };
+            let (x, y) = pos(c);
+            let color = css_color(self.player_color(&p.owner));
+            let label = match &p.kind {
+                Some(k) => self
+                    .variant
+                    .kinds
+                    .iter()
+                    .find(|x| &x.name == k)
+                    .map(|x| x.symbol.clone())
+                    .unwrap_or_else(|| "?".into()),
+                None => "?".into(),
+            };
+            let title = match &p.kind {
+                Some(k) => format!("{} {k}", p.owner),
+                None => format!("{} piece (unknown)", p.owner),
+            };
+            let (fill, text) = if p.kind.is_some() {
+                (color, "#ffffff")
+            } else {
+                ("#ffffff", color)
+            };
+            out.push_str(&format!(
+                "<g><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{fill}\" stroke=\"{color}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"18\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{text}\">{}</text></g>\n",
+                escape(&title),
+                x + 6, y + 6, CELL - 12, CELL - 12,
+                x + CELL / 2, y + CELL / 2 + 6,
+                escape(&label)
+            ));
+        }
+        for i in 0..files {
+            let f = if flip { files - 1 - i } else { i };
+            out.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#566573\">{}</text>\n",
+                MARGIN + i * CELL + CELL / 2,
+                MARGIN + ranks * CELL + 14,
+                (b'a' + f as u8) as char
+            ));
+        }
+        for i in 0..ranks {
+            let r = if flip { i } else { ranks - 1 - i };
+            out.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#566573\">{}</text>\n",
+                MARGIN / 2,
+                MARGIN + i * CELL + CELL / 2 + 4,
+                r + 1
+            ));
+        }
+        let caption = match (&view.outcome, &view.pending) {
+            (Some(o), _) => format!("game over: {o}"),
+            (None, Some(c)) => format!("ply {}: {} must choose ({})", view.ply, c.player, c.reason),
+            (None, None) => format!(
+                "ply {}: {} to move, seen by {}",
+                view.ply, view.to_move, view.viewer
+            ),
+        };
+        out.push_str(&format!(
+            "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"14\" fill=\"#1c2833\">{}</text>\n</svg>\n",
+            h - 10,
+            escape(&caption)
+        ));
+        out
+    }
+}
