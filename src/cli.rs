@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use std::sync::{Arc, Mutex};
+
 use crate::clock::Clock;
 use crate::engine::Engine;
 use crate::record::{read_yaml, to_yaml, Position};
@@ -569,12 +571,17 @@ pub fn repl(
     let interactive = std::io::stdin().is_terminal();
     session.color = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let session = Arc::new(Mutex::new(session));
+    let mut watcher: Option<crate::watch::Watch> = None;
     if interactive {
-        println!(
-            "sandtable — {} (seed {seed}). Type `help` for commands, an action such as a4-a5 to play it.",
-            session.engine.variant.name
-        );
-        println!("{}", session.board(session.viewer));
+        {
+            let s = lock(&session);
+            println!(
+                "sandtable — {} (seed {seed}). Type `help` for commands, an action such as a4-a5 to play it.",
+                s.engine.variant.name
+            );
+            println!("{}", s.board(s.viewer));
+        }
         let mut rl: rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory> =
             rustyline::Editor::new().map_err(|e| e.to_string())?;
         rl.set_helper(Some(ReplHelper {
@@ -586,27 +593,44 @@ pub fn repl(
             let _ = rl.load_history(h);
         }
         loop {
-            let clock = session
-                .clock_text()
-                .map(|c| format!("[{c}] "))
-                .unwrap_or_default();
-            let prompt = match session.engine.acting_player(&session.state) {
-                Some(p) => format!("{clock}{}> ", session.engine.player_name(p)),
-                None => "over> ".to_string(),
+            let prompt = {
+                let s = lock(&session);
+                if let Some(h) = rl.helper() {
+                    h.refresh(&s);
+                }
+                let clock = s
+                    .clock_text()
+                    .map(|c| format!("[{c}] "))
+                    .unwrap_or_default();
+                match s.engine.acting_player(&s.state) {
+                    Some(p) => format!("{clock}{}> ", s.engine.player_name(p)),
+                    None => "over> ".to_string(),
+                }
             };
-            if let Some(h) = rl.helper() {
-                h.refresh(&session);
-            }
             match rl.readline(&prompt) {
                 Ok(line) => {
                     let _ = rl.add_history_entry(line.as_str());
-                    match session.execute(&line) {
+                    let result = lock(&session).execute(&line);
+                    match result {
                         Ok((out, flow)) => {
                             if !out.is_empty() {
                                 println!("{out}");
                             }
-                            if flow == Flow::Quit {
-                                break;
+                            match flow {
+                                Flow::Quit => break,
+                                Flow::Watch(on) => {
+                                    watcher = None;
+                                    if on {
+                                        let mut printer = rl
+                                            .create_external_printer()
+                                            .map_err(|e| e.to_string())?;
+                                        watcher = Some(start_watch(&session, move |msg| {
+                                            use rustyline::ExternalPrinter;
+                                            let _ = printer.print(msg);
+                                        })?);
+                                    }
+                                }
+                                Flow::Continue => {}
                             }
                         }
                         Err(e) => println!("error: {e}"),
@@ -616,6 +640,7 @@ pub fn repl(
                 Err(_) => break,
             }
         }
+        drop(watcher);
         if let Some(h) = &history {
             let _ = rl.save_history(h);
         }
@@ -627,13 +652,21 @@ pub fn repl(
         let mut failed = false;
         for line in stdin.lock().lines() {
             let line = line.map_err(|e| e.to_string())?;
-            match session.execute(&line) {
+            let result = lock(&session).execute(&line);
+            match result {
                 Ok((out, flow)) => {
                     if !out.is_empty() {
                         println!("{out}");
                     }
-                    if flow == Flow::Quit {
-                        break;
+                    match flow {
+                        Flow::Quit => break,
+                        Flow::Watch(on) => {
+                            watcher = None;
+                            if on {
+                                watcher = Some(start_watch(&session, |msg| println!("{msg}"))?);
+                            }
+                        }
+                        Flow::Continue => {}
                     }
                 }
                 Err(e) => {
@@ -642,12 +675,36 @@ pub fn repl(
                 }
             }
         }
+        drop(watcher);
         if failed {
             Err("some commands failed".into())
         } else {
             Ok(())
         }
     }
+}
+
+fn lock(session: &Arc<Mutex<Session>>) -> std::sync::MutexGuard<'_, Session> {
+    session
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Watches the session's variant files; on a save, reloads and reports.
+fn start_watch(
+    session: &Arc<Mutex<Session>>,
+    mut say: impl FnMut(String) + Send + 'static,
+) -> Result<crate::watch::Watch, String> {
+    let files = lock(session).watched_files();
+    let target = session.clone();
+    crate::watch::Watch::start(&files, move || {
+        let mut s = lock(&target);
+        let msg = match s.reload() {
+            Ok(report) => format!("files changed: {}", s.report_text(&report)),
+            Err(e) => format!("files changed, the old rules stay: {e}"),
+        };
+        say(msg);
+    })
 }
 
 /// Completion for the REPL: command names first, then the words that fit

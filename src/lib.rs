@@ -10,3 +10,4 @@ pub mod session;
 pub mod state;
 pub mod variant;
 pub mod view;
+pub mod watch;

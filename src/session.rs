@@ -86,6 +86,8 @@ pub enum Command {
     Clock { spec: Option<String> },
     /// Re-read the variant's YAML and Lua and replay the game under the new rules
     Reload,
+    /// Reload whenever the variant's YAML or Lua files are saved (`watch off` stops)
+    Watch { off: Option<String> },
     /// Change an option and reload: `set rescues 2`
     Set { name: String, value: String },
     /// Show help for all commands, or one
@@ -112,6 +114,8 @@ pub fn parse_pairs(items: &[String]) -> Result<Vec<(String, String)>, String> {
 pub enum Flow {
     Continue,
     Quit,
+    /// Start (true) or stop (false) watching the variant's files.
+    Watch(bool),
 }
 
 /// One action played in a session: its text, the state before it, and what
@@ -391,6 +395,16 @@ impl Session {
         self.history = history;
         self.last = None;
         Ok(report)
+    }
+
+    /// The files a reload re-reads: the YAML chain and the scripts.
+    pub fn watched_files(&self) -> Vec<std::path::PathBuf> {
+        let v = &self.engine.variant;
+        v.files
+            .iter()
+            .cloned()
+            .chain(v.scripts.iter().map(|(p, _)| p.clone()))
+            .collect()
     }
 
     /// Sets an option (`set NAME VALUE`) and reloads.
@@ -744,6 +758,20 @@ impl Session {
                 let rec: Record = read_yaml(Path::new(&file))?;
                 let msg = self.load_record(&rec)?;
                 format!("{msg}\n{}", self.board(self.viewer))
+            }
+            Command::Watch { off } => {
+                let on = off.as_deref() != Some("off");
+                let files: Vec<String> = self
+                    .watched_files()
+                    .iter()
+                    .map(|p| crate::variant::display_path(p))
+                    .collect();
+                let msg = if on {
+                    format!("watching {}", files.join(", "))
+                } else {
+                    "stopped watching".to_string()
+                };
+                return Ok((msg, Flow::Watch(on)));
             }
             Command::Reload => {
                 let report = self.reload()?;
