@@ -77,7 +77,7 @@ mod tests {
         let file = dir.path().join("rules.lua");
         std::fs::write(&file, "-- v1").unwrap();
         let (tx, rx) = mpsc::channel();
-        let _w = Watch::start(&[file.clone()], move || {
+        let _w = Watch::start(std::slice::from_ref(&file), move || {
             let _ = tx.send(());
         })
         .unwrap();
