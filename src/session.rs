@@ -698,20 +698,30 @@ impl Session {
             }
             Command::LoadPosition { file } => {
                 let pos: Position = read_yaml(Path::new(&file))?;
-                let overrides: Vec<(String, String)> = pos
-                    .options
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.to_string()))
-                    .collect();
-                let engine = Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
-                let state = engine
-                    .from_position(&pos)
-                    .map_err(|e| format!("{file}: {e}"))?;
-                self.engine = engine;
-                self.variant_arg = pos.variant.clone();
-                self.overrides = overrides;
-                self.reset_to(state);
-                format!("loaded position from {file}\n{}", self.board(self.viewer))
+                // Into the loaded variant when the position fits it (so a
+                // position can be tried under a house rule), else into the
+                // variant the file names.
+                let current = (pos.options.is_empty())
+                    .then(|| self.engine.from_position(&pos).ok())
+                    .flatten();
+                let note = match current {
+                    Some(state) => {
+                        self.reset_to(state);
+                        format!("loaded position from {file} into {}", self.engine.variant.name)
+                    }
+                    None => {
+                        let overrides: Vec<(String, String)> =
+                            pos.options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+                        let engine = Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
+                        let state = engine.from_position(&pos).map_err(|e| format!("{file}: {e}"))?;
+                        self.engine = engine;
+                        self.variant_arg = pos.variant.clone();
+                        self.overrides = overrides;
+                        self.reset_to(state);
+                        format!("loaded position from {file} (variant {})", self.engine.variant.name)
+                    }
+                };
+                format!("{note}\n{}", self.board(self.viewer))
             }
             Command::Svg { file, as_viewer } => {
                 let v = match as_viewer {

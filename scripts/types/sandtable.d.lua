@@ -1,0 +1,129 @@
+---@meta
+-- Type annotations of the sandtable host API for the Lua language server.
+-- Not loaded by the host: editors read it through scripts/.luarc.json.
+
+---@alias Player string   -- a player's name, e.g. "red"
+---@alias CellName string -- a cell's name, e.g. "e4"
+---@alias Players "all"|Player|Player[]
+
+---@class Piece
+---@field id integer
+---@field kind string
+---@field owner Player
+---@field rank integer
+---@field cell CellName|nil
+---@field moved boolean
+---@field mobile boolean
+
+---@class Cell
+---@field name CellName
+---@field index integer
+---@field terrain string[]
+---@field piece integer|nil
+
+---@class ActionInfo
+---@field kind "move"|"choice"|"draw"
+---@field text string
+---@field player Player
+---@field from CellName|nil
+---@field to CellName|nil
+---@field piece integer|nil
+
+---@class MoveInfo
+---@field from CellName
+---@field to CellName
+---@field piece integer
+
+---@class PieceFilter
+---@field owner Player|nil
+---@field kind string|nil
+---@field mobile boolean|nil
+
+---@class Game
+local Game = {}
+---@return Player
+function Game:player() end
+---@return Player[]
+function Game:players() end
+---@return integer
+function Game:ply() end
+---@param name string
+---@return boolean|integer|string
+function Game:option(name) end
+---@param id integer
+---@return Piece|nil
+function Game:piece(id) end
+---@param cell CellName
+---@return Piece|nil
+function Game:piece_at(cell) end
+---@param filter PieceFilter|nil
+---@return Piece[]
+function Game:pieces(filter) end
+---@param filter PieceFilter|nil
+---@return integer
+function Game:count(filter) end
+---@param name string
+---@param owner Player|nil
+---@return Piece[]
+function Game:container(name, owner) end
+---@param cell CellName
+---@return Cell
+function Game:cell(cell) end
+---@param index integer
+---@return CellName
+function Game:cell_name(index) end
+---@param cell CellName
+---@param directions "orthogonal"|"diagonal"|"all"|"knight"|nil
+---@return CellName[]
+function Game:neighbors(cell, directions) end
+---@param name string
+---@return CellName[]
+function Game:zone(name) end
+---@param cell CellName
+---@param zone string
+---@return boolean
+function Game:in_zone(cell, zone) end
+---@param name string
+---@param player Player|nil
+---@return integer
+function Game:counter(name, player) end
+---@param name string
+---@param value integer
+---@param player Player|nil
+function Game:set_counter(name, value, player) end
+---@param id integer
+---@param to Players
+function Game:reveal(id, to) end
+---@param id integer
+---@param players Players
+function Game:set_known(id, players) end
+---@param id integer
+function Game:capture(id) end
+---@param id integer
+---@param cell CellName
+function Game:move(id, cell) end
+---@param player Player
+---@param reason string|nil
+function Game:win(player, reason) end
+---@param reason string|nil
+function Game:draw(reason) end
+---@param id integer
+---@param name string
+---@param value integer
+function Game:set_attr(id, name, value) end
+---@param player Player
+---@param reason string
+---@param options string[]
+function Game:choose(player, reason, options) end
+---@param text string
+function Game:log(text) end
+
+---@class Rules
+---@field strike fun(g: Game, attacker: Piece, defender: Piece): "attacker"|"defender"|"both"|"none"
+---@field after_action fun(g: Game, action: ActionInfo)
+---@field on_choice fun(g: Game, player: Player, reason: string, option: string)
+---@field filter fun(g: Game, moves: MoveInfo[]): integer[]|nil
+rules = {}
+
+---@type table<string, boolean|integer|string>
+options = {}
