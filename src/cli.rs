@@ -420,11 +420,7 @@ fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<
 
 fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String> {
     let rec: crate::record::Record = read_yaml(file)?;
-    let overrides: Vec<(String, String)> = rec
-        .options
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_string()))
-        .collect();
+    let overrides = crate::record::overrides(&rec.options);
     let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
     let viewer = match as_player {
         Some(p) => engine
@@ -432,25 +428,13 @@ fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String>
             .ok_or_else(|| format!("unknown viewer `{p}`"))?,
         None => Viewer::Omniscient,
     };
-    let mut state = engine
-        .from_position(&rec.start)
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut last = None;
-    for (i, text) in rec.actions.iter().enumerate() {
-        let action = engine
-            .parse_action(&state, text)
-            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
-        let events = engine
-            .apply(&mut state, &action)
-            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
-        if let crate::engine::Action::Move { from, to } = action {
-            last = Some((from, to));
-        }
+    let (state, last) = replay_record(&engine, &rec, usize::MAX, |i, text, after, events| {
         println!("{}. {text}", i + 1);
-        for l in engine.event_lines(&state, &events, viewer) {
+        for l in engine.event_lines(after, events, viewer) {
             println!("   {l}");
         }
-    }
+    })
+    .map_err(|e| format!("{}: {e}", file.display()))?;
     print!("{}", engine.render(&engine.view(&state, viewer), last));
     let outcome = state.outcome.as_ref().map(|o| engine.outcome_text(o));
     match (&outcome, &rec.result) {
@@ -466,6 +450,31 @@ fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String>
     Ok(())
 }
 
+/// Plays a record's first `upto` actions from its start, calling `each`
+/// with the index, the text, the state after and the events of each action.
+fn replay_record(
+    engine: &Engine,
+    rec: &crate::record::Record,
+    upto: usize,
+    mut each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
+) -> Result<(GameState, Option<(u16, u16)>), String> {
+    let mut state = engine.from_position(&rec.start)?;
+    let mut last = None;
+    for (i, text) in rec.actions.iter().take(upto).enumerate() {
+        let action = engine
+            .parse_action(&state, text)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        let events = engine
+            .apply(&mut state, &action)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        if let crate::engine::Action::Move { from, to } = action {
+            last = Some((from, to));
+        }
+        each(i, text, &state, &events);
+    }
+    Ok((state, last))
+}
+
 fn render(
     variant: &str,
     position: Option<PathBuf>,
@@ -478,30 +487,11 @@ fn render(
     let (engine, state, last) = match record {
         Some(path) => {
             let rec: crate::record::Record = read_yaml(&path)?;
-            let overrides: Vec<(String, String)> = rec
-                .options
-                .iter()
-                .map(|(k, v)| (k.clone(), v.to_string()))
-                .collect();
+            let overrides = crate::record::overrides(&rec.options);
             let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
-            let mut state = engine.from_position(&rec.start)?;
-            let mut last = None;
-            for (i, text) in rec
-                .actions
-                .iter()
-                .take(ply.unwrap_or(usize::MAX))
-                .enumerate()
-            {
-                let a = engine
-                    .parse_action(&state, text)
-                    .map_err(|e| format!("action {}: {e}", i + 1))?;
-                engine
-                    .apply(&mut state, &a)
-                    .map_err(|e| format!("action {}: {e}", i + 1))?;
-                if let crate::engine::Action::Move { from, to } = a {
-                    last = Some((from, to));
-                }
-            }
+            let (state, last) =
+                replay_record(&engine, &rec, ply.unwrap_or(usize::MAX), |_, _, _, _| {})
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             (engine, state, last)
         }
         None => {

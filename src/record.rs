@@ -143,6 +143,14 @@ pub struct SeenAction {
     pub events: Vec<String>,
 }
 
+/// Option values of a file as `name=value` overrides for loading a variant.
+pub fn overrides(options: &BTreeMap<String, Value>) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string()))
+        .collect()
+}
+
 /// Reads YAML of type `T`, naming the file, line and column on error.
 pub fn read_yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
     let shown = crate::variant::display_path(path);

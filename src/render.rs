@@ -78,16 +78,7 @@ impl Engine {
             let Some(p) = cell else { continue };
             let (x, y) = pos(c);
             let color = css_color(self.player_color(&p.owner));
-            let label = match &p.kind {
-                Some(k) => self
-                    .variant
-                    .kinds
-                    .iter()
-                    .find(|x| &x.name == k)
-                    .map(|x| x.symbol.clone())
-                    .unwrap_or_else(|| "?".into()),
-                None => "?".into(),
-            };
+            let label = self.symbol_of(p.kind.as_deref());
             let title = match &p.kind {
                 Some(k) => format!("{} {k}", p.owner),
                 None => format!("{} piece (unknown)", p.owner),

@@ -340,18 +340,10 @@ impl Session {
         };
         for (i, old) in self.history.iter().enumerate() {
             let before = state.clone();
-            let action = match engine.parse_action(&state, &old.text) {
-                Ok(a) => a,
-                Err(e) => {
-                    report = ReloadReport::Illegal {
-                        index: i + 1,
-                        text: old.text.clone(),
-                        reason: e.to_string(),
-                    };
-                    break;
-                }
-            };
-            match engine.apply(&mut state, &action) {
+            let applied = engine
+                .parse_action(&state, &old.text)
+                .and_then(|a| engine.apply(&mut state, &a));
+            match applied {
                 Err(e) => {
                     report = ReloadReport::Illegal {
                         index: i + 1,
@@ -493,11 +485,7 @@ impl Session {
     /// Replays a record's actions from its start; stops at the first action
     /// that fails, naming its index.
     pub fn load_record(&mut self, rec: &Record) -> Result<String, String> {
-        let overrides: Vec<(String, String)> = rec
-            .options
-            .iter()
-            .map(|(k, v)| (k.clone(), v.to_string()))
-            .collect();
+        let overrides = crate::record::overrides(&rec.options);
         let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
         let start = engine.from_position(&rec.start)?;
         self.engine = engine;
@@ -707,18 +695,26 @@ impl Session {
                 let note = match current {
                     Some(state) => {
                         self.reset_to(state);
-                        format!("loaded position from {file} into {}", self.engine.variant.name)
+                        format!(
+                            "loaded position from {file} into {}",
+                            self.engine.variant.name
+                        )
                     }
                     None => {
-                        let overrides: Vec<(String, String)> =
-                            pos.options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
-                        let engine = Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
-                        let state = engine.from_position(&pos).map_err(|e| format!("{file}: {e}"))?;
+                        let overrides = crate::record::overrides(&pos.options);
+                        let engine =
+                            Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
+                        let state = engine
+                            .from_position(&pos)
+                            .map_err(|e| format!("{file}: {e}"))?;
                         self.engine = engine;
                         self.variant_arg = pos.variant.clone();
                         self.overrides = overrides;
                         self.reset_to(state);
-                        format!("loaded position from {file} (variant {})", self.engine.variant.name)
+                        format!(
+                            "loaded position from {file} (variant {})",
+                            self.engine.variant.name
+                        )
                     }
                 };
                 format!("{note}\n{}", self.board(self.viewer))

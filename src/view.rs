@@ -314,6 +314,13 @@ impl Engine {
         self.render_styled(view, last, false)
     }
 
+    /// The symbol drawn for a piece of this kind (`?` when unknown).
+    pub fn symbol_of(&self, kind: Option<&str>) -> String {
+        kind.and_then(|k| self.variant.kinds.iter().find(|x| x.name == k))
+            .map(|x| x.symbol.clone())
+            .unwrap_or_else(|| "?".into())
+    }
+
     /// The colour of a player's pieces: the player's name when it names a
     /// colour, else one from a palette by seat.
     pub fn player_color(&self, owner: &str) -> anstyle::AnsiColor {
@@ -359,16 +366,7 @@ impl Engine {
                 let text = match &view.cells[c] {
                     Some(p) => {
                         let owner = p.owner.chars().next().unwrap_or('?').to_ascii_uppercase();
-                        let sym = match &p.kind {
-                            Some(k) => self
-                                .variant
-                                .kinds
-                                .iter()
-                                .find(|x| &x.name == k)
-                                .map(|x| x.symbol.clone())
-                                .unwrap_or_else(|| "?".into()),
-                            None => "?".into(),
-                        };
+                        let sym = self.symbol_of(p.kind.as_deref());
                         format!("{owner}{sym}")
                     }
                     None if !view.terrain[c].is_empty() => "~~".into(),
