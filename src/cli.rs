@@ -713,6 +713,7 @@ impl ReplHelper {
             .map(|a| e.action_text(&session.state, a))
             .collect();
         w.extend(e.variant.players.iter().cloned());
+        w.extend(e.variant.kinds.iter().map(|k| k.name.clone()));
         w.extend(["all".to_string(), "public".to_string()]);
         w.extend(crate::variant::bundled_variants());
         w.extend(e.variant.options.iter().map(|o| format!("{}=", o.name)));
@@ -789,9 +790,15 @@ impl rustyline::validate::Validator for ReplHelper {
     ) -> rustyline::Result<rustyline::validate::ValidationResult> {
         use rustyline::validate::ValidationResult;
         let input = ctx.input();
-        let code = match input.trim_start().strip_prefix('=') {
+        let trimmed = input.trim_start();
+        let trimmed = trimmed
+            .strip_prefix("=!")
+            .or_else(|| trimmed.strip_prefix("lua! "))
+            .unwrap_or(trimmed);
+        let code = match trimmed.strip_prefix('=') {
             Some(c) => c,
-            None => match input.trim_start().strip_prefix("lua ") {
+            None if !std::ptr::eq(trimmed, input.trim_start()) => trimmed,
+            None => match trimmed.strip_prefix("lua ") {
                 Some(c) => c,
                 None => return Ok(ValidationResult::Valid(None)),
             },

@@ -833,8 +833,19 @@ impl Rules {
         code: &str,
     ) -> Result<String, String> {
         let mut copy = state.clone();
+        self.eval_mut(&mut copy, variant, code)
+    }
+
+    /// Evaluates Lua against a state and keeps what it changed (the caller
+    /// passes a copy and decides whether to keep it).
+    pub fn eval_mut(
+        &self,
+        copy: &mut GameState,
+        variant: &Arc<Variant>,
+        code: &str,
+    ) -> Result<String, String> {
         let mut effects = Vec::new();
-        self.call(&mut copy, variant, &mut effects, |lua, api| {
+        self.call(copy, variant, &mut effects, |lua, api| {
             let env = lua.create_table()?;
             env.set("g", api.clone())?;
             let meta = lua.create_table()?;

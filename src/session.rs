@@ -80,7 +80,7 @@ pub enum Command {
     },
     /// Load a game record and replay it
     LoadRecord { file: String },
-    /// Evaluate Lua against the current state (read-only); `g` is the game
+    /// Evaluate Lua against the current state (read-only; `lua! CODE` or `=! EXPR` applies it); `g` is the game
     Lua { code: Vec<String> },
     /// Show the clocks, or set them: `clock 15m`, `clock 15m+5s`, `clock off`
     Clock { spec: Option<String> },
@@ -504,6 +504,27 @@ impl Session {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Ok((String::new(), Flow::Continue));
+        }
+        if let Some(code) = line
+            .strip_prefix("=!")
+            .or_else(|| line.strip_prefix("lua! "))
+        {
+            // Applied: the changed state becomes the start of a new game
+            // record (what it did is not an action of the game).
+            let mut copy = self.state.clone();
+            let out = self
+                .engine
+                .rules
+                .eval_mut(&mut copy, &self.engine.variant, code)?;
+            copy.check_consistency()?;
+            self.reset_to(copy);
+            return Ok((
+                format!(
+                    "{out}\napplied: the game restarts from this position (history cleared)\n{}",
+                    self.board(self.viewer)
+                ),
+                Flow::Continue,
+            ));
         }
         if let Some(code) = line.strip_prefix('=').or_else(|| line.strip_prefix("lua ")) {
             return self
