@@ -85,8 +85,16 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
 
 #[test]
 fn random_games_keep_every_invariant_in_every_variant() {
-    let variants = bundled_variants();
+    let mut variants = bundled_variants();
     assert!(variants.contains(&"classic_stratego".to_string()));
+    // The tutorial's teaching variant too.
+    variants.push(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/variants/mini_battle.yaml"
+        )
+        .to_string(),
+    );
     for name in &variants {
         let e = common::engine(name, &[]);
         for g in 0..GAMES {
