@@ -3,15 +3,30 @@
 //! Clocks live outside the game state (they measure people, not rules), and
 //! are never used by `bench`, `perft`, simulations or replays.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::state::PlayerId;
 
-#[derive(Clone, Debug)]
+/// Where a clock reads the time: the real clock, or one a test moves.
+pub type TimeSource = Arc<dyn Fn() -> Instant + Send + Sync>;
+
+#[derive(Clone)]
 pub struct Clock {
     remaining: Vec<Duration>,
     increment: Duration,
     running: Option<(PlayerId, Instant)>,
+    now: TimeSource,
+}
+
+impl std::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Clock")
+            .field("remaining", &self.remaining)
+            .field("increment", &self.increment)
+            .field("running", &self.running)
+            .finish()
+    }
 }
 
 /// Parses `90s`, `15m`, `1h`, `1m30s` or a bare number of minutes.
@@ -62,13 +77,30 @@ impl Clock {
             remaining: vec![base; players],
             increment: inc,
             running: None,
+            now: Arc::new(Instant::now),
         })
+    }
+
+    /// Reads the time from `now` instead of the real clock (for tests).
+    pub fn with_time_source(mut self, now: TimeSource) -> Clock {
+        self.now = now;
+        self
+    }
+
+    /// A time source a test moves by hand, and its handle.
+    pub fn manual_time() -> (TimeSource, Arc<std::sync::Mutex<Instant>>) {
+        let t = Arc::new(std::sync::Mutex::new(Instant::now()));
+        let r = t.clone();
+        (
+            Arc::new(move || *r.lock().unwrap_or_else(|e| e.into_inner())),
+            t,
+        )
     }
 
     /// Starts timing `player` (stopping whoever was running).
     pub fn start(&mut self, player: PlayerId) {
         self.stop();
-        self.running = Some((player, Instant::now()));
+        self.running = Some((player, (self.now)()));
     }
 
     /// Stops the running clock, charging the elapsed time. Returns the player
@@ -76,7 +108,7 @@ impl Clock {
     pub fn stop(&mut self) -> Option<PlayerId> {
         let (p, since) = self.running.take()?;
         let slot = &mut self.remaining[p as usize];
-        let spent = since.elapsed();
+        let spent = (self.now)().saturating_duration_since(since);
         if spent >= *slot {
             *slot = Duration::ZERO;
             return Some(p);
@@ -104,7 +136,9 @@ impl Clock {
     pub fn remaining(&self, player: PlayerId) -> Duration {
         let left = self.remaining[player as usize];
         match self.running {
-            Some((p, since)) if p == player => left.saturating_sub(since.elapsed()),
+            Some((p, since)) if p == player => {
+                left.saturating_sub((self.now)().saturating_duration_since(since))
+            }
             _ => left,
         }
     }
@@ -146,23 +180,33 @@ mod tests {
 
     #[test]
     fn time_runs_only_for_the_player_to_act() {
-        let mut c = Clock::parse("10m+1s", 2).unwrap();
+        let (source, t) = Clock::manual_time();
+        let advance = |d: u64| *t.lock().unwrap() += Duration::from_secs(d);
+        let mut c = Clock::parse("10m+1s", 2).unwrap().with_time_source(source);
         c.start(0);
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(c.remaining(0) < Duration::from_secs(600));
+        advance(30);
+        assert_eq!(c.remaining(0), Duration::from_secs(570));
         assert_eq!(c.remaining(1), Duration::from_secs(600));
         assert_eq!(c.stop(), None);
-        assert!(
-            c.remaining(0) > Duration::from_secs(600),
+        assert_eq!(
+            c.remaining(0),
+            Duration::from_secs(571),
             "the increment is added"
         );
-        let mut c = Clock::parse("0.01s", 2).unwrap();
+        advance(100);
+        assert_eq!(
+            c.remaining(0),
+            Duration::from_secs(571),
+            "no time runs when nobody acts"
+        );
         c.start(1);
-        std::thread::sleep(Duration::from_millis(30));
+        advance(601);
         assert!(c.flagged(1));
         assert_eq!(c.stop(), Some(1));
-        assert!(c
-            .display(&["red".into(), "blue".into()])
-            .contains("blue 0:00"));
+        let shown = c.display(&["red".into(), "blue".into()]);
+        assert!(
+            shown.contains("blue 0:00") && shown.contains("red 9:31"),
+            "{shown}"
+        );
     }
 }

@@ -200,14 +200,18 @@ impl Engine {
                 .ok_or_else(|| format!("setup letter `{ch}` is no piece kind's code"))?;
             out.push((cells[idx], kind as KindId));
         }
-        let mut want = self.army();
-        let mut got: Vec<KindId> = out.iter().map(|x| x.1).collect();
-        want.sort();
-        got.sort();
-        if want != got {
+        let mut diffs = Vec::new();
+        for (k, kind) in self.variant.kinds.iter().enumerate() {
+            let got = out.iter().filter(|x| x.1 as usize == k).count();
+            if got != kind.count as usize {
+                diffs.push(format!("{got} {} instead of {}", kind.display, kind.count));
+            }
+        }
+        if !diffs.is_empty() {
             return Err(format!(
-                "the setup for {} does not hold exactly the army of this variant",
-                self.player_name(player)
+                "the setup for {} does not hold the army of this variant: {}",
+                self.player_name(player),
+                diffs.join(", ")
             ));
         }
         Ok(out)

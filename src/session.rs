@@ -38,9 +38,11 @@ pub enum Command {
         /// PLAYER=SETUP: a string of piece codes, FILE, FILE:LINE, or `random`
         #[arg(long = "setup")]
         setups: Vec<String>,
-        /// Setup strings list the back row first (default: front row first)
+        /// Setup strings list the front row first, as in the collection of
+        /// classic setups (default: the back row first, the first letter at
+        /// the player's back-row left corner)
         #[arg(long)]
-        back_first: bool,
+        front_first: bool,
     },
     /// Show the board as a player, `public`, or `all` (omniscient)
     Show { viewer: Option<String> },
@@ -228,10 +230,22 @@ impl Session {
 
     /// Times the game with a clock (`15m`, `15m+5s`); `None` removes it.
     pub fn set_clock(&mut self, spec: Option<&str>) -> Result<(), String> {
+        self.set_clock_with(spec, None)
+    }
+
+    /// Like [`Session::set_clock`], reading the time from `source` (tests).
+    pub fn set_clock_with(
+        &mut self,
+        spec: Option<&str>,
+        source: Option<crate::clock::TimeSource>,
+    ) -> Result<(), String> {
         self.clock = match spec {
             None => None,
             Some(spec) => {
                 let mut c = Clock::parse(spec, self.engine.variant.players.len())?;
+                if let Some(src) = source {
+                    c = c.with_time_source(src);
+                }
                 if let Some(p) = self.engine.acting_player(&self.state) {
                     c.start(p);
                 }
@@ -574,8 +588,9 @@ impl Session {
             Command::New {
                 seed,
                 setups,
-                back_first,
+                front_first,
             } => {
+                let back_first = !front_first;
                 let seed = seed.unwrap_or_else(|| self.state.seed.wrapping_add(1));
                 let mut specs: Vec<Option<Vec<(Cell, KindId)>>> =
                     vec![None; self.engine.variant.players.len()];

@@ -378,32 +378,32 @@ fn all_555_gravon_setups_are_legal_armies() {
 
 #[test]
 fn running_out_of_time_loses() {
+    use sandtable::clock::Clock;
     use sandtable::session::Session;
+    use std::time::Duration;
+    let (source, t) = Clock::manual_time();
+    let advance = |secs: u64| *t.lock().unwrap() += Duration::from_secs(secs);
     let mut s = Session::new("ultimate_lightning", &[], 4).unwrap();
-    s.set_clock(Some("0.02s")).unwrap();
-    assert!(s.clock_text().unwrap().starts_with("red 0:00*"));
-    std::thread::sleep(std::time::Duration::from_millis(50));
-    let mv = legal(&s.engine, &s.state)
-        .into_iter()
-        .find(|a| a.contains('-') && !a.ends_with("draw"))
-        .unwrap();
-    let err = s.play(&mv).unwrap_err();
-    assert!(err.contains("red ran out of time"), "{err}");
-    let o = s.state.outcome.clone().unwrap();
-    assert_eq!(o.winners, vec![1]);
-    // A generous clock lets play go on, and only the player to act is charged.
-    let mut s = Session::new("ultimate_lightning", &[], 4).unwrap();
-    s.set_clock(Some("10m+2s")).unwrap();
+    s.set_clock_with(Some("15m+5s"), Some(source)).unwrap();
+    assert_eq!(s.clock_text().unwrap(), "red 15:00*  blue 15:00");
+    advance(60);
     let mv = legal(&s.engine, &s.state)
         .into_iter()
         .find(|a| a.contains('-') && !a.ends_with("draw"))
         .unwrap();
     s.play(&mv).unwrap();
-    let text = s.clock_text().unwrap();
-    assert!(
-        text.starts_with("red 10:0") && text.ends_with('*') && text.contains("blue "),
-        "{text}"
-    );
+    // Red paid a minute and got the increment; blue's time now runs.
+    assert_eq!(s.clock_text().unwrap(), "red 14:05  blue 15:00*");
+    advance(15 * 60 + 1);
+    let mv = legal(&s.engine, &s.state)
+        .into_iter()
+        .find(|a| a.contains('-') && !a.ends_with("draw"))
+        .unwrap();
+    let err = s.play(&mv).unwrap_err();
+    assert!(err.contains("blue ran out of time"), "{err}");
+    let o = s.state.outcome.clone().unwrap();
+    assert_eq!(o.winners, vec![0]);
+    assert!(s.engine.legal_actions(&s.state).is_empty());
 }
 
 #[test]
@@ -430,4 +430,31 @@ fn the_chasing_rule_stops_a_fourth_chase_in_a_row_when_enabled() {
     assert_eq!(s.counter("chase_count", Some(0)), 3);
     play(&e, &mut s, &["j2-j3"]);
     assert_eq!(s.counter("chase_count", Some(0)), 0);
+}
+
+#[test]
+fn random_games_rescue_and_keep_the_invariants() {
+    use rand::{Rng, SeedableRng};
+    let e = ul();
+    let (mut rescues, mut declined) = (0, 0);
+    for seed in 0..12u64 {
+        let mut s = e.new_game(seed, &[]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while s.outcome.is_none() {
+            let mut acts = e.legal_actions(&s);
+            acts.retain(|a| !a.is_social());
+            let a = acts[rng.random_range(0..acts.len())];
+            if let Some(c) = s.pending.first() {
+                if c.reason == "rescue" && e.action_text(&s, &a) == "none" {
+                    declined += 1;
+                }
+            }
+            e.apply(&mut s, &a).unwrap();
+            s.check_consistency().unwrap();
+        }
+        rescues += s.counter("rescues", Some(0)) + s.counter("rescues", Some(1));
+        assert!(s.counter("rescues", Some(0)) <= 3 && s.counter("rescues", Some(1)) <= 3);
+    }
+    assert!(rescues > 0, "no rescue in 12 random games");
+    eprintln!("rescues: {rescues}, declined: {declined}");
 }
