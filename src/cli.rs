@@ -872,6 +872,9 @@ fn play(
         let action = if kinds[p as usize] == Seat::Random {
             let mut acts = engine.legal_actions(&state);
             acts.retain(|a| !a.is_social());
+            if acts.is_empty() {
+                return Err(format!("{} has no legal action", engine.player_name(p)));
+            }
             acts[rng.random_range(0..acts.len())]
         } else {
             print!("{}", engine.render(&engine.view(&state, viewer), last));

@@ -246,6 +246,11 @@ impl Engine {
         for (c, k, p) in placed {
             state.add_piece(k, p, c, !self.variant.hidden_identities);
         }
+        // A first player who cannot move at all meets the no-move rule at once.
+        if !self.has_legal_action(&state) {
+            state.to_move = state.players.saturating_sub(1);
+            self.advance_turn(&mut state);
+        }
         state
     }
 

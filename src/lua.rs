@@ -158,6 +158,11 @@ impl UserData for Api {
                         "cannot move onto {cell}: it is occupied"
                     )));
                 }
+                if cx.state.terrain[c as usize] & cx.variant.board.blocking != 0 {
+                    return Err(mlua::Error::runtime(format!(
+                        "cannot move onto {cell}: its terrain blocks pieces"
+                    )));
+                }
                 let from = cx.state.cell_of(id);
                 cx.state.place(id, c);
                 cx.effects.push(Effect::Moved {
@@ -240,6 +245,15 @@ impl UserData for Api {
                     let p = parse_player(cx, &player)?;
                     if options.is_empty() {
                         return Err(mlua::Error::runtime("a choice needs at least one option"));
+                    }
+                    let mut sorted = options.clone();
+                    sorted.sort();
+                    if sorted.windows(2).any(|w| w[0] == w[1])
+                        || options.iter().any(|o| o.trim().is_empty())
+                    {
+                        return Err(mlua::Error::runtime(
+                            "the options of a choice must be distinct, non-empty labels",
+                        ));
                     }
                     cx.state.pending.push(Choice {
                         player: p,

@@ -804,10 +804,11 @@ fn validate(
         return Err(LoadError(cx.diags));
     }
     let mut board = Board::new(files_n, ranks_n);
-    for (i, (tag, cells)) in raw.board.terrain.iter().enumerate() {
-        if i >= 32 {
-            break;
-        }
+    if raw.board.terrain.len() > 32 {
+        cx.from("terrain");
+        cx.err_top("board: at most 32 terrain tags");
+    }
+    for (i, (tag, cells)) in raw.board.terrain.iter().enumerate().take(32) {
         cx.from(&format!("terrain.{tag}"));
         board.terrain_names.push(tag.clone());
         for c in cells {

@@ -168,3 +168,19 @@ fn runtime_errors_name_the_script_line() {
         .unwrap_err();
     assert!(err.to_string().contains("maybe"), "{err}");
 }
+
+#[test]
+fn the_api_refuses_what_would_break_the_game() {
+    let (err, before, after) = strike_with("g:capture(d.id)\ng:move(a.id, 'c5')");
+    assert!(
+        err.contains("rules.lua:3") && err.contains("blocks"),
+        "{err}"
+    );
+    assert_eq!(before, after);
+    let (err, _, _) = strike_with("g:choose('red', 'pick', { 'x', 'x' })");
+    assert!(err.contains("distinct"), "{err}");
+    let (err, _, _) = strike_with("g:choose('green', 'pick', { 'x' })");
+    assert!(err.contains("unknown player `green`"), "{err}");
+    let (err, _, _) = strike_with("g:reveal(a.id, 42)");
+    assert!(err.contains("expected"), "{err}");
+}
