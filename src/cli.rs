@@ -137,6 +137,42 @@ pub enum Cmd {
         #[arg(short = 'o', long = "out")]
         out: PathBuf,
     },
+    /// Host a game over TCP: others `join` it; this terminal may play a seat
+    Serve {
+        variant: String,
+        #[arg(long, default_value_t = 7878)]
+        port: u16,
+        /// Address to listen on (0.0.0.0: every interface)
+        #[arg(long, default_value = "0.0.0.0")]
+        bind: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        #[arg(long)]
+        clock: Option<String>,
+        /// PLAYER=human (this terminal), PLAYER=random (the host plays), or PLAYER=remote (default)
+        #[arg(long = "seat")]
+        seats: Vec<String>,
+        /// Where the game record is saved when the game ends or the host stops
+        #[arg(long, default_value = "game.yaml")]
+        save: PathBuf,
+    },
+    /// Join a hosted game: `join HOST:PORT --name NAME`
+    Join {
+        address: String,
+        #[arg(long)]
+        name: String,
+        /// Ask for a seat by player name (default: the first free one)
+        #[arg(long)]
+        seat: Option<String>,
+        /// Take back a seat after a disconnect
+        #[arg(long)]
+        token: Option<String>,
+        /// Watch as a spectator (public information only)
+        #[arg(long)]
+        spectate: bool,
+    },
     /// Play a game in the terminal: `--PLAYER human|random` for each seat
     Play {
         variant: String,
@@ -172,6 +208,31 @@ pub fn run(cli: Cli) -> i32 {
             Err(e) => Err(e),
         },
         Some(Cmd::Check { variants, options }) => return check(&variants, &options),
+        Some(Cmd::Serve {
+            variant,
+            port,
+            bind,
+            seed,
+            options,
+            clock,
+            seats,
+            save,
+        }) => serve(
+            &variant,
+            &format!("{bind}:{port}"),
+            seed,
+            &options,
+            clock.as_deref(),
+            &seats,
+            save,
+        ),
+        Some(Cmd::Join {
+            address,
+            name,
+            seat,
+            token,
+            spectate,
+        }) => crate::net::join(&address, &name, seat.as_deref(), token.as_deref(), spectate),
         Some(Cmd::Replay { file, as_player }) => replay(&file, as_player.as_deref()),
         Some(Cmd::Render {
             variant,
@@ -415,6 +476,78 @@ fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<
         playouts as f64 / secs,
         plies as f64 / secs
     );
+    Ok(())
+}
+
+fn serve(
+    variant: &str,
+    addr: &str,
+    seed: u64,
+    options: &[String],
+    clock: Option<&str>,
+    seats: &[String],
+    save: PathBuf,
+) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let mut session = Session::new(variant, &overrides, seed)?;
+    session.set_clock(clock)?;
+    let n = session.engine.variant.players.len();
+    let mut local = vec![false; n];
+    let mut human = None;
+    for (player, kind) in parse_pairs(seats)? {
+        let p = session.engine.player_id(&player)?;
+        match kind.as_str() {
+            "human" => human = Some(p),
+            "random" => local[p as usize] = true,
+            "remote" => {}
+            other => {
+                return Err(format!(
+                    "unknown seat kind `{other}` (human, random or remote)"
+                ))
+            }
+        }
+    }
+    let server = crate::net::Server::start(session, addr, local, Some(save.clone()))?;
+    println!(
+        "hosting on {} — others run: sandtable join HOST:{} --name NAME",
+        server.addr,
+        server.addr.port()
+    );
+    println!(
+        "type `say TEXT` to chat{}, `quit` to stop",
+        if human.is_some() {
+            ", or an action to play"
+        } else {
+            ""
+        }
+    );
+    let rx = server.local_client("host", human);
+    std::thread::spawn(move || {
+        for l in rx {
+            if !crate::net::print_host_line(l.trim()) {
+                break;
+            }
+        }
+    });
+    let stdin = std::io::stdin();
+    for l in stdin.lock().lines() {
+        let l = l.map_err(|e| e.to_string())?;
+        let l = l.trim();
+        if l == "quit" {
+            break;
+        } else if let Some(t) = l.strip_prefix("say ") {
+            server.chat("host", t);
+        } else if let Some(p) = human {
+            if let Err(e) = server.act_local(p, l) {
+                println!("error: {e}");
+            }
+        } else if !l.is_empty() {
+            println!("this terminal plays no seat (use --seat PLAYER=human)");
+        }
+    }
+    server.stop("the host stopped");
+    println!("record saved to {}", save.display());
+    std::thread::sleep(std::time::Duration::from_millis(200));
     Ok(())
 }
 

@@ -4,6 +4,7 @@ pub mod clock;
 pub mod engine;
 pub mod geometry;
 pub mod lua;
+pub mod net;
 pub mod record;
 pub mod render;
 pub mod session;

@@ -255,6 +255,22 @@ impl Session {
         Ok(())
     }
 
+    /// Stops the running clock without charging an increment (a player away).
+    pub fn pause_clock(&mut self) {
+        if let Some((_, c)) = &mut self.clock {
+            c.pause();
+        }
+    }
+
+    /// Starts the clock again for the player who must act.
+    pub fn resume_clock(&mut self) {
+        if let Some(p) = self.engine.acting_player(&self.state) {
+            if let Some((_, c)) = &mut self.clock {
+                c.start(p);
+            }
+        }
+    }
+
     pub fn clock_text(&self) -> Option<String> {
         self.clock
             .as_ref()

@@ -35,7 +35,7 @@ impl Viewer {
 }
 
 /// A piece as a viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ViewPiece {
     pub id: PieceId,
     pub owner: String,
@@ -45,7 +45,7 @@ pub struct ViewPiece {
 }
 
 /// A container (a captured pile, a boat) as a viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ViewContainer {
     pub name: String,
     pub owner: Option<String>,
@@ -54,7 +54,7 @@ pub struct ViewContainer {
 
 /// A pending choice, shown only to the player who must make it; others see
 /// only that a choice is pending.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ViewChoice {
     pub player: String,
     pub reason: String,
@@ -62,7 +62,7 @@ pub struct ViewChoice {
 }
 
 /// Everything one viewer may know about a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct View {
     pub viewer: String,
     pub ply: u32,

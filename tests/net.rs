@@ -1,0 +1,260 @@
+//! Network play on loopback: a seeded game to its end between two clients,
+//! no hidden fact in any byte sent to a seat, bad messages, reconnects, chat.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use sandtable::net::{HostMsg, Server};
+use sandtable::session::Session;
+
+struct TestClient {
+    w: TcpStream,
+    r: BufReader<TcpStream>,
+    /// Every byte received, line by line.
+    raw: Vec<String>,
+}
+
+impl TestClient {
+    fn connect(addr: &str, hello: &str) -> TestClient {
+        let s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut c = TestClient {
+            w: s.try_clone().unwrap(),
+            r: BufReader::new(s),
+            raw: Vec::new(),
+        };
+        c.send(hello);
+        c
+    }
+    fn send(&mut self, line: &str) {
+        self.w.write_all(line.as_bytes()).unwrap();
+        self.w.write_all(b"\n").unwrap();
+    }
+    fn next(&mut self) -> HostMsg {
+        let mut l = String::new();
+        let n = self.r.read_line(&mut l).expect("a message within 10 s");
+        assert!(n > 0, "connection closed");
+        self.raw.push(l.clone());
+        if std::env::var("NET_DEBUG").is_ok() {
+            eprintln!("{}", &l[..l.len().min(150)]);
+        }
+        serde_json::from_str(&l).unwrap_or_else(|e| panic!("{e}: {l}"))
+    }
+    /// Reads until a message matches.
+    fn until(&mut self, f: impl Fn(&HostMsg) -> bool) -> HostMsg {
+        loop {
+            let m = self.next();
+            if f(&m) {
+                return m;
+            }
+        }
+    }
+}
+
+fn host(variant: &str, seed: u64) -> Server {
+    let session = Session::new(variant, &[], seed).unwrap();
+    Server::start(session, "127.0.0.1:0", vec![false, false], None).unwrap()
+}
+
+fn hello(name: &str) -> String {
+    format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#)
+}
+
+fn seat_hello(name: &str, seat: &str) -> String {
+    format!(r#"{{"type":"hello","version":1,"name":"{name}","seat":"{seat}"}}"#)
+}
+
+fn action(text: &str) -> String {
+    format!(r#"{{"type":"action","text":"{text}"}}"#)
+}
+
+/// Checks every state message a seat received against what it knows at the
+/// end (knowledge only grows in classic Stratego): an enemy kind in the raw
+/// bytes must belong to a piece that seat knew, and be its true kind.
+fn check_no_leak(server: &Server, raw: &[String], seat: u8) {
+    server.with_session(|s| {
+        for l in raw {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if v["type"] != "state" {
+                continue;
+            }
+            let mut pieces: Vec<&serde_json::Value> = v["view"]["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| !c.is_null())
+                .collect();
+            for c in v["view"]["containers"].as_array().unwrap() {
+                pieces.extend(c["pieces"].as_array().unwrap().iter());
+            }
+            for p in pieces {
+                let id = p["id"].as_u64().unwrap() as usize;
+                if let Some(kind) = p["kind"].as_str() {
+                    assert!(
+                        s.state.knows(seat, id as u16),
+                        "seat {seat} was sent the kind of piece {id}: {l}"
+                    );
+                    let truth = &s.engine.variant.kinds[s.state.pieces[id].kind as usize].name;
+                    assert_eq!(kind, truth);
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn two_clients_play_a_seeded_game_to_its_end_and_see_nothing_hidden() {
+    let server = host("classic_stratego", 5);
+    let addr = server.addr.to_string();
+    let mut red = TestClient::connect(&addr, &seat_hello("alice", "red"));
+    let mut blue = TestClient::connect(&addr, &seat_hello("bob", "blue"));
+    let token_of = |m: HostMsg| match m {
+        HostMsg::Welcome { seat, token, .. } => (seat.unwrap(), token.unwrap()),
+        other => panic!("{other:?}"),
+    };
+    let (rs, _) = token_of(red.until(|m| matches!(m, HostMsg::Welcome { .. })));
+    let (bs, _) = token_of(blue.until(|m| matches!(m, HostMsg::Welcome { .. })));
+    assert_eq!((rs.as_str(), bs.as_str()), ("red", "blue"));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut plies = 0;
+    'game: loop {
+        for c in [&mut red, &mut blue] {
+            loop {
+                match c.next() {
+                    HostMsg::End { .. } => break 'game,
+                    HostMsg::State { legal, .. } if !legal.is_empty() => {
+                        let moves: Vec<&String> =
+                            legal.iter().filter(|a| !a.ends_with("draw")).collect();
+                        let a = moves[rng.random_range(0..moves.len())].clone();
+                        c.send(&action(&a));
+                        plies += 1;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(plies < 20_000, "the game does not end");
+    }
+    // Both hear the end.
+    for c in [&mut red, &mut blue] {
+        if !c.raw.iter().any(|l| l.contains(r#""type":"end""#)) {
+            c.until(|m| matches!(m, HostMsg::End { .. }));
+        }
+    }
+    assert!(server.is_over());
+    check_no_leak(&server, &red.raw, 0);
+    check_no_leak(&server, &blue.raw, 1);
+    assert!(red.raw.len() > 10 && blue.raw.len() > 10);
+}
+
+#[test]
+fn bad_messages_get_an_error_and_the_connection_stays() {
+    let server = host("classic_stratego", 3);
+    let addr = server.addr.to_string();
+    let mut red = TestClient::connect(&addr, "this is not json");
+    assert!(matches!(red.next(), HostMsg::Error { message } if message.contains("malformed")));
+    red.send(&action("a4-a5"));
+    assert!(matches!(red.next(), HostMsg::Error { message } if message.contains("hello first")));
+    red.send(&"x".repeat(sandtable::net::MAX_LINE + 100));
+    assert!(matches!(red.next(), HostMsg::Error { message } if message.contains("longer than")));
+    red.send(&seat_hello("alice", "red"));
+    red.until(|m| matches!(m, HostMsg::State { .. }));
+    let mut blue = TestClient::connect(&addr, &seat_hello("bob", "blue"));
+    blue.until(|m| matches!(m, HostMsg::State { .. }));
+    // Out of turn, and illegal.
+    blue.send(&action("a7-a6"));
+    assert!(
+        matches!(blue.until(|m| matches!(m, HostMsg::Error { .. })), HostMsg::Error { message } if message.contains("red's turn"))
+    );
+    red.send(&action("a1-a9"));
+    assert!(
+        matches!(red.until(|m| matches!(m, HostMsg::Error { .. })), HostMsg::Error { message } if message.contains("illegal"))
+    );
+    red.send(r#"{"type":"action"}"#);
+    assert!(matches!(red.next(), HostMsg::Error { .. }));
+    // Still connected: a legal action goes through.
+    let legal = server.with_session(|s| {
+        let a = s.engine.legal_actions(&s.state)[0];
+        s.engine.action_text(&s.state, &a)
+    });
+    red.send(&action(&legal));
+    blue.until(|m| matches!(m, HostMsg::State { legal, .. } if !legal.is_empty()));
+}
+
+#[test]
+fn a_client_can_reconnect_to_its_seat_and_chat_reaches_everyone() {
+    let server = host("ultimate_lightning", 9);
+    let addr = server.addr.to_string();
+    let mut red = TestClient::connect(&addr, &seat_hello("alice", "red"));
+    let token = match red.until(|m| matches!(m, HostMsg::Welcome { .. })) {
+        HostMsg::Welcome { token, .. } => token.unwrap(),
+        _ => unreachable!(),
+    };
+    let mut blue = TestClient::connect(&addr, &seat_hello("bob", "blue"));
+    blue.until(|m| matches!(m, HostMsg::State { .. }));
+    let mut watcher = TestClient::connect(
+        &addr,
+        r#"{"type":"hello","version":1,"name":"eve","spectator":true}"#,
+    );
+    assert!(matches!(
+        watcher.next(),
+        HostMsg::Welcome { seat: None, .. }
+    ));
+    red.send(r#"{"type":"chat","text":"good luck"}"#);
+    for c in [&mut blue, &mut watcher] {
+        assert!(
+            matches!(c.until(|m| matches!(m, HostMsg::Chat { .. })), HostMsg::Chat { from, text } if from == "alice" && text == "good luck")
+        );
+    }
+    // Red drops; the seat is not free for someone else; red comes back with the token.
+    drop(red);
+    std::thread::sleep(Duration::from_millis(100));
+    let mut thief = TestClient::connect(
+        &addr,
+        r#"{"type":"hello","version":1,"name":"mallory","seat":"red"}"#,
+    );
+    assert!(matches!(thief.next(), HostMsg::Error { message } if message.contains("taken")));
+    let mut red = TestClient::connect(
+        &addr,
+        &format!(r#"{{"type":"hello","version":1,"name":"alice","token":"{token}"}}"#),
+    );
+    assert!(matches!(red.next(), HostMsg::Welcome { seat: Some(s), .. } if s == "red"));
+    match red.next() {
+        HostMsg::State { legal, .. } => assert!(!legal.is_empty(), "red is to move"),
+        other => panic!("{other:?}"),
+    }
+    // With every seat taken, a plain hello makes a spectator.
+    let mut late = TestClient::connect(&addr, &hello("carol"));
+    assert!(matches!(
+        late.next(),
+        HostMsg::Welcome {
+            seat: None,
+            token: None,
+            ..
+        }
+    ));
+    // The spectator sees only what everyone knows.
+    check_no_leak_public(&server, &watcher.raw);
+}
+
+fn check_no_leak_public(server: &Server, raw: &[String]) {
+    server.with_session(|s| {
+        for l in raw {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if v["type"] != "state" {
+                continue;
+            }
+            for c in v["view"]["cells"].as_array().unwrap() {
+                if !c.is_null() {
+                    assert!(
+                        c["kind"].is_null()
+                            || s.state.pieces[c["id"].as_u64().unwrap() as usize].known_by == 3
+                    );
+                }
+            }
+        }
+    });
+}
