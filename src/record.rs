@@ -269,13 +269,7 @@ impl Engine {
             })
             .collect();
         Position {
-            variant: self
-                .variant
-                .path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("")
-                .to_string(),
+            variant: self.variant.id(),
             options: self
                 .variant
                 .options

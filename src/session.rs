@@ -483,13 +483,7 @@ impl Session {
             })
             .collect();
         PlayerRecord {
-            variant: e
-                .variant
-                .path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("")
-                .to_string(),
+            variant: e.variant.id(),
             viewer: e.viewer_name(viewer),
             start: e.view(&self.start, viewer),
             actions,

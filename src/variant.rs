@@ -654,6 +654,15 @@ impl Variant {
         validate(merged, origins, files, scripts, overrides)
     }
 
+    /// The variant's short name: its file name without `.yaml`.
+    pub fn id(&self) -> String {
+        self.path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string()
+    }
+
     pub fn option(&self, name: &str) -> Option<&Value> {
         self.options
             .iter()
