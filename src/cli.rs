@@ -383,28 +383,13 @@ fn apply(
     actions: &[String],
 ) -> Result<(), String> {
     let (engine, mut state) = start(variant, position, seed, options)?;
-    let viewer = match &as_player {
-        Some(p) => engine
-            .parse_viewer(p)
-            .ok_or_else(|| format!("unknown player `{p}`"))?,
-        None => Viewer::Omniscient,
-    };
-    let mut last = None;
-    for (i, text) in actions.iter().enumerate() {
-        let action = engine
-            .parse_action(&state, text)
-            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
-        let events = engine
-            .apply(&mut state, &action)
-            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
-        if let crate::engine::Action::Move { from, to } = action {
-            last = Some((from, to));
-        }
-        println!("{}. {}", i + 1, engine.action_text(&state, &action));
-        for line in engine.event_lines(&state, &events, viewer) {
+    let viewer = engine.viewer_or(as_player.as_deref(), Viewer::Omniscient)?;
+    let last = play_texts(&engine, &mut state, actions, |i, text, after, events| {
+        println!("{}. {text}", i + 1);
+        for line in engine.event_lines(after, events, viewer) {
             println!("   {line}");
         }
-    }
+    })?;
     print!("{}", engine.render(&engine.view(&state, viewer), last));
     if let Some(path) = save {
         let text = to_yaml(&engine.to_position(&state))?;
@@ -555,12 +540,7 @@ fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String>
     let rec: crate::record::Record = read_yaml(file)?;
     let overrides = crate::record::overrides(&rec.options);
     let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
-    let viewer = match as_player {
-        Some(p) => engine
-            .parse_viewer(p)
-            .ok_or_else(|| format!("unknown viewer `{p}`"))?,
-        None => Viewer::Omniscient,
-    };
+    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
     let (state, last) = replay_record(&engine, &rec, usize::MAX, |i, text, after, events| {
         println!("{}. {text}", i + 1);
         for l in engine.event_lines(after, events, viewer) {
@@ -589,23 +569,38 @@ fn replay_record(
     engine: &Engine,
     rec: &crate::record::Record,
     upto: usize,
-    mut each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
+    each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
 ) -> Result<(GameState, Option<(u16, u16)>), String> {
     let mut state = engine.from_position(&rec.start)?;
+    let upto = upto.min(rec.actions.len());
+    let last = play_texts(engine, &mut state, &rec.actions[..upto], each)?;
+    Ok((state, last))
+}
+
+/// Plays actions given as text, in order, calling `each` with the index,
+/// the canonical text, the state after and the events of each; stops at the first
+/// that fails, naming it. Returns the cells of the last move.
+fn play_texts(
+    engine: &Engine,
+    state: &mut GameState,
+    actions: &[String],
+    mut each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
+) -> Result<Option<(u16, u16)>, String> {
     let mut last = None;
-    for (i, text) in rec.actions.iter().take(upto).enumerate() {
+    for (i, text) in actions.iter().enumerate() {
         let action = engine
-            .parse_action(&state, text)
+            .parse_action(state, text)
             .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        let canonical = engine.action_text(state, &action);
         let events = engine
-            .apply(&mut state, &action)
+            .apply(state, &action)
             .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
         if let crate::engine::Action::Move { from, to } = action {
             last = Some((from, to));
         }
-        each(i, text, &state, &events);
+        each(i, &canonical, state, &events);
     }
-    Ok((state, last))
+    Ok(last)
 }
 
 fn render(
@@ -632,12 +627,7 @@ fn render(
             (engine, state, None)
         }
     };
-    let viewer = match as_player {
-        Some(p) => engine
-            .parse_viewer(p)
-            .ok_or_else(|| format!("unknown viewer `{p}`"))?,
-        None => Viewer::Omniscient,
-    };
+    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
     std::fs::write(out, engine.render_svg(&engine.view(&state, viewer), last))
         .map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());

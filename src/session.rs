@@ -613,20 +613,11 @@ impl Session {
                 format!("new game, seed {seed}\n{}", self.board(self.viewer))
             }
             Command::Show { viewer } => {
-                let v = match viewer {
-                    Some(v) => self
-                        .engine
-                        .parse_viewer(&v)
-                        .ok_or_else(|| format!("unknown viewer `{v}`"))?,
-                    None => self.viewer,
-                };
+                let v = self.engine.viewer_or(viewer.as_deref(), self.viewer)?;
                 self.board(v)
             }
             Command::ViewAs { viewer } => {
-                self.viewer = self
-                    .engine
-                    .parse_viewer(&viewer)
-                    .ok_or_else(|| format!("unknown viewer `{viewer}`"))?;
+                self.viewer = self.engine.viewer_or(Some(&viewer), self.viewer)?;
                 self.board(self.viewer)
             }
             Command::Actions => {
@@ -766,13 +757,7 @@ impl Session {
                 format!("{note}\n{}", self.board(self.viewer))
             }
             Command::Svg { file, as_viewer } => {
-                let v = match as_viewer {
-                    Some(v) => self
-                        .engine
-                        .parse_viewer(&v)
-                        .ok_or_else(|| format!("unknown viewer `{v}`"))?,
-                    None => self.viewer,
-                };
+                let v = self.engine.viewer_or(as_viewer.as_deref(), self.viewer)?;
                 let svg = self
                     .engine
                     .render_svg(&self.engine.view(&self.state, v), self.last);
@@ -786,10 +771,7 @@ impl Session {
                 file,
                 as_viewer: Some(v),
             } => {
-                let v = self
-                    .engine
-                    .parse_viewer(&v)
-                    .ok_or_else(|| format!("unknown viewer `{v}`"))?;
+                let v = self.engine.viewer_or(Some(&v), self.viewer)?;
                 let text = to_yaml(&self.player_record(v))?;
                 std::fs::write(&file, text).map_err(|e| format!("{file}: {e}"))?;
                 format!(

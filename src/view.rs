@@ -101,6 +101,19 @@ impl Engine {
         }
     }
 
+    /// The viewer named by `text`, or `default` when none is given.
+    pub fn viewer_or(&self, text: Option<&str>, default: Viewer) -> Result<Viewer, String> {
+        match text {
+            None => Ok(default),
+            Some(t) => self.parse_viewer(t).ok_or_else(|| {
+                format!(
+                    "unknown viewer `{t}` (a player: {}; or public, all)",
+                    self.variant.players.join(", ")
+                )
+            }),
+        }
+    }
+
     fn view_piece(&self, s: &GameState, id: PieceId, viewer: Viewer) -> ViewPiece {
         let p = &s.pieces[id as usize];
         ViewPiece {
