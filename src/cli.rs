@@ -112,13 +112,24 @@ pub enum Cmd {
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
     },
-    /// Replay a game record: check every action, print what happened and the outcome
+    /// Replay a game: check every action, print what happened and the outcome
+    ///
+    /// `replay RECORD.yaml` replays a record saved by the REPL; `replay
+    /// VARIANT FILE` also reads plain movetext in the variant's notation
+    /// (`1.h2h5 f7f5 2.a2a5 ...`), checking that the captures each move
+    /// writes are exactly those the engine makes.
     Replay {
-        /// The record (YAML, as written by the REPL's save-record)
-        file: PathBuf,
+        /// `[VARIANT] FILE`
+        #[arg(num_args = 1..=2, required = true, value_name = "[VARIANT] FILE")]
+        args: Vec<String>,
+        /// Movetext only: the starting position (FEN or a position file)
+        #[arg(long)]
+        position: Option<PathBuf>,
         /// Show events and the board as this player saw them
         #[arg(long = "as")]
         as_player: Option<String>,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
     },
     /// Draw a position as SVG, as one viewer sees it
     Render {
@@ -233,7 +244,18 @@ pub fn run(cli: Cli) -> i32 {
             token,
             spectate,
         }) => crate::net::join(&address, &name, seat.as_deref(), token.as_deref(), spectate),
-        Some(Cmd::Replay { file, as_player }) => replay(&file, as_player.as_deref()),
+        Some(Cmd::Replay {
+            args,
+            position,
+            as_player,
+            options,
+        }) => match args.as_slice() {
+            [file] => replay(std::path::Path::new(file), as_player.as_deref()),
+            [variant, file] => {
+                replay_movetext(variant, file, position, as_player.as_deref(), &options)
+            }
+            _ => Err("usage: replay [VARIANT] FILE".into()),
+        },
         Some(Cmd::Render {
             variant,
             position,
@@ -336,6 +358,19 @@ fn start(
 ) -> Result<(Engine, GameState), String> {
     let mut overrides = parse_pairs(options)?;
     match position {
+        Some(path)
+            if !path.is_file() && path.to_string_lossy().contains('/') && {
+                let t = path.to_string_lossy();
+                !t.ends_with(".yaml") && !t.ends_with(".yml")
+            } =>
+        {
+            // A FEN-like line rather than a file.
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let state = engine
+                .parse_fen(&path.to_string_lossy(), seed)
+                .map_err(|e| format!("--position: {e}"))?;
+            Ok((engine, state))
+        }
         Some(path) => {
             let pos: Position = read_yaml(&path)?;
             for (k, v) in &pos.options {
@@ -560,6 +595,42 @@ fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String>
             engine.player_name(engine.acting_player(&state).unwrap_or(0))
         ),
     }
+    Ok(())
+}
+
+fn replay_movetext(
+    variant: &str,
+    file: &str,
+    position: Option<PathBuf>,
+    as_player: Option<&str>,
+    options: &[String],
+) -> Result<(), String> {
+    let path = std::path::Path::new(file);
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+    if crate::record::parse_yaml::<crate::record::Record>(&text, file).is_ok() {
+        return replay(path, as_player);
+    }
+    let (engine, mut state) = start(variant, position, 1, options)?;
+    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    let mut last = None;
+    engine
+        .play_movetext(&mut state, &text, |m, after| {
+            let note = if m.written == m.engine_text {
+                String::new()
+            } else {
+                format!("   (written {})", m.written)
+            };
+            println!("{} {}{note}", m.number, m.engine_text);
+            for l in engine.event_lines(after, &m.events, viewer) {
+                println!("   {l}");
+            }
+            if let crate::engine::Action::Move { from, to } = m.action {
+                last = Some((from, to));
+            }
+        })
+        .map_err(|e| format!("{file}: {e}"))?;
+    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    println!("outcome: {}", engine.status_text(&state));
     Ok(())
 }
 

@@ -90,6 +90,8 @@ impl std::error::Error for ActionError {}
 pub struct Engine {
     pub variant: Arc<Variant>,
     pub rules: Rules,
+    /// Whether any kind is royal (moves are then checked for self-check).
+    has_royal: bool,
 }
 
 impl Engine {
@@ -101,10 +103,24 @@ impl Engine {
 
     pub fn from_variant(variant: Variant) -> Result<Engine, LoadError> {
         let rules = Rules::load(&variant)?;
-        Ok(Engine {
+        let engine = Engine {
+            has_royal: variant.kinds.iter().any(|k| k.royal),
             variant: Arc::new(variant),
             rules,
-        })
+        };
+        if let (Some(start), Some((file, line, column))) =
+            (&engine.variant.start, &engine.variant.start_at)
+        {
+            if let Err(m) = engine.parse_fen(start, 0) {
+                return Err(LoadError(vec![crate::variant::Diagnostic {
+                    file: file.clone(),
+                    line: *line,
+                    column: *column,
+                    message: format!("start: {m}"),
+                }]));
+            }
+        }
+        Ok(engine)
     }
 
     pub fn player_name(&self, p: PlayerId) -> &str {
@@ -229,6 +245,12 @@ impl Engine {
     /// A new game: each player's setup given, or random from the seed.
     /// Pieces are numbered in board order, so an id tells nothing of a kind.
     pub fn new_game(&self, seed: u64, setups: &[Option<Vec<(Cell, KindId)>>]) -> GameState {
+        if let Some(start) = &self.variant.start {
+            // Checked when the variant loaded.
+            if let Ok(s) = self.parse_fen(start, seed) {
+                return s;
+            }
+        }
         let mut state = self.empty_state(seed);
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5e7u64.rotate_left(40));
         let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
@@ -284,6 +306,7 @@ impl Engine {
             return;
         }
         let p = s.to_move;
+        let frozen = self.frozen_cells(s, p);
         // Cells in order, and each piece's targets sorted: the list comes out
         // sorted without sorting it whole.
         for (from, slot) in s.board.iter().enumerate() {
@@ -292,6 +315,9 @@ impl Engine {
                 continue;
             }
             let from = from as Cell;
+            if frozen.contains(&from) {
+                continue;
+            }
             let start = out.len();
             self.piece_moves(s, id, from, &mut |to| out.push(Action::Move { from, to }));
             let mine = &mut out[start..];
@@ -311,6 +337,12 @@ impl Engine {
             if let Some(i) = out.iter().position(|a| *a == banned) {
                 out.remove(i);
             }
+        }
+        if self.has_royal {
+            out.retain(|a| match *a {
+                Action::Move { from, to } => !self.exposes_royal(s, p, from, to),
+                _ => true,
+            });
         }
         if self.rules.has_filter() {
             self.apply_filter(s, out);
@@ -381,17 +413,101 @@ impl Engine {
         }
         let p = s.to_move;
         let banned = self.banned_by_repetition(s);
+        let frozen = self.frozen_cells(s, p);
         for (from, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
             if s.pieces[id as usize].owner != p {
                 continue;
             }
             let from = from as Cell;
+            if frozen.contains(&from) {
+                continue;
+            }
             let mut found = false;
             self.piece_moves(s, id, from, &mut |to| {
-                found |= banned != Some(Action::Move { from, to });
+                found |= banned != Some(Action::Move { from, to })
+                    && !(found || self.has_royal && self.exposes_royal(s, p, from, to));
             });
             if found {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells of `player`'s pieces that `rules.frozen` says cannot move.
+    /// A failing hook freezes nothing and is reported on stderr.
+    pub fn frozen_cells(&self, s: &GameState, player: PlayerId) -> Vec<Cell> {
+        if !self.rules.has_frozen() {
+            return Vec::new();
+        }
+        self.rules
+            .frozen(s, &self.variant, player)
+            .unwrap_or_else(|e| {
+                eprintln!("rule error in rules.frozen: {e}");
+                Vec::new()
+            })
+    }
+
+    /// Whether moving `from`→`to` would leave one of `player`'s royal pieces
+    /// capturable. The move is played on a scratch copy with its strike and
+    /// its side captures (`rules.captures`), not `rules.after_action`.
+    fn exposes_royal(&self, s: &GameState, player: PlayerId, from: Cell, to: Cell) -> bool {
+        let mut t = s.clone();
+        let (mut ev, mut ef) = (Vec::new(), Vec::new());
+        if self
+            .do_move(&mut t, player, from, to, &mut ev, &mut ef)
+            .is_err()
+        {
+            return false;
+        }
+        self.royal_attacked(&t, player)
+    }
+
+    /// Whether a royal piece of `player` could be captured by another player
+    /// (not eliminated) moving now: "check".
+    pub fn royal_attacked(&self, s: &GameState, player: PlayerId) -> bool {
+        if !self.has_royal {
+            return false;
+        }
+        for (cell, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            let piece = &s.pieces[id as usize];
+            if piece.owner != player || !self.variant.kinds[piece.kind as usize].royal {
+                continue;
+            }
+            for q in 0..s.players {
+                if q != player && s.eliminated & (1 << q) == 0 && self.attacked(s, cell as Cell, q)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether player `by`, moving now, could capture the piece on `cell`:
+    /// `rules.attacked` when the variant defines it, else any declared move
+    /// of an unfrozen piece of `by` that ends on `cell`.
+    pub fn attacked(&self, s: &GameState, cell: Cell, by: PlayerId) -> bool {
+        if self.rules.has_attacked() {
+            return self
+                .rules
+                .attacked(s, &self.variant, cell, by)
+                .unwrap_or_else(|e| {
+                    eprintln!("rule error in rules.attacked: {e}");
+                    false
+                });
+        }
+        let frozen = self.frozen_cells(s, by);
+        for (from, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
+                continue;
+            }
+            let mut hit = false;
+            self.piece_moves(s, id, from as Cell, &mut |to| hit |= to == cell);
+            if hit {
                 return true;
             }
         }
@@ -408,17 +524,25 @@ impl Engine {
         let kind = &self.variant.kinds[piece.kind as usize];
         let board = &self.variant.board;
         let owner = piece.owner;
+        // The enemy on a cell, if any: its kind.
         let enemy = |c: Cell| {
             s.piece_at(c)
-                .is_some_and(|o| s.pieces[o as usize].owner != owner)
+                .map(|o| &s.pieces[o as usize])
+                .filter(|o| o.owner != owner)
+                .map(|o| o.kind)
         };
         for pat in &kind.moves {
             match pat {
-                MovePattern::Step { deltas } => {
+                MovePattern::Step { deltas, target } => {
                     for &d in deltas {
                         if let Some(to) = board.offset(from, d) {
-                            if self.passable(s, to) && (s.piece_at(to).is_none() || enemy(to)) {
-                                emit(to);
+                            if !self.passable(s, to) {
+                                continue;
+                            }
+                            match s.piece_at(to) {
+                                None if target.empty => emit(to),
+                                Some(_) if enemy(to).is_some_and(|k| target.strikes(k)) => emit(to),
+                                _ => {}
                             }
                         }
                     }
@@ -427,19 +551,46 @@ impl Engine {
                     deltas,
                     max,
                     strike_at_range,
+                    target,
+                    jump,
                     ..
                 } => {
                     for &d in deltas {
                         let mut at = from;
-                        for dist in 1..=*max as u32 {
+                        let mut jumps = 0u8;
+                        let mut dist = 0u32;
+                        while dist < *max as u32 {
                             let Some(to) = board.offset(at, d) else { break };
                             if !self.passable(s, to) {
                                 break;
                             }
+                            dist += 1;
                             match s.piece_at(to) {
-                                None => emit(to),
+                                None => {
+                                    if target.empty {
+                                        emit(to);
+                                    }
+                                }
                                 Some(_) => {
-                                    if enemy(to) && (dist == 1 || *strike_at_range) {
+                                    let ek = enemy(to);
+                                    if let (Some(j), Some(k)) = (jump, ek) {
+                                        let beyond = board
+                                            .offset(to, d)
+                                            .filter(|&b| self.passable(s, b))
+                                            .filter(|&b| s.piece_at(b).is_none());
+                                        if jumps < j.max
+                                            && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
+                                            && beyond.is_some()
+                                        {
+                                            jumps += 1;
+                                            at = to;
+                                            continue;
+                                        }
+                                    }
+                                    if ek.is_some_and(|k| target.strikes(k))
+                                        && (dist == 1 || *strike_at_range)
+                                        && jumps == 0
+                                    {
                                         emit(to);
                                     }
                                     break;
@@ -449,7 +600,11 @@ impl Engine {
                         }
                     }
                 }
-                MovePattern::Path { deltas, steps } => {
+                MovePattern::Path {
+                    deltas,
+                    steps,
+                    target,
+                } => {
                     // Breadth-first over empty cells; the last step may strike.
                     let mut frontier = vec![from];
                     let mut seen = vec![from];
@@ -467,10 +622,12 @@ impl Engine {
                                     None => {
                                         seen.push(to);
                                         next.push(to);
-                                        emit(to);
+                                        if target.empty {
+                                            emit(to);
+                                        }
                                     }
                                     Some(_) => {
-                                        if enemy(to) {
+                                        if enemy(to).is_some_and(|k| target.strikes(k)) {
                                             emit(to);
                                         }
                                     }
@@ -715,68 +872,7 @@ impl Engine {
                     .map_err(ActionError::Script)?;
             }
             Action::Move { from, to } => {
-                let id = s.piece_at(from).expect("legal move has a piece");
-                match s.piece_at(to) {
-                    None => {
-                        s.place(id, to);
-                        s.pieces[id as usize].moved = true;
-                        events.push(Event::Moved {
-                            piece: id,
-                            from,
-                            to,
-                        });
-                        self.reveal_by_distance(s, id, from, to, &mut effects);
-                        let sh = &mut s.shuttles[mover as usize];
-                        if sh.piece == Some(id) && sh.to == from && sh.from == to {
-                            sh.count += 1;
-                        } else {
-                            *sh = Shuttle {
-                                piece: Some(id),
-                                from,
-                                to,
-                                count: 1,
-                            };
-                        }
-                        sh.from = from;
-                        sh.to = to;
-                    }
-                    Some(def) => {
-                        s.pieces[id as usize].moved = true;
-                        self.reveal_by_distance(s, id, from, to, &mut effects);
-                        let result = self
-                            .rules
-                            .strike(s, &self.variant, &mut effects, id, def)
-                            .map_err(ActionError::Script)?;
-                        match result.as_str() {
-                            "attacker" => {
-                                s.capture(def);
-                                if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
-                                    s.place(id, to);
-                                }
-                            }
-                            "defender" => s.capture(id),
-                            "both" => {
-                                s.capture(id);
-                                s.capture(def);
-                            }
-                            "none" => {}
-                            other => {
-                                return Err(ActionError::Script(format!(
-                                    "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
-                                    self.rules.script_name()
-                                )))
-                            }
-                        }
-                        events.push(Event::Struck {
-                            attacker: id,
-                            defender: def,
-                            from,
-                            to,
-                            result,
-                        });
-                        s.shuttles[mover as usize] = Shuttle::default();
-                    }
-                }
+                self.do_move(s, mover, from, to, &mut events, &mut effects)?;
             }
         }
         if let Some(info) = &info {
@@ -795,6 +891,106 @@ impl Engine {
             events.push(Event::Ended(o.clone()));
         }
         Ok(events)
+    }
+
+    /// Moves a piece (a strike when `to` holds an enemy) and removes what
+    /// the move captures as a side effect (`rules.captures`).
+    fn do_move(
+        &self,
+        s: &mut GameState,
+        mover: PlayerId,
+        from: Cell,
+        to: Cell,
+        events: &mut Vec<Event>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), ActionError> {
+        let id = s.piece_at(from).ok_or_else(|| {
+            ActionError::Illegal(format!(
+                "there is no piece on {}",
+                self.variant.board.cell_name(from)
+            ))
+        })?;
+        let side = if self.rules.has_captures() {
+            self.rules
+                .captures(s, &self.variant, from, to)
+                .map_err(ActionError::Script)?
+        } else {
+            Vec::new()
+        };
+        match s.piece_at(to) {
+            None => {
+                s.place(id, to);
+                s.pieces[id as usize].moved = true;
+                events.push(Event::Moved {
+                    piece: id,
+                    from,
+                    to,
+                });
+                self.reveal_by_distance(s, id, from, to, effects);
+                let sh = &mut s.shuttles[mover as usize];
+                if sh.piece == Some(id) && sh.to == from && sh.from == to {
+                    sh.count += 1;
+                } else {
+                    *sh = Shuttle {
+                        piece: Some(id),
+                        from,
+                        to,
+                        count: 1,
+                    };
+                }
+                sh.from = from;
+                sh.to = to;
+            }
+            Some(def) => {
+                s.pieces[id as usize].moved = true;
+                self.reveal_by_distance(s, id, from, to, effects);
+                let result = self
+                    .rules
+                    .strike(s, &self.variant, effects, id, def)
+                    .map_err(ActionError::Script)?;
+                match result.as_str() {
+                    "attacker" => {
+                        s.capture(def);
+                        if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
+                            s.place(id, to);
+                        }
+                    }
+                    "defender" => s.capture(id),
+                    "both" => {
+                        s.capture(id);
+                        s.capture(def);
+                    }
+                    "none" => {}
+                    other => {
+                        return Err(ActionError::Script(format!(
+                            "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
+                            self.rules.script_name()
+                        )))
+                    }
+                }
+                events.push(Event::Struck {
+                    attacker: id,
+                    defender: def,
+                    from,
+                    to,
+                    result,
+                });
+                s.shuttles[mover as usize] = Shuttle::default();
+            }
+        }
+
+        for c in side {
+            if let Some(victim) = s.piece_at(c) {
+                if victim != id {
+                    s.capture(victim);
+                    effects.push(Effect::Captured {
+                        piece: victim,
+                        cell: Some(c),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     fn reveal_by_distance(
@@ -845,11 +1041,24 @@ impl Engine {
         while !self.has_legal_action(s) {
             let stuck = s.to_move;
             let name = self.player_name(stuck).to_string();
-            match self.variant.no_moves {
+            let checkmated = self.royal_attacked(s, stuck);
+            let stuck_means = if checkmated {
+                NoMoves::Lose
+            } else {
+                self.variant.no_moves
+            };
+            let stuck_text = if checkmated {
+                format!("{name} is checkmated")
+            } else if self.has_royal {
+                format!("{name} is stalemated")
+            } else {
+                format!("{name} cannot move")
+            };
+            match stuck_means {
                 NoMoves::Draw => {
                     s.outcome = Some(Outcome {
                         winners: vec![],
-                        reason: format!("draw: {name} cannot move"),
+                        reason: format!("draw: {stuck_text}"),
                     });
                     return;
                 }
@@ -868,7 +1077,7 @@ impl Engine {
                     if left.len() <= 1 {
                         s.outcome = Some(Outcome {
                             winners: left,
-                            reason: format!("{name} cannot move"),
+                            reason: stuck_text,
                         });
                         return;
                     }

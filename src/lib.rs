@@ -5,6 +5,7 @@ pub mod engine;
 pub mod geometry;
 pub mod lua;
 pub mod net;
+pub mod notation;
 pub mod record;
 pub mod render;
 pub mod session;

@@ -79,6 +79,9 @@ pub struct Rules {
     after_action: Option<Function>,
     on_choice: Option<Function>,
     filter: Option<Function>,
+    frozen: Option<Function>,
+    captures: Option<Function>,
+    attacked: Option<Function>,
     api: mlua::AnyUserData,
 }
 
@@ -341,6 +344,45 @@ impl UserData for Api {
                 Ok(())
             })
         });
+        m.add_method("board_size", |lua, _, ()| {
+            with_ctx(lua, |cx| {
+                Ok((cx.variant.board.files as i64, cx.variant.board.ranks as i64))
+            })
+        });
+        m.add_method("index", |lua, _, cell: String| {
+            with_ctx(lua, |cx| parse_cell(cx, &cell).map(|c| c as i64))
+        });
+        // The whole board in two arrays indexed by cell index + 1: the kind
+        // name (or false) and the owner's name (or false) of each cell. One
+        // call instead of one per cell, for rules that scan the board.
+        m.add_method("grid", |lua, _, ()| {
+            with_ctx(lua, |cx| {
+                let kind_names: Vec<LV> = cx
+                    .variant
+                    .kinds
+                    .iter()
+                    .map(|k| lua.create_string(&k.name).map(LV::String))
+                    .collect::<mlua::Result<_>>()?;
+                let player_names: Vec<LV> = cx
+                    .variant
+                    .players
+                    .iter()
+                    .map(|p| lua.create_string(p).map(LV::String))
+                    .collect::<mlua::Result<_>>()?;
+                let pieces = &cx.state.pieces;
+                let kinds = lua.create_sequence_from(cx.state.board.iter().map(|slot| {
+                    slot.map_or(LV::Boolean(false), |id| {
+                        kind_names[pieces[id as usize].kind as usize].clone()
+                    })
+                }))?;
+                let owners = lua.create_sequence_from(cx.state.board.iter().map(|slot| {
+                    slot.map_or(LV::Boolean(false), |id| {
+                        player_names[pieces[id as usize].owner as usize].clone()
+                    })
+                }))?;
+                Ok((kinds, owners))
+            })
+        });
         m.add_method("cell", |lua, _, cell: String| {
             let (terrain, piece) = with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
@@ -365,6 +407,15 @@ impl UserData for Api {
             Ok(t)
         });
     }
+}
+
+/// Cell indices from Lua, keeping those on the board.
+fn cells_in(v: &[i64], variant: &Variant) -> Vec<Cell> {
+    let n = variant.board.cell_count() as i64;
+    v.iter()
+        .filter(|&&c| (0..n).contains(&c))
+        .map(|&c| c as Cell)
+        .collect()
 }
 
 /// The ids of the pieces on the board that match `{owner=, kind=, mobile=}`.
@@ -675,6 +726,9 @@ impl Rules {
         let after_action = hook("after_action")?;
         let on_choice = hook("on_choice")?;
         let filter = hook("filter")?;
+        let frozen = hook("frozen")?;
+        let captures = hook("captures")?;
+        let attacked = hook("attacked")?;
         rules.set_readonly(true);
         lua.globals().set_readonly(true);
         Ok(Rules {
@@ -687,6 +741,9 @@ impl Rules {
             after_action,
             on_choice,
             filter,
+            frozen,
+            captures,
+            attacked,
             api,
         })
     }
@@ -810,6 +867,90 @@ impl Rules {
             let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
             Ok(out.unwrap_or_default())
         })
+    }
+
+    pub fn has_frozen(&self) -> bool {
+        self.frozen.is_some()
+    }
+
+    pub fn has_captures(&self) -> bool {
+        self.captures.is_some()
+    }
+
+    pub fn has_attacked(&self) -> bool {
+        self.attacked.is_some()
+    }
+
+    /// Asks `rules.frozen(g, player)` which cells hold pieces of `player`
+    /// that cannot move now (cell indices, 0-based). The state is not changed.
+    pub fn frozen(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Vec<Cell>, String> {
+        let Some(hook) = &self.frozen else {
+            return Ok(Vec::new());
+        };
+        self.query(state, variant, |_, api| {
+            let out: Option<Vec<i64>> =
+                hook.call((api.clone(), variant.players[player as usize].as_str()))?;
+            Ok(out.unwrap_or_default())
+        })
+        .map(|v| cells_in(&v, variant))
+    }
+
+    /// Asks `rules.captures(g, from, to)` which cells a move captures besides
+    /// an enemy on `to` (cell indices; the state is the one before the move).
+    pub fn captures(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        from: Cell,
+        to: Cell,
+    ) -> Result<Vec<Cell>, String> {
+        let Some(hook) = &self.captures else {
+            return Ok(Vec::new());
+        };
+        self.query(state, variant, |_, api| {
+            let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64))?;
+            Ok(out.unwrap_or_default())
+        })
+        .map(|v| cells_in(&v, variant))
+    }
+
+    /// Asks `rules.attacked(g, cell, by)`: could player `by`, moving now,
+    /// capture the piece on `cell`?
+    pub fn attacked(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        cell: Cell,
+        by: PlayerId,
+    ) -> Result<bool, String> {
+        let Some(hook) = &self.attacked else {
+            return Ok(false);
+        };
+        self.query(state, variant, |_, api| {
+            hook.call::<bool>((
+                api.clone(),
+                cell as i64,
+                variant.players[by as usize].as_str(),
+            ))
+        })
+    }
+
+    /// Runs a question against a state without changing it: the hook works
+    /// on a scratch copy, so whatever it writes is discarded.
+    fn query<R>(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
+    ) -> Result<R, String> {
+        let mut copy = state.clone();
+        let mut effects = Vec::new();
+        self.call(&mut copy, variant, &mut effects, f)
     }
 
     /// Calls `rules.on_choice(g, player, reason, option)` with a choice's answer.

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use crate::geometry::{Board, Cell};
+use crate::state::KindId;
 
 /// One problem found while loading a variant, with its place in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,8 +134,27 @@ struct RawVariant {
     pieces: IndexMap<String, Option<Spanned<RawPiece>>>,
     #[serde(default)]
     setup: RawSetup,
+    /// The starting position as a FEN-like line (instead of set-up zones).
+    #[serde(default)]
+    start: Option<Spanned<String>>,
+    #[serde(default)]
+    notation: Option<RawNotation>,
     #[serde(default)]
     rules: RawRules,
+}
+
+/// How actions are written (see [`Notation`]).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNotation {
+    #[serde(default)]
+    style: Option<NotationStyle>,
+    #[serde(default)]
+    capture_mark: Option<String>,
+    #[serde(default)]
+    check: Option<String>,
+    #[serde(default)]
+    mate: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -175,6 +195,13 @@ struct RawPiece {
     count: Option<u32>,
     #[serde(default)]
     moves: Option<Vec<Spanned<RawMove>>>,
+    /// The letter that names the kind in move notation (none: from-to).
+    #[serde(default)]
+    letter: Option<String>,
+    /// Royal: a move that leaves such a piece capturable is illegal, and a
+    /// player who cannot move while it is attacked is checkmated.
+    #[serde(default)]
+    royal: Option<bool>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     attrs: IndexMap<String, Value>,
@@ -197,6 +224,21 @@ struct RawMove {
     strike_at_range: Option<Param<bool>>,
     #[serde(default)]
     reveal_beyond: Option<u8>,
+    /// What the move may end on: `empty`, `enemy` or `any` (the default).
+    #[serde(default)]
+    onto: Option<String>,
+    /// Only these enemy kinds may be struck (default: any).
+    #[serde(default)]
+    onto_kinds: Option<Vec<String>>,
+    /// A slide may jump enemy pieces (`enemy`), each followed by an empty cell.
+    #[serde(default)]
+    jump: Option<String>,
+    /// Only these enemy kinds may be jumped (default: any).
+    #[serde(default)]
+    jump_kinds: Option<Vec<String>>,
+    /// At most this many jumps in one slide.
+    #[serde(default)]
+    max_jumps: Option<Param<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -258,6 +300,9 @@ impl Origins {
         if raw.rules.repetition_limit.is_some() {
             set("rules.repetition_limit".into());
         }
+        if raw.start.is_some() {
+            set("start".into());
+        }
     }
 
     fn get(&self, key: &str) -> usize {
@@ -308,6 +353,8 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
                                 rank: c.rank.or(b.rank),
                                 count: c.count.or(b.count),
                                 moves: c.moves.or(b.moves),
+                                letter: c.letter.or(b.letter),
+                                royal: c.royal.or(b.royal),
                                 attrs,
                             },
                             referenced: p.referenced,
@@ -321,6 +368,8 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
         }
     }
     base.setup.zones.extend(child.setup.zones);
+    base.start = child.start.or(base.start);
+    base.notation = child.notation.or(base.notation);
     base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);
     base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
     base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
@@ -345,11 +394,46 @@ pub enum NoMoves {
     LoseUnlessAllStuck,
 }
 
+/// What a move may end on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// An empty cell.
+    pub empty: bool,
+    /// A cell holding an enemy piece (a strike or a capture by displacement).
+    pub enemy: bool,
+    /// When set, only enemies of these kinds.
+    pub enemy_kinds: Option<Vec<KindId>>,
+}
+
+impl Target {
+    pub const ANY: Target = Target {
+        empty: true,
+        enemy: true,
+        enemy_kinds: None,
+    };
+    /// Whether an enemy of `kind` may be struck.
+    pub fn strikes(&self, kind: KindId) -> bool {
+        self.enemy && self.enemy_kinds.as_ref().is_none_or(|k| k.contains(&kind))
+    }
+}
+
+/// Jumping over enemy pieces during a slide (each jumped piece must be
+/// followed by an empty cell, so two adjacent pieces are never jumped).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Jump {
+    /// When set, only enemies of these kinds may be jumped.
+    pub kinds: Option<Vec<KindId>>,
+    pub max: u8,
+}
+
 /// A movement pattern, generated natively by the host.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MovePattern {
     /// One step in any of the directions.
-    Step { deltas: Vec<(i8, i8)> },
+    Step {
+        deltas: Vec<(i8, i8)>,
+        target: Target,
+    },
     /// Any number of empty squares in a straight line (up to `max`).
     /// A strike is allowed from an adjacent square, or at the end of a longer
     /// slide when `strike_at_range` is set. A slide longer than
@@ -359,10 +443,16 @@ pub enum MovePattern {
         max: u8,
         strike_at_range: bool,
         reveal_beyond: Option<u8>,
+        target: Target,
+        jump: Option<Jump>,
     },
     /// Up to `steps` single steps through empty squares, turning freely; the
     /// last square may hold an enemy.
-    Path { deltas: Vec<(i8, i8)>, steps: u8 },
+    Path {
+        deltas: Vec<(i8, i8)>,
+        steps: u8,
+        target: Target,
+    },
 }
 
 /// A kind of piece.
@@ -376,6 +466,9 @@ pub struct Kind {
     pub count: u32,
     pub moves: Vec<MovePattern>,
     pub attrs: Vec<(String, Value)>,
+    /// The letter naming the kind in move notation, if any.
+    pub letter: Option<String>,
+    pub royal: bool,
 }
 
 impl Kind {
@@ -417,6 +510,44 @@ pub struct Variant {
     pub max_plies: u32,
     /// Whether players may offer and accept draws (`offer-draw`, `accept-draw`).
     pub draw_offers: bool,
+    /// The starting position (FEN-like), when the variant has one.
+    pub start: Option<String>,
+    /// Where `start` was written (file, line, column), for messages.
+    pub start_at: Option<(String, u64, u64)>,
+    pub notation: Notation,
+}
+
+/// How moves are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotationStyle {
+    /// `a4-a5`: origin and destination.
+    #[default]
+    Coordinates,
+    /// A kind's letter and the destination (`Wb6`, the origin added only when
+    /// ambiguous); kinds without a letter by origin and destination
+    /// (`h2h5`); each captured cell after `capture_mark` (`e4e5:d5:f5`).
+    LetterCaptures,
+}
+
+/// The variant's move notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notation {
+    pub style: NotationStyle,
+    pub capture_mark: String,
+    pub check: String,
+    pub mate: String,
+}
+
+impl Default for Notation {
+    fn default() -> Self {
+        Notation {
+            style: NotationStyle::Coordinates,
+            capture_mark: ":".into(),
+            check: "+".into(),
+            mate: "#".into(),
+        }
+    }
 }
 
 /// Names a file the way messages print it: relative to the working directory
@@ -858,6 +989,12 @@ fn validate(
     }
 
     // Pieces.
+    let kind_names: Vec<&String> = raw
+        .pieces
+        .iter()
+        .filter(|(_, p)| p.is_some())
+        .map(|(k, _)| k)
+        .collect();
     let mut kinds = Vec::new();
     for (name, p) in &raw.pieces {
         let Some(p) = p else { continue };
@@ -907,9 +1044,70 @@ fn validate(
                 );
                 continue;
             };
+            let mut kind_list = |list: &Option<Vec<String>>, what: &str| -> Option<Vec<KindId>> {
+                let list = list.as_ref()?;
+                let mut ids = Vec::new();
+                for k in list {
+                    match kind_names.iter().position(|n| *n == k) {
+                        Some(i) => ids.push(i as KindId),
+                        None => cx.err_at(
+                            mloc,
+                            format!("piece `{name}`: `{what}` names `{k}`, which is no piece kind"),
+                        ),
+                    }
+                }
+                Some(ids)
+            };
+            let enemy_kinds = kind_list(&m.onto_kinds, "onto_kinds");
+            let jump_kinds = kind_list(&m.jump_kinds, "jump_kinds");
+            let (empty, enemy) = match m.onto.as_deref() {
+                None | Some("any") => (true, true),
+                Some("empty") => (true, false),
+                Some("enemy") => (false, true),
+                Some(other) => {
+                    cx.err_at(
+                        mloc,
+                        format!("piece `{name}`: `onto: {other}`: expected empty, enemy or any"),
+                    );
+                    (true, true)
+                }
+            };
+            let target = Target {
+                empty,
+                enemy,
+                enemy_kinds,
+            };
             if m.step.is_some() {
-                moves.push(MovePattern::Step { deltas });
+                moves.push(MovePattern::Step { deltas, target });
             } else if m.slide.is_some() {
+                let jump = match m.jump.as_deref() {
+                    None => None,
+                    Some("enemy") => {
+                        let max = match &m.max_jumps {
+                            None => Some(u8::MAX as i64),
+                            Some(pv) => cx.resolve(
+                                pv,
+                                mloc,
+                                |v| match v {
+                                    Value::Int(i) => Some(*i),
+                                    _ => None,
+                                },
+                                "an integer",
+                            ),
+                        };
+                        Some(Jump {
+                            kinds: jump_kinds,
+                            max: max.unwrap_or(0).clamp(0, 255) as u8,
+                        })
+                    }
+                    Some(other) => {
+                        cx.err_at(
+                            mloc,
+                            format!("piece `{name}`: `jump: {other}`: expected `enemy`"),
+                        );
+                        None
+                    }
+                };
                 let strike_at_range = match &m.strike_at_range {
                     None => false,
                     Some(pv) => cx
@@ -929,10 +1127,16 @@ fn validate(
                     max: m.max.unwrap_or(u8::MAX),
                     strike_at_range,
                     reveal_beyond: m.reveal_beyond,
+                    target,
+                    jump,
                 });
             } else {
                 let steps = m.steps.unwrap_or(1);
-                moves.push(MovePattern::Path { deltas, steps });
+                moves.push(MovePattern::Path {
+                    deltas,
+                    steps,
+                    target,
+                });
             }
         }
         kinds.push(Kind {
@@ -948,6 +1152,8 @@ fn validate(
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            letter: p.letter.clone(),
+            royal: p.royal.unwrap_or(false),
         });
     }
 
@@ -1007,6 +1213,13 @@ fn validate(
     if !cx.diags.is_empty() {
         return Err(LoadError(cx.diags));
     }
+    let start_at = raw.start.as_ref().map(|st| {
+        (
+            cx.files[cx.origins.get("start")].clone(),
+            st.referenced.line().max(1),
+            st.referenced.column().max(1),
+        )
+    });
     let path = files.last().cloned().unwrap_or_default();
     Ok(Variant {
         name,
@@ -1024,6 +1237,18 @@ fn validate(
         no_moves: raw.rules.no_moves.unwrap_or(NoMoves::Lose),
         max_plies: raw.rules.max_plies.unwrap_or(10_000),
         draw_offers: raw.rules.draw_offers.unwrap_or(false),
+        start_at,
+        start: raw.start.map(|s| s.value),
+        notation: {
+            let n = raw.notation.unwrap_or_default();
+            let d = Notation::default();
+            Notation {
+                style: n.style.unwrap_or(d.style),
+                capture_mark: n.capture_mark.unwrap_or(d.capture_mark),
+                check: n.check.unwrap_or(d.check),
+                mate: n.mate.unwrap_or(d.mate),
+            }
+        },
     })
 }
 

@@ -1,0 +1,538 @@
+//! Written forms of positions and moves beyond the canonical action text:
+//! a FEN-like one-line position for square boards, the variant's move
+//! notation (letter + destination, captures listed, check and mate marks),
+//! and movetext (numbered moves with annotations) for replays.
+
+use crate::engine::{Action, ActionError, Engine, Event};
+use crate::geometry::Cell;
+use crate::lua::Effect;
+use crate::state::{GameState, KindId, PlayerId};
+use crate::variant::NotationStyle;
+
+impl Engine {
+    /// Reads a FEN-like position: ranks from the top (highest rank) down,
+    /// separated by `/`; a kind's `code` letter in upper case for the first
+    /// player and lower case for the second; a number for a run of empty
+    /// cells. An optional second field names the player to move (`w`/`b`,
+    /// a player's name or its initial). Only for two-player variants whose
+    /// kind codes are letters. Other fields are ignored.
+    pub fn parse_fen(&self, text: &str, seed: u64) -> Result<GameState, String> {
+        let v = &self.variant;
+        if v.players.len() != 2 {
+            return Err("a FEN position needs a two-player variant".into());
+        }
+        let b = &v.board;
+        let mut fields = text.split_whitespace();
+        let board_field = fields.next().ok_or("empty position")?;
+        let rows: Vec<&str> = board_field.split('/').collect();
+        if rows.len() != b.ranks as usize {
+            return Err(format!(
+                "the position has {} ranks separated by `/`; this board has {}",
+                rows.len(),
+                b.ranks
+            ));
+        }
+        let mut s = self.empty_state(seed);
+        let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            let rank = b.ranks as usize - 1 - i;
+            let mut file = 0usize;
+            let mut chars = row.chars().peekable();
+            while let Some(ch) = chars.next() {
+                if ch.is_ascii_digit() {
+                    let mut n = ch.to_digit(10).unwrap() as usize;
+                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d as usize;
+                        chars.next();
+                    }
+                    file += n;
+                    continue;
+                }
+                let upper = ch.to_ascii_uppercase();
+                let kind = v
+                    .kinds
+                    .iter()
+                    .position(|k| k.code.map(|c| c.to_ascii_uppercase()) == Some(upper))
+                    .ok_or_else(|| {
+                        format!(
+                            "rank {}: `{ch}` is no piece kind's letter (letters: {})",
+                            rank + 1,
+                            self.fen_letters()
+                        )
+                    })?;
+                if file >= b.files as usize {
+                    break;
+                }
+                let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
+                placed.push((
+                    (rank * b.files as usize + file) as Cell,
+                    kind as KindId,
+                    owner,
+                ));
+                file += 1;
+            }
+            if file != b.files as usize {
+                return Err(format!(
+                    "rank {} (`{row}`) describes {file} cells; the board has {} files",
+                    rank + 1,
+                    b.files
+                ));
+            }
+        }
+        for &(cell, _, _) in &placed {
+            if s.terrain[cell as usize] & b.blocking != 0 {
+                return Err(format!("{} cannot hold a piece", b.cell_name(cell)));
+            }
+        }
+        placed.sort_by_key(|x| x.0);
+        for (c, k, p) in placed {
+            s.add_piece(k, p, c, !v.hidden_identities);
+        }
+        if let Some(side) = fields.next() {
+            let lower = side.to_ascii_lowercase();
+            let p = match lower.as_str() {
+                "w" => 0,
+                "b" => 1,
+                _ => v
+                    .players
+                    .iter()
+                    .position(|p| {
+                        p.eq_ignore_ascii_case(side)
+                            || (side.len() == 1 && p.to_ascii_lowercase().starts_with(&lower))
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "`{side}` names no player to move (players: {})",
+                            v.players.join(", ")
+                        )
+                    })?,
+            };
+            s.to_move = p as PlayerId;
+        }
+        Ok(s)
+    }
+
+    fn fen_letters(&self) -> String {
+        self.variant
+            .kinds
+            .iter()
+            .filter_map(|k| k.code.map(|c| format!("{c} {}", k.name)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The FEN-like line of a position (the inverse of [`Engine::parse_fen`]),
+    /// with the player to move as `w` or `b`.
+    pub fn to_fen(&self, s: &GameState) -> String {
+        let b = &self.variant.board;
+        let mut out = String::new();
+        for rank in (0..b.ranks as usize).rev() {
+            let mut empty = 0;
+            for file in 0..b.files as usize {
+                let cell = rank * b.files as usize + file;
+                match s.board[cell] {
+                    None => empty += 1,
+                    Some(id) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let p = &s.pieces[id as usize];
+                        let c = self.variant.kinds[p.kind as usize].code.unwrap_or('?');
+                        out.push(if p.owner == 0 {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if s.to_move == 0 { " w" } else { " b" });
+        out
+    }
+
+    /// The cells an applied action captured, from its events, sorted.
+    pub fn captured_cells(events: &[Event]) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Struck { to, result, .. } if result == "attacker" || result == "both" => {
+                    Some(*to)
+                }
+                Event::Effect(Effect::Captured { cell: Some(c), .. }) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// Cell names in notation order (file, then rank).
+    fn cells_text(&self, cells: &[Cell]) -> Vec<String> {
+        let b = &self.variant.board;
+        let mut c = cells.to_vec();
+        c.sort_by_key(|&x| {
+            let (f, r) = b.coords(x);
+            (f, r)
+        });
+        c.into_iter().map(|x| b.cell_name(x)).collect()
+    }
+
+    /// The move part of an action in the variant's notation, without
+    /// captures or check marks: `Wb6` (origin added when another piece of
+    /// the same kind could go there too), `h2h5` for kinds without a letter.
+    fn move_base(&self, s: &GameState, legal: &[Action], from: Cell, to: Cell) -> String {
+        let b = &self.variant.board;
+        let Some(id) = s.piece_at(from) else {
+            return format!("{}{}", b.cell_name(from), b.cell_name(to));
+        };
+        let kind = &self.variant.kinds[s.pieces[id as usize].kind as usize];
+        let Some(letter) = kind.letter.as_deref().filter(|l| !l.is_empty()) else {
+            return format!("{}{}", b.cell_name(from), b.cell_name(to));
+        };
+        let rivals: Vec<Cell> = legal
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { from: f, to: t }
+                    if t == to
+                        && f != from
+                        && s.piece_at(f).map(|i| s.pieces[i as usize].kind)
+                            == Some(s.pieces[id as usize].kind) =>
+                {
+                    Some(f)
+                }
+                _ => None,
+            })
+            .collect();
+        let origin = if rivals.is_empty() {
+            String::new()
+        } else {
+            let (ff, fr) = b.coords(from);
+            let name = b.cell_name(from);
+            let split = name
+                .char_indices()
+                .find(|(_, c)| c.is_ascii_digit())
+                .map(|(i, _)| i)
+                .unwrap_or(1);
+            if rivals.iter().all(|&r| b.coords(r).0 != ff) {
+                name[..split].to_string()
+            } else if rivals.iter().all(|&r| b.coords(r).1 != fr) {
+                name[split..].to_string()
+            } else {
+                name
+            }
+        };
+        format!("{letter}{origin}{}", b.cell_name(to))
+    }
+
+    /// An action in the variant's notation, with its captures and a check or
+    /// mate mark (the action is played on a copy to find them). Falls back
+    /// to the canonical text for the coordinate style and for choices.
+    pub fn notation(&self, s: &GameState, a: &Action) -> String {
+        let n = &self.variant.notation;
+        let Action::Move { from, to } = *a else {
+            return self.action_text(s, a);
+        };
+        if n.style == NotationStyle::Coordinates {
+            return self.action_text(s, a);
+        }
+        let legal = self.legal_actions(s);
+        let base = self.move_base(s, &legal, from, to);
+        let mut next = s.clone();
+        let Ok(events) = self.apply_unchecked(&mut next, a) else {
+            return base;
+        };
+        let mut text = base;
+        let captured = Self::captured_cells(&events);
+        if captured == [to]
+            && s.piece_at(from).is_some_and(|id| {
+                let k = &self.variant.kinds[s.pieces[id as usize].kind as usize];
+                k.letter.as_deref().is_some_and(|l| !l.is_empty())
+            })
+        {
+            // A piece taking by displacement: `K:h5`.
+            let b = &self.variant.board;
+            text = text.trim_end_matches(&b.cell_name(to)).to_string();
+            text.push_str(&n.capture_mark);
+            text.push_str(&b.cell_name(to));
+        } else {
+            for c in self.cells_text(&captured) {
+                text.push_str(&n.capture_mark);
+                text.push_str(&c);
+            }
+        }
+        let mover = s.pieces[s.piece_at(from).unwrap_or(0) as usize].owner;
+        let checked: Vec<PlayerId> = (0..next.players)
+            .filter(|&q| q != mover && s.eliminated & (1 << q) == 0)
+            .filter(|&q| self.royal_attacked(&next, q))
+            .collect();
+        if !checked.is_empty() {
+            let mated = next
+                .outcome
+                .as_ref()
+                .is_some_and(|o| !checked.iter().any(|q| o.winners.contains(q)));
+            if mated {
+                text.push(' ');
+                text.push_str(&n.mate);
+            } else {
+                text.push_str(&n.check);
+            }
+        }
+        text
+    }
+
+    /// Reads a move written in the variant's notation (or the canonical
+    /// form). Returns the action and, when the text lists captures, the
+    /// captured cells it names, for checking against what the engine did.
+    /// Check and mate marks and `!`/`?` annotations are ignored.
+    pub fn parse_notation(
+        &self,
+        s: &GameState,
+        text: &str,
+    ) -> Result<(Action, Option<Vec<Cell>>), ActionError> {
+        let n = &self.variant.notation;
+        let mut t = text.trim().trim_end_matches(['!', '?']).to_string();
+        for mark in [n.mate.as_str(), "#", n.check.as_str(), "+"] {
+            if !mark.is_empty() {
+                t = t.trim_end().trim_end_matches(mark).to_string();
+            }
+        }
+        let t = t.trim_end_matches(['!', '?']).trim();
+        if n.style == NotationStyle::Coordinates || !s.pending.is_empty() {
+            return self.parse_action(s, t).map(|a| (a, None));
+        }
+        let b = &self.variant.board;
+        let mark = n.capture_mark.as_str();
+        let (main, caps) = match t.split_once(mark) {
+            Some((m, rest)) if !mark.is_empty() => {
+                let mut cells = Vec::new();
+                for part in rest.split(mark) {
+                    let c = b.parse_cell(part.trim()).ok_or_else(|| {
+                        ActionError::Parse(format!("`{part}` in `{t}` is not a cell"))
+                    })?;
+                    cells.push(c);
+                }
+                (m.to_string(), Some(cells))
+            }
+            _ => (t.to_string(), None),
+        };
+        // `K:h5`: a letter alone before the mark takes on the first cell.
+        let main = if !main.is_empty()
+            && main.chars().all(|c| c.is_ascii_alphabetic())
+            && caps.as_ref().is_some_and(|c| !c.is_empty())
+        {
+            format!("{main}{}", b.cell_name(caps.as_ref().unwrap()[0]))
+        } else {
+            main
+        };
+        let legal = self.legal_actions(s);
+        let mut found: Vec<Action> = Vec::new();
+        for a in &legal {
+            let Action::Move { from, to } = *a else {
+                continue;
+            };
+            let base = self.move_base(s, &legal, from, to);
+            let plain = format!("{}{}", b.cell_name(from), b.cell_name(to));
+            let bare = self.move_base(s, &[], from, to);
+            if main == base || main == plain || main == bare || {
+                // A letter with the full origin: `Wd8b6`.
+                let letter = s
+                    .piece_at(from)
+                    .and_then(|id| {
+                        self.variant.kinds[s.pieces[id as usize].kind as usize]
+                            .letter
+                            .clone()
+                    })
+                    .unwrap_or_default();
+                !letter.is_empty() && main == format!("{letter}{plain}")
+            } {
+                found.push(*a);
+            }
+        }
+        match found.len() {
+            1 => Ok((found[0], caps)),
+            0 => {
+                // The canonical form (`e7-e5`), legal or not: apply explains.
+                match self.parse_action(s, &main) {
+                    Ok(a) => Ok((a, caps)),
+                    Err(_) => Err(ActionError::Illegal(format!(
+                        "`{text}` is no legal move here"
+                    ))),
+                }
+            }
+            _ => Err(ActionError::Parse(format!(
+                "`{text}` is ambiguous: {}",
+                found
+                    .iter()
+                    .map(|a| self.action_text(s, a))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ))),
+        }
+    }
+}
+
+/// Splits movetext into move tokens: move numbers (`12.`, `12...`),
+/// annotation marks, `{comments}`, `;` line comments and result words are
+/// dropped; a check or mate word standing alone (`mat`) is dropped too.
+pub fn movetext_tokens(text: &str, marks: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    for line in text.lines() {
+        let line = match line.find(';') {
+            Some(i) if depth == 0 => &line[..i],
+            _ => line,
+        };
+        let mut cleaned = String::new();
+        for ch in line.chars() {
+            match ch {
+                '{' => depth += 1,
+                '}' if depth > 0 => depth -= 1,
+                _ if depth == 0 => cleaned.push(ch),
+                _ => {}
+            }
+        }
+        for word in cleaned.split_whitespace() {
+            // `12.h2h5` and `12...` carry a number in front.
+            let w = word.trim_start_matches(|c: char| c.is_ascii_digit());
+            let w = if w.len() != word.len() || word.starts_with('.') {
+                w.trim_start_matches('.')
+            } else {
+                word
+            };
+            let w = w.trim_end_matches(['!', '?']);
+            if w.is_empty()
+                || marks.contains(&w)
+                || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*" | "-")
+                || w.chars().all(|c| c == '.' || c == '…')
+            {
+                continue;
+            }
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::movetext_tokens;
+
+    #[test]
+    fn movetext_drops_numbers_annotations_and_comments() {
+        let t = "1.h2h5 f7f5\n2.a2a5 g7g4 { a comment }\n7.Lh2 ?! 7. ... Kf7 ?!\n12.d4d6!! ; note\n17.Lh7:h4:h6 mat";
+        assert_eq!(
+            movetext_tokens(t, &["mat", "+"]),
+            [
+                "h2h5",
+                "f7f5",
+                "a2a5",
+                "g7g4",
+                "Lh2",
+                "Kf7",
+                "d4d6",
+                "Lh7:h4:h6"
+            ]
+        );
+    }
+}
+
+/// One move of a replayed movetext.
+#[derive(Clone, Debug)]
+pub struct ReplayedMove {
+    /// `12.` or `12...`
+    pub number: String,
+    /// The token as written.
+    pub written: String,
+    /// The move in the variant's notation, as the engine writes it.
+    pub engine_text: String,
+    pub action: Action,
+    pub events: Vec<Event>,
+}
+
+impl Engine {
+    /// Plays movetext (see [`movetext_tokens`]) from `state`, checking each
+    /// move is legal and that the captures it writes are exactly those the
+    /// engine made. Stops at the first difference with the move number and
+    /// both lists.
+    pub fn play_movetext(
+        &self,
+        state: &mut GameState,
+        text: &str,
+        mut each: impl FnMut(&ReplayedMove, &GameState),
+    ) -> Result<Vec<ReplayedMove>, String> {
+        let n = &self.variant.notation;
+        let marks = [n.mate.as_str(), n.check.as_str(), "#", "+"];
+        let mut out = Vec::new();
+        let first = state.to_move;
+        for (i, tok) in movetext_tokens(text, &marks).into_iter().enumerate() {
+            let full = (i + first as usize) / 2 + 1;
+            let number = if (i + first as usize).is_multiple_of(2) {
+                format!("{full}.")
+            } else {
+                format!("{full}...")
+            };
+            let (action, written) = self
+                .parse_notation(state, &tok)
+                .map_err(|e| format!("move {number} `{tok}`: {e}"))?;
+            let engine_text = self.notation(state, &action);
+            let events = self
+                .apply(state, &action)
+                .map_err(|e| format!("move {number} `{tok}`: {e}"))?;
+            let made = Self::captured_cells(&events);
+            let mut said = written.clone().unwrap_or_default();
+            said.sort_unstable();
+            said.dedup();
+            if said != made {
+                let names = |c: &[Cell]| {
+                    let v = self.cells_text(c);
+                    if v.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                return Err(format!(
+                    "move {number} `{tok}`: the text captures {} but the engine captured {} ({engine_text})",
+                    names(&said),
+                    names(&made)
+                ));
+            }
+            let m = ReplayedMove {
+                number,
+                written: tok,
+                engine_text,
+                action,
+                events,
+            };
+            each(&m, state);
+            out.push(m);
+        }
+        Ok(out)
+    }
+
+    /// Where a game stands: the outcome, or who is to act and whether their
+    /// royal piece is attacked.
+    pub fn status_text(&self, s: &GameState) -> String {
+        match &s.outcome {
+            Some(o) => self.outcome_text(o),
+            None => {
+                let p = self.acting_player(s).unwrap_or(s.to_move);
+                let check = if self.royal_attacked(s, p) {
+                    ", in check"
+                } else {
+                    ""
+                };
+                format!("still playing: {} to move{check}", self.player_name(p))
+            }
+        }
+    }
+}
