@@ -2,11 +2,13 @@
 -- and "could this square be captured" for the host's check test.
 --
 -- The host generates movement from variants/ultima.yaml and asks three
--- questions, each on the board as it stands (cells are 0-based indices,
--- rank * files + file; g:grid() gives every cell's kind and owner at once):
---   rules.frozen(g, player)       which of player's pieces cannot move
---   rules.captures(g, from, to)   what a move captures besides displacement
---   rules.attacked(g, cell, by)   could `by`, moving now, capture on `cell`
+-- questions, each on the board as it stands. Cells are 0-based indices
+-- (rank * files + file); `cells` is a buffer with two bytes per cell: the
+-- kind's number (see the global `kinds`; 0 when empty) and the owner's
+-- number (see `players`).
+--   rules.frozen(g, player, cells)       which of player's pieces cannot move
+--   rules.captures(g, from, to, cells)   what a move captures besides displacement
+--   rules.attacked(g, cell, by, cells)   could `by`, moving now, capture on `cell`
 
 local ORTHO = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }
 local ALL = {
@@ -14,70 +16,65 @@ local ALL = {
   { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 },
 }
 
+local KING, PAWN = kinds.king, kinds.pawn
+local WITHDRAWER, LEAPER = kinds.withdrawer, kinds.long_leaper
+local COORDINATOR, CHAMELEON = kinds.coordinator, kinds.chameleon
+local IMMOBILIZER = kinds.immobilizer
+
 local pure_immobilizer = options.pure_immobilizer
 local single_leap = options.single_leap
 local single_kind = options.chameleon_single_kind
+
+local readu8 = buffer.readu8
+local F, R = board.files, board.ranks
 
 local function sign(x)
   if x > 0 then return 1 elseif x < 0 then return -1 else return 0 end
 end
 
--- A board snapshot: kind and owner arrays (1-based: cell c at c + 1) and
--- the board's size.
-local function snapshot(g)
-  local kind, owner = g:grid()
-  local F, R = g:board_size()
-  return { kind = kind, owner = owner, F = F, R = R }
-end
+-- `b` below is always the `cells` buffer of the question.
 
 -- The cell at file f, rank r, or nil off the board.
-local function at(b, f, r)
-  if f < 0 or r < 0 or f >= b.F or r >= b.R then return nil end
-  return r * b.F + f
+local function at(f, r)
+  if f < 0 or r < 0 or f >= F or r >= R then return nil end
+  return r * F + f
 end
 
--- Is there a piece of someone other than `p` next to `c` that freezes a
--- piece of kind `k`? An enemy Immobilizer freezes everything; an enemy
--- Chameleon freezes an Immobilizer (and is frozen by it in turn).
-local function immobilizer_supported(b, c)
-  -- Cambridge reading: an Immobilizer with a friendly Chameleon or
-  -- Immobilizer beside it freezes nothing.
-  local f, r = c % b.F, c // b.F
-  local p = b.owner[c + 1]
-  for _, d in ipairs(ALL) do
-    local n = at(b, f + d[1], r + d[2])
-    if n and b.owner[n + 1] == p then
-      local k = b.kind[n + 1]
-      if k == "chameleon" or k == "immobilizer" then return true end
-    end
-  end
-  return false
+-- Does something freeze the piece on c? An enemy Immobilizer next to it
+-- freezes it; an enemy Chameleon next to an Immobilizer freezes that
+-- Immobilizer. With `pure_immobilizer` (the Cambridge reading) an
+-- Immobilizer that is itself frozen freezes nothing.
+local is_frozen
+local function freezes(b, n, p, depth)
+  -- The piece on n (not p's) freezes a piece of p next to it?
+  if readu8(b, 2 * n) ~= IMMOBILIZER then return false end
+  if pure_immobilizer and depth == 0 and is_frozen(b, n, 1) then return false end
+  return true
 end
 
-local function is_frozen(b, c)
-  local p, k = b.owner[c + 1], b.kind[c + 1]
-  local f, r = c % b.F, c // b.F
+is_frozen = function(b, c, depth)
+  depth = depth or 0
+  local p, k = readu8(b, 2 * c + 1), readu8(b, 2 * c)
+  local f, r = c % F, c // F
   for _, d in ipairs(ALL) do
-    local n = at(b, f + d[1], r + d[2])
+    local n = at(f + d[1], r + d[2])
     if n then
-      local o = b.owner[n + 1]
-      if o and o ~= p then
-        local nk = b.kind[n + 1]
-        if nk == "immobilizer" and not (pure_immobilizer and immobilizer_supported(b, n)) then
-          return true
-        end
-        if k == "immobilizer" and nk == "chameleon" then return true end
+      local o = readu8(b, 2 * n + 1)
+      if o ~= 0 and o ~= p then
+        if freezes(b, n, p, depth) then return true end
+        if k == IMMOBILIZER and readu8(b, 2 * n) == CHAMELEON then return true end
       end
     end
   end
   return false
 end
 
-function rules.frozen(g, player)
-  local b = snapshot(g)
+function rules.frozen(g, player, cells)
+  local b = cells
+  local p = players[player]
   local out = {}
-  for c = 0, b.F * b.R - 1 do
-    if b.owner[c + 1] == player and is_frozen(b, c) then
+  for c = 0, F * R - 1 do
+    if readu8(b, 2 * c + 1) == p and is_frozen(b, c) then
       out[#out + 1] = c
     end
   end
@@ -85,228 +82,232 @@ function rules.frozen(g, player)
 end
 
 -- ------------------------------------------------------------ captures
+-- Each adds to `out` the cells a move of p's piece from `from` to `to`
+-- captures in one way; `only` restricts the victims to one kind (a
+-- Chameleon imitating that kind).
 
--- Adds to `out` the cells a move of the piece on `from` to `to` captures,
--- by kind of capture; `only` restricts the victims to one kind (a
--- Chameleon imitating). Cells are keyed by capture kind in `by_kind`.
+-- Pincer: an enemy beside the arrival cell, with p's piece directly beyond.
 local function pincer(b, from, to, p, only, out)
-  local tf, tr = to % b.F, to // b.F
+  local tf, tr = to % F, to // F
   for _, d in ipairs(ORTHO) do
-    local n = at(b, tf + d[1], tr + d[2])
-    local m = at(b, tf + 2 * d[1], tr + 2 * d[2])
+    local n = at(tf + d[1], tr + d[2])
+    local m = at(tf + 2 * d[1], tr + 2 * d[2])
     if n and m and m ~= from then
-      local o = b.owner[n + 1]
-      if o and o ~= p and b.owner[m + 1] == p and (not only or b.kind[n + 1] == only) then
+      local o = readu8(b, 2 * n + 1)
+      if o ~= 0 and o ~= p and readu8(b, 2 * m + 1) == p and (not only or readu8(b, 2 * n) == only) then
         out[#out + 1] = n
       end
     end
   end
 end
 
+-- Withdrawal: the enemy next to the start cell, opposite the move.
 local function withdraw(b, from, to, p, only, out)
-  local ff, fr = from % b.F, from // b.F
-  local df, dr = sign(to % b.F - ff), sign(to // b.F - fr)
-  local a = at(b, ff - df, fr - dr)
+  local ff, fr = from % F, from // F
+  local df, dr = sign(to % F - ff), sign(to // F - fr)
+  local a = at(ff - df, fr - dr)
   if a then
-    local o = b.owner[a + 1]
-    if o and o ~= p and (not only or b.kind[a + 1] == only) then
+    local o = readu8(b, 2 * a + 1)
+    if o ~= 0 and o ~= p and (not only or readu8(b, 2 * a) == only) then
       out[#out + 1] = a
     end
   end
 end
 
-local function leap(b, from, to, p, out)
-  -- The host only lets a leaper jump what it may take: every piece on
-  -- the way is taken.
-  local ff, fr = from % b.F, from // b.F
-  local df, dr = sign(to % b.F - ff), sign(to // b.F - fr)
+-- Leap: every piece jumped. The host lets a leaper jump only what it may
+-- take (enemies, each followed by an empty cell; a Chameleon only Leapers).
+local function leap(b, from, to, out)
+  local ff, fr = from % F, from // F
+  local df, dr = sign(to % F - ff), sign(to // F - fr)
   local f, r = ff + df, fr + dr
-  local c = at(b, f, r)
+  local c = at(f, r)
   while c and c ~= to do
-    if b.owner[c + 1] then out[#out + 1] = c end
+    if readu8(b, 2 * c + 1) ~= 0 then out[#out + 1] = c end
     f, r = f + df, r + dr
-    c = at(b, f, r)
+    c = at(f, r)
   end
 end
 
 local function king_of(b, p)
-  for c = 0, b.F * b.R - 1 do
-    if b.owner[c + 1] == p and b.kind[c + 1] == "king" then return c end
+  for c = 0, F * R - 1 do
+    if readu8(b, 2 * c + 1) == p and readu8(b, 2 * c) == KING then return c end
   end
   return nil
 end
 
+-- Coordination: enemies where the arrival cell's rank meets p's King's
+-- file, and its file meets the King's rank.
 local function coordinate(b, to, p, only, out)
   local k = king_of(b, p)
   if not k then return end
-  local kf, kr = k % b.F, k // b.F
-  local tf, tr = to % b.F, to // b.F
-  for _, c in ipairs({ at(b, kf, tr), at(b, tf, kr) }) do
+  local kf, kr = k % F, k // F
+  local tf, tr = to % F, to // F
+  for _, c in ipairs({ at(kf, tr), at(tf, kr) }) do
     if c ~= to then
-      local o = b.owner[c + 1]
-      if o and o ~= p and (not only or b.kind[c + 1] == only) then
+      local o = readu8(b, 2 * c + 1)
+      if o ~= 0 and o ~= p and (not only or readu8(b, 2 * c) == only) then
         out[#out + 1] = c
       end
     end
   end
 end
 
--- The captures of a move, as a list of cells; with `split`, also a table
--- of lists per kind of capture (for the single-kind Chameleon option).
-local function captures_of(b, from, to, split)
-  local k, p = b.kind[from + 1], b.owner[from + 1]
+-- The captures of a move: a list of cells, and for a Chameleon the same
+-- split by the kind it imitated.
+local function captures_of(b, from, to)
+  local k, p = readu8(b, 2 * from), readu8(b, 2 * from + 1)
   local out = {}
-  if k == "pawn" then
+  if k == PAWN then
     pincer(b, from, to, p, nil, out)
-  elseif k == "withdrawer" then
+  elseif k == WITHDRAWER then
     withdraw(b, from, to, p, nil, out)
-  elseif k == "long_leaper" then
-    leap(b, from, to, p, out)
-  elseif k == "coordinator" then
+  elseif k == LEAPER then
+    leap(b, from, to, out)
+  elseif k == COORDINATOR then
     coordinate(b, to, p, nil, out)
-  elseif k == "chameleon" then
-    local parts = {}
-    local ff, fr = from % b.F, from // b.F
-    local orthogonal = (to % b.F == ff) or (to // b.F == fr)
-    if orthogonal then
-      parts.pawn = {}
-      pincer(b, from, to, p, "pawn", parts.pawn)
+  elseif k == CHAMELEON then
+    local parts = { {}, {}, {}, {} }
+    local ff, fr = from % F, from // F
+    if to % F == ff or to // F == fr then
+      -- Pincers only when it moves like a rook, as a pawn does.
+      pincer(b, from, to, p, PAWN, parts[1])
     end
-    parts.withdrawer = {}
-    withdraw(b, from, to, p, "withdrawer", parts.withdrawer)
-    parts.long_leaper = {}
-    leap(b, from, to, p, parts.long_leaper)
-    parts.coordinator = {}
-    coordinate(b, to, p, "coordinator", parts.coordinator)
-    if split then return nil, parts end
-    for _, list in pairs(parts) do
+    withdraw(b, from, to, p, WITHDRAWER, parts[2])
+    leap(b, from, to, parts[3])
+    coordinate(b, to, p, COORDINATOR, parts[4])
+    for _, list in ipairs(parts) do
       for _, c in ipairs(list) do out[#out + 1] = c end
     end
+    return out, parts
   end
   return out
 end
 
-function rules.captures(g, from, to)
-  local b = snapshot(g)
-  if single_kind and b.kind[from + 1] == "chameleon" then
-    local _, parts = captures_of(b, from, to, true)
-    local kinds = {}
-    for kind, list in pairs(parts) do
-      if #list > 0 then kinds[#kinds + 1] = kind end
+local PART_NAMES = { "pawns", "withdrawer", "long leapers", "coordinator" }
+
+function rules.captures(g, from, to, cells)
+  local b = cells
+  local out, parts = captures_of(b, from, to)
+  if single_kind and parts then
+    local n = 0
+    for _, list in ipairs(parts) do
+      if #list > 0 then n = n + 1 end
     end
-    if #kinds > 1 then
-      -- Which kind is taken is the mover's choice, asked after the move.
-      return {}
-    end
+    -- Several kinds: the mover chooses one after the move (after_action).
+    if n > 1 then return {} end
   end
-  return captures_of(b, from, to, false)
+  return out
 end
 
 -- ------------------------------------------------------------ check
 
--- Could a piece of `by` whose kind is `k` (or a Chameleon when the victim
--- is of kind `k`) slide like a queen (or a rook) to the empty cell `d`?
-local function reaches(b, d, by, kinds, dirs, from_not)
-  local df0, dr0 = d % b.F, d // b.F
+-- Can an unfrozen piece of `by` of a kind in `set` slide (along `dirs`,
+-- through empty cells) onto the empty cell d? `skip` is a cell whose piece
+-- does not count (the pincer's partner).
+local function reaches(b, d, by, set, dirs, skip)
+  local f0, r0 = d % F, d // F
   for _, u in ipairs(dirs) do
-    local f, r = df0 + u[1], dr0 + u[2]
-    local c = at(b, f, r)
+    local f, r = f0 + u[1], r0 + u[2]
+    local c = at(f, r)
     while c do
-      local o = b.owner[c + 1]
-      if o then
-        if o == by and kinds[b.kind[c + 1]] and c ~= from_not and not is_frozen(b, c) then
+      local o = readu8(b, 2 * c + 1)
+      if o ~= 0 then
+        if o == by and set[readu8(b, 2 * c)] and c ~= skip and not is_frozen(b, c) then
           return true
         end
         break
       end
       f, r = f + u[1], r + u[2]
-      c = at(b, f, r)
+      c = at(f, r)
     end
   end
   return false
 end
 
 local function attacked(b, t, by)
-  local vk = b.kind[t + 1]
-  local tf, tr = t % b.F, t // b.F
+  local vk, vp = readu8(b, 2 * t), readu8(b, 2 * t + 1)
+  local tf, tr = t % F, t // F
   -- Displacement: the King, and a Chameleon against a King.
   for _, d in ipairs(ALL) do
-    local n = at(b, tf + d[1], tr + d[2])
-    if n and b.owner[n + 1] == by then
-      local k = b.kind[n + 1]
-      if (k == "king" or (k == "chameleon" and vk == "king")) and not is_frozen(b, n) then
+    local n = at(tf + d[1], tr + d[2])
+    if n and readu8(b, 2 * n + 1) == by then
+      local k = readu8(b, 2 * n)
+      if (k == KING or (k == CHAMELEON and vk == KING)) and not is_frozen(b, n) then
         return true
       end
     end
   end
   -- Pincer: a pawn (or a Chameleon, against a pawn) arrives beside the
   -- victim with a piece of `by` directly beyond.
-  local pincers = { pawn = true, chameleon = (vk == "pawn") }
+  local pincers = { [PAWN] = true, [CHAMELEON] = (vk == PAWN) }
   for _, d in ipairs(ORTHO) do
-    local n = at(b, tf + d[1], tr + d[2])
-    local m = at(b, tf - d[1], tr - d[2])
-    if n and m and not b.owner[n + 1] and b.owner[m + 1] == by then
+    local n = at(tf + d[1], tr + d[2])
+    local m = at(tf - d[1], tr - d[2])
+    if n and m and readu8(b, 2 * n + 1) == 0 and readu8(b, 2 * m + 1) == by then
       if reaches(b, n, by, pincers, ORTHO, m) then return true end
     end
   end
   -- Withdrawal: a withdrawer beside the victim with room to move away.
   for _, d in ipairs(ALL) do
-    local w = at(b, tf + d[1], tr + d[2])
-    if w and b.owner[w + 1] == by then
-      local k = b.kind[w + 1]
-      if k == "withdrawer" or (k == "chameleon" and vk == "withdrawer") then
-        local away = at(b, tf + 2 * d[1], tr + 2 * d[2])
-        if away and not b.owner[away + 1] and not is_frozen(b, w) then return true end
+    local w = at(tf + d[1], tr + d[2])
+    if w and readu8(b, 2 * w + 1) == by then
+      local k = readu8(b, 2 * w)
+      if k == WITHDRAWER or (k == CHAMELEON and vk == WITHDRAWER) then
+        local away = at(tf + 2 * d[1], tr + 2 * d[2])
+        if away and readu8(b, 2 * away + 1) == 0 and not is_frozen(b, w) then return true end
       end
     end
   end
   -- Leap: looking back from the victim along each line, past empty cells
   -- and jumpable pieces, to a leaper; the cell after the victim is empty.
   for _, u in ipairs(ALL) do
-    local land = at(b, tf + u[1], tr + u[2])
-    if land and not b.owner[land + 1] then
-      local all_leapers = (vk == "long_leaper")
-      local jumps = 1
+    local land = at(tf + u[1], tr + u[2])
+    if land and readu8(b, 2 * land + 1) == 0 then
+      local all_leapers = (vk == LEAPER)
       -- Whether the cell after the one we look at (towards the victim) is
       -- empty: a jumped piece must be followed by an empty cell.
-      local prev_empty = false
+      local after_empty = false
       local f, r = tf - u[1], tr - u[2]
-      local c = at(b, f, r)
+      local c = at(f, r)
       while c do
-        local o = b.owner[c + 1]
+        local o = readu8(b, 2 * c + 1)
         if o == by then
-          local k = b.kind[c + 1]
-          if (k == "long_leaper" or (k == "chameleon" and all_leapers)) and not is_frozen(b, c) then
+          local k = readu8(b, 2 * c)
+          if (k == LEAPER or (k == CHAMELEON and all_leapers)) and not is_frozen(b, c) then
             return true
           end
           break
-        elseif o then
+        elseif o ~= 0 then
           -- Another piece of the victim's side, jumped on the way.
-          if not prev_empty or single_leap or b.owner[t + 1] ~= o then break end
-          jumps = jumps + 1
-          all_leapers = all_leapers and b.kind[c + 1] == "long_leaper"
-          prev_empty = false
+          if not after_empty or single_leap or o ~= vp then break end
+          all_leapers = all_leapers and readu8(b, 2 * c) == LEAPER
+          after_empty = false
         else
-          prev_empty = true
+          after_empty = true
         end
         f, r = f - u[1], r - u[2]
-        c = at(b, f, r)
+        c = at(f, r)
       end
     end
   end
-  -- Coordination: the Coordinator of `by` ends on an empty cell whose rank
+  -- Coordination: a Coordinator of `by` ends on an empty cell whose rank
   -- (or file) meets its King's file (or rank) on the victim.
   local k = king_of(b, by)
   if k then
-    local kf, kr = k % b.F, k // b.F
-    local coords = { coordinator = true, chameleon = (vk == "coordinator") }
-    local lines = {}
-    if kf == tf then lines[#lines + 1] = { 1, 0 } end -- destinations on the victim's rank
-    if kr == tr then lines[#lines + 1] = { 0, 1 } end -- destinations on the victim's file
-    for _, u in ipairs(lines) do
-      for i = 0, (u[1] == 1 and b.F or b.R) - 1 do
-        local d = (u[1] == 1) and at(b, i, tr) or at(b, tf, i)
-        if d ~= t and not b.owner[d + 1] and reaches(b, d, by, coords, ALL, nil) then
+    local kf, kr = k % F, k // F
+    local coords = { [COORDINATOR] = true, [CHAMELEON] = (vk == COORDINATOR) }
+    if kf == tf then
+      for f = 0, F - 1 do
+        local d = at(f, tr)
+        if d ~= t and readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
+          return true
+        end
+      end
+    end
+    if kr == tr then
+      for r = 0, R - 1 do
+        local d = at(tf, r)
+        if d ~= t and readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
           return true
         end
       end
@@ -315,8 +316,8 @@ local function attacked(b, t, by)
   return false
 end
 
-function rules.attacked(g, cell, by)
-  return attacked(snapshot(g), cell, by)
+function rules.attacked(g, cell, by, cells)
+  return attacked(cells, cell, players[by])
 end
 
 -- ------------------------------------------------------------ options
@@ -324,17 +325,65 @@ end
 if single_leap then
   -- One piece per leap: forbid leaps over two or more pieces.
   function rules.filter(g, moves)
-    local b = snapshot(g)
     local out = {}
     for i, m in ipairs(moves) do
       local from, to = g:index(m.from), g:index(m.to)
-      local k = b.kind[from + 1]
-      if k == "long_leaper" or k == "chameleon" then
-        local caught = {}
-        leap(b, from, to, b.owner[from + 1], caught)
-        if #caught > 1 then out[#out + 1] = i end
+      local piece = g:piece(m.piece)
+      if piece.kind == "long_leaper" or piece.kind == "chameleon" then
+        local ff, fr = from % F, from // F
+        local df, dr = sign(to % F - ff), sign(to // F - fr)
+        local f, r, jumped = ff + df, fr + dr, 0
+        while at(f, r) ~= to do
+          if g:piece_at(g:cell_name(at(f, r))) then jumped = jumped + 1 end
+          f, r = f + df, r + dr
+        end
+        if jumped > 1 then out[#out + 1] = i end
       end
     end
     return out
+  end
+end
+
+if single_kind then
+  -- After a Chameleon's move that could take several kinds at once, its
+  -- player chooses which kind it takes.
+  local function before_move(g, from, to)
+    -- The board as it was: the Chameleon back on `from`.
+    local b = buffer.create(2 * F * R)
+    for c = 0, F * R - 1 do
+      local p = g:piece_at(g:cell_name(c))
+      if p then
+        local at_cell = (c == to) and from or c
+        buffer.writeu8(b, 2 * at_cell, kinds[p.kind])
+        buffer.writeu8(b, 2 * at_cell + 1, players[p.owner])
+      end
+    end
+    return b
+  end
+
+  function rules.after_action(g, action)
+    if action.kind ~= "move" then return end
+    local piece = g:piece(action.piece)
+    if piece.kind ~= "chameleon" then return end
+    local from, to = g:index(action.from), g:index(action.to)
+    local _, parts = captures_of(before_move(g, from, to), from, to)
+    local labels = {}
+    for i, list in ipairs(parts) do
+      if #list > 0 then
+        local names = {}
+        for _, c in ipairs(list) do names[#names + 1] = g:cell_name(c) end
+        labels[#labels + 1] = "take " .. PART_NAMES[i] .. " " .. table.concat(names, " ")
+      end
+    end
+    if #labels > 1 then
+      g:choose(action.player, "which kind the Chameleon takes", labels)
+    end
+  end
+
+  function rules.on_choice(g, player, reason, option)
+    for name in string.gmatch(option, "%a%d+") do
+      local p = g:piece_at(name)
+      if p then g:capture(p.id) end
+    end
   end
 end

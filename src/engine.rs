@@ -785,6 +785,12 @@ impl Engine {
                         describe_moves(&kind.moves)
                     );
                 }
+                if self.frozen_cells(s, piece.owner).contains(&from) {
+                    return format!("the {} on {fname} is frozen and cannot move", kind.display);
+                }
+                if self.has_royal && self.exposes_royal(s, piece.owner, from, to) {
+                    return "that would leave your royal piece capturable (check)".into();
+                }
                 if let Some(limit) = self.variant.repetition_limit {
                     let n = self.shuttle_count(s, a);
                     if n > limit {
@@ -1170,18 +1176,32 @@ impl Engine {
 fn describe_moves(moves: &[MovePattern]) -> String {
     moves
         .iter()
-        .map(|m| match m {
-            MovePattern::Step { .. } => "one step".to_string(),
-            MovePattern::Slide {
-                strike_at_range, ..
-            } => {
-                if *strike_at_range {
-                    "slides, may strike at the end".to_string()
-                } else {
-                    "slides through empty cells, strikes only when adjacent".to_string()
+        .map(|m| {
+            let (base, target) = match m {
+                MovePattern::Step { target, .. } => ("one step".to_string(), target),
+                MovePattern::Slide {
+                    strike_at_range,
+                    target,
+                    jump,
+                    ..
+                } => (
+                    match (jump.is_some(), *strike_at_range) {
+                        (true, _) => "slides, jumping enemies that have an empty cell behind them"
+                            .to_string(),
+                        (false, true) => "slides, may strike at the end".to_string(),
+                        (false, false) => "slides through empty cells".to_string(),
+                    },
+                    target,
+                ),
+                MovePattern::Path { steps, target, .. } => {
+                    (format!("up to {steps} steps through empty cells"), target)
                 }
+            };
+            match (target.empty, target.enemy) {
+                (true, false) => format!("{base}, only onto empty cells"),
+                (false, true) => format!("{base}, only onto an enemy"),
+                _ => base,
             }
-            MovePattern::Path { steps, .. } => format!("up to {steps} steps through empty cells"),
         })
         .collect::<Vec<_>>()
         .join("; ")

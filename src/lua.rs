@@ -68,6 +68,33 @@ pub struct CallCtx {
     pub effects: Vec<Effect>,
 }
 
+/// Static facts about a variant that scripts may read as globals.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    pub kinds: Vec<String>,
+    pub players: Vec<String>,
+    pub files: i64,
+    pub ranks: i64,
+}
+
+/// The board as the fast hooks receive it: a buffer of two bytes per cell
+/// (cell index order), the kind's number (from 1; 0 for an empty cell) and
+/// the owner's number (from 1).
+fn cells_buffer(lua: &Lua, state: &GameState) -> mlua::Result<mlua::Buffer> {
+    let mut bytes = Vec::with_capacity(state.board.len() * 2);
+    for slot in &state.board {
+        match slot {
+            Some(id) => {
+                let p = &state.pieces[*id as usize];
+                bytes.push((p.kind + 1).min(255) as u8);
+                bytes.push(p.owner + 1);
+            }
+            None => bytes.extend([0, 0]),
+        }
+    }
+    lua.create_buffer(bytes)
+}
+
 /// A loaded rules script.
 pub struct Rules {
     lua: Lua,
@@ -614,7 +641,13 @@ impl Rules {
             .iter()
             .map(|o| (o.name.clone(), o.value.clone()))
             .collect();
-        Rules::from_sources(&sources, &options)
+        let facts = Facts {
+            kinds: variant.kinds.iter().map(|k| k.name.clone()).collect(),
+            players: variant.players.clone(),
+            files: variant.board.files as i64,
+            ranks: variant.board.ranks as i64,
+        };
+        Rules::from_sources_with(&sources, &options, &facts)
             .map_err(|(shown, msg)| LoadError(vec![script_diagnostic(&shown, &msg)]))
     }
 
@@ -626,6 +659,17 @@ impl Rules {
     pub fn from_sources(
         sources: &[(String, String)],
         options: &[(String, Value)],
+    ) -> Result<Rules, (String, String)> {
+        Rules::from_sources_with(sources, options, &Facts::default())
+    }
+
+    /// Like [`Rules::from_sources`], with the variant's static facts as the
+    /// read-only globals `kinds` (name → number, in declaration order from
+    /// 1), `players` (name → number from 1) and `board` (`files`, `ranks`).
+    pub fn from_sources_with(
+        sources: &[(String, String)],
+        options: &[(String, Value)],
+        facts: &Facts,
     ) -> Result<Rules, (String, String)> {
         let display = sources
             .last()
@@ -695,6 +739,23 @@ impl Rules {
             }
             opts.set_readonly(true);
             g.set("options", opts)?;
+            let kinds = lua.create_table()?;
+            for (i, k) in facts.kinds.iter().enumerate() {
+                kinds.set(k.as_str(), i + 1)?;
+            }
+            kinds.set_readonly(true);
+            g.set("kinds", kinds)?;
+            let players = lua.create_table()?;
+            for (i, p) in facts.players.iter().enumerate() {
+                players.set(p.as_str(), i + 1)?;
+            }
+            players.set_readonly(true);
+            g.set("players", players)?;
+            let board = lua.create_table()?;
+            board.set("files", facts.files)?;
+            board.set("ranks", facts.ranks)?;
+            board.set_readonly(true);
+            g.set("board", board)?;
             lua.create_userdata(Api)
         };
         let api = setup().map_err(|e| fail(e.to_string()))?;
@@ -892,9 +953,13 @@ impl Rules {
         let Some(hook) = &self.frozen else {
             return Ok(Vec::new());
         };
-        self.query(state, variant, |_, api| {
-            let out: Option<Vec<i64>> =
-                hook.call((api.clone(), variant.players[player as usize].as_str()))?;
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let out: Option<Vec<i64>> = hook.call((
+                api.clone(),
+                variant.players[player as usize].as_str(),
+                cells,
+            ))?;
             Ok(out.unwrap_or_default())
         })
         .map(|v| cells_in(&v, variant))
@@ -912,8 +977,9 @@ impl Rules {
         let Some(hook) = &self.captures else {
             return Ok(Vec::new());
         };
-        self.query(state, variant, |_, api| {
-            let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64))?;
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64, cells))?;
             Ok(out.unwrap_or_default())
         })
         .map(|v| cells_in(&v, variant))
@@ -931,11 +997,13 @@ impl Rules {
         let Some(hook) = &self.attacked else {
             return Ok(false);
         };
-        self.query(state, variant, |_, api| {
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
             hook.call::<bool>((
                 api.clone(),
                 cell as i64,
                 variant.players[by as usize].as_str(),
+                cells,
             ))
         })
     }
