@@ -677,8 +677,25 @@ impl Engine {
         }
     }
 
-    /// Reads an action's text (`a4-a5`, `a4xa5`, `a4a5`, or a choice's label).
+    /// Reads an action's text (`a4-a5`, `a4xa5`, `a4a5`, or a choice's
+    /// label), or a move in the variant's notation (`Wb6`, `e4e5:d5:f5`).
     pub fn parse_action(&self, s: &GameState, text: &str) -> Result<Action, ActionError> {
+        match self.parse_canonical(s, text) {
+            Ok(a) => Ok(a),
+            Err(e) if self.variant.notation.style == crate::variant::NotationStyle::Coordinates => {
+                Err(e)
+            }
+            Err(e) => match self.parse_notation(s, text) {
+                Ok((a, _)) => Ok(a),
+                Err(ActionError::Parse(m)) if m.contains("ambiguous") => Err(ActionError::Parse(m)),
+                Err(ne) if matches!(e, ActionError::Parse(_)) => Err(ne),
+                Err(_) => Err(e),
+            },
+        }
+    }
+
+    /// Reads the canonical forms only.
+    pub(crate) fn parse_canonical(&self, s: &GameState, text: &str) -> Result<Action, ActionError> {
         let t = text.trim();
         if let Some(c) = s.pending.first() {
             if let Some(i) = c.options.iter().position(|o| o == t) {

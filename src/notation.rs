@@ -307,7 +307,7 @@ impl Engine {
         }
         let t = t.trim_end_matches(['!', '?']).trim();
         if n.style == NotationStyle::Coordinates || !s.pending.is_empty() {
-            return self.parse_action(s, t).map(|a| (a, None));
+            return self.parse_canonical(s, t).map(|a| (a, None));
         }
         let b = &self.variant.board;
         let mark = n.capture_mark.as_str();
@@ -361,7 +361,7 @@ impl Engine {
             1 => Ok((found[0], caps)),
             0 => {
                 // The canonical form (`e7-e5`), legal or not: apply explains.
-                match self.parse_action(s, &main) {
+                match self.parse_canonical(s, &main) {
                     Ok(a) => Ok((a, caps)),
                     Err(_) => Err(ActionError::Illegal(format!(
                         "`{text}` is no legal move here"

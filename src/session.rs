@@ -63,6 +63,13 @@ pub enum Command {
     Options,
     /// Describe the variant's pieces
     Pieces,
+    /// Set up a position from a FEN-like line (`clxwkxli/pppppppp/8/8/8/8/PPPPPPPP/ILXKWXLC w`)
+    Position {
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        fen: Vec<String>,
+    },
+    /// Print the position as a FEN-like line
+    Fen,
     /// Save the current position to a YAML file
     SavePosition { file: String },
     /// Load a position from a YAML file (the history starts there)
@@ -716,6 +723,15 @@ impl Session {
                 })
                 .collect::<Vec<_>>()
                 .join("\n"),
+            Command::Position { fen } => {
+                let state = self.engine.parse_fen(&fen.join(" "), self.state.seed)?;
+                self.reset_to(state);
+                format!(
+                    "position set (the history starts here)\n{}",
+                    self.board(self.viewer)
+                )
+            }
+            Command::Fen => self.engine.to_fen(&self.state),
             Command::SavePosition { file } => {
                 let text = to_yaml(&self.engine.to_position(&self.state))?;
                 std::fs::write(&file, text).map_err(|e| format!("{file}: {e}"))?;
