@@ -369,3 +369,59 @@ fn bench_reload_prints_its_figure() {
         .unwrap()
         .starts_with("reload+replay ms: "));
 }
+
+#[test]
+fn replay_reads_ultima_movetext_and_reports_the_mate() {
+    let o = run(
+        Path::new(ROOT),
+        &["replay", "ultima", "tests/data/fahys_yearout.ultima"],
+        None,
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("16. If6+"), "{out}");
+    assert!(out.contains("17. Lh7:h4:h6 mat"), "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with("outcome: white wins (black is checkmated)"),
+        "{out}"
+    );
+    // A wrong capture list stops the replay with the move and both lists.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(
+        &bad,
+        "1.h2h5 f7f5 2.a2a5 g7g4 3.e2e4 c7c4 4.d2d4 Wb6 5.b2b4:c5",
+    )
+    .unwrap();
+    let o = run(
+        Path::new(ROOT),
+        &["replay", "ultima", bad.to_str().unwrap()],
+        None,
+    );
+    let out = text(&o);
+    assert!(!o.status.success(), "{out}");
+    assert!(
+        out.contains("move 5. `b2b4:c5`: the text captures c5 but the engine captured c4"),
+        "{out}"
+    );
+}
+
+#[test]
+fn perft_reads_a_fen_position() {
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "perft",
+            "ultima",
+            "--position",
+            "7k/8/8/8/3W4/3p4/8/K7 w",
+            "--depth",
+            "1",
+        ],
+        None,
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.starts_with("perft 1 25 "), "{out}");
+}
