@@ -67,24 +67,24 @@ local function step(g, cell, dx, dy)
 end
 
 local function is_water(g, cell)
-  for _, t in ipairs(g:cell(cell).terrain) do
-    if t == "water" then
-      return true
-    end
-  end
-  return false
+  return g:has_terrain(cell, "water")
 end
 
 local function on_island(g, cell)
   return cell ~= nil and not is_water(g, cell)
 end
 
-local function all_cells(g)
-  local out = {}
-  for i = 0, 35 do
-    table.insert(out, g:cell_name(i))
+-- Every cell of the 6x6 board, a1 b1 ... f6 (cell index order).
+local ALL = {}
+for r = 1, 6 do
+  for f = 1, 6 do
+    table.insert(ALL, string.char(96 + f) .. r)
   end
-  return out
+end
+table.freeze(ALL)
+
+local function all_cells(_g)
+  return ALL
 end
 
 local function scout_at(g, cell)
@@ -269,23 +269,24 @@ end
 -- ---------------------------------------------------------------- reinforcing
 
 local function landing_cells(g, player)
-  local near, any = {}, {}
-  local mine = g:pieces({ owner = player })
-  for _, c in ipairs(all_cells(g)) do
-    if free_tile(g, c) then
-      table.insert(any, c)
-      for _, p in ipairs(mine) do
-        local f1, r1 = g:coords(c)
-        local f2, r2 = g:coords(p.cell)
-        if math.abs(f1 - f2) + math.abs(r1 - r2) == 1 then
-          table.insert(near, c)
-          break
-        end
+  local near, seen = {}, {}
+  for _, p in ipairs(g:pieces({ owner = player })) do
+    for _, c in ipairs(g:neighbors(p.cell)) do
+      if not seen[c] and free_tile(g, c) then
+        seen[c] = true
+        table.insert(near, c)
       end
     end
   end
   if #near > 0 then
+    table.sort(near)
     return near
+  end
+  local any = {}
+  for _, c in ipairs(ALL) do
+    if free_tile(g, c) then
+      table.insert(any, c)
+    end
   end
   return any
 end
@@ -834,8 +835,107 @@ end
 
 -- ---------------------------------------------------------------- actions
 
-local function can_buy(g)
-  return options.power_ups_any_time or true
+-- One read of the board for listing actions: scouts by cell, tile faces
+-- (a cell without a tile is water), the flag lying.
+local function snapshot(g)
+  local occ = {}
+  for _, p in ipairs(g:pieces()) do
+    occ[p.cell] = p
+  end
+  return { occ = occ, tiles = g:marked("tile"), items = g:marked("item") }
+end
+
+local NEIGHBORS = {}
+for _, c in ipairs(ALL) do
+  local f, r = string.byte(c, 1) - 96, tonumber(string.sub(c, 2))
+  local list = {}
+  for _, d in ipairs({ { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } }) do
+    local nf, nr = f + d[1], r + d[2]
+    if nf >= 1 and nf <= 6 and nr >= 1 and nr <= 6 then
+      table.insert(list, string.char(96 + nf) .. nr)
+    end
+  end
+  NEIGHBORS[c] = list
+end
+table.freeze(NEIGHBORS)
+
+local function fast_swim_targets(sn, cell)
+  local seen, queue = {}, {}
+  for _, n in ipairs(NEIGHBORS[cell]) do
+    if sn.tiles[n] == nil and not seen[n] then
+      seen[n] = true
+      table.insert(queue, n)
+    end
+  end
+  local targets, tseen = {}, {}
+  local i = 1
+  while i <= #queue do
+    local w = queue[i]
+    i += 1
+    for _, n in ipairs(NEIGHBORS[w]) do
+      if sn.tiles[n] == nil then
+        if not seen[n] then
+          seen[n] = true
+          table.insert(queue, n)
+        end
+      elseif n ~= cell and not tseen[n] then
+        tseen[n] = true
+        table.insert(targets, n)
+      end
+    end
+  end
+  table.sort(targets)
+  return targets
+end
+
+local function fast_landing(sn, me)
+  local near, seen = {}, {}
+  for c, p in pairs(sn.occ) do
+    if p.owner == me then
+      for _, n in ipairs(NEIGHBORS[c]) do
+        if not seen[n] and sn.tiles[n] ~= nil and sn.occ[n] == nil then
+          seen[n] = true
+          table.insert(near, n)
+        end
+      end
+    end
+  end
+  if #near == 0 then
+    for _, c in ipairs(ALL) do
+      if sn.tiles[c] ~= nil and sn.occ[c] == nil then
+        table.insert(near, c)
+      end
+    end
+  end
+  table.sort(near)
+  return near
+end
+
+local function fast_spy(g, sn, me)
+  local out, seen = {}, {}
+  for c, p in pairs(sn.occ) do
+    if p.owner == me then
+      local f, r = string.byte(c, 1) - 96, tonumber(string.sub(c, 2)) or 0
+      for _, name in ipairs(DIR_ORDER) do
+        local d = DIRS[name]
+        local nf, nr = f + d[1], r + d[2]
+        while nf >= 1 and nf <= 6 and nr >= 1 and nr <= 6 do
+          local n = string.char(96 + nf) .. nr
+          local q = sn.occ[n]
+          if q then
+            if q.owner ~= me and not seen[n] then
+              seen[n] = true
+              table.insert(out, n)
+            end
+            break
+          end
+          nf, nr = nf + d[1], nr + d[2]
+        end
+      end
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 function rules.actions(g)
@@ -844,18 +944,25 @@ function rules.actions(g)
   if setup_stage(g) > 0 then
     return out
   end
+  local sn = snapshot(g)
   local acting = turn(g, "actions") < 2 and (turn(g, "bought") == 0 or options.power_ups_any_time)
-  local mine = g:pieces({ owner = me })
+  local mine = {}
+  for _, c in ipairs(ALL) do
+    local p = sn.occ[c]
+    if p and p.owner == me then
+      table.insert(mine, p)
+    end
+  end
   local front = boat(g, me)[1]
   local landing = nil
   if front then
-    landing = landing_cells(g, me)
+    landing = fast_landing(sn, me)
   end
   if acting then
     for _, p in ipairs(mine) do
-      for _, n in ipairs(g:neighbors(p.cell)) do
-        if on_island(g, n) then
-          local q = scout_at(g, n)
+      for _, n in ipairs(NEIGHBORS[p.cell]) do
+        if sn.tiles[n] ~= nil then
+          local q = sn.occ[n]
           if q == nil then
             table.insert(out, p.cell .. "-" .. n)
           elseif q.owner ~= me then
@@ -863,8 +970,8 @@ function rules.actions(g)
           end
         end
       end
-      for _, t in ipairs(swim_targets(g, p.cell)) do
-        local q = scout_at(g, t)
+      for _, t in ipairs(fast_swim_targets(sn, p.cell)) do
+        local q = sn.occ[t]
         if q == nil or q.owner ~= me then
           table.insert(out, p.cell .. "~" .. t)
         end
@@ -872,8 +979,8 @@ function rules.actions(g)
     end
     local flips = {}
     for _, p in ipairs(mine) do
-      for _, n in ipairs(g:neighbors(p.cell)) do
-        if g:mark(n, "tile") == "down" and scout_at(g, n) == nil and not flag_lies(g, n) and not flips[n] then
+      for _, n in ipairs(NEIGHBORS[p.cell]) do
+        if sn.tiles[n] == "down" and sn.occ[n] == nil and sn.items[n] == nil and not flips[n] then
           flips[n] = true
           table.insert(out, "flip " .. n)
         end
@@ -885,22 +992,19 @@ function rules.actions(g)
       end
     end
   end
-  if can_buy(g) then
-    local have = coins(g, me)
-    if have >= 1 then
-      for _, p in ipairs(mine) do
-        if ring_of(p) == 0 then
-          table.insert(out, "ring " .. p.cell)
-        end
+  if coins(g, me) >= 1 then
+    for _, p in ipairs(mine) do
+      if ring_of(p) == 0 then
+        table.insert(out, "ring " .. p.cell)
       end
-      if front and turn(g, "bought_reinforce") == 0 then
-        for _, c in ipairs(landing) do
-          table.insert(out, "buy reinforce " .. c)
-        end
+    end
+    if front and turn(g, "bought_reinforce") == 0 then
+      for _, c in ipairs(landing) do
+        table.insert(out, "buy reinforce " .. c)
       end
-      for _, c in ipairs(spy_targets(g, me)) do
-        table.insert(out, "spy " .. c)
-      end
+    end
+    for _, c in ipairs(fast_spy(g, sn, me)) do
+      table.insert(out, "spy " .. c)
     end
   end
   table.insert(out, "end")

@@ -229,7 +229,10 @@ impl UserData for Api {
                     let attrs = &mut cx.state.pieces[id as usize].attrs;
                     match attrs.iter_mut().find(|(k, _)| *k == name) {
                         Some(slot) => slot.1 = value,
-                        None => attrs.push((name, value)),
+                        None => {
+                            attrs.push((name, value));
+                            attrs.sort();
+                        }
                     }
                     Ok(())
                 })
@@ -561,6 +564,15 @@ impl UserData for Api {
                         None
                     },
                 )
+            })
+        });
+        m.add_method("has_terrain", |lua, _, (cell, tag): (String, String)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let bit = cx.variant.board.terrain_bit(&tag).ok_or_else(|| {
+                    mlua::Error::runtime(format!("`{tag}` is not a terrain tag of this board"))
+                })?;
+                Ok(cx.state.terrain[c as usize] & bit != 0)
             })
         });
         m.add_method("clear_attr", |lua, _, (id, name): (u32, String)| {
