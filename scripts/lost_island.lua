@@ -410,12 +410,12 @@ function offer_expert(g, cell, from_index)
   if p then
     local val = value_of(p) + ring_of(p)
     g:clear_attr(p.id, "ring")
+    g:reveal(p.id, "all")
     if value_of(p) == 1 or val <= v then
       g:log("the bomb hits " .. p.owner .. "'s scout on " .. cell .. ": back to the boat")
       to_boat(g, p, cell)
     else
       g:log("the bomb hits " .. p.owner .. "'s scout on " .. cell .. ": it stays")
-      g:reveal(p.id, "all")
     end
   end
   continue_bomb(g)
