@@ -141,7 +141,7 @@ fn simulate(e: &Engine, name: &str) {
             let mut ply = 0;
             while s.outcome.is_none() && ply < MAX_PLIES {
                 if ply % 7 == 0 {
-                    check_invariants(&e, &s, n);
+                    check_invariants(e, &s, n);
                 }
                 let acts = e.legal_actions(&s);
                 assert!(!acts.is_empty(), "{name}: no legal action but no outcome");
@@ -151,7 +151,7 @@ fn simulate(e: &Engine, name: &str) {
                     .unwrap_or_else(|err| panic!("{name} seed {seed}: {err}"));
                 ply += 1;
             }
-            check_invariants(&e, &s, n);
+            check_invariants(e, &s, n);
             // The same seed and actions replay the same game, bit for bit.
             let mut again = e.new_game(seed, &[]);
             assert_eq!(again, start);
@@ -202,7 +202,7 @@ mod properties {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let played = e.random_playout(&mut s, &mut rng, plies).unwrap();
             prop_assert!(played <= plies);
-            check_invariants(&e, &s, n);
+            check_invariants(e, &s, n);
             // The per-ply copy-on-apply path gives the same result.
             let mut t = e.new_game(seed, &[]);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
