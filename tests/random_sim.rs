@@ -202,7 +202,7 @@ mod properties {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let played = e.random_playout(&mut s, &mut rng, plies).unwrap();
             prop_assert!(played <= plies);
-            check_invariants(e, &s, n);
+            check_invariants(&e, &s, n);
             // The per-ply copy-on-apply path gives the same result.
             let mut t = e.new_game(seed, &[]);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
