@@ -1067,6 +1067,10 @@ function rules.perform(g, label)
 end
 
 function rules.on_choice(g, player, reason, option)
+  if setup_stage(g) > 0 then
+    -- Setup choices are no turns: the first player starts when they are done.
+    g:continue_turn()
+  end
   if string.find(reason, "^place a stone tile") then
     g:set_mark(option, "tile", "stone")
     free_setup_next(g)

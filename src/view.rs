@@ -484,16 +484,20 @@ impl Engine {
         if let Some((_, _, v)) = view.cell_counters.iter().find(|x| x.1 == name) {
             return format!("${v}");
         }
-        match view.marks.iter().find(|m| m.cell == name) {
-            Some(m) => self
-                .variant
+        let here = || view.marks.iter().filter(|m| m.cell == name);
+        let symbol = |value: &str| {
+            self.variant
                 .mark_symbols
                 .iter()
-                .find(|(k, _)| *k == m.value)
+                .find(|(k, _)| k == value)
                 .map(|(_, v)| v.clone())
-                .unwrap_or_else(|| m.value.chars().take(2).collect()),
-            None => ".".into(),
-        }
+        };
+        // A mark with a declared symbol first (in mark order), else the
+        // first two letters of the first mark.
+        here()
+            .find_map(|m| symbol(&m.value))
+            .or_else(|| here().next().map(|m| m.value.chars().take(2).collect()))
+            .unwrap_or_else(|| ".".into())
     }
 
     /// Lines under the board for variants with cell marks or cell counters:
@@ -522,6 +526,9 @@ impl Engine {
         let mut names: Vec<&str> = view.counters.iter().map(|c| c.0.as_str()).collect();
         names.dedup();
         for n in names {
+            if view.counters.iter().all(|c| c.0 != n || c.2 == 0) {
+                continue;
+            }
             let parts: Vec<String> = view
                 .counters
                 .iter()
