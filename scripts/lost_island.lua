@@ -7,6 +7,7 @@
 --   counter "coins"      per player
 --   counters turn_*      the steps of the turn in progress (public)
 --   mark "tile"          down | stone | up (public)
+--   mark "stone"         a stone tile, turned or not (public; never removed)
 --   mark "content"       what lies under a tile (known to nobody until turned)
 --   mark "item" = flag   the flag lying on a tile (public)
 --   mark "new"           loot turned up this turn (not claimable yet)
@@ -544,9 +545,10 @@ end
 
 -- ---------------------------------------------------------------- shrinking
 
+-- Stone tiles carry the public mark "stone" for good (also once turned).
 local function removable(g, cell)
-  return on_island(g, cell) and g:mark(cell, "tile") ~= nil and g:mark(cell, "tile") ~= "stone"
-    and not contains(split(options.stones, ","), cell) and not flag_lies(g, cell)
+  return on_island(g, cell) and g:mark(cell, "tile") ~= nil and g:mark(cell, "stone") == nil
+    and not flag_lies(g, cell)
 end
 
 local function shrink_candidates(g)
@@ -705,6 +707,7 @@ local function place_tiles(g, stones)
   for _, c in ipairs(all_cells(g)) do
     if contains(stones, c) then
       g:set_mark(c, "tile", "stone")
+      g:set_mark(c, "stone", "1")
       g:set_mark(c, "content", stone_mix[k] or "loot1", "none")
       k += 1
     else

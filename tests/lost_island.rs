@@ -49,7 +49,17 @@ fn island(e: &Engine, lines: &[&str]) -> GameState {
                 let t = tiles.iter_mut().find(|t| t.0 == w[1]).unwrap();
                 t.1 = w[0].into();
                 t.2 = Some(w[2].into());
+                if w[0] == "stone" {
+                    marks.push_str(&format!(
+                        "  - {{ cell: {}, name: stone, value: \"1\", known_by: {all} }}\n",
+                        w[1]
+                    ));
+                }
             }
+            "turned" => marks.push_str(&format!(
+                "  - {{ cell: {}, name: stone, value: \"1\", known_by: {all} }}\n",
+                w[1]
+            )),
             "water" => {
                 tiles.retain(|t| t.0 != w[1]);
                 water.push(w[1].to_string());
@@ -673,7 +683,7 @@ fn storms_disappear_option_leaves_shallow_water() {
 #[test]
 fn shrinking_goes_ring_by_ring_and_forces_an_occupied_tile_last() {
     let e = two();
-    let mut lines = vec!["red v3 c3", "blue v4 a1 flag", "blue v2 c4"];
+    let mut lines = vec!["red v3 c3", "blue v4 a1 flag", "blue v2 c4", "turned e2"];
     let outer = [
         "b1", "c1", "d1", "e1", "f1", "a2", "f2", "a3", "f3", "a4", "f4", "a5", "f5", "a6", "b6",
         "c6", "d6", "e6", "f6",
@@ -691,8 +701,22 @@ fn shrinking_goes_ring_by_ring_and_forces_an_occupied_tile_last() {
     play(&e, &mut s, &["end"]);
     let l = legal(&e, &s);
     assert!(!l.contains(&"b2".to_string()));
-    assert!(!l.contains(&"e2".to_string()) && l.contains(&"c2".to_string()));
+    assert!(!l.contains(&"e2".to_string()), "a stone tile (turned)");
+    assert!(l.contains(&"c2".to_string()));
     assert!(!l.contains(&"c3".to_string()), "the centre comes last");
+}
+
+#[test]
+fn a_turned_stone_tile_is_never_removed() {
+    let e = two();
+    let water = outer_water_except(&[]);
+    let mut lines = vec!["red v3 c3", "blue v4 d4", "turned b2"];
+    lines.extend(water.iter().map(String::as_str));
+    let mut s = island(&e, &lines);
+    play(&e, &mut s, &["end"]);
+    let l = legal(&e, &s);
+    assert!(!l.contains(&"b2".to_string()), "{l:?}");
+    assert!(l.contains(&"c2".to_string()));
 }
 
 #[test]
