@@ -579,7 +579,9 @@ impl Engine {
             if let Some(i) = list.iter().position(|l| l == t) {
                 return Ok(Action::Scripted { index: i as u16 });
             }
-            if !t.contains('-') || t.contains(' ') {
+            // Not a label: a declared move, if any kind moves natively.
+            let native = self.variant.kinds.iter().any(|k| k.is_mobile());
+            if !native || !t.contains('-') || t.contains(' ') {
                 return Err(ActionError::Parse(format!(
                     "`{t}` is not an action here (actions: {})",
                     list.join(", ")
