@@ -46,6 +46,26 @@ pub fn default_variant() -> String {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Cmd>,
+    /// Number of players, for variants with an int option `players`
+    /// (the same as `-o players=N`)
+    #[arg(long, global = true)]
+    pub players: Option<u8>,
+}
+
+impl Cmd {
+    /// The option list of a command that takes `-o NAME=VALUE`.
+    fn options_mut(&mut self) -> Option<&mut Vec<String>> {
+        match self {
+            Cmd::Repl { options, .. }
+            | Cmd::Check { options, .. }
+            | Cmd::Perft { options, .. }
+            | Cmd::Apply { options, .. }
+            | Cmd::Bench { options, .. }
+            | Cmd::Serve { options, .. }
+            | Cmd::Play { options, .. } => Some(options),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -201,7 +221,18 @@ pub enum Cmd {
 }
 
 /// Runs the CLI; returns the process exit code.
-pub fn run(cli: Cli) -> i32 {
+pub fn run(mut cli: Cli) -> i32 {
+    if let Some(n) = cli.players {
+        match cli.command.as_mut().and_then(Cmd::options_mut) {
+            Some(o) => o.push(format!("players={n}")),
+            None => {
+                eprintln!(
+                    "error: --players goes with repl, check, perft, apply, bench, serve or play"
+                );
+                return 2;
+            }
+        }
+    }
     let result = match cli.command {
         None => repl(&default_variant(), None, &[], None),
         Some(Cmd::Repl {
@@ -1019,11 +1050,24 @@ fn play(
     options: &[String],
     seats: &[String],
 ) -> Result<(), String> {
-    let overrides = parse_pairs(options)?;
+    let mut overrides = parse_pairs(options)?;
+    // `--players N` after the variant lands among the seats.
+    let mut rest = Vec::new();
+    let mut it = seats.iter();
+    while let Some(flag) = it.next() {
+        if flag == "--players" {
+            let n = it.next().ok_or("`--players` needs a number")?;
+            overrides.push(("players".into(), n.clone()));
+        } else if let Some(n) = flag.strip_prefix("--players=") {
+            overrides.push(("players".into(), n.to_string()));
+        } else {
+            rest.push(flag.clone());
+        }
+    }
     let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
     let n = engine.variant.players.len();
     let mut kinds = vec![Seat::Human; n];
-    let mut it = seats.iter();
+    let mut it = rest.iter();
     while let Some(flag) = it.next() {
         let name = flag
             .strip_prefix("--")

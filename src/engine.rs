@@ -28,6 +28,9 @@ pub enum Action {
     OfferDraw,
     /// Accept the opponent's standing draw offer. Text: `accept-draw`.
     AcceptDraw,
+    /// One of the actions the rules script lists (`rules.actions`), by index
+    /// in that list. Text: its label.
+    Scripted { index: u16 },
 }
 
 impl Action {
@@ -268,6 +271,16 @@ impl Engine {
         for (c, k, p) in placed {
             state.add_piece(k, p, c, !self.variant.hidden_identities);
         }
+        if self.rules.has_setup() {
+            let mut effects = Vec::new();
+            if let Err(e) = self.rules.setup(&mut state, &self.variant, &mut effects) {
+                state.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("the setup failed: {e}"),
+                });
+                return state;
+            }
+        }
         // A first player who cannot move at all meets the no-move rule at once.
         if !self.has_legal_action(&state) {
             state.to_move = state.players.saturating_sub(1);
@@ -347,6 +360,14 @@ impl Engine {
         if self.rules.has_filter() {
             self.apply_filter(s, out);
         }
+        if self.rules.has_actions() {
+            match self.rules.actions(s, &self.variant) {
+                Ok(list) => {
+                    out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }))
+                }
+                Err(e) => eprintln!("rule error in rules.actions: {e}"),
+            }
+        }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {
                 0 => out.push(Action::OfferDraw),
@@ -408,7 +429,7 @@ impl Engine {
         if !s.pending.is_empty() {
             return true;
         }
-        if self.rules.has_filter() {
+        if self.rules.has_filter() || self.rules.has_actions() {
             return self.legal_actions(s).iter().any(|a| !a.is_social());
         }
         let p = s.to_move;
@@ -674,6 +695,12 @@ impl Engine {
                 .unwrap_or_else(|| format!("#{index}")),
             Action::OfferDraw => "offer-draw".into(),
             Action::AcceptDraw => "accept-draw".into(),
+            Action::Scripted { index } => self
+                .rules
+                .actions(s, &self.variant)
+                .ok()
+                .and_then(|l| l.get(*index as usize).cloned())
+                .unwrap_or_else(|| format!("#{index}")),
         }
     }
 
@@ -718,6 +745,23 @@ impl Engine {
             "accept-draw" => return Ok(Action::AcceptDraw),
             _ => {}
         }
+        if self.rules.has_actions() {
+            let list = self
+                .rules
+                .actions(s, &self.variant)
+                .map_err(ActionError::Script)?;
+            if let Some(i) = list.iter().position(|l| l == t) {
+                return Ok(Action::Scripted { index: i as u16 });
+            }
+            // Not a label: a declared move, if any kind moves natively.
+            let native = self.variant.kinds.iter().any(|k| k.is_mobile());
+            if !native || !t.contains('-') || t.contains(' ') {
+                return Err(ActionError::Parse(format!(
+                    "`{t}` is not an action here (actions: {})",
+                    list.join(", ")
+                )));
+            }
+        }
         let b = &self.variant.board;
         let (l, r) = if let Some((l, r)) = t.split_once(['-', 'x', 'X', ':']) {
             (l.to_string(), r.to_string())
@@ -754,6 +798,9 @@ impl Engine {
             }
             Action::OfferDraw => "a draw offer is already standing".into(),
             Action::AcceptDraw => "there is no draw offer from the opponent to accept".into(),
+            Action::Scripted { index } => {
+                format!("there is no listed action number {index} here")
+            }
             Action::Choose { index } => match s.pending.first() {
                 None => "there is no choice to make".into(),
                 Some(c) => format!(
@@ -847,6 +894,7 @@ impl Engine {
             kind: match a {
                 Action::Move { .. } => "move",
                 Action::Choose { .. } => "choice",
+                Action::Scripted { .. } => "scripted",
                 _ => "draw",
             },
             text: self.action_text(s, a),
@@ -869,6 +917,18 @@ impl Engine {
             s.counters.remove(&(DRAW_OFFER.to_string(), None));
         }
         match *a {
+            Action::Scripted { index } => {
+                let list = self
+                    .rules
+                    .actions(s, &self.variant)
+                    .map_err(ActionError::Script)?;
+                let label = list.get(index as usize).cloned().ok_or_else(|| {
+                    ActionError::Illegal(format!("there is no listed action number {index} here"))
+                })?;
+                self.rules
+                    .perform(s, &self.variant, &mut effects, &label)
+                    .map_err(ActionError::Script)?;
+            }
             Action::OfferDraw => {
                 s.set_counter(DRAW_OFFER, None, mover as i64 + 1);
                 events.push(Event::Effect(Effect::Note(format!(
@@ -907,7 +967,16 @@ impl Engine {
         }
         events.extend(effects.into_iter().map(Event::Effect));
         s.ply += 1;
-        if *a != Action::OfferDraw {
+        if s.hold_turn {
+            // The rules keep the turn (a turn of several actions).
+            s.hold_turn = false;
+            if s.outcome.is_none() && s.ply >= self.variant.max_plies {
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
+                });
+            }
+        } else if *a != Action::OfferDraw {
             self.advance_turn(s);
         }
         if let Some(o) = &s.outcome {

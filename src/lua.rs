@@ -23,7 +23,7 @@ use mlua::{
 use rand::Rng;
 
 use crate::geometry::Cell;
-use crate::state::{Choice, GameState, Loc, Outcome, PieceId, PlayerId, PlayerSet};
+use crate::state::{Choice, GameState, Loc, Mark, Outcome, PieceId, PlayerId, PlayerSet};
 use crate::variant::{Diagnostic, LoadError, Value, Variant};
 
 /// Instruction budget per hook call, in interrupt ticks.
@@ -110,6 +110,9 @@ pub struct Rules {
     captures: Option<Function>,
     attacked: Option<Function>,
     api: mlua::AnyUserData,
+    actions: Option<Function>,
+    perform: Option<Function>,
+    setup: Option<Function>,
 }
 
 /// The `g` object passed to every hook.
@@ -256,7 +259,10 @@ impl UserData for Api {
                     let attrs = &mut cx.state.pieces[id as usize].attrs;
                     match attrs.iter_mut().find(|(k, _)| *k == name) {
                         Some(slot) => slot.1 = value,
-                        None => attrs.push((name, value)),
+                        None => {
+                            attrs.push((name, value));
+                            attrs.sort();
+                        }
                     }
                     Ok(())
                 })
@@ -432,6 +438,220 @@ impl UserData for Api {
             t.set("terrain", terrain)?;
             t.set("piece", piece)?;
             Ok(t)
+        });
+        // ---- turns of several actions, turn order, containers as queues,
+        // pieces created during play, changing terrain, cell marks and cell
+        // counters, coordinates.
+        m.add_method("continue_turn", |lua, _, ()| {
+            with_ctx(lua, |cx| {
+                cx.state.hold_turn = true;
+                Ok(())
+            })
+        });
+        m.add_method("turn_order", |lua, _, from: Option<String>| {
+            with_ctx(lua, |cx| {
+                let start = match from.as_deref() {
+                    Some(p) => parse_player(cx, p)?,
+                    None => cx.state.to_move,
+                };
+                let s = &cx.state;
+                let n = s.players.max(1);
+                Ok((0..n)
+                    .map(|i| (start + i) % n)
+                    .filter(|q| s.eliminated & (1 << q) == 0)
+                    .map(|q| player_name(cx, q))
+                    .collect::<Vec<_>>())
+            })
+        });
+        m.add_method(
+            "send",
+            |lua, _, (id, name, owner, front): (u32, String, Option<String>, Option<bool>)| {
+                with_ctx(lua, |cx| {
+                    let id = check_piece(cx, id)?;
+                    let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
+                    let cell = cx.state.cell_of(id);
+                    let k = cx.state.container_id(&name, owner);
+                    if front.unwrap_or(false) {
+                        cx.state.send_to_front(id, k);
+                    } else {
+                        cx.state.send_to(id, k);
+                    }
+                    cx.effects.push(Effect::Captured { piece: id, cell });
+                    Ok(())
+                })
+            },
+        );
+        m.add_method(
+            "add_piece",
+            |lua, _, (kind, owner, place, known): (String, String, String, Option<LV>)| {
+                let known = match known {
+                    Some(v) => Some(to_player_set(lua, &v)?),
+                    None => None,
+                };
+                with_ctx(lua, |cx| {
+                    let k = cx.variant.kind_index(&kind).ok_or_else(|| {
+                        mlua::Error::runtime(format!("unknown piece kind `{kind}`"))
+                    })? as u16;
+                    let p = parse_player(cx, &owner)?;
+                    let known = known.unwrap_or(0) | (1 << p);
+                    let id = match cx.variant.board.parse_cell(&place) {
+                        Some(c) => {
+                            if cx.state.piece_at(c).is_some() {
+                                return Err(mlua::Error::runtime(format!(
+                                    "cannot add a piece on {place}: it is occupied"
+                                )));
+                            }
+                            let id = cx.state.add_piece(k, p, c, false);
+                            cx.state.pieces[id as usize].known_by = known;
+                            id
+                        }
+                        None => {
+                            let c = cx.state.container_id(&place, Some(p));
+                            cx.state.add_piece_to(k, p, c, known)
+                        }
+                    };
+                    Ok(id)
+                })
+            },
+        );
+        m.add_method(
+            "set_terrain",
+            |lua, _, (cell, tag, on): (String, String, bool)| {
+                with_ctx(lua, |cx| {
+                    let c = parse_cell(cx, &cell)?;
+                    let bit = cx.variant.board.terrain_bit(&tag).ok_or_else(|| {
+                        mlua::Error::runtime(format!("`{tag}` is not a terrain tag of this board"))
+                    })?;
+                    if on {
+                        if bit & cx.variant.board.blocking != 0 && cx.state.piece_at(c).is_some() {
+                            return Err(mlua::Error::runtime(format!(
+                                "cannot make {cell} `{tag}`: a piece stands there"
+                            )));
+                        }
+                        cx.state.terrain[c as usize] |= bit;
+                    } else {
+                        cx.state.terrain[c as usize] &= !bit;
+                    }
+                    Ok(())
+                })
+            },
+        );
+        m.add_method(
+            "set_mark",
+            |lua, _, (cell, name, value, known): (String, String, String, Option<LV>)| {
+                let known = match known {
+                    Some(LV::String(s)) if s.to_str()? == "none" => 0,
+                    Some(v) => to_player_set(lua, &v)?,
+                    None => with_ctx(lua, |cx| Ok(cx.state.all_players()))?,
+                };
+                with_ctx(lua, |cx| {
+                    let c = parse_cell(cx, &cell)?;
+                    cx.state.marks.insert(
+                        (c, name),
+                        Mark {
+                            value,
+                            known_by: known,
+                        },
+                    );
+                    Ok(())
+                })
+            },
+        );
+        m.add_method("mark", |lua, _, (cell, name): (String, String)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                Ok(cx.state.marks.get(&(c, name)).map(|m| m.value.clone()))
+            })
+        });
+        m.add_method("clear_mark", |lua, _, (cell, name): (String, String)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                cx.state.marks.remove(&(c, name));
+                Ok(())
+            })
+        });
+        m.add_method(
+            "reveal_mark",
+            |lua, _, (cell, name, to): (String, String, LV)| {
+                let to = to_player_set(lua, &to)?;
+                with_ctx(lua, |cx| {
+                    let c = parse_cell(cx, &cell)?;
+                    if let Some(m) = cx.state.marks.get_mut(&(c, name)) {
+                        m.known_by |= to;
+                    }
+                    Ok(())
+                })
+            },
+        );
+        m.add_method("marked", |lua, _, name: String| {
+            let list = with_ctx(lua, |cx| {
+                let b = &cx.variant.board;
+                Ok(cx
+                    .state
+                    .marks
+                    .iter()
+                    .filter(|((_, n), _)| *n == name)
+                    .map(|((c, _), m)| (b.cell_name(*c), m.value.clone()))
+                    .collect::<Vec<_>>())
+            })?;
+            let t = lua.create_table()?;
+            for (c, v) in list {
+                t.set(c, v)?;
+            }
+            Ok(t)
+        });
+        m.add_method("cell_counter", |lua, _, (name, cell): (String, String)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                Ok(cx.state.cell_counter(&name, c))
+            })
+        });
+        m.add_method(
+            "set_cell_counter",
+            |lua, _, (name, cell, value): (String, String, i64)| {
+                with_ctx(lua, |cx| {
+                    let c = parse_cell(cx, &cell)?;
+                    cx.state.set_cell_counter(&name, c, value);
+                    Ok(())
+                })
+            },
+        );
+        m.add_method("coords", |lua, _, cell: String| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let (f, r) = cx.variant.board.coords(c);
+                Ok((f, r))
+            })
+        });
+        m.add_method("cell_at", |lua, _, (file, rank): (i32, i32)| {
+            with_ctx(lua, |cx| {
+                let b = &cx.variant.board;
+                Ok(
+                    if file >= 0 && rank >= 0 && file < b.files as i32 && rank < b.ranks as i32 {
+                        Some(b.cell_name((rank * b.files as i32 + file) as Cell))
+                    } else {
+                        None
+                    },
+                )
+            })
+        });
+        m.add_method("has_terrain", |lua, _, (cell, tag): (String, String)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let bit = cx.variant.board.terrain_bit(&tag).ok_or_else(|| {
+                    mlua::Error::runtime(format!("`{tag}` is not a terrain tag of this board"))
+                })?;
+                Ok(cx.state.terrain[c as usize] & bit != 0)
+            })
+        });
+        m.add_method("clear_attr", |lua, _, (id, name): (u32, String)| {
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                cx.state.pieces[id as usize]
+                    .attrs
+                    .retain(|(k, _)| *k != name);
+                Ok(())
+            })
         });
     }
 }
@@ -790,6 +1010,14 @@ impl Rules {
         let frozen = hook("frozen")?;
         let captures = hook("captures")?;
         let attacked = hook("attacked")?;
+        let actions = hook("actions")?;
+        let perform = hook("perform")?;
+        let setup = hook("setup")?;
+        if actions.is_some() != perform.is_some() {
+            return Err(fail(
+                "rules.actions and rules.perform go together: define both or neither".into(),
+            ));
+        }
         rules.set_readonly(true);
         lua.globals().set_readonly(true);
         Ok(Rules {
@@ -806,6 +1034,9 @@ impl Rules {
             captures,
             attacked,
             api,
+            actions,
+            perform,
+            setup,
         })
     }
 
@@ -1044,6 +1275,63 @@ impl Rules {
                 choice.reason.clone(),
                 option.to_string(),
             ))
+        })
+    }
+
+    pub fn has_actions(&self) -> bool {
+        self.actions.is_some()
+    }
+
+    /// Asks `rules.actions(g)` for the extra actions of the player to move:
+    /// a list of distinct labels (the state is not changed).
+    pub fn actions(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+    ) -> Result<Vec<String>, String> {
+        let Some(hook) = &self.actions else {
+            return Ok(Vec::new());
+        };
+        let mut copy = state.clone();
+        let mut effects = Vec::new();
+        self.call(&mut copy, variant, &mut effects, |_, api| {
+            let out: Option<Vec<String>> = hook.call(api.clone())?;
+            Ok(out.unwrap_or_default())
+        })
+    }
+
+    /// Calls `rules.perform(g, label)` to apply one of the listed actions.
+    pub fn perform(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        label: &str,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.perform else {
+            return Err("the script defines no rules.perform".into());
+        };
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>((api.clone(), label.to_string()))
+        })
+    }
+
+    pub fn has_setup(&self) -> bool {
+        self.setup.is_some()
+    }
+
+    /// Calls `rules.setup(g)` once on a new game, after the declared setups.
+    pub fn setup(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.setup else {
+            return Ok(());
+        };
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>(api.clone())
         })
     }
 

@@ -75,6 +75,27 @@ pub struct ShuttlePos {
     pub count: u32,
 }
 
+/// A fact on a cell (see `GameState::marks`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkPos {
+    pub cell: String,
+    pub name: String,
+    pub value: String,
+    /// Who knows it (empty: nobody).
+    #[serde(default)]
+    pub known_by: Vec<String>,
+}
+
+/// A counter on a cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellCounterPos {
+    pub name: String,
+    pub cell: String,
+    pub value: i64,
+}
+
 /// A position file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -105,6 +126,16 @@ pub struct Position {
     pub eliminated: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// The terrain of every cell by tag, when it differs from the board's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<BTreeMap<String, Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<MarkPos>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cell_counters: Vec<CellCounterPos>,
+    /// The turn stays with the player to move after the current action.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hold_turn: bool,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -288,6 +319,39 @@ impl Engine {
             pending: s.pending.clone(),
             eliminated: self.players_of(s.eliminated),
             outcome: s.outcome.clone(),
+            terrain: (s.terrain != b.terrain).then(|| {
+                b.terrain_names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, tag)| {
+                        let cells = (0..s.terrain.len())
+                            .filter(|&c| s.terrain[c] & (1 << i) != 0)
+                            .map(|c| b.cell_name(c as crate::geometry::Cell))
+                            .collect();
+                        (tag.clone(), cells)
+                    })
+                    .collect()
+            }),
+            marks: s
+                .marks
+                .iter()
+                .map(|((c, n), m)| MarkPos {
+                    cell: b.cell_name(*c),
+                    name: n.clone(),
+                    value: m.value.clone(),
+                    known_by: self.players_of(m.known_by),
+                })
+                .collect(),
+            cell_counters: s
+                .cell_counters
+                .iter()
+                .map(|((n, c), v)| CellCounterPos {
+                    name: n.clone(),
+                    cell: b.cell_name(*c),
+                    value: *v,
+                })
+                .collect(),
+            hold_turn: s.hold_turn,
         }
     }
 
@@ -295,6 +359,39 @@ impl Engine {
     pub fn from_position(&self, pos: &Position) -> Result<GameState, String> {
         let b = &self.variant.board;
         let mut s = self.empty_state(pos.seed);
+        if let Some(t) = &pos.terrain {
+            s.terrain = vec![0; b.cell_count()];
+            for (tag, cells) in t {
+                let bit = b.terrain_bit(tag).ok_or_else(|| {
+                    format!("terrain: `{tag}` is not a terrain tag of this board")
+                })?;
+                for c in cells {
+                    let cell = b
+                        .parse_cell(c)
+                        .ok_or_else(|| format!("terrain: `{c}` is not a cell of the {b} board"))?;
+                    s.terrain[cell as usize] |= bit;
+                }
+            }
+        }
+        for m in &pos.marks {
+            let cell = b
+                .parse_cell(&m.cell)
+                .ok_or_else(|| format!("marks: `{}` is not a cell of the {b} board", m.cell))?;
+            s.marks.insert(
+                (cell, m.name.clone()),
+                crate::state::Mark {
+                    value: m.value.clone(),
+                    known_by: self.player_set(&m.known_by)?,
+                },
+            );
+        }
+        for c in &pos.cell_counters {
+            let cell = b.parse_cell(&c.cell).ok_or_else(|| {
+                format!("cell_counters: `{}` is not a cell of the {b} board", c.cell)
+            })?;
+            s.set_cell_counter(&c.name, cell, c.value);
+        }
+        s.hold_turn = pos.hold_turn;
         s.rng = ChaCha8Rng::seed_from_u64(pos.seed);
         s.rng.set_word_pos(pos.rng_position as u128);
         s.ply = pos.ply;

@@ -572,6 +572,11 @@ impl Session {
                 if words.len() == 1 && self.engine.parse_action(&self.state, &words[0]).is_ok() {
                     return self.play(&words[0]).map(|s| (s, Flow::Continue));
                 }
+                // So does a whole line that is an action's label (`flip c3`).
+                let whole = line.trim();
+                if words.len() > 1 && self.engine.parse_action(&self.state, whole).is_ok() {
+                    return self.play(whole).map(|s| (s, Flow::Continue));
+                }
                 if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
                     return Err(format!(
                         "unknown command `{}` (and not an action); try `help`",

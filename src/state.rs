@@ -48,6 +48,14 @@ pub struct Container {
     pub pieces: Vec<PieceId>,
 }
 
+/// A fact attached to a cell (a tile's face, an item lying there), with the
+/// set of players who know it (0: nobody, e.g. a face-down tile's content).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mark {
+    pub value: String,
+    pub known_by: PlayerSet,
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
@@ -96,6 +104,13 @@ pub struct GameState {
     pub outcome: Option<Outcome>,
     pub seed: u64,
     pub rng: ChaCha8Rng,
+    /// Facts on cells, by (cell, name), each with its own visibility.
+    pub marks: BTreeMap<(Cell, String), Mark>,
+    /// Counters per cell (public), by (name, cell).
+    pub cell_counters: BTreeMap<(String, Cell), i64>,
+    /// Set by a rule during an action to keep the turn with the same player
+    /// (a turn of several actions); cleared when the action ends.
+    pub hold_turn: bool,
 }
 
 impl Default for GameState {
@@ -120,6 +135,9 @@ impl PartialEq for GameState {
             && self.outcome == o.outcome
             && self.seed == o.seed
             && self.rng.get_word_pos() == o.rng.get_word_pos()
+            && self.marks == o.marks
+            && self.cell_counters == o.cell_counters
+            && self.hold_turn == o.hold_turn
     }
 }
 
@@ -141,6 +159,9 @@ impl GameState {
             outcome: None,
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            marks: BTreeMap::new(),
+            cell_counters: BTreeMap::new(),
+            hold_turn: false,
         }
     }
 
@@ -232,6 +253,50 @@ impl GameState {
         self.detach(id);
         self.pieces[id as usize].loc = Loc::Container(container);
         self.containers[container as usize].pieces.push(id);
+    }
+
+    /// Puts a piece at the front of a container.
+    pub fn send_to_front(&mut self, id: PieceId, container: u16) {
+        self.detach(id);
+        self.pieces[id as usize].loc = Loc::Container(container);
+        self.containers[container as usize].pieces.insert(0, id);
+    }
+
+    /// Adds a piece at the back of a container.
+    pub fn add_piece_to(
+        &mut self,
+        kind: KindId,
+        owner: PlayerId,
+        container: u16,
+        known_by: PlayerSet,
+    ) -> PieceId {
+        let id = self.pieces.len() as PieceId;
+        self.pieces.push(Piece {
+            kind,
+            owner,
+            loc: Loc::Container(container),
+            known_by: known_by | (1 << owner),
+            moved: false,
+            attrs: Vec::new(),
+        });
+        self.containers[container as usize].pieces.push(id);
+        id
+    }
+
+    pub fn cell_counter(&self, name: &str, cell: Cell) -> i64 {
+        self.cell_counters
+            .get(&(name.to_string(), cell))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Sets a cell counter; zero removes it.
+    pub fn set_cell_counter(&mut self, name: &str, cell: Cell, value: i64) {
+        if value == 0 {
+            self.cell_counters.remove(&(name.to_string(), cell));
+        } else {
+            self.cell_counters.insert((name.to_string(), cell), value);
+        }
     }
 
     /// Removes a piece from the board: it goes to its owner's `captured` pile.

@@ -122,6 +122,10 @@ struct RawVariant {
     script: Option<Spanned<String>>,
     #[serde(default)]
     players: Option<Vec<String>>,
+    /// With an int option named `players`, the game is played by the first
+    /// `players` of the list; at least this many.
+    #[serde(default)]
+    min_players: Option<u8>,
     #[serde(default)]
     hidden_identities: Option<bool>,
     #[serde(default)]
@@ -259,6 +263,12 @@ struct RawRules {
     max_plies: Option<u32>,
     #[serde(default)]
     draw_offers: Option<bool>,
+    /// Piece attributes everyone sees (items carried, markers on pieces).
+    #[serde(default)]
+    public_attrs: Option<Vec<String>>,
+    /// Symbols drawn for cell marks by value (`down: "#"`).
+    #[serde(default)]
+    mark_symbols: Option<IndexMap<String, String>>,
 }
 
 /// Which file (index into the chain, base first) last set each item, so that
@@ -318,6 +328,7 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.description = child.description.or(base.description);
     base.script = child.script.or(base.script);
     base.players = child.players.or(base.players);
+    base.min_players = child.min_players.or(base.min_players);
     base.hidden_identities = child.hidden_identities.or(base.hidden_identities);
     base.board.files = child.board.files.or(base.board.files);
     base.board.ranks = child.board.ranks.or(base.board.ranks);
@@ -374,6 +385,8 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
     base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
     base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
+    base.rules.public_attrs = child.rules.public_attrs.or(base.rules.public_attrs);
+    base.rules.mark_symbols = child.rules.mark_symbols.or(base.rules.mark_symbols);
     base
 }
 
@@ -508,6 +521,10 @@ pub struct Variant {
     pub no_moves: NoMoves,
     /// A safety cap on game length (plies); the game is drawn when reached.
     pub max_plies: u32,
+    /// Piece attributes shown to every viewer.
+    pub public_attrs: Vec<String>,
+    /// Symbols drawn for cell marks, by mark value.
+    pub mark_symbols: Vec<(String, String)>,
     /// Whether players may offer and accept draws (`offer-draw`, `accept-draw`).
     pub draw_offers: bool,
     /// The starting position (FEN-like), when the variant has one.
@@ -929,12 +946,35 @@ fn validate(
         cx.err_top("missing field `name`");
         String::new()
     });
-    let players = raw.players.clone().unwrap_or_default();
+    let mut players = raw.players.clone().unwrap_or_default();
     if players.is_empty() || players.len() > 8 {
         cx.err_top(format!(
             "`players` must name 1 to 8 players, found {}",
             players.len()
         ));
+    }
+    // A variant for a varying number of players: the int option `players`
+    // keeps the first N of the list.
+    if let Some(Value::Int(n)) = options
+        .iter()
+        .find(|o| o.name == "players")
+        .map(|o| &o.value)
+    {
+        let min = raw.min_players.unwrap_or(players.len() as u8) as i64;
+        if *n < min.max(1) || *n > players.len() as i64 {
+            cx.diags.push(Diagnostic {
+                file: "--option".into(),
+                line: 1,
+                column: 1,
+                message: format!(
+                    "option `players`: this variant is for {} to {} players, not {n}",
+                    min.max(1),
+                    players.len()
+                ),
+            });
+        } else {
+            players.truncate(*n as usize);
+        }
     }
 
     // Board.
@@ -1162,6 +1202,9 @@ fn validate(
     for (player, zone) in &raw.setup.zones {
         cx.from(&format!("setup.{player}"));
         let Some(pi) = players.iter().position(|p| p == player) else {
+            if raw.players.iter().flatten().any(|p| p == player) {
+                continue; // a seat left out by the `players` option
+            }
             cx.err_at(
                 zone.referenced,
                 format!(
@@ -1249,6 +1292,14 @@ fn validate(
                 mate: n.mate.unwrap_or(d.mate),
             }
         },
+        public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
+        mark_symbols: raw
+            .rules
+            .mark_symbols
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect(),
     })
 }
 

@@ -42,6 +42,17 @@ pub struct ViewPiece {
     /// The kind, or `None` when the viewer does not know it.
     pub kind: Option<String>,
     pub moved: bool,
+    /// The piece's public attributes (items it carries, markers on it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attrs: Vec<(String, i64)>,
+}
+
+/// A fact on a cell the viewer knows (a tile's face, an item lying there).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ViewMark {
+    pub cell: String,
+    pub name: String,
+    pub value: String,
 }
 
 /// A container (a captured pile, a boat) as a viewer sees it.
@@ -78,6 +89,12 @@ pub struct View {
     pub counters: Vec<(String, Option<String>, i64)>,
     pub pending: Option<ViewChoice>,
     pub outcome: Option<String>,
+    /// Cell marks the viewer knows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<ViewMark>,
+    /// Cell counters (public): (name, cell, value).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cell_counters: Vec<(String, String, i64)>,
 }
 
 impl Engine {
@@ -123,6 +140,12 @@ impl Engine {
                 .knows(s, id)
                 .then(|| self.variant.kinds[p.kind as usize].name.clone()),
             moved: p.moved,
+            attrs: p
+                .attrs
+                .iter()
+                .filter(|(k, _)| self.variant.public_attrs.contains(k))
+                .cloned()
+                .collect(),
         }
     }
 
@@ -189,6 +212,25 @@ impl Engine {
             counters,
             pending,
             outcome: s.outcome.as_ref().map(|o| self.outcome_text(o)),
+            marks: s
+                .marks
+                .iter()
+                .filter(|(_, m)| match viewer {
+                    Viewer::Player(p) => m.known_by & (1 << p) != 0,
+                    Viewer::Public => m.known_by == s.all_players(),
+                    Viewer::Omniscient => true,
+                })
+                .map(|((c, n), m)| ViewMark {
+                    cell: b.cell_name(*c),
+                    name: n.clone(),
+                    value: m.value.clone(),
+                })
+                .collect(),
+            cell_counters: s
+                .cell_counters
+                .iter()
+                .map(|((n, c), v)| (n.clone(), b.cell_name(*c), *v))
+                .collect(),
         }
     }
 
@@ -383,7 +425,7 @@ impl Engine {
                         format!("{owner}{sym}")
                     }
                     None if !view.terrain[c].is_empty() => "~~".into(),
-                    None => ".".into(),
+                    None => self.cell_symbol(view, c),
                 };
                 let cell_text = if mark {
                     format!("{:>3}*", text)
@@ -420,6 +462,7 @@ impl Engine {
         }
         out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
+        out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),
             (None, Some(c)) => out.push_str(&format!(
@@ -430,6 +473,89 @@ impl Engine {
                 "ply {}: {} to move   (viewing as {})\n",
                 view.ply, view.to_move, view.viewer
             )),
+        }
+        out
+    }
+
+    /// The symbol of an empty cell: a cell counter (`$2` for 2 coins), else
+    /// the symbol of its first known mark, else `.`.
+    fn cell_symbol(&self, view: &View, c: usize) -> String {
+        let name = self.variant.board.cell_name(c as crate::geometry::Cell);
+        if let Some((_, _, v)) = view.cell_counters.iter().find(|x| x.1 == name) {
+            return format!("${v}");
+        }
+        let here = || view.marks.iter().filter(|m| m.cell == name);
+        let symbol = |value: &str| {
+            self.variant
+                .mark_symbols
+                .iter()
+                .find(|(k, _)| k == value)
+                .map(|(_, v)| v.clone())
+        };
+        // A mark with a declared symbol first (in mark order), else the
+        // first two letters of the first mark.
+        here()
+            .find_map(|m| symbol(&m.value))
+            .or_else(|| here().next().map(|m| m.value.chars().take(2).collect()))
+            .unwrap_or_else(|| ".".into())
+    }
+
+    /// Lines under the board for variants with cell marks or cell counters:
+    /// public piece attributes, counters, containers in order, cell counters.
+    fn render_extras(&self, view: &View) -> String {
+        if view.marks.is_empty() && view.cell_counters.is_empty() {
+            return String::new();
+        }
+        let b = &self.variant.board;
+        let mut out = String::new();
+        for (c, p) in view.cells.iter().enumerate() {
+            if let Some(p) = p {
+                if !p.attrs.is_empty() {
+                    let attrs: Vec<String> =
+                        p.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    out.push_str(&format!(
+                        "  {} {} {}: {}\n",
+                        b.cell_name(c as crate::geometry::Cell),
+                        p.owner,
+                        self.symbol_of(p.kind.as_deref()),
+                        attrs.join(" ")
+                    ));
+                }
+            }
+        }
+        let mut names: Vec<&str> = view.counters.iter().map(|c| c.0.as_str()).collect();
+        names.dedup();
+        for n in names {
+            if view.counters.iter().all(|c| c.0 != n || c.2 == 0) {
+                continue;
+            }
+            let parts: Vec<String> = view
+                .counters
+                .iter()
+                .filter(|c| c.0 == n)
+                .map(|(_, p, v)| match p {
+                    Some(p) => format!("{p} {v}"),
+                    None => v.to_string(),
+                })
+                .collect();
+            out.push_str(&format!("  {n}: {}\n", parts.join(", ")));
+        }
+        for c in &view.containers {
+            let items: Vec<String> = c
+                .pieces
+                .iter()
+                .map(|p| self.symbol_of(p.kind.as_deref()))
+                .collect();
+            out.push_str(&format!(
+                "  {} {}: {}\n",
+                c.name,
+                c.owner.as_deref().unwrap_or("shared"),
+                if items.is_empty() {
+                    "-".to_string()
+                } else {
+                    items.join(" ")
+                }
+            ));
         }
         out
     }

@@ -137,3 +137,85 @@ fn a_record_for_one_player_holds_only_what_that_player_knew() {
         assert!(kinds.len() > 5, "{variant}: the test needs hidden pieces");
     }
 }
+
+/// Shuffles what `viewer` does not know in a Lost Island-like state: the
+/// kinds of unknown pieces and the values of cell marks hidden from it.
+fn shuffle_hidden(s: &GameState, viewer: Viewer, rng: &mut ChaCha8Rng) -> GameState {
+    let knows = |set: u8| match viewer {
+        Viewer::Player(p) => set & (1 << p) != 0,
+        Viewer::Public => set == s.all_players(),
+        Viewer::Omniscient => true,
+    };
+    let mut t = s.clone();
+    let unknown: Vec<usize> = (0..t.pieces.len())
+        .filter(|&i| !knows(t.pieces[i].known_by))
+        .collect();
+    let mut kinds: Vec<u16> = unknown.iter().map(|&i| t.pieces[i].kind).collect();
+    kinds.shuffle(rng);
+    for (i, k) in unknown.iter().zip(kinds) {
+        t.pieces[*i].kind = k;
+    }
+    let hidden: Vec<_> = t
+        .marks
+        .iter()
+        .filter(|(_, m)| !knows(m.known_by))
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut values: Vec<String> = hidden.iter().map(|k| t.marks[k].value.clone()).collect();
+    values.shuffle(rng);
+    for (k, v) in hidden.iter().zip(values) {
+        t.marks.get_mut(k).unwrap().value = v;
+    }
+    t
+}
+
+#[test]
+fn lost_island_views_hide_scout_values_tiles_and_boats_with_2_3_and_4_players() {
+    for n in 2..=4u8 {
+        let count = n.to_string();
+        for secret in ["false", "true"] {
+            let e = common::engine(
+                "lost_island",
+                &[("players", count.as_str()), ("secret_fights", secret)],
+            );
+            let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+            let mut hidden_tiles_seen = false;
+            for seed in 0..3 {
+                let mut s = e.new_game(seed, &[]);
+                for ply in 0..400 {
+                    if s.outcome.is_some() {
+                        break;
+                    }
+                    if ply % 9 == 0 {
+                        let mut viewers: Vec<Viewer> = (0..n).map(Viewer::Player).collect();
+                        viewers.push(Viewer::Public);
+                        for v in viewers {
+                            let v1 = e.view(&s, v);
+                            let t = shuffle_hidden(&s, v, &mut rng);
+                            let v2 = e.view(&t, v);
+                            assert_eq!(v1, v2, "view of {v:?} depends on hidden facts");
+                            assert_eq!(e.render(&v1, None), e.render(&v2, None));
+                            // Nobody sees a face-down tile's content.
+                            assert!(v1.marks.iter().all(|m| m.name != "content"));
+                            hidden_tiles_seen |= t.marks != s.marks;
+                        }
+                    }
+                    let acts = e.legal_actions(&s);
+                    let a = acts[rng.random_range(0..acts.len())];
+                    let events = e.apply(&mut s, &a).unwrap();
+                    for p in 0..n {
+                        let v = Viewer::Player(p);
+                        let lines = e.event_lines(&s, &events, v);
+                        let t = shuffle_hidden(&s, v, &mut rng);
+                        assert_eq!(
+                            lines,
+                            e.event_lines(&t, &events, v),
+                            "events shown to {p} depend on hidden facts"
+                        );
+                    }
+                }
+            }
+            assert!(hidden_tiles_seen, "the test needs face-down tiles");
+        }
+    }
+}

@@ -258,3 +258,80 @@ fn check_no_leak_public(server: &Server, raw: &[String]) {
         }
     });
 }
+
+/// A four-seat game of Lost Island over loopback, every seat a client
+/// choosing random legal actions, to its end; then every byte each seat
+/// received is checked: no scout value it did not know (on the island or in
+/// a boat), no face-down tile's content.
+#[test]
+fn four_clients_play_lost_island_to_its_end_and_see_nothing_hidden() {
+    let session = Session::new("lost_island", &[("players".into(), "4".into())], 11).unwrap();
+    let server = Server::start(session, "127.0.0.1:0", vec![false; 4], None).unwrap();
+    let addr = server.addr.to_string();
+    let names = ["red", "blue", "green", "yellow"];
+    let mut clients: Vec<TestClient> = names
+        .iter()
+        .map(|n| TestClient::connect(&addr, &seat_hello(&format!("{n}-player"), n)))
+        .collect();
+    for c in clients.iter_mut() {
+        c.until(|m| matches!(m, HostMsg::Welcome { .. }));
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut plies = 0;
+    while !server.is_over() {
+        let (acting, ply) =
+            server.with_session(|s| (s.engine.acting_player(&s.state), s.state.ply));
+        let Some(p) = acting else { break };
+        let c = &mut clients[p as usize];
+        let legal = loop {
+            match c.next() {
+                HostMsg::State { legal, view, .. } if !legal.is_empty() && view.ply == ply => {
+                    break legal
+                }
+                HostMsg::End { .. } => break Vec::new(),
+                _ => {}
+            }
+        };
+        if legal.is_empty() {
+            break;
+        }
+        let a = legal[rng.random_range(0..legal.len())].clone();
+        c.send(&action(&a));
+        // Wait for the host to apply it.
+        while server.with_session(|s| s.state.ply) == ply && !server.is_over() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        plies += 1;
+        assert!(plies < 5_000, "the game does not end");
+    }
+    assert!(server.is_over());
+    for c in clients.iter_mut() {
+        if !c.raw.iter().any(|l| l.contains(r#""type":"end""#)) {
+            c.until(|m| matches!(m, HostMsg::End { .. }));
+        }
+    }
+    for (seat, c) in clients.iter().enumerate() {
+        check_no_leak(&server, &c.raw, seat as u8);
+        for l in &c.raw {
+            assert!(
+                !l.contains(r#""name":"content""#),
+                "seat {seat} was sent a face-down tile's content: {l}"
+            );
+        }
+        assert!(c.raw.len() > 20);
+    }
+    // Other boats are sent with their length, not their hidden values.
+    let some_hidden_boat = clients[0].raw.iter().any(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["type"] == "state"
+            && v["view"]["containers"].as_array().unwrap().iter().any(|c| {
+                c["owner"] != "red"
+                    && c["pieces"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|p| p["kind"].is_null())
+            })
+    });
+    assert!(some_hidden_boat);
+}

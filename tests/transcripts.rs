@@ -81,3 +81,10 @@ fn reload_after_a_rule_edit_names_the_first_divergent_action() {
 fn a_designer_session() {
     insta::assert_snapshot!("designer_session", run_transcript("designer_session"));
 }
+
+#[test]
+fn a_four_player_lost_island_game_to_its_end() {
+    let out = run_transcript("lost_island_four_players");
+    assert!(out.contains("game over: "), "the game ends");
+    insta::assert_snapshot!("lost_island_four_players", out);
+}

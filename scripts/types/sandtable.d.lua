@@ -117,12 +117,76 @@ function Game:set_attr(id, name, value) end
 function Game:choose(player, reason, options) end
 ---@param text string
 function Game:log(text) end
+-- Turns of several actions, turn order, queues, terrain, cell marks.
+function Game:continue_turn() end
+---@param from Player|nil
+---@return Player[]
+function Game:turn_order(from) end
+---@param id integer
+---@param container string
+---@param owner Player|nil
+---@param front boolean|nil
+function Game:send(id, container, owner, front) end
+---@param kind string
+---@param owner Player
+---@param place CellName|string a cell, or the name of one of the owner's containers
+---@param known Players|nil
+---@return integer
+function Game:add_piece(kind, owner, place, known) end
+---@param cell CellName
+---@param tag string
+---@param on boolean
+function Game:set_terrain(cell, tag, on) end
+---@param cell CellName
+---@param tag string
+---@return boolean
+function Game:has_terrain(cell, tag) end
+---@param cell CellName
+---@param name string
+---@param value string
+---@param known Players|"none"|nil
+function Game:set_mark(cell, name, value, known) end
+---@param cell CellName
+---@param name string
+---@return string|nil
+function Game:mark(cell, name) end
+---@param cell CellName
+---@param name string
+function Game:clear_mark(cell, name) end
+---@param cell CellName
+---@param name string
+---@param to Players
+function Game:reveal_mark(cell, name, to) end
+---@param name string
+---@return table<CellName, string>
+function Game:marked(name) end
+---@param name string
+---@param cell CellName
+---@return integer
+function Game:cell_counter(name, cell) end
+---@param name string
+---@param cell CellName
+---@param value integer
+function Game:set_cell_counter(name, cell, value) end
+---@param cell CellName
+---@return integer, integer
+function Game:coords(cell) end
+---@param file integer
+---@param rank integer
+---@return CellName|nil
+function Game:cell_at(file, rank) end
+---@param id integer
+---@param name string
+function Game:clear_attr(id, name) end
 
 ---@class Rules
 ---@field strike fun(g: Game, attacker: Piece, defender: Piece): "attacker"|"defender"|"both"|"none"
 ---@field after_action fun(g: Game, action: ActionInfo)
 ---@field on_choice fun(g: Game, player: Player, reason: string, option: string)
 ---@field filter fun(g: Game, moves: MoveInfo[]): integer[]|nil
+---@field actions fun(g: Game): string[]
+---@field perform fun(g: Game, label: string)
+---@field setup fun(g: Game)
 rules = {}
 
 ---@type table<string, boolean|integer|string>
