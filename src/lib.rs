@@ -1,6 +1,8 @@
 //! sandtable: a scripting-driven rules sandbox for board games.
+pub mod agent;
 pub mod cli;
 pub mod clock;
+pub mod determinize;
 pub mod engine;
 pub mod geometry;
 pub mod lua;
@@ -8,6 +10,7 @@ pub mod net;
 pub mod record;
 pub mod render;
 pub mod session;
+pub mod simulate;
 pub mod state;
 pub mod variant;
 pub mod view;
