@@ -151,7 +151,7 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long)]
         clock: Option<String>,
-        /// PLAYER=human (this terminal), PLAYER=random (the host plays), or PLAYER=remote (default)
+        /// PLAYER=human (this terminal), PLAYER=AGENT (random, mcts:200: the host plays), or PLAYER=remote (default)
         #[arg(long = "seat")]
         seats: Vec<String>,
         /// Where the game record is saved when the game ends or the host stops
@@ -537,22 +537,21 @@ fn serve(
     let mut session = Session::new(variant, &overrides, seed)?;
     session.set_clock(clock)?;
     let n = session.engine.variant.players.len();
-    let mut local = vec![false; n];
+    let mut local = vec![None; n];
     let mut human = None;
     for (player, kind) in parse_pairs(seats)? {
         let p = session.engine.player_id(&player)?;
         match kind.as_str() {
             "human" => human = Some(p),
-            "random" => local[p as usize] = true,
             "remote" => {}
             other => {
-                return Err(format!(
-                    "unknown seat kind `{other}` (human, random or remote)"
-                ))
+                let spec = crate::agent::AgentSpec::parse(other)
+                    .map_err(|e| format!("{e}; or human, remote"))?;
+                local[p as usize] = Some(spec);
             }
         }
     }
-    let server = crate::net::Server::start(session, addr, local, Some(save.clone()))?;
+    let server = crate::net::Server::start_with_agents(session, addr, local, Some(save.clone()))?;
     println!(
         "hosting on {} — others run: sandtable join HOST:{} --name NAME",
         server.addr,
