@@ -224,3 +224,17 @@ fn mcts_beats_random() {
         );
     }
 }
+
+#[test]
+fn repl_bot_plays_for_the_side_to_act() {
+    let mut s =
+        sandtable::session::Session::new("examples/variants/mini_battle.yaml", &[], 3).unwrap();
+    let (out, _) = s.execute("bot mcts:10").unwrap();
+    assert_eq!(s.history.len(), 1, "{out}");
+    let (_, _) = s.execute("bot").unwrap();
+    let (_, _) = s.execute("bot random").unwrap();
+    assert_eq!(s.history.len(), 3);
+    let err = s.execute("bot minimax").unwrap_err();
+    assert!(err.contains("unknown agent"), "{err}");
+    assert_eq!(s.history.len(), 3);
+}
