@@ -238,3 +238,18 @@ fn repl_bot_plays_for_the_side_to_act() {
     assert!(err.contains("unknown agent"), "{err}");
     assert_eq!(s.history.len(), 3);
 }
+
+#[test]
+fn network_host_plays_agent_seats() {
+    let session =
+        sandtable::session::Session::new("examples/variants/mini_battle.yaml", &[], 2).unwrap();
+    let agents = vec![
+        Some(AgentSpec::parse("mcts:10").unwrap()),
+        Some(AgentSpec::Random),
+    ];
+    let server =
+        sandtable::net::Server::start_with_agents(session, "127.0.0.1:0", agents, None).unwrap();
+    // Both seats are the host's: the game is played to the end at once.
+    let done = server.with_session(|s| s.state.outcome.is_some());
+    assert!(done);
+}
