@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use std::sync::{Arc, Mutex};
@@ -182,7 +182,7 @@ pub enum Cmd {
         options: Vec<String>,
         #[arg(long)]
         clock: Option<String>,
-        /// PLAYER=human (this terminal), PLAYER=random (the host plays), or PLAYER=remote (default)
+        /// PLAYER=human (this terminal), PLAYER=AGENT (random, mcts:200: the host plays), or PLAYER=remote (default)
         #[arg(long = "seat")]
         seats: Vec<String>,
         /// Where the game record is saved when the game ends or the host stops
@@ -204,7 +204,42 @@ pub enum Cmd {
         #[arg(long)]
         spectate: bool,
     },
-    /// Play a game in the terminal: `--PLAYER human|random` for each seat
+    /// Play many bot games and print statistics; `simulate merge FILES...`
+    /// combines shard files
+    Simulate {
+        /// VARIANT, or `merge` followed by shard files
+        #[arg(required = true)]
+        args: Vec<String>,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Agents per seat in player order, e.g. `mcts:200,random` (one agent: every seat)
+        #[arg(long, default_value = "random")]
+        seats: String,
+        /// Base seed; game I is played from a seed derived from it and I
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        /// Also play every game with these options changed (NAME=VALUE, repeatable) and compare
+        #[arg(long = "compare")]
+        compare: Vec<String>,
+        /// Play only shard I of N (0 <= I < N) and write its results to --out
+        #[arg(long)]
+        shard: Option<String>,
+        /// Where a shard writes its results (default shard-I-of-N.json)
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the statistics as JSON (to stdout, or to FILE)
+        #[arg(long, num_args = 0..=1, default_missing_value = "-")]
+        json: Option<String>,
+        /// Worker threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar
+        #[arg(long, short = 'q')]
+        quiet: bool,
+    },
+    /// Play a game in the terminal: `--PLAYER human|random|AGENT` for each seat
     Play {
         variant: String,
         #[arg(long, default_value_t = 1)]
@@ -346,6 +381,31 @@ pub fn run(mut cli: Cli) -> i32 {
             options,
             seats,
         }) => play(&variant, seed, clock.as_deref(), &options, &seats),
+        Some(Cmd::Simulate {
+            args,
+            games,
+            seats,
+            seed,
+            options,
+            compare,
+            shard,
+            out,
+            json,
+            threads,
+            quiet,
+        }) => simulate(SimulateArgs {
+            args,
+            games,
+            seats,
+            seed,
+            options,
+            compare,
+            shard,
+            out,
+            json,
+            threads,
+            quiet,
+        }),
     };
     match result {
         Ok(()) => 0,
@@ -543,22 +603,21 @@ fn serve(
     let mut session = Session::new(variant, &overrides, seed)?;
     session.set_clock(clock)?;
     let n = session.engine.variant.players.len();
-    let mut local = vec![false; n];
+    let mut local = vec![None; n];
     let mut human = None;
     for (player, kind) in parse_pairs(seats)? {
         let p = session.engine.player_id(&player)?;
         match kind.as_str() {
             "human" => human = Some(p),
-            "random" => local[p as usize] = true,
             "remote" => {}
             other => {
-                return Err(format!(
-                    "unknown seat kind `{other}` (human, random or remote)"
-                ))
+                let spec = crate::agent::AgentSpec::parse(other)
+                    .map_err(|e| format!("{e}; or human, remote"))?;
+                local[p as usize] = Some(spec);
             }
         }
     }
-    let server = crate::net::Server::start(session, addr, local, Some(save.clone()))?;
+    let server = crate::net::Server::start_with_agents(session, addr, local, Some(save.clone()))?;
     println!(
         "hosting on {} — others run: sandtable join HOST:{} --name NAME",
         server.addr,
@@ -1037,10 +1096,10 @@ impl rustyline::validate::Validator for ReplHelper {
 }
 impl rustyline::Helper for ReplHelper {}
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 enum Seat {
     Human,
-    Random,
+    Agent(crate::agent::AgentSpec),
 }
 
 fn play(
@@ -1084,15 +1143,23 @@ fn play(
         let p = engine.player_id(&name)?;
         kinds[p as usize] = match value.as_str() {
             "human" => Seat::Human,
-            "random" => Seat::Random,
-            other => return Err(format!("unknown seat kind `{other}` (human or random)")),
+            other => Seat::Agent(
+                crate::agent::AgentSpec::parse(other).map_err(|e| format!("{e}; or human"))?,
+            ),
         };
     }
     let humans: Vec<PlayerId> = (0..n as PlayerId)
         .filter(|&p| kinds[p as usize] == Seat::Human)
         .collect();
     let mut state = engine.new_game(seed, &[]);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(7));
+    let mut agents: Vec<Option<Box<dyn crate::agent::Agent>>> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| match k {
+            Seat::Human => None,
+            Seat::Agent(spec) => Some(spec.build(seed.wrapping_add(7 + i as u64))),
+        })
+        .collect();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut last = None;
@@ -1107,13 +1174,10 @@ fn play(
         if let Some(c) = &mut clock {
             c.start(p);
         }
-        let action = if kinds[p as usize] == Seat::Random {
-            let mut acts = engine.legal_actions(&state);
-            acts.retain(|a| !a.is_social());
-            if acts.is_empty() {
-                return Err(format!("{} has no legal action", engine.player_name(p)));
-            }
-            acts[rng.random_range(0..acts.len())]
+        let action = if let Some(agent) = agents[p as usize].as_mut() {
+            // The agent sees only what its player knows.
+            crate::agent::agent_action(&engine, agent.as_mut(), &state)
+                .ok_or_else(|| format!("{} has no legal action", engine.player_name(p)))?
         } else {
             print!("{}", engine.render(&engine.view(&state, viewer), last));
             loop {
@@ -1169,5 +1233,107 @@ fn play(
         "{}",
         engine.render(&engine.view(&state, Viewer::Omniscient), last)
     );
+    Ok(())
+}
+
+struct SimulateArgs {
+    args: Vec<String>,
+    games: u64,
+    seats: String,
+    seed: u64,
+    options: Vec<String>,
+    compare: Vec<String>,
+    shard: Option<String>,
+    out: Option<PathBuf>,
+    json: Option<String>,
+    threads: Option<usize>,
+    quiet: bool,
+}
+
+fn simulate(a: SimulateArgs) -> Result<(), String> {
+    use crate::simulate as sim;
+    let emit = |run: &sim::RunFile| -> Result<(), String> {
+        match a.json.as_deref() {
+            Some(dest) => {
+                let text =
+                    serde_json::to_string_pretty(&sim::report(run)).map_err(|e| e.to_string())?;
+                if dest == "-" {
+                    println!("{text}");
+                } else {
+                    std::fs::write(dest, text + "\n")
+                        .map_err(|e| format!("cannot write {dest}: {e}"))?;
+                    print!("{}", sim::report_text(run));
+                }
+            }
+            None => print!("{}", sim::report_text(run)),
+        }
+        Ok(())
+    };
+    if a.args[0] == "merge" {
+        if a.args.len() < 2 {
+            return Err("simulate merge needs shard files".into());
+        }
+        let files = a.args[1..]
+            .iter()
+            .map(|f| {
+                let text =
+                    std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+                serde_json::from_str::<sim::RunFile>(&text)
+                    .map_err(|e| format!("{f}: not a simulate shard file: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let run = sim::merge(&files)?;
+        return emit(&run);
+    }
+    if a.args.len() > 1 {
+        return Err(format!(
+            "simulate takes one variant, found {} (did you mean `simulate merge FILES...`?)",
+            a.args.len()
+        ));
+    }
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let base_options = parse_pairs(&a.options)?;
+    let compare = if a.compare.is_empty() {
+        None
+    } else {
+        Some(parse_pairs(&a.compare)?)
+    };
+    let engine = Engine::load(&a.args[0], &base_options).map_err(|e| e.to_string())?;
+    if let Some(c) = &compare {
+        let mut b = base_options.clone();
+        b.extend(c.iter().cloned());
+        Engine::load(&a.args[0], &b).map_err(|e| e.to_string())?;
+    }
+    let seats = crate::simulate::parse_seats(&a.seats, engine.variant.players.len())?;
+    let shard = a.shard.as_deref().map(sim::parse_shard).transpose()?;
+    let cfg = sim::Config {
+        variant: a.args[0].clone(),
+        base_options,
+        compare,
+        seats,
+        games: a.games,
+        seed: a.seed,
+        shard,
+        threads: a.threads,
+        progress: !a.quiet,
+    };
+    let start = Instant::now();
+    let run = sim::run(&cfg)?;
+    if let Some((i, n)) = shard {
+        let path = a
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("shard-{i}-of-{n}.json")));
+        let text = serde_json::to_string(&run).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("shard {i}/{n}: results written to {}", path.display());
+    }
+    emit(&run)?;
+    if !a.quiet {
+        eprintln!("wall time: {:.1}s", start.elapsed().as_secs_f64());
+    }
     Ok(())
 }

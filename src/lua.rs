@@ -107,6 +107,8 @@ pub struct Rules {
     on_choice: Option<Function>,
     filter: Option<Function>,
     frozen: Option<Function>,
+    consistent: Option<Function>,
+    evaluate: Option<Function>,
     captures: Option<Function>,
     attacked: Option<Function>,
     api: mlua::AnyUserData,
@@ -1008,6 +1010,8 @@ impl Rules {
         let on_choice = hook("on_choice")?;
         let filter = hook("filter")?;
         let frozen = hook("frozen")?;
+        let consistent = hook("consistent")?;
+        let evaluate = hook("evaluate")?;
         let captures = hook("captures")?;
         let attacked = hook("attacked")?;
         let actions = hook("actions")?;
@@ -1031,6 +1035,8 @@ impl Rules {
             on_choice,
             filter,
             frozen,
+            consistent,
+            evaluate,
             captures,
             attacked,
             api,
@@ -1158,6 +1164,54 @@ impl Rules {
             }
             let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
             Ok(out.unwrap_or_default())
+        })
+    }
+
+    pub fn has_consistent(&self) -> bool {
+        self.consistent.is_some()
+    }
+
+    /// Asks `rules.consistent(g, piece)` whether a sampled kind is possible
+    /// for a piece (used when sampling determinizations); true without the hook.
+    pub fn consistent(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        piece: PieceId,
+    ) -> Result<bool, String> {
+        let Some(hook) = &self.consistent else {
+            return Ok(true);
+        };
+        let mut copy = state.clone();
+        let mut effects = Vec::new();
+        self.call(&mut copy, variant, &mut effects, |lua, api| {
+            let t = piece_table(lua, piece)?;
+            let ok: Option<bool> = hook.call((api.clone(), t))?;
+            Ok(ok.unwrap_or(true))
+        })
+    }
+
+    pub fn has_evaluate(&self) -> bool {
+        self.evaluate.is_some()
+    }
+
+    /// Asks `rules.evaluate(g, player)` how good a position is for a player,
+    /// as an estimated chance of winning in [0, 1] (clamped).
+    pub fn evaluate(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<f64, String> {
+        let Some(hook) = &self.evaluate else {
+            return Ok(0.5);
+        };
+        let mut copy = state.clone();
+        let mut effects = Vec::new();
+        let name = variant.players[player as usize].clone();
+        self.call(&mut copy, variant, &mut effects, |_, api| {
+            let v: f64 = hook.call((api.clone(), name))?;
+            Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
         })
     }
 

@@ -91,8 +91,10 @@ struct Seat {
     token: Option<String>,
     name: Option<String>,
     client: Option<u64>,
-    /// Played by the host itself (its terminal or a random agent).
+    /// Played by the host itself (its terminal or an agent).
     local: bool,
+    /// The agent the host plays this seat with, if any.
+    agent: Option<crate::agent::AgentSpec>,
 }
 
 struct Shared {
@@ -228,15 +230,18 @@ impl Shared {
             if !self.seats[p as usize].local {
                 break;
             }
-            let mut acts = self.session.engine.legal_actions(&self.session.state);
-            acts.retain(|a| !a.is_social());
-            if acts.is_empty() {
+            let spec = self.seats[p as usize]
+                .agent
+                .clone()
+                .unwrap_or(crate::agent::AgentSpec::Random);
+            // The agent sees only what its seat's player knows.
+            let mut agent = spec.build(rng.random());
+            let engine = &self.session.engine;
+            let Some(a) = crate::agent::agent_action(engine, agent.as_mut(), &self.session.state)
+            else {
                 break;
-            }
-            let text = self
-                .session
-                .engine
-                .action_text(&self.session.state, &acts[rng.random_range(0..acts.len())]);
+            };
+            let text = engine.action_text(&self.session.state, &a);
             let before = self.session.history.len();
             if self.session.play(&text).is_err() {
                 break;
@@ -255,13 +260,29 @@ impl Server {
         local: Vec<bool>,
         save: Option<PathBuf>,
     ) -> Result<Server, String> {
+        let agents = local
+            .iter()
+            .map(|&l| l.then_some(crate::agent::AgentSpec::Random))
+            .collect();
+        Server::start_with_agents(session, addr, agents, save)
+    }
+
+    /// Like [`Server::start`], with the agent the host plays each of its
+    /// own seats with (`None`: the seat is not the host's agent's).
+    pub fn start_with_agents(
+        session: Session,
+        addr: &str,
+        agents: Vec<Option<crate::agent::AgentSpec>>,
+        save: Option<PathBuf>,
+    ) -> Result<Server, String> {
         let listener =
             TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let n = session.engine.variant.players.len();
         let mut seats = vec![Seat::default(); n];
-        for (i, l) in local.iter().enumerate().take(n) {
-            seats[i].local = *l;
+        for (i, a) in agents.into_iter().enumerate().take(n) {
+            seats[i].local = a.is_some();
+            seats[i].agent = a;
         }
         let shared = Arc::new(Mutex::new(Shared {
             session,

@@ -55,6 +55,9 @@ pub enum Command {
     Play { actions: Vec<String> },
     /// Play N random legal actions (default 1), drawn from the game's seed
     Random { n: Option<u32> },
+    /// Let a bot play for the side to act: AGENT is random, mcts (default),
+    /// mcts:ITERATIONS or mcts:MSms; the bot sees only what its player knows
+    Bot { agent: Option<String> },
     /// Take back the last N actions (default 1)
     Undo { n: Option<usize> },
     /// List the actions played so far
@@ -667,6 +670,13 @@ impl Session {
                     out.push(self.play_action(a)?);
                 }
                 out.join("\n")
+            }
+            Command::Bot { agent } => {
+                let spec = crate::agent::AgentSpec::parse(agent.as_deref().unwrap_or("mcts"))?;
+                let mut bot = spec.build(self.rng.random());
+                let a = crate::agent::agent_action(&self.engine, bot.as_mut(), &self.state)
+                    .ok_or("there is nothing to play: the game is over or nobody can act")?;
+                self.play_action(a)?
             }
             Command::Undo { n } => {
                 let n = n.unwrap_or(1).min(self.history.len());

@@ -1,0 +1,378 @@
+//! Agents: players the host runs (random, Monte Carlo tree search).
+//!
+//! An agent chooses from an [`Observation`], never from the true state: it
+//! sees only what its player knows. Hidden information is handled by search
+//! over determinizations ([`Engine::determinize`]): each MCTS iteration
+//! samples a complete state consistent with the observation and descends one
+//! shared tree keyed by actions (single-observer information-set MCTS); with
+//! nothing hidden this is plain UCT.
+//!
+//! Agents are deterministic given their seed (a millisecond budget is not).
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::determinize::Observation;
+use crate::engine::{Action, Engine};
+use crate::state::{GameState, Loc, PlayerId};
+
+/// A player the host runs.
+pub trait Agent: Send {
+    /// The spec it was built from (`random`, `mcts:200`).
+    fn name(&self) -> String;
+    /// Chooses an action for the observing player, who must act now; `None`
+    /// when there is nothing to do. Draw offers are left to humans.
+    fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action>;
+}
+
+/// How long MCTS searches per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Budget {
+    Iterations(u32),
+    Millis(u64),
+}
+
+/// A parsed agent spec: `random`, `mcts`, `mcts:200` (iterations) or
+/// `mcts:500ms` (time per decision).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    Random,
+    Mcts(Budget),
+}
+
+/// Iterations of `mcts` without a budget.
+pub const DEFAULT_ITERATIONS: u32 = 200;
+
+impl AgentSpec {
+    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+        let t = text.trim();
+        let bad = || {
+            format!("unknown agent `{t}` (random, mcts, mcts:ITERATIONS or mcts:MILLISECONDSms)")
+        };
+        match t.split_once(':') {
+            None if t == "random" => Ok(AgentSpec::Random),
+            None if t == "mcts" => Ok(AgentSpec::Mcts(Budget::Iterations(DEFAULT_ITERATIONS))),
+            Some(("mcts", b)) => {
+                let budget = if let Some(ms) = b.strip_suffix("ms") {
+                    Budget::Millis(ms.parse().map_err(|_| bad())?)
+                } else {
+                    Budget::Iterations(b.parse().map_err(|_| bad())?)
+                };
+                match budget {
+                    Budget::Iterations(0) | Budget::Millis(0) => {
+                        Err(format!("`{t}`: the budget must be positive"))
+                    }
+                    _ => Ok(AgentSpec::Mcts(budget)),
+                }
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        match self {
+            AgentSpec::Random => "random".into(),
+            AgentSpec::Mcts(Budget::Iterations(n)) => format!("mcts:{n}"),
+            AgentSpec::Mcts(Budget::Millis(n)) => format!("mcts:{n}ms"),
+        }
+    }
+
+    /// An agent of this spec, seeded.
+    pub fn build(&self, seed: u64) -> Box<dyn Agent> {
+        match *self {
+            AgentSpec::Random => Box::new(RandomAgent::new(seed)),
+            AgentSpec::Mcts(budget) => Box::new(Mcts::new(budget, seed)),
+        }
+    }
+}
+
+/// The action an agent takes for the acting player of `s`: the agent sees
+/// only that player's observation. `None` when the game is over or the
+/// agent has nothing to do. An action the agent picks that is not legal in
+/// the true state (a rule filter that depends on hidden kinds) is replaced
+/// by the first legal one.
+pub fn agent_action(engine: &Engine, agent: &mut dyn Agent, s: &GameState) -> Option<Action> {
+    let p = engine.acting_player(s)?;
+    let obs = engine.observe(s, p);
+    let a = agent.choose(engine, &obs)?;
+    let legal = engine.legal_actions(s);
+    if legal.contains(&a) {
+        Some(a)
+    } else {
+        legal.into_iter().find(|a| !a.is_social())
+    }
+}
+
+fn playable(engine: &Engine, s: &GameState, out: &mut Vec<Action>) {
+    engine.legal_actions_into(s, out);
+    out.retain(|a| !a.is_social());
+}
+
+/// Plays a uniformly random legal action.
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action> {
+        // The player's own actions do not depend on hidden kinds, but a rule
+        // filter might: list them in a sample.
+        let s = engine.determinize(obs, &mut self.rng);
+        let mut acts = Vec::new();
+        playable(engine, &s, &mut acts);
+        if acts.is_empty() {
+            return None;
+        }
+        Some(acts[self.rng.random_range(0..acts.len())])
+    }
+}
+
+/// How a position is scored for each player when a playout stops before
+/// the end: `rules.evaluate(g, player)` when the variant defines it, else
+/// material (the sum of `1 + rank` over a player's pieces in play), turned
+/// into a chance of winning by a logistic of the lead over the average.
+pub fn evaluate(engine: &Engine, s: &GameState) -> Vec<f64> {
+    let n = s.players as usize;
+    if let Some(o) = &s.outcome {
+        let mut r = vec![0.0; n];
+        if o.winners.is_empty() {
+            r.iter_mut().for_each(|x| *x = 1.0 / n.max(1) as f64);
+        } else {
+            for &w in &o.winners {
+                if let Some(x) = r.get_mut(w as usize) {
+                    *x = 1.0 / o.winners.len() as f64;
+                }
+            }
+        }
+        return r;
+    }
+    if engine.rules.has_evaluate() {
+        return (0..n as PlayerId)
+            .map(|p| engine.rules.evaluate(s, &engine.variant, p).unwrap_or(0.5))
+            .collect();
+    }
+    let mut mat = vec![0.0f64; n];
+    for p in &s.pieces {
+        if matches!(p.loc, Loc::Container(_)) || s.eliminated & (1 << p.owner) != 0 {
+            continue;
+        }
+        let rank = engine
+            .variant
+            .kinds
+            .get(p.kind as usize)
+            .map_or(0, |k| k.rank.max(0));
+        if let Some(m) = mat.get_mut(p.owner as usize) {
+            *m += 1.0 + rank as f64;
+        }
+    }
+    let total: f64 = mat.iter().sum();
+    if total <= 0.0 {
+        return vec![1.0 / n.max(1) as f64; n];
+    }
+    let avg = total / n as f64;
+    mat.iter()
+        .map(|&m| 1.0 / (1.0 + (-MATERIAL_SCALE * (m - avg) / avg).exp()))
+        .collect()
+}
+
+/// How sharply a material lead turns into a chance of winning.
+const MATERIAL_SCALE: f64 = 8.0;
+/// UCT exploration constant (rewards are in [0, 1]).
+const EXPLORATION: f64 = 0.5;
+/// Random plies played after the tree before the position is evaluated.
+pub const ROLLOUT_DEPTH: u32 = 8;
+
+struct Node {
+    /// The player who chose the action leading here (rewards are theirs).
+    mover: PlayerId,
+    visits: u32,
+    /// How often this node's action was legal when its parent was visited.
+    avail: u32,
+    reward: f64,
+    children: Vec<(Action, usize)>,
+}
+
+/// Monte Carlo tree search (UCT) over determinizations.
+pub struct Mcts {
+    budget: Budget,
+    rng: ChaCha8Rng,
+    pub rollout_depth: u32,
+}
+
+impl Mcts {
+    pub fn new(budget: Budget, seed: u64) -> Mcts {
+        Mcts {
+            budget,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            rollout_depth: ROLLOUT_DEPTH,
+        }
+    }
+
+    fn iterate(
+        &mut self,
+        engine: &Engine,
+        obs: &Observation,
+        tree: &mut Vec<Node>,
+        acts: &mut Vec<Action>,
+    ) {
+        let mut s = engine.determinize(obs, &mut self.rng);
+        let mut path = vec![0usize];
+        let mut node = 0usize;
+        let mut failed = false;
+        loop {
+            if s.outcome.is_some() {
+                break;
+            }
+            let Some(mover) = engine.acting_player(&s) else {
+                break;
+            };
+            playable(engine, &s, acts);
+            if acts.is_empty() {
+                break;
+            }
+            let untried: Vec<Action> = acts
+                .iter()
+                .copied()
+                .filter(|a| !tree[node].children.iter().any(|(b, _)| b == a))
+                .collect();
+            for i in 0..tree[node].children.len() {
+                let (a, c) = tree[node].children[i];
+                if acts.contains(&a) {
+                    tree[c].avail += 1;
+                }
+            }
+            let (a, next) = if !untried.is_empty() {
+                let a = untried[self.rng.random_range(0..untried.len())];
+                tree.push(Node {
+                    mover,
+                    visits: 0,
+                    avail: 1,
+                    reward: 0.0,
+                    children: Vec::new(),
+                });
+                let c = tree.len() - 1;
+                tree[node].children.push((a, c));
+                (a, c)
+            } else {
+                let mut best = None;
+                let mut best_score = f64::NEG_INFINITY;
+                for &(a, c) in &tree[node].children {
+                    if !acts.contains(&a) {
+                        continue;
+                    }
+                    let ch = &tree[c];
+                    let score = ch.reward / ch.visits.max(1) as f64
+                        + EXPLORATION
+                            * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = Some((a, c));
+                    }
+                }
+                match best {
+                    Some(x) => x,
+                    None => break,
+                }
+            };
+            if engine.apply_unchecked(&mut s, &a).is_err() {
+                failed = true;
+                path.push(next);
+                break;
+            }
+            path.push(next);
+            node = next;
+            if tree[next].visits == 0 {
+                break;
+            }
+        }
+        let rewards = if failed {
+            vec![1.0 / s.players.max(1) as f64; s.players as usize]
+        } else {
+            let mut depth = 0;
+            while s.outcome.is_none() && depth < self.rollout_depth {
+                playable(engine, &s, acts);
+                if acts.is_empty() {
+                    break;
+                }
+                let a = acts[self.rng.random_range(0..acts.len())];
+                if engine.apply_unchecked(&mut s, &a).is_err() {
+                    break;
+                }
+                depth += 1;
+            }
+            evaluate(engine, &s)
+        };
+        for &n in &path {
+            let nd = &mut tree[n];
+            nd.visits += 1;
+            nd.reward += rewards.get(nd.mover as usize).copied().unwrap_or(0.0);
+        }
+    }
+}
+
+impl Agent for Mcts {
+    fn name(&self) -> String {
+        AgentSpec::Mcts(self.budget).text()
+    }
+
+    fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action> {
+        let me = obs.player();
+        let first = engine.determinize(obs, &mut self.rng);
+        let mut acts = Vec::new();
+        playable(engine, &first, &mut acts);
+        match acts.len() {
+            0 => return None,
+            1 => return Some(acts[0]),
+            _ => {}
+        }
+        let root_acts = acts.clone();
+        let mut tree = vec![Node {
+            mover: me,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            children: Vec::new(),
+        }];
+        let start = Instant::now();
+        let mut i = 0u32;
+        loop {
+            match self.budget {
+                Budget::Iterations(n) if i >= n => break,
+                Budget::Millis(ms) if start.elapsed() >= Duration::from_millis(ms) && i > 0 => {
+                    break
+                }
+                _ => {}
+            }
+            self.iterate(engine, obs, &mut tree, &mut acts);
+            i += 1;
+        }
+        let best = tree[0]
+            .children
+            .iter()
+            .filter(|(a, _)| root_acts.contains(a))
+            .max_by(|x, y| {
+                let (a, b) = (&tree[x.1], &tree[y.1]);
+                a.visits.cmp(&b.visits).then(
+                    a.reward
+                        .partial_cmp(&b.reward)
+                        .unwrap_or(std::cmp::Ordering::Equal),
+                )
+            })
+            .map(|(a, _)| *a);
+        best.or(Some(root_acts[0]))
+    }
+}

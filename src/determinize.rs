@@ -1,0 +1,208 @@
+//! What one player knows, and complete states consistent with it.
+//!
+//! [`Engine::observe`] is the one place where an agent's input is built from
+//! a true state: it keeps what the player's view shows (the board, the
+//! containers, the counters, who moved, who knows what, its own pending
+//! choice) plus the public record the host keeps (back-and-forth counts),
+//! and wipes the rest: the kinds of pieces the player does not know, the
+//! chance generator, other players' choice options, and the values of cell
+//! marks the player does not know (a face-down tile). The composition of
+//! each army (how many pieces of each kind a player still has hidden) is
+//! public, as in the rules of the bundled games.
+//!
+//! [`Engine::determinize`] then samples a complete state from an
+//! observation: the unknown pieces of each owner get kinds dealt from that
+//! owner's hidden pool, so that
+//! - a piece that has moved never gets a kind that cannot move;
+//! - hidden cell marks of one name get their values dealt among themselves
+//!   (the mix of face-down tiles left is public, like an army's);
+//! - `rules.consistent(g, piece)`, when the variant defines it, accepts every
+//!   dealt piece (samples it rejects are drawn again).
+//!
+//! Under the movement constraint alone the sample is exactly uniform over all
+//! consistent assignments; the Lua constraint is applied by rejection, which
+//! keeps it uniform.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::Engine;
+use crate::geometry::Cell;
+use crate::state::{GameState, KindId, PieceId, PlayerId};
+
+/// How many samples `rules.consistent` may reject before the last one is kept.
+const MAX_REJECTIONS: usize = 500;
+
+/// Everything one player knows about a game, as a state whose hidden facts
+/// are blanked. Built only by [`Engine::observe`].
+#[derive(Clone, Debug)]
+pub struct Observation {
+    player: PlayerId,
+    state: GameState,
+    /// Pieces whose kind the player does not know, by owner (ascending ids).
+    unknown: Vec<Vec<PieceId>>,
+    /// The hidden kinds of each owner (sorted), to deal to `unknown`.
+    pools: Vec<Vec<KindId>>,
+    /// Cell marks the player does not know (a face-down tile's content), by
+    /// mark name: their cells, and their values (sorted) to deal among them.
+    hidden_marks: Vec<(String, Vec<Cell>, Vec<String>)>,
+}
+
+impl Observation {
+    /// The observing player.
+    pub fn player(&self) -> PlayerId {
+        self.player
+    }
+
+    /// The blanked state: unknown pieces carry a placeholder kind. Use it for
+    /// what does not depend on hidden kinds (whose turn, the ply, the
+    /// outcome); search works on [`Engine::determinize`] samples.
+    pub fn public_state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// Whether anything is hidden from the player.
+    pub fn has_hidden(&self) -> bool {
+        self.unknown.iter().any(|u| !u.is_empty()) || !self.hidden_marks.is_empty()
+    }
+}
+
+impl Engine {
+    /// What `player` knows of `s` (see the module docs). Two states with the
+    /// same view for `player` (and the same public record) give equal
+    /// observations.
+    pub fn observe(&self, s: &GameState, player: PlayerId) -> Observation {
+        let mut state = s.clone();
+        let players = s.players as usize;
+        let mut unknown = vec![Vec::new(); players];
+        let mut pools = vec![Vec::new(); players];
+        for (id, p) in state.pieces.iter_mut().enumerate() {
+            if p.known_by & (1 << player) == 0 {
+                let o = p.owner as usize;
+                if o < players {
+                    unknown[o].push(id as PieceId);
+                    pools[o].push(p.kind);
+                }
+                p.kind = 0;
+            }
+        }
+        for pool in &mut pools {
+            pool.sort_unstable();
+        }
+        for c in state.pending.iter_mut() {
+            if c.player != player {
+                c.options.clear();
+            }
+        }
+        // Marks nobody told the player of: their values are dealt again
+        // among the cells holding a hidden mark of the same name.
+        let mut hidden_marks: Vec<(String, Vec<Cell>, Vec<String>)> = Vec::new();
+        for ((cell, name), mark) in state.marks.iter_mut() {
+            if mark.known_by & (1 << player) == 0 {
+                let value = std::mem::replace(&mut mark.value, "?".into());
+                match hidden_marks.iter_mut().find(|h| &h.0 == name) {
+                    Some(h) => {
+                        h.1.push(*cell);
+                        h.2.push(value);
+                    }
+                    None => hidden_marks.push((name.clone(), vec![*cell], vec![value])),
+                }
+            }
+        }
+        for h in &mut hidden_marks {
+            h.2.sort();
+        }
+        state.seed = 0;
+        state.rng = ChaCha8Rng::seed_from_u64(0);
+        Observation {
+            player,
+            state,
+            unknown,
+            pools,
+            hidden_marks,
+        }
+    }
+
+    /// A complete state consistent with the observation, drawn from `rng`.
+    /// The observer's view of it equals the view of the true state; its
+    /// chance generator is fresh (drawn from `rng`).
+    pub fn determinize(&self, obs: &Observation, rng: &mut ChaCha8Rng) -> GameState {
+        let mut s = obs.state.clone();
+        s.rng = ChaCha8Rng::seed_from_u64(rng.random());
+        if !obs.has_hidden() {
+            return s;
+        }
+        let check = self.rules.has_consistent();
+        for attempt in 0..MAX_REJECTIONS {
+            self.deal(obs, &mut s, rng);
+            if !check || attempt + 1 == MAX_REJECTIONS || self.all_consistent(obs, &s) {
+                break;
+            }
+        }
+        s
+    }
+
+    /// [`Engine::determinize`] of what `player` knows of `s`.
+    pub fn determinize_for(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        rng: &mut ChaCha8Rng,
+    ) -> GameState {
+        self.determinize(&self.observe(s, player), rng)
+    }
+
+    /// Deals each owner's hidden pool to its unknown pieces: pieces that
+    /// have moved take mobile kinds (a uniform draw without replacement
+    /// from the mobile part of the pool), the others share what is left in
+    /// a uniform shuffle. Every consistent assignment is equally likely.
+    fn deal(&self, obs: &Observation, s: &mut GameState, rng: &mut ChaCha8Rng) {
+        for (name, cells, values) in &obs.hidden_marks {
+            let mut values = values.clone();
+            values.shuffle(rng);
+            for (cell, v) in cells.iter().zip(values) {
+                if let Some(m) = s.marks.get_mut(&(*cell, name.clone())) {
+                    m.value = v;
+                }
+            }
+        }
+        let kinds = &self.variant.kinds;
+        for (owner, ids) in obs.unknown.iter().enumerate() {
+            if ids.is_empty() {
+                continue;
+            }
+            let (mut mobile, immobile): (Vec<KindId>, Vec<KindId>) = obs.pools[owner]
+                .iter()
+                .partition(|&&k| kinds.get(k as usize).is_some_and(|k| k.is_mobile()));
+            let (moved, still): (Vec<PieceId>, Vec<PieceId>) =
+                ids.iter().partition(|&&id| s.pieces[id as usize].moved);
+            mobile.shuffle(rng);
+            let take = moved.len().min(mobile.len());
+            let mut rest: Vec<KindId> = mobile.split_off(take);
+            rest.extend(immobile);
+            // More moved pieces than mobile kinds cannot happen in a real
+            // game; should it, the extra moved pieces share the rest.
+            let mut rest_ids: Vec<PieceId> = moved[take..].to_vec();
+            rest_ids.extend(still);
+            rest.shuffle(rng);
+            for (&id, &k) in moved[..take].iter().zip(&mobile) {
+                s.pieces[id as usize].kind = k;
+            }
+            for (&id, &k) in rest_ids.iter().zip(&rest) {
+                s.pieces[id as usize].kind = k;
+            }
+        }
+    }
+
+    fn all_consistent(&self, obs: &Observation, s: &GameState) -> bool {
+        obs.unknown.iter().flatten().all(|&id| {
+            self.rules
+                .consistent(s, &self.variant, id)
+                .unwrap_or_else(|e| {
+                    eprintln!("rule error in rules.consistent: {e}");
+                    true
+                })
+        })
+    }
+}

@@ -1,0 +1,688 @@
+//! Many bot games and their statistics: `sandtable simulate`.
+//!
+//! Game `i` of a run is played from `game_seed(base, i)` whatever machine,
+//! thread or shard plays it, so shards merge into exactly the results of an
+//! unsharded run. Statistics are computed from the games sorted by index.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::{agent_action, AgentSpec};
+use crate::engine::Engine;
+use crate::state::PlayerId;
+
+/// The seed of game `index` of a run with seed `base` (SplitMix64).
+pub fn game_seed(base: u64, index: u64) -> u64 {
+    let mut z = base
+        .wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub index: u64,
+    pub seed: u64,
+    /// Winning seats (player indices); empty for a draw.
+    pub winners: Vec<PlayerId>,
+    /// How the game ended, with player names taken out (`captured the flag`).
+    pub ending: String,
+    pub plies: u32,
+}
+
+/// What a run plays: a variant under one set of options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Arm {
+    /// Option overrides, `NAME=VALUE`.
+    pub options: Vec<String>,
+    pub games: Vec<GameResult>,
+}
+
+/// A run (or a shard of one): enough to merge and to report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFile {
+    pub variant: String,
+    pub players: Vec<String>,
+    pub seats: Vec<String>,
+    pub seed: u64,
+    /// Games of the whole run (all shards).
+    pub games: u64,
+    /// `I/N` when this file holds one shard, else absent.
+    pub shard: Option<(u64, u64)>,
+    pub arms: Vec<Arm>,
+}
+
+/// The settings of a run.
+pub struct Config {
+    pub variant: String,
+    pub base_options: Vec<(String, String)>,
+    /// A second option set to compare with, when given.
+    pub compare: Option<Vec<(String, String)>>,
+    pub seats: Vec<AgentSpec>,
+    pub games: u64,
+    pub seed: u64,
+    pub shard: Option<(u64, u64)>,
+    pub threads: Option<usize>,
+    pub progress: bool,
+}
+
+/// Parses `I/N` (0 <= I < N).
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{text}`: expected a shard as I/N with 0 <= I < N, e.g. 0/4");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Parses `mcts:200,random` into one spec per seat of the variant (one
+/// spec alone is used for every seat).
+pub fn parse_seats(text: &str, players: usize) -> Result<Vec<AgentSpec>, String> {
+    let specs = text
+        .split(',')
+        .map(AgentSpec::parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    match specs.len() {
+        1 => Ok(vec![specs[0].clone(); players]),
+        n if n == players => Ok(specs),
+        n => Err(format!(
+            "--seats lists {n} agents but the variant has {players} players"
+        )),
+    }
+}
+
+fn pairs_text(p: &[(String, String)]) -> Vec<String> {
+    p.iter().map(|(k, v)| format!("{k}={v}")).collect()
+}
+
+/// Plays one game between agents; `engine` is loaded with the arm's options.
+pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) -> GameResult {
+    let seed = game_seed(base, index);
+    let mut state = engine.new_game(seed, &[]);
+    let mut agents: Vec<_> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, a)| a.build(game_seed(seed, 1 + i as u64)))
+        .collect();
+    let mut stuck = None;
+    while let Some(p) = engine.acting_player(&state) {
+        let Some(agent) = agents.get_mut(p as usize) else {
+            stuck = Some("no agent for a seat");
+            break;
+        };
+        let Some(a) = agent_action(engine, agent.as_mut(), &state) else {
+            stuck = Some("no action");
+            break;
+        };
+        if engine.apply(&mut state, &a).is_err() {
+            stuck = Some("rule error");
+            break;
+        }
+    }
+    let (winners, ending) = match (&state.outcome, stuck) {
+        (Some(o), _) => (o.winners.clone(), ending_class(engine, &o.reason)),
+        (None, why) => (Vec::new(), why.unwrap_or("unfinished").to_string()),
+    };
+    GameResult {
+        index,
+        seed,
+        winners,
+        ending,
+        plies: state.ply,
+    }
+}
+
+/// An outcome's reason with player names taken out, so that games ending
+/// the same way count together.
+pub fn ending_class(engine: &Engine, reason: &str) -> String {
+    let words: Vec<&str> = reason
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            !engine.variant.players.iter().any(|p| p == w)
+        })
+        .collect();
+    let t = words.join(" ");
+    let t = t.trim_start_matches("draw:").trim();
+    if t.is_empty() {
+        reason.to_string()
+    } else {
+        t.to_string()
+    }
+}
+
+/// Plays a run (or this process's shard of it).
+pub fn run(cfg: &Config) -> Result<RunFile, String> {
+    let mut option_sets = vec![cfg.base_options.clone()];
+    if let Some(c) = &cfg.compare {
+        let mut b = cfg.base_options.clone();
+        for (k, v) in c {
+            b.retain(|(k2, _)| k2 != k);
+            b.push((k.clone(), v.clone()));
+        }
+        option_sets.push(b);
+    }
+    let engines = option_sets
+        .iter()
+        .map(|o| Engine::load(&cfg.variant, o).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let players = engines[0].variant.players.clone();
+    if cfg.seats.len() != players.len() {
+        return Err(format!(
+            "{} seats given for {} players",
+            cfg.seats.len(),
+            players.len()
+        ));
+    }
+    let indices: Vec<u64> = (0..cfg.games)
+        .filter(|i| cfg.shard.is_none_or(|(k, n)| i % n == k))
+        .collect();
+    let jobs: Vec<(usize, u64)> = (0..option_sets.len())
+        .flat_map(|arm| indices.iter().map(move |&i| (arm, i)))
+        .collect();
+    let bar = if cfg.progress && std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(jobs.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} games (eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let variant = cfg.variant.clone();
+    let results: Vec<Result<(usize, GameResult), String>> = pool.install(|| {
+        jobs.par_iter()
+            .map_init(
+                || -> Result<Vec<Engine>, String> {
+                    option_sets
+                        .iter()
+                        .map(|o| Engine::load(&variant, o).map_err(|e| e.to_string()))
+                        .collect()
+                },
+                |engines, &(arm, i)| {
+                    let engines = engines.as_ref().map_err(|e| e.clone())?;
+                    let r = play_game(&engines[arm], &cfg.seats, cfg.seed, i);
+                    bar.inc(1);
+                    Ok((arm, r))
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut arms: Vec<Arm> = option_sets
+        .iter()
+        .map(|o| Arm {
+            options: pairs_text(o),
+            games: Vec::new(),
+        })
+        .collect();
+    for r in results {
+        let (arm, g) = r?;
+        arms[arm].games.push(g);
+    }
+    for a in &mut arms {
+        a.games.sort_by_key(|g| g.index);
+    }
+    Ok(RunFile {
+        variant: cfg.variant.clone(),
+        players,
+        seats: cfg.seats.iter().map(|s| s.text()).collect(),
+        seed: cfg.seed,
+        games: cfg.games,
+        shard: cfg.shard,
+        arms,
+    })
+}
+
+/// Combines shard files into the run they are parts of. Every shard must
+/// come from the same run settings, and together hold each game once.
+pub fn merge(files: &[RunFile]) -> Result<RunFile, String> {
+    let first = files.first().ok_or("no files to merge")?;
+    let mut out = first.clone();
+    out.shard = None;
+    for a in &mut out.arms {
+        a.games.clear();
+    }
+    for f in files {
+        if f.variant != first.variant
+            || f.seats != first.seats
+            || f.seed != first.seed
+            || f.games != first.games
+            || f.arms.len() != first.arms.len()
+            || f.arms
+                .iter()
+                .zip(&first.arms)
+                .any(|(a, b)| a.options != b.options)
+        {
+            return Err(
+                "the files come from different runs (variant, seats, seed, games or options differ)"
+                    .into(),
+            );
+        }
+        for (o, a) in out.arms.iter_mut().zip(&f.arms) {
+            o.games.extend(a.games.iter().cloned());
+        }
+    }
+    for a in &mut out.arms {
+        a.games.sort_by_key(|g| g.index);
+        if let Some(w) = a.games.windows(2).find(|w| w[0].index == w[1].index) {
+            return Err(format!("game {} appears in more than one file", w[0].index));
+        }
+    }
+    let have = out.arms[0].games.len() as u64;
+    if have != out.games {
+        eprintln!(
+            "warning: the files hold {have} of the run's {} games; the statistics cover those",
+            out.games
+        );
+    }
+    Ok(out)
+}
+
+// ------------------------------------------------------------- statistics
+
+/// A proportion with its Wilson 95% interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    pub count: u64,
+    pub rate: f64,
+    pub ci95: (f64, f64),
+}
+
+/// Wilson score interval at 95%.
+pub fn wilson(k: u64, n: u64) -> Rate {
+    if n == 0 {
+        return Rate {
+            count: 0,
+            rate: 0.0,
+            ci95: (0.0, 1.0),
+        };
+    }
+    let z = 1.959_963_984_540_054;
+    let (k, nf) = (k as f64, n as f64);
+    let p = k / nf;
+    let d = 1.0 + z * z / nf;
+    let c = (p + z * z / (2.0 * nf)) / d;
+    let h = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / d;
+    Rate {
+        count: k as u64,
+        rate: p,
+        ci95: ((c - h).max(0.0), (c + h).min(1.0)),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatStats {
+    pub player: String,
+    pub agent: String,
+    pub wins: Rate,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Length {
+    pub mean: f64,
+    pub sd: f64,
+    pub min: u32,
+    pub max: u32,
+}
+
+/// The statistics of one arm.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    pub options: Vec<String>,
+    pub games: u64,
+    pub seats: Vec<SeatStats>,
+    pub draws: Rate,
+    pub length: Length,
+    pub endings: BTreeMap<String, u64>,
+}
+
+pub fn stats(run: &RunFile, arm: &Arm) -> Stats {
+    let n = arm.games.len() as u64;
+    let seats = run
+        .players
+        .iter()
+        .enumerate()
+        .map(|(p, name)| SeatStats {
+            player: name.clone(),
+            agent: run.seats.get(p).cloned().unwrap_or_default(),
+            wins: wilson(
+                arm.games
+                    .iter()
+                    .filter(|g| g.winners.contains(&(p as PlayerId)))
+                    .count() as u64,
+                n,
+            ),
+        })
+        .collect();
+    let draws = wilson(
+        arm.games.iter().filter(|g| g.winners.is_empty()).count() as u64,
+        n,
+    );
+    let lens: Vec<f64> = arm.games.iter().map(|g| g.plies as f64).collect();
+    let (mean, sd) = mean_sd(&lens);
+    let mut endings = BTreeMap::new();
+    for g in &arm.games {
+        *endings.entry(g.ending.clone()).or_insert(0) += 1;
+    }
+    Stats {
+        options: arm.options.clone(),
+        games: n,
+        seats,
+        draws,
+        length: Length {
+            mean,
+            sd,
+            min: arm.games.iter().map(|g| g.plies).min().unwrap_or(0),
+            max: arm.games.iter().map(|g| g.plies).max().unwrap_or(0),
+        },
+        endings,
+    }
+}
+
+fn mean_sd(x: &[f64]) -> (f64, f64) {
+    if x.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = if x.len() > 1 {
+        x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (mean, var.sqrt())
+}
+
+/// The standard normal distribution function (erfc by a Chebyshev fit,
+/// |error| < 1.2e-7, Numerical Recipes `erfcc`).
+fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 {
+        1.0 - r / 2.0
+    } else {
+        r / 2.0
+    }
+}
+
+/// One statistic of a comparison: A, B, B - A and a two-sided p-value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diff {
+    pub name: String,
+    pub a: f64,
+    pub b: f64,
+    pub diff: f64,
+    pub test: String,
+    pub p_value: f64,
+    pub significant: bool,
+}
+
+/// Two-proportion z-test (pooled), two-sided.
+pub fn two_proportion(k1: u64, n1: u64, k2: u64, n2: u64) -> f64 {
+    if n1 == 0 || n2 == 0 {
+        return 1.0;
+    }
+    let (p1, p2) = (k1 as f64 / n1 as f64, k2 as f64 / n2 as f64);
+    let p = (k1 + k2) as f64 / (n1 + n2) as f64;
+    let se = (p * (1.0 - p) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
+    if se == 0.0 {
+        return 1.0;
+    }
+    2.0 * (1.0 - normal_cdf(((p1 - p2) / se).abs()))
+}
+
+/// Welch's t-test, two-sided, with the normal approximation of the t
+/// distribution (fine for the tens of games and more a simulation plays).
+pub fn welch(a: &[f64], b: &[f64]) -> f64 {
+    let (ma, sa) = mean_sd(a);
+    let (mb, sb) = mean_sd(b);
+    let se = (sa * sa / a.len().max(1) as f64 + sb * sb / b.len().max(1) as f64).sqrt();
+    if se == 0.0 {
+        return if ma == mb { 1.0 } else { 0.0 };
+    }
+    2.0 * (1.0 - normal_cdf(((ma - mb) / se).abs()))
+}
+
+/// Side-by-side statistics of two arms played under the same seeds.
+pub fn compare(run: &RunFile, a: &Arm, b: &Arm) -> Vec<Diff> {
+    let (sa, sb) = (stats(run, a), stats(run, b));
+    let (na, nb) = (sa.games, sb.games);
+    let prop = |name: String, ka: u64, kb: u64| {
+        let (pa, pb) = (ka as f64 / na.max(1) as f64, kb as f64 / nb.max(1) as f64);
+        let p = two_proportion(ka, na, kb, nb);
+        Diff {
+            name,
+            a: pa,
+            b: pb,
+            diff: pb - pa,
+            test: "two-proportion z-test".into(),
+            p_value: p,
+            significant: p < 0.05,
+        }
+    };
+    let mut out = Vec::new();
+    for (x, y) in sa.seats.iter().zip(&sb.seats) {
+        out.push(prop(
+            format!("{} ({}) wins", x.player, x.agent),
+            x.wins.count,
+            y.wins.count,
+        ));
+    }
+    out.push(prop("draws".into(), sa.draws.count, sb.draws.count));
+    let la: Vec<f64> = a.games.iter().map(|g| g.plies as f64).collect();
+    let lb: Vec<f64> = b.games.iter().map(|g| g.plies as f64).collect();
+    let p = welch(&la, &lb);
+    out.push(Diff {
+        name: "length (plies)".into(),
+        a: sa.length.mean,
+        b: sb.length.mean,
+        diff: sb.length.mean - sa.length.mean,
+        test: "Welch t-test".into(),
+        p_value: p,
+        significant: p < 0.05,
+    });
+    let endings: std::collections::BTreeSet<&String> =
+        sa.endings.keys().chain(sb.endings.keys()).collect();
+    for e in endings {
+        let ka = sa.endings.get(e).copied().unwrap_or(0);
+        let kb = sb.endings.get(e).copied().unwrap_or(0);
+        out.push(prop(format!("ended: {e}"), ka, kb));
+    }
+    out
+}
+
+/// The machine-readable report (`--json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub variant: String,
+    pub seed: u64,
+    pub games: u64,
+    pub shard: Option<(u64, u64)>,
+    pub arms: Vec<Stats>,
+    pub compare: Option<Vec<Diff>>,
+}
+
+pub fn report(run: &RunFile) -> Report {
+    Report {
+        variant: run.variant.clone(),
+        seed: run.seed,
+        games: run.games,
+        shard: run.shard,
+        arms: run.arms.iter().map(|a| stats(run, a)).collect(),
+        compare: (run.arms.len() == 2).then(|| compare(run, &run.arms[0], &run.arms[1])),
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn options_label(o: &[String]) -> String {
+    if o.is_empty() {
+        "default options".into()
+    } else {
+        o.join(" ")
+    }
+}
+
+/// The report as text.
+pub fn report_text(run: &RunFile) -> String {
+    use std::fmt::Write;
+    let r = report(run);
+    let mut out = String::new();
+    let shard = match run.shard {
+        Some((i, n)) => format!(", shard {i}/{n}"),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "{}: {} games per option set, seed {}{shard}; seats {}",
+        run.variant,
+        r.arms.first().map_or(0, |a| a.games),
+        run.seed,
+        run.players
+            .iter()
+            .zip(&run.seats)
+            .map(|(p, a)| format!("{p}={a}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    for s in &r.arms {
+        let _ = writeln!(out, "\n[{}]", options_label(&s.options));
+        let _ = writeln!(
+            out,
+            "  {:<12} {:<12} {:>6} {:>8}  95% CI (Wilson)",
+            "seat", "agent", "wins", "rate"
+        );
+        for x in &s.seats {
+            let _ = writeln!(
+                out,
+                "  {:<12} {:<12} {:>6} {:>8}  [{}, {}]",
+                x.player,
+                x.agent,
+                x.wins.count,
+                pct(x.wins.rate),
+                pct(x.wins.ci95.0),
+                pct(x.wins.ci95.1)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  {:<12} {:<12} {:>6} {:>8}  [{}, {}]",
+            "draws",
+            "",
+            s.draws.count,
+            pct(s.draws.rate),
+            pct(s.draws.ci95.0),
+            pct(s.draws.ci95.1)
+        );
+        let _ = writeln!(
+            out,
+            "  length: mean {:.1} plies, sd {:.1}, min {}, max {}",
+            s.length.mean, s.length.sd, s.length.min, s.length.max
+        );
+        let _ = writeln!(out, "  ended by:");
+        for (e, k) in &s.endings {
+            let _ = writeln!(out, "    {k:>6}  {e}");
+        }
+    }
+    if let Some(diffs) = &r.compare {
+        let _ = writeln!(
+            out,
+            "\ncompare [{}] (A) with [{}] (B), same seeds:",
+            options_label(&r.arms[0].options),
+            options_label(&r.arms[1].options)
+        );
+        let _ = writeln!(
+            out,
+            "  {:<34} {:>9} {:>9} {:>10} {:>8}  ",
+            "statistic", "A", "B", "B - A", "p"
+        );
+        for d in diffs {
+            let is_len = d.name.starts_with("length");
+            let f = |x: f64| if is_len { format!("{x:.1}") } else { pct(x) };
+            let diff = if is_len {
+                format!("{:+.1}", d.diff)
+            } else {
+                format!("{:+.1} pp", 100.0 * d.diff)
+            };
+            let _ = writeln!(
+                out,
+                "  {:<34} {:>9} {:>9} {:>10} {:>8.3}  {}",
+                d.name,
+                f(d.a),
+                f(d.b),
+                diff,
+                d.p_value,
+                if d.significant { "significant" } else { "" }
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  (rates: two-proportion z-test; length: Welch t-test; two-sided, significant at p < 0.05)"
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        let r = wilson(50, 100);
+        assert!((r.ci95.0 - 0.4038).abs() < 1e-3 && (r.ci95.1 - 0.5962).abs() < 1e-3);
+        let r = wilson(0, 10);
+        assert_eq!(r.ci95.0, 0.0);
+        assert!((r.ci95.1 - 0.2775).abs() < 1e-3);
+    }
+
+    #[test]
+    fn normal_cdf_and_tests() {
+        assert!((normal_cdf(1.959964) - 0.975).abs() < 1e-6);
+        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
+        assert!(two_proportion(50, 100, 50, 100) > 0.99);
+        assert!(two_proportion(80, 100, 50, 100) < 0.001);
+        assert!(welch(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]) > 0.99);
+    }
+
+    #[test]
+    fn seeds_and_shards() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_eq!(game_seed(7, 3), game_seed(7, 3));
+        assert_eq!(parse_shard("1/4"), Ok((1, 4)));
+        assert!(parse_shard("4/4").is_err() && parse_shard("x").is_err());
+    }
+}

@@ -1,0 +1,299 @@
+//! Agents and determinization: an agent's move depends only on its
+//! player's view; samples agree with the view and cover every consistent
+//! assignment; MCTS beats random.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sandtable::agent::{agent_action, AgentSpec};
+use sandtable::engine::Engine;
+use sandtable::simulate::play_game;
+use sandtable::state::{GameState, KindId, Loc, PieceId, PlayerId};
+use sandtable::view::Viewer;
+
+fn load(path: &str) -> Engine {
+    Engine::load(path, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Plays `n` random actions from a seeded game.
+fn random_game(engine: &Engine, seed: u64, n: u32) -> GameState {
+    let mut s = engine.new_game(seed, &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    engine.random_playout(&mut s, &mut rng, n).unwrap();
+    s
+}
+
+/// The same game with the kinds of two pieces of `owner` swapped, chosen
+/// so that `viewer` knows neither and both have the same `moved` flag: the
+/// viewer cannot tell the two states apart.
+fn swap_hidden(s: &GameState, owner: PlayerId, viewer: PlayerId) -> Option<GameState> {
+    let ids: Vec<usize> = (0..s.pieces.len())
+        .filter(|&i| s.pieces[i].owner == owner && !s.knows(viewer, i as PieceId))
+        .collect();
+    for &a in &ids {
+        for &b in &ids {
+            let (pa, pb) = (&s.pieces[a], &s.pieces[b]);
+            if pa.kind != pb.kind && pa.moved == pb.moved {
+                let mut t = s.clone();
+                t.pieces[a].kind = pb.kind;
+                t.pieces[b].kind = pa.kind;
+                return Some(t);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn same_view_same_seed_same_move() {
+    for variant in ["ultimate_lightning", "classic_stratego"] {
+        let engine = load(variant);
+        let mut checked = 0;
+        for (seed, plies) in [(1, 0), (2, 11), (3, 30), (4, 51)] {
+            let s = random_game(&engine, seed, plies);
+            let Some(me) = engine.acting_player(&s) else {
+                continue;
+            };
+            let other = 1 - me;
+            let t = swap_hidden(&s, other, me).expect("hidden pieces to swap");
+            assert_ne!(s, t);
+            assert_eq!(
+                engine.view(&s, Viewer::Player(me)),
+                engine.view(&t, Viewer::Player(me))
+            );
+            // The chance generator is hidden too.
+            let mut t = t;
+            t.rng = ChaCha8Rng::seed_from_u64(999);
+            for spec in ["random", "mcts:40"] {
+                let spec = AgentSpec::parse(spec).unwrap();
+                let a = agent_action(&engine, spec.build(77).as_mut(), &s);
+                let b = agent_action(&engine, spec.build(77).as_mut(), &t);
+                assert!(a.is_some());
+                assert_eq!(a, b, "{variant} seed {seed}: {}", spec.text());
+            }
+            checked += 1;
+        }
+        assert!(checked >= 3);
+    }
+}
+
+/// Kind counts per owner among all pieces.
+fn census(s: &GameState) -> BTreeMap<(PlayerId, KindId), usize> {
+    let mut m = BTreeMap::new();
+    for p in &s.pieces {
+        *m.entry((p.owner, p.kind)).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn determinizations_agree_with_the_view() {
+    for variant in ["classic_stratego", "ultimate_lightning"] {
+        let engine = load(variant);
+        for (seed, plies) in [(5, 0), (6, 40), (7, 120)] {
+            let s = random_game(&engine, seed, plies);
+            for me in 0..2 {
+                let view = engine.view(&s, Viewer::Player(me));
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let obs = engine.observe(&s, me);
+                for _ in 0..50 {
+                    let d = engine.determinize(&obs, &mut rng);
+                    assert_eq!(engine.view(&d, Viewer::Player(me)), view);
+                    assert_eq!(census(&d), census(&s), "the armies are kept");
+                    d.check_consistency().unwrap();
+                    for (i, p) in d.pieces.iter().enumerate() {
+                        let kind = &engine.variant.kinds[p.kind as usize];
+                        if p.moved {
+                            assert!(kind.is_mobile(), "moved piece {i} dealt a {}", kind.name);
+                        }
+                        if s.knows(me, i as PieceId) {
+                            assert_eq!(p.kind, s.pieces[i].kind);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The kinds dealt to `ids`, as a string of symbols.
+fn assignment(engine: &Engine, s: &GameState, ids: &[usize]) -> String {
+    ids.iter()
+        .map(|&i| {
+            engine.variant.kinds[s.pieces[i].kind as usize]
+                .symbol
+                .clone()
+        })
+        .collect()
+}
+
+#[test]
+fn every_consistent_assignment_appears_evenly() {
+    let engine = load("tests/variants/hidden.yaml");
+    let s = engine.new_game(3, &[]);
+    let blue: Vec<usize> = (0..s.pieces.len())
+        .filter(|&i| s.pieces[i].owner == 1)
+        .collect();
+    let obs = engine.observe(&s, 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut seen = BTreeMap::new();
+    for _ in 0..2400 {
+        let d = engine.determinize(&obs, &mut rng);
+        *seen.entry(assignment(&engine, &d, &blue)).or_insert(0) += 1;
+    }
+    // King, Guard and two Walls on four squares: 4!/2! = 12 assignments.
+    assert_eq!(seen.len(), 12, "{seen:?}");
+    assert!(seen.values().all(|&n| (120..=280).contains(&n)), "{seen:?}");
+
+    // After Blue moves a piece it cannot be a Wall: 2 * 3 = 6 assignments.
+    let mut s = s;
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    engine.random_playout(&mut s, &mut rng, 2).unwrap();
+    let moved: Vec<usize> = blue
+        .iter()
+        .copied()
+        .filter(|&i| s.pieces[i].moved)
+        .collect();
+    assert_eq!(moved.len(), 1);
+    assert!(matches!(s.pieces[moved[0]].loc, Loc::Cell(_)));
+    let obs = engine.observe(&s, 0);
+    let mut seen = BTreeMap::new();
+    for _ in 0..1200 {
+        let d = engine.determinize(&obs, &mut rng);
+        assert_ne!(
+            engine.variant.kinds[d.pieces[moved[0]].kind as usize].name,
+            "wall"
+        );
+        *seen.entry(assignment(&engine, &d, &blue)).or_insert(0) += 1;
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
+    assert!(seen.values().all(|&n| (120..=280).contains(&n)), "{seen:?}");
+}
+
+#[test]
+fn agents_are_deterministic_given_a_seed() {
+    let engine = load("ultimate_lightning");
+    let spec = AgentSpec::parse("mcts:30").unwrap();
+    let a = play_game(&engine, &[spec.clone(), AgentSpec::Random], 5, 0);
+    let b = play_game(&engine, &[spec, AgentSpec::Random], 5, 0);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn agent_specs_parse() {
+    for ok in ["random", "mcts", "mcts:200", "mcts:500ms"] {
+        let spec = AgentSpec::parse(ok).unwrap();
+        assert_eq!(AgentSpec::parse(&spec.text()), Ok(spec));
+    }
+    assert_eq!(AgentSpec::parse("mcts").unwrap().text(), "mcts:200");
+    for bad in ["", "mcts:", "mcts:0", "mcts:x", "minimax", "random:3"] {
+        assert!(AgentSpec::parse(bad).is_err(), "{bad}");
+    }
+}
+
+/// MCTS at a small budget beats random in most games of each variant.
+#[test]
+fn mcts_beats_random() {
+    for (variant, games, budget) in [
+        ("tests/variants/reach.yaml", 10, "mcts:20"),
+        ("examples/variants/mini_battle.yaml", 10, "mcts:60"),
+        ("ultimate_lightning", 4, "mcts:60"),
+        ("classic_stratego", 6, "mcts:100"),
+    ] {
+        let engine = load(variant);
+        let spec = AgentSpec::parse(budget).unwrap();
+        let mut wins = 0;
+        let mut seen = BTreeSet::new();
+        for i in 0..games {
+            // MCTS plays each side in turn.
+            let seat = (i % 2) as PlayerId;
+            let mut seats = vec![AgentSpec::Random, AgentSpec::Random];
+            seats[seat as usize] = spec.clone();
+            let r = play_game(&engine, &seats, 11, i);
+            seen.insert(r.ending.clone());
+            if r.winners == vec![seat] {
+                wins += 1;
+            }
+        }
+        assert!(
+            wins * 2 > games,
+            "{variant}: {budget} won {wins} of {games} ({seen:?})"
+        );
+    }
+}
+
+#[test]
+fn repl_bot_plays_for_the_side_to_act() {
+    let mut s =
+        sandtable::session::Session::new("examples/variants/mini_battle.yaml", &[], 3).unwrap();
+    let (out, _) = s.execute("bot mcts:10").unwrap();
+    assert_eq!(s.history.len(), 1, "{out}");
+    let (_, _) = s.execute("bot").unwrap();
+    let (_, _) = s.execute("bot random").unwrap();
+    assert_eq!(s.history.len(), 3);
+    let err = s.execute("bot minimax").unwrap_err();
+    assert!(err.contains("unknown agent"), "{err}");
+    assert_eq!(s.history.len(), 3);
+}
+
+#[test]
+fn network_host_plays_agent_seats() {
+    let session =
+        sandtable::session::Session::new("examples/variants/mini_battle.yaml", &[], 2).unwrap();
+    let agents = vec![
+        Some(AgentSpec::parse("mcts:10").unwrap()),
+        Some(AgentSpec::Random),
+    ];
+    let server =
+        sandtable::net::Server::start_with_agents(session, "127.0.0.1:0", agents, None).unwrap();
+    // Both seats are the host's: the game is played to the end at once.
+    let done = server.with_session(|s| s.state.outcome.is_some());
+    assert!(done);
+}
+
+#[test]
+fn face_down_marks_do_not_reach_an_agent() {
+    // Lost Island: swapping the contents of two face-down tiles (cell marks
+    // nobody knows) changes nothing an agent may use.
+    let engine = Engine::load("lost_island", &[("players".into(), "3".into())])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut checked = 0;
+    for seed in 1..6 {
+        let s = random_game(&engine, seed, 25);
+        let Some(me) = engine.acting_player(&s) else {
+            continue;
+        };
+        let hidden: Vec<_> = s
+            .marks
+            .iter()
+            .filter(|(_, m)| m.known_by & (1 << me) == 0)
+            .map(|(k, m)| (k.clone(), m.value.clone()))
+            .collect();
+        let Some(((ka, va), (kb, _))) = hidden.iter().find_map(|a| {
+            hidden
+                .iter()
+                .find(|b| b.0 .1 == a.0 .1 && b.1 != a.1)
+                .map(|b| (a.clone(), b.clone()))
+        }) else {
+            continue;
+        };
+        let mut t = s.clone();
+        let vb = t.marks[&kb].value.clone();
+        t.marks.get_mut(&ka).unwrap().value = vb;
+        t.marks.get_mut(&kb).unwrap().value = va;
+        assert_ne!(s, t);
+        assert_eq!(
+            engine.view(&s, Viewer::Player(me)),
+            engine.view(&t, Viewer::Player(me))
+        );
+        let spec = AgentSpec::parse("mcts:30").unwrap();
+        let a = agent_action(&engine, spec.build(5).as_mut(), &s);
+        let b = agent_action(&engine, spec.build(5).as_mut(), &t);
+        assert_eq!(a, b, "seed {seed}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked}");
+}
