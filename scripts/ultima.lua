@@ -387,3 +387,42 @@ if single_kind then
     end
   end
 end
+
+if options.suicide then
+  -- Suicide: a player may remove one of their frozen pieces, never the
+  -- King, as their whole turn, unless that leaves their King capturable.
+  function rules.actions(g, cells)
+    local p = players[g:player()]
+    local king = king_of(cells, p)
+    local b = buffer.create(2 * F * R)
+    buffer.copy(b, 0, cells)
+    local out = {}
+    for c = 0, F * R - 1 do
+      local k = readu8(b, 2 * c)
+      if readu8(b, 2 * c + 1) == p and k ~= KING and is_frozen(b, c) then
+        buffer.writeu8(b, 2 * c, 0)
+        buffer.writeu8(b, 2 * c + 1, 0)
+        local safe = true
+        if king then
+          for q = 1, #g:players() do
+            if q ~= p and attacked(b, king, q) then
+              safe = false
+              break
+            end
+          end
+        end
+        buffer.writeu8(b, 2 * c, k)
+        buffer.writeu8(b, 2 * c + 1, p)
+        if safe then out[#out + 1] = "suicide " .. g:cell_name(c) end
+      end
+    end
+    return out
+  end
+
+  function rules.perform(g, label)
+    local name = string.match(label, "^suicide (%w+)$")
+    local piece = name and g:piece_at(name)
+    if not piece then error("not a suicide: " .. label) end
+    g:capture(piece.id)
+  end
+end

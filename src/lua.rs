@@ -1348,8 +1348,9 @@ impl Rules {
         };
         let mut copy = state.clone();
         let mut effects = Vec::new();
-        self.call(&mut copy, variant, &mut effects, |_, api| {
-            let out: Option<Vec<String>> = hook.call(api.clone())?;
+        self.call(&mut copy, variant, &mut effects, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let out: Option<Vec<String>> = hook.call((api.clone(), cells))?;
             Ok(out.unwrap_or_default())
         })
     }

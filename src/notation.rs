@@ -473,7 +473,19 @@ impl Engine {
         let marks = [n.mate.as_str(), n.check.as_str(), "#", "+"];
         let mut out = Vec::new();
         let first = state.to_move;
-        for (i, tok) in movetext_tokens(text, &marks).into_iter().enumerate() {
+        let mut tokens = movetext_tokens(text, &marks).into_iter().peekable();
+        let mut i = 0;
+        while let Some(mut tok) = tokens.next() {
+            // A label of two words (`suicide e5`).
+            if self.parse_notation(state, &tok).is_err() {
+                if let Some(next) = tokens.peek() {
+                    let joined = format!("{tok} {next}");
+                    if self.parse_notation(state, &joined).is_ok() {
+                        tok = joined;
+                        tokens.next();
+                    }
+                }
+            }
             let full = (i + first as usize) / 2 + 1;
             let number = if (i + first as usize).is_multiple_of(2) {
                 format!("{full}.")
@@ -515,6 +527,7 @@ impl Engine {
             };
             each(&m, state);
             out.push(m);
+            i += 1;
         }
         Ok(out)
     }

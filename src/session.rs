@@ -652,9 +652,24 @@ impl Session {
                 }
             }
             Command::Play { actions } => {
+                // Actions are words (`a4-a5 b7-b6`), except a label with
+                // spaces (`suicide e5`, `flip c3`): words that only read
+                // together as an action are played as one.
                 let mut out = Vec::new();
-                for a in actions {
-                    out.push(self.play(&a)?);
+                let mut i = 0;
+                while i < actions.len() {
+                    let mut take = 1;
+                    if self.engine.parse_action(&self.state, &actions[i]).is_err() {
+                        for j in (i + 2..=actions.len()).rev() {
+                            let joined = actions[i..j].join(" ");
+                            if self.engine.parse_action(&self.state, &joined).is_ok() {
+                                take = j - i;
+                                break;
+                            }
+                        }
+                    }
+                    out.push(self.play(&actions[i..i + take].join(" "))?);
+                    i += take;
                 }
                 out.join("\n")
             }

@@ -347,3 +347,33 @@ fn a_replay_stops_where_the_written_captures_differ() {
         "{err}"
     );
 }
+
+#[test]
+fn suicide_removes_a_frozen_piece_as_a_whole_turn() {
+    let e = ultima();
+    // Black's pawn on d4 is frozen by the White Immobilizer: Black may
+    // remove it; the King and unfrozen pieces are never offered.
+    let mut s = pos(&e, "kh8 pd4 pa7 Id3 Ka1", "b");
+    let l = legal(&e, &s);
+    assert!(l.contains(&"suicide d4".to_string()), "{l:?}");
+    assert_eq!(l.iter().filter(|a| a.starts_with("suicide")).count(), 1);
+    play(&e, &mut s, &["suicide d4"]);
+    assert_eq!(common::kind_at(&e, &s, "d4"), None);
+    assert_eq!(s.to_move, 0, "the suicide was the whole turn");
+    // Not when removing the piece would leave the King capturable: the
+    // frozen pawn on a5 keeps the leaper on a8 from jumping a4 and the King.
+    let s = pos(&e, "Ka2 Pa4 Pa5 ib6 la8 kh8", "w");
+    assert!(
+        !legal(&e, &s).iter().any(|a| a == "suicide a5"),
+        "{:?}",
+        legal(&e, &s)
+    );
+    // A frozen King is never removed; with no other piece it is stalemate.
+    let mut s = pos(&e, "Ka1 ic3 kh8", "b");
+    play(&e, &mut s, &["c3-b2"]);
+    assert!(s.outcome.is_some());
+    // The option turns it off.
+    let e = engine("ultima", &[("suicide", "false")]);
+    let s = pos(&e, "kh8 pd4 pa7 Id3 Ka1", "b");
+    assert!(!legal(&e, &s).iter().any(|a| a.starts_with("suicide")));
+}
