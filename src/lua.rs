@@ -1151,9 +1151,7 @@ impl Rules {
         let Some(hook) = &self.filter else {
             return Ok(Vec::new());
         };
-        let mut copy = state.clone();
-        let mut effects = Vec::new();
-        self.call(&mut copy, variant, &mut effects, |lua, api| {
+        self.query(state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
             for &(from, to, piece) in moves {
                 let t = lua.create_table_with_capacity(0, 3)?;
@@ -1182,9 +1180,7 @@ impl Rules {
         let Some(hook) = &self.consistent else {
             return Ok(true);
         };
-        let mut copy = state.clone();
-        let mut effects = Vec::new();
-        self.call(&mut copy, variant, &mut effects, |lua, api| {
+        self.query(state, variant, |lua, api| {
             let t = piece_table(lua, piece)?;
             let ok: Option<bool> = hook.call((api.clone(), t))?;
             Ok(ok.unwrap_or(true))
@@ -1206,10 +1202,8 @@ impl Rules {
         let Some(hook) = &self.evaluate else {
             return Ok(0.5);
         };
-        let mut copy = state.clone();
-        let mut effects = Vec::new();
         let name = variant.players[player as usize].clone();
-        self.call(&mut copy, variant, &mut effects, |_, api| {
+        self.query(state, variant, |_, api| {
             let v: f64 = hook.call((api.clone(), name))?;
             Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
         })
@@ -1346,9 +1340,7 @@ impl Rules {
         let Some(hook) = &self.actions else {
             return Ok(Vec::new());
         };
-        let mut copy = state.clone();
-        let mut effects = Vec::new();
-        self.call(&mut copy, variant, &mut effects, |lua, api| {
+        self.query(state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             let out: Option<Vec<String>> = hook.call((api.clone(), cells))?;
             Ok(out.unwrap_or_default())
