@@ -12,7 +12,6 @@
 --             only when an enemy pawn stands next to the pawn that advanced two
 --   halfmove  plies since the last capture or pawn move
 --   fullmove  the move number (starts at 1, grows after Black's move)
---   material  pieces on the board (a capture is a drop)
 
 local readu8 = buffer.readu8
 local F = board.files
@@ -85,13 +84,13 @@ end
 
 function rules.after_action(g, action)
   if action.kind ~= "move" then return end
-  local piece = g:piece(action.piece)
+  local kind = action.piece_kind
   local from, to = g:index(action.from), g:index(action.to)
   local me = players[action.player]
   local side = SIDE[me]
 
   -- Castling moves the rook over the king.
-  if piece.kind == "king" and math.abs(to - from) == 2 then
+  if kind == "king" and math.abs(to - from) == 2 then
     local rook_from = to > from and from + 3 or from - 4
     local rook = g:piece_at(g:cell_name(rook_from))
     g:move(rook.id, g:cell_name((from + to) // 2))
@@ -100,18 +99,18 @@ function rules.after_action(g, action)
   -- Rights end when the king moves, or a rook leaves or is taken on its corner.
   local rights = g:counter("castling")
   if rights ~= 0 then
-    if piece.kind == "king" then
-      rights = bit32.band(rights, bit32.bnot(side.king + side.queen))
+    local keep = rights
+    if kind == "king" then
+      keep = bit32.band(keep, bit32.bnot(side.king + side.queen))
     end
-    for _, c in ipairs({ from, to }) do
-      if CORNER[c] then rights = bit32.band(rights, bit32.bnot(CORNER[c])) end
-    end
-    g:set_counter("castling", rights)
+    if CORNER[from] then keep = bit32.band(keep, bit32.bnot(CORNER[from])) end
+    if CORNER[to] then keep = bit32.band(keep, bit32.bnot(CORNER[to])) end
+    if keep ~= rights then g:set_counter("castling", keep) end
   end
 
   -- En passant is possible right after a two-step advance next to an enemy pawn.
   local ep = 0
-  if piece.kind == "pawn" and math.abs(to - from) == 2 * F then
+  if kind == "pawn" and math.abs(to - from) == 2 * F then
     local f = to % F
     for _, df in ipairs({ -1, 1 }) do
       if f + df >= 0 and f + df < F then
@@ -122,13 +121,11 @@ function rules.after_action(g, action)
       end
     end
   end
-  g:set_counter("ep", ep)
+  if ep ~= 0 or g:counter("ep") ~= 0 then g:set_counter("ep", ep) end
 
   -- The fifty-move rule: 100 plies without a capture or a pawn move.
-  local material = g:count({})
   local halfmove = g:counter("halfmove") + 1
-  if piece.kind == "pawn" or material < g:counter("material") then halfmove = 0 end
-  g:set_counter("material", material)
+  if kind == "pawn" or action.captured > 0 then halfmove = 0 end
   g:set_counter("halfmove", halfmove)
   if me ~= WHITE then g:set_counter("fullmove", g:counter("fullmove") + 1) end
   if halfmove >= 100 then
@@ -153,5 +150,4 @@ function rules.position_fields(g, fields)
   g:set_counter("ep", ep == "-" and 0 or g:index(ep) + 1)
   g:set_counter("halfmove", tonumber(fields[3] or "0") or 0)
   g:set_counter("fullmove", tonumber(fields[4] or "1") or 1)
-  g:set_counter("material", g:count({}))
 end

@@ -463,7 +463,14 @@ impl Engine {
     /// captures besides its target. A failing hook adds nothing (reported on
     /// stderr); moves of pieces that are not the player's are dropped.
     fn extra_moves(&self, s: &GameState, player: PlayerId) -> Vec<(Cell, Cell, Vec<Cell>)> {
-        if !self.rules.has_extra_moves() {
+        if !self.rules.has_extra_moves()
+            || !self.variant.extra_moves_when.is_empty()
+                && self
+                    .variant
+                    .extra_moves_when
+                    .iter()
+                    .all(|c| s.counters.get(&(c.clone(), None)).is_none_or(|&v| v == 0))
+        {
             return Vec::new();
         }
         let mut v = self
@@ -828,6 +835,15 @@ impl Engine {
                 Action::Move { from, .. } => s.piece_at(*from),
                 _ => None,
             },
+            piece_kind: match a {
+                Action::Move { from, .. } => s.piece_at(*from).map(|id| {
+                    self.variant.kinds[s.pieces[id as usize].kind as usize]
+                        .name
+                        .clone()
+                }),
+                _ => None,
+            },
+            captured: 0,
         });
         if matches!(a, Action::Move { .. }) && s.counter(DRAW_OFFER, None) - 1 != mover as i64 {
             // A move instead of an answer declines a standing offer.
@@ -876,10 +892,22 @@ impl Engine {
                 }
             }
         }
-        if let Some(info) = &info {
+        if let Some(mut info) = info {
             if s.outcome.is_none() {
+                info.captured = events
+                    .iter()
+                    .map(|e| match e {
+                        Event::Struck { result, .. } if result == "both" => 2,
+                        Event::Struck { result, .. } if result != "none" => 1,
+                        _ => 0,
+                    })
+                    .sum::<usize>()
+                    + effects
+                        .iter()
+                        .filter(|e| matches!(e, Effect::Captured { .. }))
+                        .count();
                 self.rules
-                    .after_action(s, &self.variant, &mut effects, info)
+                    .after_action(s, &self.variant, &mut effects, &info)
                     .map_err(ActionError::Script)?;
             }
         }
@@ -1467,12 +1495,103 @@ fn attacked_except(
         if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
             continue;
         }
-        let mut hit = false;
-        piece_moves_on(variant, s, occupant, id, from as Cell, &mut |to| {
-            hit |= to == cell
-        });
-        if hit {
+        if reaches(variant, s, occupant, id, from as Cell, cell) {
             return true;
+        }
+    }
+    false
+}
+
+/// Whether one of the piece's declared moves ends on `cell`: the same answer
+/// as generating them all, looking only along the lines that lead there.
+fn reaches(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    from: Cell,
+    cell: Cell,
+) -> bool {
+    let piece = &s.pieces[id as usize];
+    let kind = &variant.kinds[piece.kind as usize];
+    let board = &variant.board;
+    let (f0, r0) = board.coords(from);
+    let (f1, r1) = board.coords(cell);
+    let (dx, dy) = (f1 - f0, r1 - r0);
+    let flip = piece.owner % 2 == 1;
+    // What stands on `cell` and whether the pattern may end there.
+    let ends = |target: &Target| match occupant[cell as usize] {
+        None => target.empty,
+        Some(o) => {
+            let o = &s.pieces[o as usize];
+            o.owner != piece.owner && target.strikes(o.kind)
+        }
+    };
+    if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
+        return false;
+    }
+    for pat in &kind.moves {
+        let (MovePattern::Step { target, .. }
+        | MovePattern::Slide { target, .. }
+        | MovePattern::Path { target, .. }) = pat;
+        if let Some(z) = &target.from_zone {
+            if !z[piece.owner as usize].contains(&from) {
+                continue;
+            }
+        }
+        let dir = |d: &(i8, i8)| {
+            if target.relative && flip {
+                (d.0 as i32, -(d.1 as i32))
+            } else {
+                (d.0 as i32, d.1 as i32)
+            }
+        };
+        match pat {
+            MovePattern::Step { deltas, target } => {
+                if deltas.iter().any(|d| dir(d) == (dx, dy)) && ends(target) {
+                    return true;
+                }
+            }
+            MovePattern::Slide {
+                deltas,
+                max,
+                strike_at_range,
+                target,
+                jump: None,
+                ..
+            } => {
+                for d in deltas {
+                    let (ddx, ddy) = dir(d);
+                    // `cell` = from + k * (ddx, ddy) for some k >= 1?
+                    let k = match (ddx, ddy) {
+                        (0, 0) => continue,
+                        (0, _) => dy / ddy,
+                        _ => dx / ddx,
+                    };
+                    if k < 1 || k > *max as i32 || (ddx * k, ddy * k) != (dx, dy) {
+                        continue;
+                    }
+                    let clear = (1..k).all(|i| {
+                        let c = board.cell(f0 + ddx * i, r0 + ddy * i).expect("on the line");
+                        occupant[c as usize].is_none()
+                            && s.terrain[c as usize] & board.blocking == 0
+                    });
+                    if clear
+                        && ends(target)
+                        && (occupant[cell as usize].is_none() || k == 1 || *strike_at_range)
+                    {
+                        return true;
+                    }
+                }
+            }
+            _ => {
+                // Jumping slides and paths: generate them.
+                let mut hit = false;
+                piece_moves_on(variant, s, occupant, id, from, &mut |to| hit |= to == cell);
+                if hit {
+                    return true;
+                }
+            }
         }
     }
     false

@@ -59,6 +59,10 @@ pub struct ActionInfo {
     pub from: Option<Cell>,
     pub to: Option<Cell>,
     pub piece: Option<PieceId>,
+    /// The acting piece's kind (before the action).
+    pub piece_kind: Option<String>,
+    /// How many pieces the action captured.
+    pub captured: usize,
 }
 
 /// What a hook call sees: the state, the variant, and what it has done.
@@ -933,6 +937,8 @@ impl Rules {
             t.set("from", action.from.map(|c| variant.board.cell_name(c)))?;
             t.set("to", action.to.map(|c| variant.board.cell_name(c)))?;
             t.set("piece", action.piece)?;
+            t.set("piece_kind", action.piece_kind.as_deref())?;
+            t.set("captured", action.captured)?;
             hook.call::<()>((api.clone(), t))
         })
     }

@@ -282,6 +282,10 @@ struct RawRules {
     /// Counters that are part of a position for `repetition_draw`.
     #[serde(default)]
     repetition_counters: Vec<String>,
+    /// `rules.extra_moves` is asked only while one of these (global)
+    /// counters is not 0 (none listed: always).
+    #[serde(default)]
+    extra_moves_when: Vec<String>,
 }
 
 /// Which file (index into the chain, base first) last set each item, so that
@@ -401,6 +405,9 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.repetition_draw = child.rules.repetition_draw.or(base.rules.repetition_draw);
     if !child.rules.repetition_counters.is_empty() {
         base.rules.repetition_counters = child.rules.repetition_counters;
+    }
+    if !child.rules.extra_moves_when.is_empty() {
+        base.rules.extra_moves_when = child.rules.extra_moves_when;
     }
     base
 }
@@ -558,6 +565,9 @@ pub struct Variant {
     /// and `repetition_counters`).
     pub repetition_draw: Option<u32>,
     pub repetition_counters: Vec<String>,
+    /// `rules.extra_moves` is asked only while one of these global counters
+    /// is not 0 (empty: always).
+    pub extra_moves_when: Vec<String>,
     /// The starting position (FEN-like), when the variant has one.
     pub start: Option<String>,
     /// Where `start` was written (file, line, column), for messages.
@@ -1335,6 +1345,7 @@ fn validate(
         draw_offers: raw.rules.draw_offers.unwrap_or(false),
         repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
         repetition_counters: raw.rules.repetition_counters.clone(),
+        extra_moves_when: raw.rules.extra_moves_when.clone(),
         start_at,
         start: raw.start.map(|s| s.value),
         notation: {
