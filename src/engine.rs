@@ -815,6 +815,12 @@ impl Engine {
         let mut events = Vec::new();
         let mut effects = Vec::new();
         let mover = self.acting_player(s).unwrap_or(s.to_move);
+        if self.variant.repetition_draw.is_some() && s.positions.is_empty() && s.pending.is_empty()
+        {
+            // The first position of a game (or after a capture) counts too.
+            let h = self.position_hash(s);
+            s.positions.push(h);
+        }
         let info = self.rules.has_after_action().then(|| ActionInfo {
             kind: match a {
                 Action::Move { .. } => "move",
