@@ -92,6 +92,10 @@ pub struct Engine {
     pub rules: Rules,
     /// Whether any kind is royal (moves are then checked for self-check).
     has_royal: bool,
+    /// Every slide direction of every kind (both mirrors of relative ones),
+    /// or `None` when a kind has paths or jumping slides: vacating a cell
+    /// off these lines from a royal piece cannot expose it.
+    slide_lines: Option<Vec<(i8, i8)>>,
 }
 
 impl Engine {
@@ -103,7 +107,25 @@ impl Engine {
 
     pub fn from_variant(variant: Variant) -> Result<Engine, LoadError> {
         let rules = Rules::load(&variant)?;
+        let mut slide_lines = Some(Vec::new());
+        for pat in variant.kinds.iter().flat_map(|k| &k.moves) {
+            match (pat, slide_lines.as_mut()) {
+                (
+                    MovePattern::Slide {
+                        deltas, jump: None, ..
+                    },
+                    Some(lines),
+                ) => {
+                    for &(x, y) in deltas {
+                        lines.extend([(x, y), (x, -y)]);
+                    }
+                }
+                (MovePattern::Step { .. }, _) => {}
+                _ => slide_lines = None,
+            }
+        }
         let engine = Engine {
+            slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
             variant: Arc::new(variant),
             rules,
@@ -349,13 +371,19 @@ impl Engine {
             }
         }
         if self.has_royal {
+            let lines = self.safe_lines(s, p);
             out.retain(|a| match *a {
                 Action::Move { from, to } => {
                     let side = extras
                         .iter()
                         .find(|e| e.0 == from && e.1 == to)
                         .map_or(&[][..], |e| &e.2[..]);
-                    !self.exposes_royal(s, p, from, to, side)
+                    let surely_safe = side.is_empty()
+                        && lines.as_ref().is_some_and(|royals| {
+                            !royals.contains(&from)
+                                && !royals.iter().any(|&r| self.aligned(r, from))
+                        });
+                    surely_safe || !self.exposes_royal(s, p, from, to, side)
                 }
                 _ => true,
             });
@@ -456,6 +484,49 @@ impl Engine {
                         to: *to,
                     })
                 && !(self.has_royal && self.exposes_royal(s, p, *from, *to, side))
+        })
+    }
+
+    /// When no royal piece of `player` is attacked now and the variant's
+    /// check is native: the royal cells, so that a move
+    /// of another piece from a cell on none of those lines is known safe
+    /// (it opens no line, and steps do not depend on other pieces).
+    fn safe_lines(&self, s: &GameState, player: PlayerId) -> Option<Vec<Cell>> {
+        self.slide_lines.as_ref()?;
+        if self.rules.has_captures() || self.rules.has_attacked() || self.rules.has_frozen() {
+            return None;
+        }
+        let royals: Vec<Cell> = s
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(c, slot)| {
+                let p = &s.pieces[(*slot)? as usize];
+                (p.owner == player && self.variant.kinds[p.kind as usize].royal)
+                    .then_some(c as Cell)
+            })
+            .collect();
+        if royal_attacked_on(&self.variant, s, &s.board, player) {
+            return None;
+        }
+        Some(royals)
+    }
+
+    /// Whether `cell` lies on a line from `royal` in one of `lines`.
+    fn aligned(&self, royal: Cell, cell: Cell) -> bool {
+        let lines = self.slide_lines.as_deref().unwrap_or(&[]);
+        let b = &self.variant.board;
+        let (f0, r0) = b.coords(royal);
+        let (f1, r1) = b.coords(cell);
+        let (dx, dy) = (f1 - f0, r1 - r0);
+        lines.iter().any(|&(x, y)| {
+            let (x, y) = (x as i32, y as i32);
+            let k = match (x, y) {
+                (0, 0) => return false,
+                (0, _) => dy / y,
+                _ => dx / x,
+            };
+            k >= 1 && (x * k, y * k) == (dx, dy)
         })
     }
 
