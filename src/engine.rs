@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::geometry::Cell;
 use crate::lua::{ActionInfo, Effect, Rules};
 use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
-use crate::variant::{LoadError, MovePattern, NoMoves, Variant};
+use crate::variant::{LoadError, MovePattern, NoMoves, Target, Variant};
 
 /// An action as data. Its canonical text form (see [`Engine::action_text`])
 /// parses back with [`Engine::parse_action`].
@@ -95,6 +95,10 @@ pub struct Engine {
     pub rules: Rules,
     /// Whether any kind is royal (moves are then checked for self-check).
     has_royal: bool,
+    /// Every slide direction of every kind (both mirrors of relative ones),
+    /// or `None` when a kind has paths or jumping slides: vacating a cell
+    /// off these lines from a royal piece cannot expose it.
+    slide_lines: Option<Vec<(i8, i8)>>,
 }
 
 impl Engine {
@@ -106,7 +110,25 @@ impl Engine {
 
     pub fn from_variant(variant: Variant) -> Result<Engine, LoadError> {
         let rules = Rules::load(&variant)?;
+        let mut slide_lines = Some(Vec::new());
+        for pat in variant.kinds.iter().flat_map(|k| &k.moves) {
+            match (pat, slide_lines.as_mut()) {
+                (
+                    MovePattern::Slide {
+                        deltas, jump: None, ..
+                    },
+                    Some(lines),
+                ) => {
+                    for &(x, y) in deltas {
+                        lines.extend([(x, y), (x, -y)]);
+                    }
+                }
+                (MovePattern::Step { .. }, _) => {}
+                _ => slide_lines = None,
+            }
+        }
         let engine = Engine {
+            slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
             variant: Arc::new(variant),
             rules,
@@ -346,14 +368,36 @@ impl Engine {
                 out.truncate(w);
             }
         }
+        let extras = self.extra_moves(s, p);
+        if !extras.is_empty() {
+            out.extend(
+                extras
+                    .iter()
+                    .map(|&(from, to, _)| Action::Move { from, to }),
+            );
+            out.sort_unstable();
+            out.dedup();
+        }
         if let Some(banned) = self.banned_by_repetition(s) {
             if let Some(i) = out.iter().position(|a| *a == banned) {
                 out.remove(i);
             }
         }
         if self.has_royal {
+            let lines = self.safe_lines(s, p);
             out.retain(|a| match *a {
-                Action::Move { from, to } => !self.exposes_royal(s, p, from, to),
+                Action::Move { from, to } => {
+                    let side = extras
+                        .iter()
+                        .find(|e| e.0 == from && e.1 == to)
+                        .map_or(&[][..], |e| &e.2[..]);
+                    let surely_safe = side.is_empty()
+                        && lines.as_ref().is_some_and(|royals| {
+                            !royals.contains(&from)
+                                && !royals.iter().any(|&r| self.aligned(r, from))
+                        });
+                    surely_safe || !self.exposes_royal(s, p, from, to, side)
+                }
                 _ => true,
             });
         }
@@ -447,13 +491,116 @@ impl Engine {
             let mut found = false;
             self.piece_moves(s, id, from, &mut |to| {
                 found |= banned != Some(Action::Move { from, to })
-                    && !(found || self.has_royal && self.exposes_royal(s, p, from, to));
+                    && !(found || self.has_royal && self.exposes_royal(s, p, from, to, &[]));
             });
             if found {
                 return true;
             }
         }
-        false
+        self.extra_moves(s, p).iter().any(|(from, to, side)| {
+            !frozen.contains(from)
+                && banned
+                    != Some(Action::Move {
+                        from: *from,
+                        to: *to,
+                    })
+                && !(self.has_royal && self.exposes_royal(s, p, *from, *to, side))
+        })
+    }
+
+    /// When no royal piece of `player` is attacked now and the variant's
+    /// check is native: the royal cells, so that a move
+    /// of another piece from a cell on none of those lines is known safe
+    /// (it opens no line, and steps do not depend on other pieces).
+    fn safe_lines(&self, s: &GameState, player: PlayerId) -> Option<Vec<Cell>> {
+        self.slide_lines.as_ref()?;
+        if self.rules.has_captures() || self.rules.has_attacked() || self.rules.has_frozen() {
+            return None;
+        }
+        let royals: Vec<Cell> = s
+            .board
+            .iter()
+            .enumerate()
+            .filter_map(|(c, slot)| {
+                let p = &s.pieces[(*slot)? as usize];
+                (p.owner == player && self.variant.kinds[p.kind as usize].royal)
+                    .then_some(c as Cell)
+            })
+            .collect();
+        if royal_attacked_on(&self.variant, s, &s.board, player) {
+            return None;
+        }
+        Some(royals)
+    }
+
+    /// Whether `cell` lies on a line from `royal` in one of `lines`.
+    fn aligned(&self, royal: Cell, cell: Cell) -> bool {
+        let lines = self.slide_lines.as_deref().unwrap_or(&[]);
+        let b = &self.variant.board;
+        let (f0, r0) = b.coords(royal);
+        let (f1, r1) = b.coords(cell);
+        let (dx, dy) = (f1 - f0, r1 - r0);
+        lines.iter().any(|&(x, y)| {
+            let (x, y) = (x as i32, y as i32);
+            let k = match (x, y) {
+                (0, 0) => return false,
+                (0, _) => dy / y,
+                _ => dx / x,
+            };
+            k >= 1 && (x * k, y * k) == (dx, dy)
+        })
+    }
+
+    /// The moves `rules.extra_moves` adds for `player`, with the cells each
+    /// captures besides its target. A failing hook adds nothing (reported on
+    /// stderr); moves of pieces that are not the player's are dropped.
+    fn extra_moves(&self, s: &GameState, player: PlayerId) -> Vec<(Cell, Cell, Vec<Cell>)> {
+        if !self.rules.has_extra_moves()
+            || !self.variant.extra_moves_when.is_empty()
+                && self
+                    .variant
+                    .extra_moves_when
+                    .iter()
+                    .all(|c| s.counters.get(&(c.clone(), None)).is_none_or(|&v| v == 0))
+        {
+            return Vec::new();
+        }
+        let mut v = self
+            .rules
+            .extra_moves(s, &self.variant, player)
+            .unwrap_or_else(|e| {
+                eprintln!("rule error in rules.extra_moves: {e}");
+                Vec::new()
+            });
+        v.retain(|&(from, to, _)| {
+            from != to
+                && s.piece_at(from)
+                    .is_some_and(|id| s.pieces[id as usize].owner == player)
+                && s.piece_at(to)
+                    .is_none_or(|id| s.pieces[id as usize].owner != player)
+        });
+        v
+    }
+
+    /// The cells a move captures besides its target when it is one of the
+    /// rules' extra moves (a declared move with the same cells wins).
+    fn extra_side_captures(&self, s: &GameState, from: Cell, to: Cell) -> Vec<Cell> {
+        if !self.rules.has_extra_moves() {
+            return Vec::new();
+        }
+        let Some(id) = s.piece_at(from) else {
+            return Vec::new();
+        };
+        let mut declared = false;
+        self.piece_moves(s, id, from, &mut |c| declared |= c == to);
+        if declared {
+            return Vec::new();
+        }
+        self.extra_moves(s, s.pieces[id as usize].owner)
+            .into_iter()
+            .find(|e| e.0 == from && e.1 == to)
+            .map(|e| e.2)
+            .unwrap_or_default()
     }
 
     /// The cells of `player`'s pieces that `rules.frozen` says cannot move.
@@ -473,11 +620,28 @@ impl Engine {
     /// Whether moving `from`→`to` would leave one of `player`'s royal pieces
     /// capturable. The move is played on a scratch copy with its strike and
     /// its side captures (`rules.captures`), not `rules.after_action`.
-    fn exposes_royal(&self, s: &GameState, player: PlayerId, from: Cell, to: Cell) -> bool {
+    /// `side`: cells the move captures besides `to` (an extra move's).
+    fn exposes_royal(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        if !self.rules.has_captures() && !self.rules.has_attacked() && !self.rules.has_frozen() {
+            // Natively, on a copy of the board only.
+            let mut board = s.board.clone();
+            for &c in side {
+                board[c as usize] = None;
+            }
+            board[to as usize] = board[from as usize].take();
+            return royal_attacked_on(&self.variant, s, &board, player);
+        }
         let mut t = s.clone();
         let (mut ev, mut ef) = (Vec::new(), Vec::new());
         if self
-            .do_move(&mut t, player, from, to, &mut ev, &mut ef)
+            .do_move(&mut t, player, from, to, side, &mut ev, &mut ef)
             .is_err()
         {
             return false;
@@ -521,18 +685,7 @@ impl Engine {
                 });
         }
         let frozen = self.frozen_cells(s, by);
-        for (from, slot) in s.board.iter().enumerate() {
-            let Some(id) = *slot else { continue };
-            if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
-                continue;
-            }
-            let mut hit = false;
-            self.piece_moves(s, id, from as Cell, &mut |to| hit |= to == cell);
-            if hit {
-                return true;
-            }
-        }
-        false
+        attacked_except(&self.variant, s, &s.board, cell, by, &frozen)
     }
 
     fn passable(&self, s: &GameState, c: Cell) -> bool {
@@ -541,125 +694,7 @@ impl Engine {
 
     /// Generates the target cells of one piece's declared moves.
     fn piece_moves(&self, s: &GameState, id: PieceId, from: Cell, emit: &mut impl FnMut(Cell)) {
-        let piece = &s.pieces[id as usize];
-        let kind = &self.variant.kinds[piece.kind as usize];
-        let board = &self.variant.board;
-        let owner = piece.owner;
-        // The enemy on a cell, if any: its kind.
-        let enemy = |c: Cell| {
-            s.piece_at(c)
-                .map(|o| &s.pieces[o as usize])
-                .filter(|o| o.owner != owner)
-                .map(|o| o.kind)
-        };
-        for pat in &kind.moves {
-            match pat {
-                MovePattern::Step { deltas, target } => {
-                    for &d in deltas {
-                        if let Some(to) = board.offset(from, d) {
-                            if !self.passable(s, to) {
-                                continue;
-                            }
-                            match s.piece_at(to) {
-                                None if target.empty => emit(to),
-                                Some(_) if enemy(to).is_some_and(|k| target.strikes(k)) => emit(to),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-                MovePattern::Slide {
-                    deltas,
-                    max,
-                    strike_at_range,
-                    target,
-                    jump,
-                    ..
-                } => {
-                    for &d in deltas {
-                        let mut at = from;
-                        let mut jumps = 0u8;
-                        let mut dist = 0u32;
-                        while dist < *max as u32 {
-                            let Some(to) = board.offset(at, d) else { break };
-                            if !self.passable(s, to) {
-                                break;
-                            }
-                            dist += 1;
-                            match s.piece_at(to) {
-                                None => {
-                                    if target.empty {
-                                        emit(to);
-                                    }
-                                }
-                                Some(_) => {
-                                    let ek = enemy(to);
-                                    if let (Some(j), Some(k)) = (jump, ek) {
-                                        let beyond = board
-                                            .offset(to, d)
-                                            .filter(|&b| self.passable(s, b))
-                                            .filter(|&b| s.piece_at(b).is_none());
-                                        if jumps < j.max
-                                            && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
-                                            && beyond.is_some()
-                                        {
-                                            jumps += 1;
-                                            at = to;
-                                            continue;
-                                        }
-                                    }
-                                    if ek.is_some_and(|k| target.strikes(k))
-                                        && (dist == 1 || *strike_at_range)
-                                        && jumps == 0
-                                    {
-                                        emit(to);
-                                    }
-                                    break;
-                                }
-                            }
-                            at = to;
-                        }
-                    }
-                }
-                MovePattern::Path {
-                    deltas,
-                    steps,
-                    target,
-                } => {
-                    // Breadth-first over empty cells; the last step may strike.
-                    let mut frontier = vec![from];
-                    let mut seen = vec![from];
-                    for _ in 0..*steps {
-                        let mut next = Vec::new();
-                        for &at in &frontier {
-                            for &d in deltas {
-                                let Some(to) = board.offset(at, d) else {
-                                    continue;
-                                };
-                                if !self.passable(s, to) || seen.contains(&to) {
-                                    continue;
-                                }
-                                match s.piece_at(to) {
-                                    None => {
-                                        seen.push(to);
-                                        next.push(to);
-                                        if target.empty {
-                                            emit(to);
-                                        }
-                                    }
-                                    Some(_) => {
-                                        if enemy(to).is_some_and(|k| target.strikes(k)) {
-                                            emit(to);
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        frontier = next;
-                    }
-                }
-            }
-        }
+        piece_moves_on(&self.variant, s, &s.board, id, from, emit)
     }
 
     /// How many consecutive back-and-forth moves between the same two cells
@@ -852,7 +887,15 @@ impl Engine {
                 if self.frozen_cells(s, piece.owner).contains(&from) {
                     return format!("the {} on {fname} is frozen and cannot move", kind.display);
                 }
-                if self.has_royal && self.exposes_royal(s, piece.owner, from, to) {
+                if self.has_royal
+                    && self.exposes_royal(
+                        s,
+                        piece.owner,
+                        from,
+                        to,
+                        &self.extra_side_captures(s, from, to),
+                    )
+                {
                     return "that would leave your royal piece capturable (check)".into();
                 }
                 if let Some(limit) = self.variant.repetition_limit {
@@ -890,6 +933,12 @@ impl Engine {
         let mut events = Vec::new();
         let mut effects = Vec::new();
         let mover = self.acting_player(s).unwrap_or(s.to_move);
+        if self.variant.repetition_draw.is_some() && s.positions.is_empty() && s.pending.is_empty()
+        {
+            // The first position of a game (or after a capture) counts too.
+            let h = self.position_hash(s);
+            s.positions.push(h);
+        }
         let info = self.rules.has_after_action().then(|| ActionInfo {
             kind: match a {
                 Action::Move { .. } => "move",
@@ -911,6 +960,15 @@ impl Engine {
                 Action::Move { from, .. } => s.piece_at(*from),
                 _ => None,
             },
+            piece_kind: match a {
+                Action::Move { from, .. } => s.piece_at(*from).map(|id| {
+                    self.variant.kinds[s.pieces[id as usize].kind as usize]
+                        .name
+                        .clone()
+                }),
+                _ => None,
+            },
+            captured: 0,
         });
         if matches!(a, Action::Move { .. }) && s.counter(DRAW_OFFER, None) - 1 != mover as i64 {
             // A move instead of an answer declines a standing offer.
@@ -950,18 +1008,43 @@ impl Engine {
                     player: choice.player,
                     label: label.clone(),
                 });
-                self.rules
-                    .on_choice(s, &self.variant, &mut effects, &choice, &label)
-                    .map_err(ActionError::Script)?;
+                match choice.piece {
+                    // A promotion: the piece becomes the chosen kind.
+                    Some(id) => {
+                        if let Some(k) = self.variant.kind_index(&label) {
+                            s.pieces[id as usize].kind = k as KindId;
+                        }
+                    }
+                    None => self
+                        .rules
+                        .on_choice(s, &self.variant, &mut effects, &choice, &label)
+                        .map_err(ActionError::Script)?,
+                }
             }
             Action::Move { from, to } => {
-                self.do_move(s, mover, from, to, &mut events, &mut effects)?;
+                let side = self.extra_side_captures(s, from, to);
+                self.do_move(s, mover, from, to, &side, &mut events, &mut effects)?;
+                if let Some(c) = self.promotion(s, from, to) {
+                    s.pending.insert(0, c);
+                }
             }
         }
-        if let Some(info) = &info {
+        if let Some(mut info) = info {
             if s.outcome.is_none() {
+                info.captured = events
+                    .iter()
+                    .map(|e| match e {
+                        Event::Struck { result, .. } if result == "both" => 2,
+                        Event::Struck { result, .. } if result != "none" => 1,
+                        _ => 0,
+                    })
+                    .sum::<usize>()
+                    + effects
+                        .iter()
+                        .filter(|e| matches!(e, Effect::Captured { .. }))
+                        .count();
                 self.rules
-                    .after_action(s, &self.variant, &mut effects, info)
+                    .after_action(s, &self.variant, &mut effects, &info)
                     .map_err(ActionError::Script)?;
             }
         }
@@ -979,6 +1062,28 @@ impl Engine {
         } else if *a != Action::OfferDraw {
             self.advance_turn(s);
         }
+        if let Some(n) = self.variant.repetition_draw {
+            if s.outcome.is_none() && s.pending.is_empty() && !a.is_social() {
+                let captured = events.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::Struck { .. } | Event::Effect(Effect::Captured { .. })
+                    )
+                });
+                if captured {
+                    s.positions.clear();
+                }
+                let h = self.position_hash(s);
+                let seen = s.positions.iter().filter(|&&x| x == h).count() as u32 + 1;
+                s.positions.push(h);
+                if seen >= n {
+                    s.outcome = Some(Outcome {
+                        winners: vec![],
+                        reason: format!("draw: the same position occurred {n} times"),
+                    });
+                }
+            }
+        }
         if let Some(o) = &s.outcome {
             events.push(Event::Ended(o.clone()));
         }
@@ -987,12 +1092,14 @@ impl Engine {
 
     /// Moves a piece (a strike when `to` holds an enemy) and removes what
     /// the move captures as a side effect (`rules.captures`).
+    #[allow(clippy::too_many_arguments)]
     fn do_move(
         &self,
         s: &mut GameState,
         mover: PlayerId,
         from: Cell,
         to: Cell,
+        extra_side: &[Cell],
         events: &mut Vec<Event>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), ActionError> {
@@ -1002,13 +1109,14 @@ impl Engine {
                 self.variant.board.cell_name(from)
             ))
         })?;
-        let side = if self.rules.has_captures() {
+        let mut side = if self.rules.has_captures() {
             self.rules
                 .captures(s, &self.variant, from, to)
                 .map_err(ActionError::Script)?
         } else {
             Vec::new()
         };
+        side.extend_from_slice(extra_side);
         match s.piece_at(to) {
             None => {
                 s.place(id, to);
@@ -1083,6 +1191,62 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// The promotion choice a move triggers: the piece (of a kind with
+    /// `promote:`) ended its move in its owner's promotion zone.
+    fn promotion(&self, s: &GameState, from: Cell, to: Cell) -> Option<crate::state::Choice> {
+        let _ = from;
+        let id = s.piece_at(to)?;
+        let piece = &s.pieces[id as usize];
+        let pr = self.variant.kinds[piece.kind as usize].promote.as_ref()?;
+        if !pr.zone[piece.owner as usize].contains(&to) || pr.to.is_empty() {
+            return None;
+        }
+        Some(crate::state::Choice {
+            player: piece.owner,
+            reason: "promotion".into(),
+            options: pr
+                .to
+                .iter()
+                .map(|&k| self.variant.kinds[k as usize].name.clone())
+                .collect(),
+            piece: Some(id),
+        })
+    }
+
+    /// How many choices a legal move leads to when a promotion follows it
+    /// (else 1), without applying it.
+    fn promotion_options(&self, s: &GameState, a: &Action) -> u64 {
+        let Action::Move { from, to } = *a else {
+            return 1;
+        };
+        let Some(id) = s.piece_at(from) else { return 1 };
+        let piece = &s.pieces[id as usize];
+        match &self.variant.kinds[piece.kind as usize].promote {
+            Some(pr) if pr.zone[piece.owner as usize].contains(&to) && !pr.to.is_empty() => {
+                pr.to.len() as u64
+            }
+            _ => 1,
+        }
+    }
+
+    /// A position's hash for `repetition_draw`: the board (kinds and
+    /// owners), the player to move and the variant's `repetition_counters`.
+    pub fn position_hash(&self, s: &GameState) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for slot in &s.board {
+            slot.map(|id| (s.pieces[id as usize].kind, s.pieces[id as usize].owner))
+                .hash(&mut h);
+        }
+        s.to_move.hash(&mut h);
+        for name in &self.variant.repetition_counters {
+            for p in std::iter::once(None).chain((0..s.players).map(Some)) {
+                s.counters.get(&(name.clone(), p)).hash(&mut h);
+            }
+        }
+        h.finish()
     }
 
     fn reveal_by_distance(
@@ -1240,20 +1404,26 @@ impl Engine {
         Ok(n)
     }
 
-    /// Counts the leaf nodes of the legal-action tree to `depth`.
+    /// Counts the leaf nodes of the legal-action tree to `depth`. A choice
+    /// the same player must make right after an action (a promotion) is part
+    /// of that turn: it takes no depth, so a move with four promotion choices
+    /// counts as four leaves (as chess perft counts promotions).
     pub fn perft(&self, s: &GameState, depth: u32) -> Result<u64, ActionError> {
         if depth == 0 {
             return Ok(1);
         }
         let actions = self.legal_actions(s);
-        if depth == 1 {
-            return Ok(actions.len() as u64);
+        // Without scripted choices, the follow-up choices are known natively.
+        if depth == 1 && !self.rules.has_on_choice() {
+            return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
         }
+        let actor = self.acting_player(s);
         let mut total = 0;
         for a in actions {
             let mut next = s.clone();
             self.apply_unchecked(&mut next, &a)?;
-            total += self.perft(&next, depth - 1)?;
+            let same_turn = !next.pending.is_empty() && self.acting_player(&next) == actor;
+            total += self.perft(&next, if same_turn { depth } else { depth - 1 })?;
         }
         Ok(total)
     }
@@ -1291,4 +1461,310 @@ fn describe_moves(moves: &[MovePattern]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// Generates the target cells of one piece's declared moves.
+pub(crate) fn piece_moves_on(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    from: Cell,
+    emit: &mut impl FnMut(Cell),
+) {
+    let piece = &s.pieces[id as usize];
+    let kind = &variant.kinds[piece.kind as usize];
+    let board = &variant.board;
+    let owner = piece.owner;
+    let flip = owner % 2 == 1;
+    let piece_at = |c: Cell| occupant[c as usize];
+    let passable = |c: Cell| s.terrain[c as usize] & board.blocking == 0;
+    // A pattern's direction, for this piece's owner.
+    let dir = |target: &Target, d: (i8, i8)| {
+        if target.relative && flip {
+            (d.0, -d.1)
+        } else {
+            d
+        }
+    };
+    // The enemy on a cell, if any: its kind.
+    let enemy = |c: Cell| {
+        piece_at(c)
+            .map(|o| &s.pieces[o as usize])
+            .filter(|o| o.owner != owner)
+            .map(|o| o.kind)
+    };
+    for pat in &kind.moves {
+        let target = match pat {
+            MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. } => target,
+        };
+        if let Some(z) = &target.from_zone {
+            if !z[owner as usize].contains(&from) {
+                continue;
+            }
+        }
+        match pat {
+            MovePattern::Step { deltas, target } => {
+                for &d in deltas {
+                    if let Some(to) = board.offset(from, dir(target, d)) {
+                        if !passable(to) {
+                            continue;
+                        }
+                        match piece_at(to) {
+                            None if target.empty => emit(to),
+                            Some(_) if enemy(to).is_some_and(|k| target.strikes(k)) => emit(to),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            MovePattern::Slide {
+                deltas,
+                max,
+                strike_at_range,
+                target,
+                jump,
+                ..
+            } => {
+                for &d in deltas {
+                    let d = dir(target, d);
+                    let mut at = from;
+                    let mut jumps = 0u8;
+                    let mut dist = 0u32;
+                    while dist < *max as u32 {
+                        let Some(to) = board.offset(at, d) else { break };
+                        if !passable(to) {
+                            break;
+                        }
+                        dist += 1;
+                        match piece_at(to) {
+                            None => {
+                                if target.empty {
+                                    emit(to);
+                                }
+                            }
+                            Some(_) => {
+                                let ek = enemy(to);
+                                if let (Some(j), Some(k)) = (jump, ek) {
+                                    let beyond = board
+                                        .offset(to, d)
+                                        .filter(|&b| passable(b))
+                                        .filter(|&b| piece_at(b).is_none());
+                                    if jumps < j.max
+                                        && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
+                                        && beyond.is_some()
+                                    {
+                                        jumps += 1;
+                                        at = to;
+                                        continue;
+                                    }
+                                }
+                                if ek.is_some_and(|k| target.strikes(k))
+                                    && (dist == 1 || *strike_at_range)
+                                    && jumps == 0
+                                {
+                                    emit(to);
+                                }
+                                break;
+                            }
+                        }
+                        at = to;
+                    }
+                }
+            }
+            MovePattern::Path {
+                deltas,
+                steps,
+                target,
+            } => {
+                // Breadth-first over empty cells; the last step may strike.
+                let mut frontier = vec![from];
+                let mut seen = vec![from];
+                for _ in 0..*steps {
+                    let mut next = Vec::new();
+                    for &at in &frontier {
+                        for &d in deltas {
+                            let Some(to) = board.offset(at, dir(target, d)) else {
+                                continue;
+                            };
+                            if !passable(to) || seen.contains(&to) {
+                                continue;
+                            }
+                            match piece_at(to) {
+                                None => {
+                                    seen.push(to);
+                                    next.push(to);
+                                    if target.empty {
+                                        emit(to);
+                                    }
+                                }
+                                Some(_) => {
+                                    if enemy(to).is_some_and(|k| target.strikes(k)) {
+                                        emit(to);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+            }
+        }
+    }
+}
+
+/// Whether player `by` could capture the piece on `cell` with a declared move
+/// of one of its pieces, on the board `occupant`. (Frozen pieces are not
+/// considered; [`Engine::attacked`] asks the rules for them.)
+pub(crate) fn attacked_on(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    cell: Cell,
+    by: PlayerId,
+) -> bool {
+    attacked_except(variant, s, occupant, cell, by, &[])
+}
+
+fn attacked_except(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    cell: Cell,
+    by: PlayerId,
+    frozen: &[Cell],
+) -> bool {
+    for (from, slot) in occupant.iter().enumerate() {
+        let Some(id) = *slot else { continue };
+        if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
+            continue;
+        }
+        if reaches(variant, s, occupant, id, from as Cell, cell) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether one of the piece's declared moves ends on `cell`: the same answer
+/// as generating them all, looking only along the lines that lead there.
+fn reaches(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    from: Cell,
+    cell: Cell,
+) -> bool {
+    let piece = &s.pieces[id as usize];
+    let kind = &variant.kinds[piece.kind as usize];
+    let board = &variant.board;
+    let (f0, r0) = board.coords(from);
+    let (f1, r1) = board.coords(cell);
+    let (dx, dy) = (f1 - f0, r1 - r0);
+    let flip = piece.owner % 2 == 1;
+    // What stands on `cell` and whether the pattern may end there.
+    let ends = |target: &Target| match occupant[cell as usize] {
+        None => target.empty,
+        Some(o) => {
+            let o = &s.pieces[o as usize];
+            o.owner != piece.owner && target.strikes(o.kind)
+        }
+    };
+    if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
+        return false;
+    }
+    for pat in &kind.moves {
+        let (MovePattern::Step { target, .. }
+        | MovePattern::Slide { target, .. }
+        | MovePattern::Path { target, .. }) = pat;
+        if let Some(z) = &target.from_zone {
+            if !z[piece.owner as usize].contains(&from) {
+                continue;
+            }
+        }
+        let dir = |d: &(i8, i8)| {
+            if target.relative && flip {
+                (d.0 as i32, -(d.1 as i32))
+            } else {
+                (d.0 as i32, d.1 as i32)
+            }
+        };
+        match pat {
+            MovePattern::Step { deltas, target } => {
+                if deltas.iter().any(|d| dir(d) == (dx, dy)) && ends(target) {
+                    return true;
+                }
+            }
+            MovePattern::Slide {
+                deltas,
+                max,
+                strike_at_range,
+                target,
+                jump: None,
+                ..
+            } => {
+                for d in deltas {
+                    let (ddx, ddy) = dir(d);
+                    // `cell` = from + k * (ddx, ddy) for some k >= 1?
+                    let k = match (ddx, ddy) {
+                        (0, 0) => continue,
+                        (0, _) => dy / ddy,
+                        _ => dx / ddx,
+                    };
+                    if k < 1 || k > *max as i32 || (ddx * k, ddy * k) != (dx, dy) {
+                        continue;
+                    }
+                    let clear = (1..k).all(|i| {
+                        let c = board.cell(f0 + ddx * i, r0 + ddy * i).expect("on the line");
+                        occupant[c as usize].is_none()
+                            && s.terrain[c as usize] & board.blocking == 0
+                    });
+                    if clear
+                        && ends(target)
+                        && (occupant[cell as usize].is_none() || k == 1 || *strike_at_range)
+                    {
+                        return true;
+                    }
+                }
+            }
+            _ => {
+                // Jumping slides and paths: generate them.
+                let mut hit = false;
+                piece_moves_on(variant, s, occupant, id, from, &mut |to| hit |= to == cell);
+                if hit {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether a royal piece of `player` on the board `occupant` is attacked by
+/// another player still in the game (natively, see [`attacked_on`]).
+fn royal_attacked_on(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    player: PlayerId,
+) -> bool {
+    for (cell, slot) in occupant.iter().enumerate() {
+        let Some(id) = *slot else { continue };
+        let piece = &s.pieces[id as usize];
+        if piece.owner != player || !variant.kinds[piece.kind as usize].royal {
+            continue;
+        }
+        for q in 0..s.players {
+            if q != player
+                && s.eliminated & (1 << q) == 0
+                && attacked_on(variant, s, occupant, cell as Cell, q)
+            {
+                return true;
+            }
+        }
+    }
+    false
 }

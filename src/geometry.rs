@@ -15,6 +15,10 @@ pub type Cell = u16;
 pub struct Directions {
     pub name: String,
     pub deltas: Vec<(i8, i8)>,
+    /// Relative to the mover: written for the first player (toward higher
+    /// ranks); for every odd-numbered player (the second of two) the rank
+    /// deltas are mirrored (toward lower ranks).
+    pub relative: bool,
 }
 
 /// The built-in direction sets every variant may name.
@@ -33,23 +37,21 @@ pub fn builtin_directions() -> Vec<Directions> {
         (-2, 1),
         (-1, 2),
     ];
+    let set = |name: &str, deltas: Vec<(i8, i8)>, relative: bool| Directions {
+        name: name.into(),
+        deltas,
+        relative,
+    };
     vec![
-        Directions {
-            name: "orthogonal".into(),
-            deltas: orth,
-        },
-        Directions {
-            name: "diagonal".into(),
-            deltas: diag,
-        },
-        Directions {
-            name: "all".into(),
-            deltas: all,
-        },
-        Directions {
-            name: "knight".into(),
-            deltas: knight,
-        },
+        set("orthogonal", orth, false),
+        set("diagonal", diag, false),
+        set("all", all, false),
+        set("knight", knight, false),
+        // Per player: the first player's forward is toward higher ranks.
+        set("forward", vec![(0, 1)], true),
+        set("forward_diagonal", vec![(1, 1), (-1, 1)], true),
+        set("backward", vec![(0, -1)], true),
+        set("backward_diagonal", vec![(1, -1), (-1, -1)], true),
     ]
 }
 

@@ -59,6 +59,10 @@ pub struct ActionInfo {
     pub from: Option<Cell>,
     pub to: Option<Cell>,
     pub piece: Option<PieceId>,
+    /// The acting piece's kind (before the action).
+    pub piece_kind: Option<String>,
+    /// How many pieces the action captured.
+    pub captured: usize,
 }
 
 /// What a hook call sees: the state, the variant, and what it has done.
@@ -111,6 +115,8 @@ pub struct Rules {
     evaluate: Option<Function>,
     captures: Option<Function>,
     attacked: Option<Function>,
+    extra_moves: Option<Function>,
+    position_fields: Option<Function>,
     api: mlua::AnyUserData,
     actions: Option<Function>,
     perform: Option<Function>,
@@ -270,6 +276,38 @@ impl UserData for Api {
                 })
             },
         );
+        m.add_method("set_kind", |lua, _, (id, kind): (u32, String)| {
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                let k = cx
+                    .variant
+                    .kind_index(&kind)
+                    .ok_or_else(|| mlua::Error::runtime(format!("`{kind}` is no piece kind")))?;
+                cx.state.pieces[id as usize].kind = k as crate::state::KindId;
+                Ok(())
+            })
+        });
+        m.add_method(
+            "attacked",
+            |lua, _, (cell, by, from): (String, String, Option<String>)| {
+                with_ctx(lua, |cx| {
+                    let c = parse_cell(cx, &cell)?;
+                    let by = parse_player(cx, &by)?;
+                    let mut board = cx.state.board.clone();
+                    if let Some(f) = from {
+                        let f = parse_cell(cx, &f)?;
+                        board[c as usize] = board[f as usize].take();
+                    }
+                    Ok(crate::engine::attacked_on(
+                        &cx.variant,
+                        &cx.state,
+                        &board,
+                        c,
+                        by,
+                    ))
+                })
+            },
+        );
         m.add_method("log", |lua, _, text: String| {
             with_ctx(lua, |cx| {
                 cx.effects.push(Effect::Note(text));
@@ -297,6 +335,7 @@ impl UserData for Api {
                         player: p,
                         reason,
                         options,
+                        piece: None,
                     });
                     Ok(())
                 })
@@ -1022,6 +1061,8 @@ impl Rules {
                 "rules.actions and rules.perform go together: define both or neither".into(),
             ));
         }
+        let extra_moves = hook("extra_moves")?;
+        let position_fields = hook("position_fields")?;
         rules.set_readonly(true);
         lua.globals().set_readonly(true);
         Ok(Rules {
@@ -1039,6 +1080,8 @@ impl Rules {
             evaluate,
             captures,
             attacked,
+            extra_moves,
+            position_fields,
             api,
             actions,
             perform,
@@ -1131,6 +1174,8 @@ impl Rules {
             t.set("from", action.from.map(|c| variant.board.cell_name(c)))?;
             t.set("to", action.to.map(|c| variant.board.cell_name(c)))?;
             t.set("piece", action.piece)?;
+            t.set("piece_kind", action.piece_kind.as_deref())?;
+            t.set("captured", action.captured)?;
             hook.call::<()>((api.clone(), t))
         })
     }
@@ -1284,6 +1329,76 @@ impl Rules {
                 variant.players[by as usize].as_str(),
                 cells,
             ))
+        })
+    }
+
+    pub fn has_extra_moves(&self) -> bool {
+        self.extra_moves.is_some()
+    }
+
+    pub fn has_on_choice(&self) -> bool {
+        self.on_choice.is_some()
+    }
+
+    /// Asks `rules.extra_moves(g, player, cells)` for the moves the rules add
+    /// to the declared ones: `{from, to, captures}` (cell indices; `captures`
+    /// the cells the move empties besides `to`). The state is not changed.
+    pub fn extra_moves(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Vec<(Cell, Cell, Vec<Cell>)>, String> {
+        let Some(hook) = &self.extra_moves else {
+            return Ok(Vec::new());
+        };
+        let n = variant.board.cell_count() as i64;
+        let cell = move |v: i64| -> mlua::Result<Cell> {
+            if (0..n).contains(&v) {
+                Ok(v as Cell)
+            } else {
+                Err(mlua::Error::runtime(format!(
+                    "rules.extra_moves: {v} is not a cell index"
+                )))
+            }
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let list: Option<Vec<Table>> = hook.call((
+                api.clone(),
+                variant.players[player as usize].as_str(),
+                cells,
+            ))?;
+            let mut out = Vec::new();
+            for m in list.unwrap_or_default() {
+                let from = cell(m.get("from")?)?;
+                let to = cell(m.get("to")?)?;
+                let caps: Option<Vec<i64>> = m.get("captures")?;
+                let caps = caps
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(cell)
+                    .collect::<mlua::Result<Vec<Cell>>>()?;
+                out.push((from, to, caps));
+            }
+            Ok(out)
+        })
+    }
+
+    /// Calls `rules.position_fields(g, fields)` with the fields of a FEN
+    /// line after the player to move (castling rights, en passant...).
+    pub fn position_fields(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        let Some(hook) = &self.position_fields else {
+            return Ok(());
+        };
+        let mut effects = Vec::new();
+        self.call(state, variant, &mut effects, |_, api| {
+            hook.call::<()>((api.clone(), fields.to_vec()))
         })
     }
 

@@ -109,6 +109,11 @@ impl Engine {
             };
             s.to_move = p as PlayerId;
         }
+        // The rest (castling rights, en passant, clocks) is the rules' to read.
+        let rest: Vec<&str> = fields.collect();
+        self.rules
+            .position_fields(&mut s, &self.variant, &rest)
+            .map_err(|e| format!("rules.position_fields: {e}"))?;
         Ok(s)
     }
 

@@ -120,6 +120,9 @@ pub struct Position {
     pub counters: Vec<CounterPos>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repetition: Vec<ShuttlePos>,
+    /// Hashes of the positions since the last capture (`repetition_draw`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<Choice>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -316,6 +319,7 @@ impl Engine {
             containers,
             counters,
             repetition,
+            positions: s.positions.clone(),
             pending: s.pending.clone(),
             eliminated: self.players_of(s.eliminated),
             outcome: s.outcome.clone(),
@@ -515,6 +519,7 @@ impl Engine {
                 return Err(format!("pending: no player {}", c.player));
             }
         }
+        s.positions = pos.positions.clone();
         s.pending = pos.pending.clone();
         s.eliminated = self.player_set(&pos.eliminated)?;
         s.outcome = pos.outcome.clone();

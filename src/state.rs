@@ -72,6 +72,10 @@ pub struct Choice {
     pub reason: String,
     /// The options, as short text labels.
     pub options: Vec<String>,
+    /// The piece a host-made choice is about (a promotion); `None` for the
+    /// choices rules push, which `rules.on_choice` answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<PieceId>,
 }
 
 /// The last move of a player, for the back-and-forth (repetition) limit.
@@ -101,6 +105,8 @@ pub struct GameState {
     pub ply: u32,
     pub pending: Vec<Choice>,
     pub shuttles: Vec<Shuttle>,
+    /// Hashes of the positions since the last capture (`repetition_draw`).
+    pub positions: Vec<u64>,
     pub outcome: Option<Outcome>,
     pub seed: u64,
     pub rng: ChaCha8Rng,
@@ -132,6 +138,7 @@ impl PartialEq for GameState {
             && self.ply == o.ply
             && self.pending == o.pending
             && self.shuttles == o.shuttles
+            && self.positions == o.positions
             && self.outcome == o.outcome
             && self.seed == o.seed
             && self.rng.get_word_pos() == o.rng.get_word_pos()
@@ -156,6 +163,7 @@ impl GameState {
             ply: 0,
             pending: Vec::new(),
             shuttles: vec![Shuttle::default(); players as usize],
+            positions: Vec::new(),
             outcome: None,
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),

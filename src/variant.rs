@@ -206,6 +206,9 @@ struct RawPiece {
     /// player who cannot move while it is attacked is checkmated.
     #[serde(default)]
     royal: Option<bool>,
+    /// Promotion: ending a move in a zone, the owner chooses a new kind.
+    #[serde(default)]
+    promote: Option<RawPromote>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     attrs: IndexMap<String, Value>,
@@ -243,6 +246,20 @@ struct RawMove {
     /// At most this many jumps in one slide.
     #[serde(default)]
     max_jumps: Option<Param<i64>>,
+    /// Only from the cells of this zone (`<player>_<zone>` when the board has
+    /// one for the mover, else `<zone>`).
+    #[serde(default)]
+    from_zone: Option<String>,
+}
+
+/// A kind that changes when it ends a move in a zone.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPromote {
+    /// `<player>_<zone>` when the board has one, else `<zone>`.
+    zone: String,
+    /// The kinds the owner chooses from.
+    to: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -269,6 +286,16 @@ struct RawRules {
     /// Symbols drawn for cell marks by value (`down: "#"`).
     #[serde(default)]
     mark_symbols: Option<IndexMap<String, String>>,
+    /// The game is drawn when the same position occurs this many times.
+    #[serde(default)]
+    repetition_draw: Option<u32>,
+    /// Counters that are part of a position for `repetition_draw`.
+    #[serde(default)]
+    repetition_counters: Vec<String>,
+    /// `rules.extra_moves` is asked only while one of these (global)
+    /// counters is not 0 (none listed: always).
+    #[serde(default)]
+    extra_moves_when: Vec<String>,
 }
 
 /// Which file (index into the chain, base first) last set each item, so that
@@ -366,6 +393,7 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
                                 moves: c.moves.or(b.moves),
                                 letter: c.letter.or(b.letter),
                                 royal: c.royal.or(b.royal),
+                                promote: c.promote.or(b.promote),
                                 attrs,
                             },
                             referenced: p.referenced,
@@ -387,6 +415,13 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
     base.rules.public_attrs = child.rules.public_attrs.or(base.rules.public_attrs);
     base.rules.mark_symbols = child.rules.mark_symbols.or(base.rules.mark_symbols);
+    base.rules.repetition_draw = child.rules.repetition_draw.or(base.rules.repetition_draw);
+    if !child.rules.repetition_counters.is_empty() {
+        base.rules.repetition_counters = child.rules.repetition_counters;
+    }
+    if !child.rules.extra_moves_when.is_empty() {
+        base.rules.extra_moves_when = child.rules.extra_moves_when;
+    }
     base
 }
 
@@ -416,6 +451,11 @@ pub struct Target {
     pub enemy: bool,
     /// When set, only enemies of these kinds.
     pub enemy_kinds: Option<Vec<KindId>>,
+    /// The directions are relative to the mover (see
+    /// [`crate::geometry::Directions::relative`]).
+    pub relative: bool,
+    /// When set, the move is only made from these cells (one list per player).
+    pub from_zone: Option<Vec<Vec<Cell>>>,
 }
 
 impl Target {
@@ -423,6 +463,8 @@ impl Target {
         empty: true,
         enemy: true,
         enemy_kinds: None,
+        relative: false,
+        from_zone: None,
     };
     /// Whether an enemy of `kind` may be struck.
     pub fn strikes(&self, kind: KindId) -> bool {
@@ -482,6 +524,15 @@ pub struct Kind {
     /// The letter naming the kind in move notation, if any.
     pub letter: Option<String>,
     pub royal: bool,
+    pub promote: Option<Promote>,
+}
+
+/// Promotion of a kind (see the YAML `promote:`).
+#[derive(Clone, Debug)]
+pub struct Promote {
+    /// The promotion cells of each player.
+    pub zone: Vec<Vec<Cell>>,
+    pub to: Vec<KindId>,
 }
 
 impl Kind {
@@ -527,6 +578,13 @@ pub struct Variant {
     pub mark_symbols: Vec<(String, String)>,
     /// Whether players may offer and accept draws (`offer-draw`, `accept-draw`).
     pub draw_offers: bool,
+    /// Drawn when a position occurs this many times (board, player to move
+    /// and `repetition_counters`).
+    pub repetition_draw: Option<u32>,
+    pub repetition_counters: Vec<String>,
+    /// `rules.extra_moves` is asked only while one of these global counters
+    /// is not 0 (empty: always).
+    pub extra_moves_when: Vec<String>,
     /// The starting position (FEN-like), when the variant has one.
     pub start: Option<String>,
     /// Where `start` was written (file, line, column), for messages.
@@ -882,6 +940,20 @@ fn strip_location_suffix(msg: &str) -> String {
     }
 }
 
+/// A zone per player: `<player>_<zone>` where the board has it, else `<zone>`.
+fn player_zones(board: &Board, players: &[String], zone: &str) -> Option<Vec<Vec<Cell>>> {
+    let zones: Vec<Option<Vec<Cell>>> = players
+        .iter()
+        .map(|p| {
+            board
+                .zone(&format!("{p}_{zone}"))
+                .or_else(|| board.zone(zone))
+                .map(<[Cell]>::to_vec)
+        })
+        .collect();
+    zones.into_iter().collect()
+}
+
 fn parse_deltas(board: &Board, name: &str) -> Option<Vec<(i8, i8)>> {
     board.directions(name).map(|d| d.deltas.clone())
 }
@@ -1112,10 +1184,22 @@ fn validate(
                     (true, true)
                 }
             };
+            let from_zone = m.from_zone.as_ref().and_then(|z| {
+                let zones = player_zones(&board, &players, z);
+                if zones.is_none() {
+                    cx.err_at(
+                        mloc,
+                        format!("piece `{name}`: `from_zone: {z}` names no zone"),
+                    );
+                }
+                zones
+            });
             let target = Target {
                 empty,
                 enemy,
                 enemy_kinds,
+                relative: board.directions(dir_name).is_some_and(|d| d.relative),
+                from_zone,
             };
             if m.step.is_some() {
                 moves.push(MovePattern::Step { deltas, target });
@@ -1194,6 +1278,28 @@ fn validate(
                 .collect(),
             letter: p.letter.clone(),
             royal: p.royal.unwrap_or(false),
+            promote: p.promote.as_ref().and_then(|pr| {
+                let zone = player_zones(&board, &players, &pr.zone);
+                if zone.is_none() {
+                    cx.err_at(
+                        loc,
+                        format!("piece `{name}`: `promote.zone: {}` names no zone", pr.zone),
+                    );
+                }
+                let mut to = Vec::new();
+                for k in &pr.to {
+                    match kind_names.iter().position(|n| *n == k) {
+                        Some(i) => to.push(i as KindId),
+                        None => cx.err_at(
+                            loc,
+                            format!(
+                                "piece `{name}`: `promote.to` names `{k}`, which is no piece kind"
+                            ),
+                        ),
+                    }
+                }
+                zone.map(|zone| Promote { zone, to })
+            }),
         });
     }
 
@@ -1280,6 +1386,9 @@ fn validate(
         no_moves: raw.rules.no_moves.unwrap_or(NoMoves::Lose),
         max_plies: raw.rules.max_plies.unwrap_or(10_000),
         draw_offers: raw.rules.draw_offers.unwrap_or(false),
+        repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
+        repetition_counters: raw.rules.repetition_counters.clone(),
+        extra_moves_when: raw.rules.extra_moves_when.clone(),
         start_at,
         start: raw.start.map(|s| s.value),
         notation: {

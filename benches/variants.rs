@@ -1,0 +1,74 @@
+//! `cargo bench`: for every bundled variant, perft at a fixed depth, one
+//! random playout, loading the variant, and cloning a game state (its size
+//! is printed once).
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sandtable::engine::Engine;
+use sandtable::state::GameState;
+use sandtable::variant::bundled_variants;
+
+fn main() {
+    for v in bundled_variants() {
+        let e = Engine::load(&v, &[]).unwrap();
+        let s = e.new_game(1, &[]);
+        println!("{v}: game state {} bytes", state_bytes(&s));
+    }
+    divan::main();
+}
+
+/// The bytes a clone copies: the struct and its heap parts.
+fn state_bytes(s: &GameState) -> usize {
+    use std::mem::size_of_val;
+    size_of_val(s)
+        + s.pieces
+            .iter()
+            .map(|p| size_of_val(p) + p.attrs.len() * 32)
+            .sum::<usize>()
+        + size_of_val(&s.board[..])
+        + size_of_val(&s.terrain[..])
+        + s.counters.keys().map(|k| k.0.len() + 48).sum::<usize>()
+        + s.containers
+            .iter()
+            .map(|c| c.pieces.len() * 2 + 64)
+            .sum::<usize>()
+        + size_of_val(&s.positions[..])
+}
+
+fn variants() -> Vec<String> {
+    bundled_variants()
+}
+
+/// Depth 3 for games with a start position, 2 for set-up games (their
+/// branching is far larger).
+#[divan::bench(args = variants(), sample_count = 5)]
+fn perft(bencher: divan::Bencher, variant: &str) {
+    let e = Engine::load(variant, &[]).unwrap();
+    let s = e.new_game(1, &[]);
+    let depth = if e.variant.start.is_some() { 3 } else { 2 };
+    bencher.bench_local(|| e.perft(&s, depth).unwrap());
+}
+
+#[divan::bench(args = variants(), sample_count = 20)]
+fn random_playout(bencher: divan::Bencher, variant: &str) {
+    let e = Engine::load(variant, &[]).unwrap();
+    let mut seed = 0u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        let mut s = e.new_game(seed, &[]);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        e.random_playout(&mut s, &mut rng, u32::MAX).unwrap()
+    });
+}
+
+#[divan::bench(args = variants(), sample_count = 20)]
+fn load(variant: &str) -> Engine {
+    Engine::load(variant, &[]).unwrap()
+}
+
+#[divan::bench(args = variants())]
+fn clone_state(bencher: divan::Bencher, variant: &str) {
+    let e = Engine::load(variant, &[]).unwrap();
+    let s = e.new_game(1, &[]);
+    bencher.bench_local(|| s.clone());
+}

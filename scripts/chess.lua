@@ -1,0 +1,153 @@
+-- Orthodox chess: what the declared movement in variants/chess.yaml leaves
+-- out. The host generates the pieces' moves, forbids leaving one's king in
+-- check, ends the game on checkmate or stalemate, offers the promotion
+-- choice and counts repeated positions. This script adds castling and en
+-- passant (rules.extra_moves), keeps the counters a FEN line carries, and
+-- applies the fifty-move rule.
+--
+-- Counters (global):
+--   castling  rights still open, a bit mask: 1 White king side (K),
+--             2 White queen side (Q), 4 Black king side (k), 8 Black queen side (q)
+--   ep        1 + the cell a pawn may capture en passant on, 0 for none; set
+--             only when an enemy pawn stands next to the pawn that advanced two
+--   halfmove  plies since the last capture or pawn move
+--   fullmove  the move number (starts at 1, grows after Black's move)
+
+local readu8 = buffer.readu8
+local F = board.files
+local KING, ROOK, PAWN = kinds.king, kinds.rook, kinds.pawn
+local WHITE = players.white
+
+local RIGHTS = { K = 1, Q = 2, k = 4, q = 8 }
+
+-- Per player number: the back rank's first cell, castling bits, pawn step.
+local SIDE = {
+  [WHITE] = { base = 0, king = 1, queen = 2, step = F, them = "black" },
+  [players.black] = { base = 7 * F, king = 4, queen = 8, step = -F, them = "white" },
+}
+
+-- Which castling right a corner cell guards.
+local CORNER = { [0] = 2, [7] = 1, [7 * F] = 8, [7 * F + 7] = 4 }
+
+local function kind(b, c) return readu8(b, 2 * c) end
+local function owner(b, c) return readu8(b, 2 * c + 1) end
+
+function rules.extra_moves(g, player, cells)
+  local me = players[player]
+  local side = SIDE[me]
+  local out = {}
+
+  -- En passant: onto the cell the enemy pawn skipped, taking that pawn.
+  local ep = g:counter("ep")
+  if ep > 0 then
+    local target = ep - 1
+    local victim = target - side.step
+    local f = target % F
+    for _, df in ipairs({ -1, 1 }) do
+      if f + df >= 0 and f + df < F then
+        local from = victim + df
+        if kind(cells, from) == PAWN and owner(cells, from) == me then
+          out[#out + 1] = { from = from, to = target, captures = { victim } }
+        end
+      end
+    end
+  end
+
+  -- Castling: king and rook unmoved (the rights), the cells between them
+  -- empty, the king not in check and not crossing an attacked cell; the
+  -- host checks the cell it lands on.
+  local rights = g:counter("castling")
+  if bit32.band(rights, side.king + side.queen) ~= 0 then
+    local b, e = side.base, side.base + 4
+    if kind(cells, e) == KING and owner(cells, e) == me then
+      local function empty(c) return kind(cells, c) == 0 end
+      local function rook(c) return kind(cells, c) == ROOK and owner(cells, c) == me end
+      local ename = g:cell_name(e)
+      local function safe(c) return not g:attacked(g:cell_name(c), side.them, ename) end
+      local in_check = nil
+      local function not_in_check()
+        if in_check == nil then in_check = g:attacked(ename, side.them) end
+        return not in_check
+      end
+      if bit32.band(rights, side.king) ~= 0 and rook(b + 7) and empty(b + 5) and empty(b + 6)
+        and not_in_check() and safe(b + 5) then
+        out[#out + 1] = { from = e, to = b + 6 }
+      end
+      if bit32.band(rights, side.queen) ~= 0 and rook(b) and empty(b + 1) and empty(b + 2)
+        and empty(b + 3) and not_in_check() and safe(b + 3) then
+        out[#out + 1] = { from = e, to = b + 2 }
+      end
+    end
+  end
+  return out
+end
+
+function rules.after_action(g, action)
+  if action.kind ~= "move" then return end
+  local kind = action.piece_kind
+  local from, to = g:index(action.from), g:index(action.to)
+  local me = players[action.player]
+  local side = SIDE[me]
+
+  -- Castling moves the rook over the king.
+  if kind == "king" and math.abs(to - from) == 2 then
+    local rook_from = to > from and from + 3 or from - 4
+    local rook = g:piece_at(g:cell_name(rook_from))
+    g:move(rook.id, g:cell_name((from + to) // 2))
+  end
+
+  -- Rights end when the king moves, or a rook leaves or is taken on its corner.
+  local rights = g:counter("castling")
+  if rights ~= 0 then
+    local keep = rights
+    if kind == "king" then
+      keep = bit32.band(keep, bit32.bnot(side.king + side.queen))
+    end
+    if CORNER[from] then keep = bit32.band(keep, bit32.bnot(CORNER[from])) end
+    if CORNER[to] then keep = bit32.band(keep, bit32.bnot(CORNER[to])) end
+    if keep ~= rights then g:set_counter("castling", keep) end
+  end
+
+  -- En passant is possible right after a two-step advance next to an enemy pawn.
+  local ep = 0
+  if kind == "pawn" and math.abs(to - from) == 2 * F then
+    local f = to % F
+    for _, df in ipairs({ -1, 1 }) do
+      if f + df >= 0 and f + df < F then
+        local n = g:piece_at(g:cell_name(to + df))
+        if n and n.kind == "pawn" and n.owner ~= action.player then
+          ep = (from + to) // 2 + 1
+        end
+      end
+    end
+  end
+  if ep ~= 0 or g:counter("ep") ~= 0 then g:set_counter("ep", ep) end
+
+  -- The fifty-move rule: 100 plies without a capture or a pawn move.
+  local halfmove = g:counter("halfmove") + 1
+  if kind == "pawn" or action.captured > 0 then halfmove = 0 end
+  g:set_counter("halfmove", halfmove)
+  if me ~= WHITE then g:set_counter("fullmove", g:counter("fullmove") + 1) end
+  if halfmove >= 100 then
+    g:draw("draw: fifty moves without a capture or a pawn move")
+  end
+end
+
+-- The FEN fields after the side to move: castling rights, en passant cell,
+-- halfmove clock, move number ("KQkq e3 0 1"; missing fields: none, 0, 1).
+function rules.position_fields(g, fields)
+  local rights = 0
+  local castling = fields[1] or "-"
+  if castling ~= "-" then
+    for ch in string.gmatch(castling, ".") do
+      local bit = RIGHTS[ch]
+      if not bit then error("castling rights: `" .. castling .. "` (expected KQkq or -)") end
+      rights = bit32.bor(rights, bit)
+    end
+  end
+  g:set_counter("castling", rights)
+  local ep = fields[2] or "-"
+  g:set_counter("ep", ep == "-" and 0 or g:index(ep) + 1)
+  g:set_counter("halfmove", tonumber(fields[3] or "0") or 0)
+  g:set_counter("fullmove", tonumber(fields[4] or "1") or 1)
+end

@@ -1,0 +1,102 @@
+//! Orthodox chess: the rules that perft does not show (game endings, the
+//! promotion choice, castling through check), as positions and outcomes.
+
+mod common;
+
+use common::{engine, play};
+use sandtable::engine::Engine;
+use sandtable::state::GameState;
+
+fn chess() -> Engine {
+    engine("chess", &[])
+}
+
+fn fen(e: &Engine, text: &str) -> GameState {
+    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
+}
+
+fn texts(e: &Engine, s: &GameState) -> Vec<String> {
+    e.legal_actions(s)
+        .iter()
+        .map(|a| e.action_text(s, a))
+        .collect()
+}
+
+#[test]
+fn fools_mate_ends_the_game() {
+    let e = chess();
+    let mut s = e.new_game(1, &[]);
+    play(&e, &mut s, &["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);
+    let o = s.outcome.expect("mate");
+    assert_eq!(o.winners, vec![1]);
+    assert!(o.reason.contains("checkmated"), "{}", o.reason);
+}
+
+#[test]
+fn stalemate_is_a_draw() {
+    let e = chess();
+    let mut s = fen(&e, "7k/8/6Q1/8/8/8/8/K7 w - - 0 1");
+    play(&e, &mut s, &["g6-f7"]);
+    let o = s.outcome.expect("stalemate");
+    assert!(o.winners.is_empty());
+    assert!(o.reason.contains("stalemated"), "{}", o.reason);
+}
+
+#[test]
+fn promotion_is_a_choice_of_four() {
+    let e = chess();
+    let mut s = fen(&e, "7k/P7/8/8/8/8/8/K7 w - - 0 1");
+    play(&e, &mut s, &["a7-a8"]);
+    assert_eq!(texts(&e, &s), ["queen", "rook", "bishop", "knight"]);
+    play(&e, &mut s, &["knight"]);
+    let n = s
+        .piece_at(e.variant.board.parse_cell("a8").unwrap())
+        .unwrap();
+    assert_eq!(
+        e.variant.kinds[s.pieces[n as usize].kind as usize].name,
+        "knight"
+    );
+    assert_eq!(s.to_move, 1);
+}
+
+#[test]
+fn castling_not_through_check_and_the_rook_follows() {
+    let e = chess();
+    // The f1 square is attacked by the bishop on c4: no short castling.
+    let s = fen(&e, "4k3/8/8/8/2b5/8/8/R3K2R w KQ - 0 1");
+    let t = texts(&e, &s);
+    assert!(!t.contains(&"e1-g1".to_string()), "{t:?}");
+    assert!(t.contains(&"e1-c1".to_string()), "{t:?}");
+    let mut s = fen(&e, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    play(&e, &mut s, &["e1-g1"]);
+    assert_eq!(e.to_fen(&s), "4k3/8/8/8/8/8/8/R4RK1 b");
+    assert_eq!(s.counter("castling", None), 0);
+}
+
+#[test]
+fn en_passant_right_after_the_two_step_only() {
+    let e = chess();
+    let mut s = fen(&e, "4k3/8/8/4P3/8/8/3p4/4K3 b - - 0 1");
+    play(&e, &mut s, &["e8-d8"]);
+    let mut s2 = fen(&e, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+    play(&e, &mut s2, &["d7-d5"]);
+    assert!(texts(&e, &s2).contains(&"e5-d6".to_string()));
+    play(&e, &mut s2, &["e5-d6"]);
+    assert_eq!(e.to_fen(&s2), "4k3/8/3P4/8/8/8/8/4K3 b");
+    let _ = s;
+}
+
+#[test]
+fn threefold_repetition_and_fifty_moves_draw() {
+    let e = chess();
+    let mut s = fen(&e, "4k3/8/8/8/8/8/8/4K2N w - - 0 1");
+    let shuffle = ["h1-g3", "e8-d8", "g3-h1", "d8-e8"];
+    play(&e, &mut s, &shuffle);
+    play(&e, &mut s, &shuffle);
+    let o = s.outcome.clone().expect("repetition");
+    assert!(o.reason.contains("same position"), "{}", o.reason);
+    let mut s = fen(&e, "4k3/8/8/8/8/8/8/4K2N w - - 99 80");
+    play(&e, &mut s, &["h1-g3"]);
+    let o = s.outcome.expect("fifty moves");
+    assert!(o.reason.contains("fifty"), "{}", o.reason);
+}
