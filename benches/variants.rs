@@ -27,7 +27,7 @@ fn state_bytes(s: &GameState) -> usize {
             .sum::<usize>()
         + size_of_val(&s.board[..])
         + size_of_val(&s.terrain[..])
-        + s.counters.keys().map(|k| k.0.len() + 48).sum::<usize>()
+        + s.counters.iter().count() * 32
         + s.containers
             .iter()
             .map(|c| c.pieces.len() * 2 + 64)

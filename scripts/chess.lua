@@ -2,16 +2,16 @@
 -- out. The host generates the pieces' moves, forbids leaving one's king in
 -- check, ends the game on checkmate or stalemate, offers the promotion
 -- choice and counts repeated positions. This script adds castling and en
--- passant (rules.extra_moves), keeps the counters a FEN line carries, and
--- applies the fifty-move rule.
+-- passant (rules.extra_moves) and keeps the castling and en passant counters
+-- a FEN line carries; the host counts the fifty-move rule and move numbers.
 --
 -- Counters (global):
 --   castling  rights still open, a bit mask: 1 White king side (K),
 --             2 White queen side (Q), 4 Black king side (k), 8 Black queen side (q)
 --   ep        1 + the cell a pawn may capture en passant on, 0 for none; set
 --             only when an enemy pawn stands next to the pawn that advanced two
---   halfmove  plies since the last capture or pawn move
---   fullmove  the move number (starts at 1, grows after Black's move)
+--   halfmove  plies since the last capture or pawn move (kept by the host)
+--   fullmove  the move number (starts at 1, grows after Black's move; host)
 
 local readu8 = buffer.readu8
 local F = board.files
@@ -82,12 +82,15 @@ function rules.extra_moves(g, player, cells)
   return out
 end
 
+-- Called (see `after_action_when` in the YAML) after a move of a king or a
+-- pawn, a move from or onto a corner, or while an en passant cell is open.
+-- The host keeps `halfmove` (`rules.no_progress`) and `fullmove`
+-- (`rules.move_number`).
 function rules.after_action(g, action)
   if action.kind ~= "move" then return end
   local kind = action.piece_kind
-  local from, to = g:index(action.from), g:index(action.to)
-  local me = players[action.player]
-  local side = SIDE[me]
+  local from, to = action.from_index, action.to_index
+  local side = SIDE[players[action.player]]
 
   -- Castling moves the rook over the king.
   if kind == "king" and math.abs(to - from) == 2 then
@@ -122,15 +125,6 @@ function rules.after_action(g, action)
     end
   end
   if ep ~= 0 or g:counter("ep") ~= 0 then g:set_counter("ep", ep) end
-
-  -- The fifty-move rule: 100 plies without a capture or a pawn move.
-  local halfmove = g:counter("halfmove") + 1
-  if kind == "pawn" or action.captured > 0 then halfmove = 0 end
-  g:set_counter("halfmove", halfmove)
-  if me ~= WHITE then g:set_counter("fullmove", g:counter("fullmove") + 1) end
-  if halfmove >= 100 then
-    g:draw("draw: fifty moves without a capture or a pawn move")
-  end
 end
 
 -- The FEN fields after the side to move: castling rights, en passant cell,

@@ -120,7 +120,13 @@ impl Engine {
                     Some(lines),
                 ) => {
                     for &(x, y) in deltas {
-                        lines.extend([(x, y), (x, -y)]);
+                        // Both ways up (relative directions flip for the
+                        // second player), each line once.
+                        for d in [(x, y), (x, -y)] {
+                            if !lines.contains(&d) {
+                                lines.push(d);
+                            }
+                        }
                     }
                 }
                 (MovePattern::Step { .. }, _) => {}
@@ -384,19 +390,14 @@ impl Engine {
             }
         }
         if self.has_royal {
-            let lines = self.safe_lines(s, p);
+            let mut guard = self.guard(s, p);
             out.retain(|a| match *a {
                 Action::Move { from, to } => {
                     let side = extras
                         .iter()
                         .find(|e| e.0 == from && e.1 == to)
                         .map_or(&[][..], |e| &e.2[..]);
-                    let surely_safe = side.is_empty()
-                        && lines.as_ref().is_some_and(|royals| {
-                            !royals.contains(&from)
-                                && !royals.iter().any(|&r| self.aligned(r, from))
-                        });
-                    surely_safe || !self.exposes_royal(s, p, from, to, side)
+                    self.guard_allows(&mut guard, s, p, from, to, side)
                 }
                 _ => true,
             });
@@ -479,6 +480,7 @@ impl Engine {
         let p = s.to_move;
         let banned = self.banned_by_repetition(s);
         let frozen = self.frozen_cells(s, p);
+        let mut guard = None;
         for (from, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
             if s.pieces[id as usize].owner != p {
@@ -491,7 +493,11 @@ impl Engine {
             let mut found = false;
             self.piece_moves(s, id, from, &mut |to| {
                 found |= banned != Some(Action::Move { from, to })
-                    && !(found || self.has_royal && self.exposes_royal(s, p, from, to, &[]));
+                    && !found
+                    && (!self.has_royal || {
+                        let g = guard.get_or_insert_with(|| self.guard(s, p));
+                        self.guard_allows(g, s, p, from, to, &[])
+                    });
             });
             if found {
                 return true;
@@ -504,51 +510,108 @@ impl Engine {
                         from: *from,
                         to: *to,
                     })
-                && !(self.has_royal && self.exposes_royal(s, p, *from, *to, side))
+                && (!self.has_royal || {
+                    let g = guard.get_or_insert_with(|| self.guard(s, p));
+                    self.guard_allows(g, s, p, *from, *to, side)
+                })
         })
     }
 
-    /// When no royal piece of `player` is attacked now and the variant's
-    /// check is native: the royal cells, so that a move
-    /// of another piece from a cell on none of those lines is known safe
-    /// (it opens no line, and steps do not depend on other pieces).
-    fn safe_lines(&self, s: &GameState, player: PlayerId) -> Option<Vec<Cell>> {
-        self.slide_lines.as_ref()?;
-        if self.rules.has_captures() || self.rules.has_attacked() || self.rules.has_frozen() {
-            return None;
-        }
-        let royals: Vec<Cell> = s
-            .board
-            .iter()
-            .enumerate()
-            .filter_map(|(c, slot)| {
-                let p = &s.pieces[(*slot)? as usize];
-                (p.owner == player && self.variant.kinds[p.kind as usize].royal)
-                    .then_some(c as Cell)
-            })
-            .collect();
-        if royal_attacked_on(&self.variant, s, &s.board, player) {
-            return None;
-        }
-        Some(royals)
-    }
-
-    /// Whether `cell` lies on a line from `royal` in one of `lines`.
-    fn aligned(&self, royal: Cell, cell: Cell) -> bool {
+    /// What the self-check test needs to know about a position, found once
+    /// per position: the royal cells and, when check is native, no royal
+    /// piece is attacked now and every slide is plain, the lines from the
+    /// royal pieces (so that most moves need no test at all).
+    fn guard(&self, s: &GameState, player: PlayerId) -> Guard {
+        let native = self.native_check();
+        let royals = self.royal_cells(s, player);
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
-        let b = &self.variant.board;
-        let (f0, r0) = b.coords(royal);
-        let (f1, r1) = b.coords(cell);
-        let (dx, dy) = (f1 - f0, r1 - r0);
-        lines.iter().any(|&(x, y)| {
-            let (x, y) = (x as i32, y as i32);
-            let k = match (x, y) {
-                (0, 0) => return false,
-                (0, _) => dy / y,
-                _ => dx / x,
-            };
-            k >= 1 && (x * k, y * k) == (dx, dy)
-        })
+        let rays = (native
+            && self.slide_lines.is_some()
+            && lines.len() < 32
+            && !royal_attacked_on(&self.variant, s, &s.board, player))
+        .then(|| {
+            let mut rays = vec![0u32; s.board.len()];
+            for &r in &royals {
+                rays[r as usize] = ROYAL_CELL;
+                for (i, &d) in lines.iter().enumerate() {
+                    let mut at = r;
+                    while let Some(c) = self.variant.board.offset(at, d) {
+                        rays[c as usize] |= 1 << i;
+                        at = c;
+                    }
+                }
+            }
+            rays
+        });
+        Guard {
+            native,
+            scratch: if native { s.board.clone() } else { Vec::new() },
+            royals,
+            rays,
+        }
+    }
+
+    /// Whether moving `from`→`to` (capturing `side` besides `to`) leaves
+    /// `player`'s royal pieces safe.
+    fn guard_allows(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        if let (Some(rays), true) = (&g.rays, side.is_empty()) {
+            let m = rays[from as usize];
+            if m == 0 {
+                // On no line from a royal piece: it opens none (steps do
+                // not depend on other pieces).
+                return true;
+            }
+            if m != ROYAL_CELL && g.royals.len() == 1 {
+                // Only the lines through `from` can open: look along each
+                // for the first piece, on the board after the move.
+                let r = g.royals[0];
+                let lines = self.slide_lines.as_deref().unwrap_or(&[]);
+                let saved_to = g.scratch[to as usize];
+                g.scratch[to as usize] = g.scratch[from as usize].take();
+                let mut exposed = false;
+                for (i, &d) in lines.iter().enumerate() {
+                    if m & (1 << i) == 0 {
+                        continue;
+                    }
+                    let mut at = r;
+                    while let Some(c) = self.variant.board.offset(at, d) {
+                        if s.terrain[c as usize] & self.variant.board.blocking != 0 {
+                            break;
+                        }
+                        if let Some(id) = g.scratch[c as usize] {
+                            let q = s.pieces[id as usize].owner;
+                            exposed = q != player
+                                && s.eliminated & (1 << q) == 0
+                                && reaches(&self.variant, s, &g.scratch, id, c, r);
+                            break;
+                        }
+                        at = c;
+                    }
+                    if exposed {
+                        break;
+                    }
+                }
+                g.scratch[from as usize] = g.scratch[to as usize];
+                g.scratch[to as usize] = saved_to;
+                return !exposed;
+            }
+        }
+        if g.native {
+            let royals = std::mem::take(&mut g.royals);
+            let exposed = self.exposes_royal_on(s, &mut g.scratch, &royals, player, from, to, side);
+            g.royals = royals;
+            !exposed
+        } else {
+            !self.exposes_royal(s, player, from, to, side)
+        }
     }
 
     /// The moves `rules.extra_moves` adds for `player`, with the cells each
@@ -561,7 +624,7 @@ impl Engine {
                     .variant
                     .extra_moves_when
                     .iter()
-                    .all(|c| s.counters.get(&(c.clone(), None)).is_none_or(|&v| v == 0))
+                    .all(|c| s.counters.get(c, None).is_none_or(|v| v == 0))
         {
             return Vec::new();
         }
@@ -621,6 +684,63 @@ impl Engine {
     /// capturable. The move is played on a scratch copy with its strike and
     /// its side captures (`rules.captures`), not `rules.after_action`.
     /// `side`: cells the move captures besides `to` (an extra move's).
+    /// Whether check is decided natively (no rule hook changes captures,
+    /// attacks or mobility).
+    fn native_check(&self) -> bool {
+        !self.rules.has_captures() && !self.rules.has_attacked() && !self.rules.has_frozen()
+    }
+
+    /// The cells of `player`'s royal pieces.
+    fn royal_cells(&self, s: &GameState, player: PlayerId) -> Vec<Cell> {
+        s.board
+            .iter()
+            .enumerate()
+            .filter_map(|(c, slot)| {
+                let p = &s.pieces[(*slot)? as usize];
+                (p.owner == player && self.variant.kinds[p.kind as usize].royal)
+                    .then_some(c as Cell)
+            })
+            .collect()
+    }
+
+    /// [`Engine::exposes_royal`] for native check, on `scratch` (a copy of
+    /// the board, left as it was found) with `royals` the royal cells.
+    #[allow(clippy::too_many_arguments)]
+    fn exposes_royal_on(
+        &self,
+        s: &GameState,
+        scratch: &mut [Option<PieceId>],
+        royals: &[Cell],
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        let saved_to = scratch[to as usize];
+        let mut saved_side: [Option<PieceId>; 8] = [None; 8];
+        if side.len() > saved_side.len() {
+            return self.exposes_royal(s, player, from, to, side);
+        }
+        for (i, &c) in side.iter().enumerate() {
+            saved_side[i] = scratch[c as usize].take();
+        }
+        scratch[to as usize] = scratch[from as usize].take();
+        let attacked = royals.iter().any(|&r| {
+            let r = if r == from { to } else { r };
+            (0..s.players).any(|q| {
+                q != player
+                    && s.eliminated & (1 << q) == 0
+                    && attacked_on(&self.variant, s, scratch, r, q)
+            })
+        });
+        scratch[from as usize] = scratch[to as usize];
+        scratch[to as usize] = saved_to;
+        for (i, &c) in side.iter().enumerate().rev() {
+            scratch[c as usize] = saved_side[i];
+        }
+        attacked
+    }
+
     fn exposes_royal(
         &self,
         s: &GameState,
@@ -939,40 +1059,38 @@ impl Engine {
             let h = self.position_hash(s);
             s.positions.push(h);
         }
-        let info = self.rules.has_after_action().then(|| ActionInfo {
+        let moving = match *a {
+            Action::Move { from, to } => s.piece_at(from).map(|id| (id, from, to)),
+            _ => None,
+        };
+        let moving_kind = moving.map(|(id, _, _)| s.pieces[id as usize].kind);
+        let wanted = match (&self.variant.after_action_when, moving) {
+            (Some(w), Some((id, from, to))) => {
+                w.kinds.contains(&s.pieces[id as usize].kind)
+                    || w.cells.contains(&from)
+                    || w.cells.contains(&to)
+                    || w.counters.iter().any(|c| s.counter(c, None) != 0)
+            }
+            _ => true,
+        };
+        let info = (wanted && self.rules.has_after_action()).then(|| ActionInfo {
             kind: match a {
                 Action::Move { .. } => "move",
                 Action::Choose { .. } => "choice",
                 Action::Scripted { .. } => "scripted",
                 _ => "draw",
             },
-            text: self.action_text(s, a),
+            text: (!matches!(a, Action::Move { .. })).then(|| self.action_text(s, a)),
             player: mover,
-            from: match a {
-                Action::Move { from, .. } => Some(*from),
-                _ => None,
-            },
-            to: match a {
-                Action::Move { to, .. } => Some(*to),
-                _ => None,
-            },
-            piece: match a {
-                Action::Move { from, .. } => s.piece_at(*from),
-                _ => None,
-            },
-            piece_kind: match a {
-                Action::Move { from, .. } => s.piece_at(*from).map(|id| {
-                    self.variant.kinds[s.pieces[id as usize].kind as usize]
-                        .name
-                        .clone()
-                }),
-                _ => None,
-            },
+            from: moving.map(|m| m.1),
+            to: moving.map(|m| m.2),
+            piece: moving.map(|m| m.0),
+            piece_kind: moving_kind,
             captured: 0,
         });
         if matches!(a, Action::Move { .. }) && s.counter(DRAW_OFFER, None) - 1 != mover as i64 {
             // A move instead of an answer declines a standing offer.
-            s.counters.remove(&(DRAW_OFFER.to_string(), None));
+            s.counters.remove(DRAW_OFFER, None);
         }
         match *a {
             Action::Scripted { index } => {
@@ -995,7 +1113,7 @@ impl Engine {
                 ))));
             }
             Action::AcceptDraw => {
-                s.counters.remove(&(DRAW_OFFER.to_string(), None));
+                s.counters.remove(DRAW_OFFER, None);
                 s.outcome = Some(Outcome {
                     winners: vec![],
                     reason: "draw by agreement".into(),
@@ -1029,23 +1147,38 @@ impl Engine {
                 }
             }
         }
+        let captured = events
+            .iter()
+            .map(|e| match e {
+                Event::Struck { result, .. } if result == "both" => 2,
+                Event::Struck { result, .. } if result != "none" => 1,
+                _ => 0,
+            })
+            .sum::<usize>()
+            + effects
+                .iter()
+                .filter(|e| matches!(e, Effect::Captured { .. }))
+                .count();
         if let Some(mut info) = info {
             if s.outcome.is_none() {
-                info.captured = events
-                    .iter()
-                    .map(|e| match e {
-                        Event::Struck { result, .. } if result == "both" => 2,
-                        Event::Struck { result, .. } if result != "none" => 1,
-                        _ => 0,
-                    })
-                    .sum::<usize>()
-                    + effects
-                        .iter()
-                        .filter(|e| matches!(e, Effect::Captured { .. }))
-                        .count();
+                info.captured = captured;
                 self.rules
                     .after_action(s, &self.variant, &mut effects, &info)
                     .map_err(ActionError::Script)?;
+            }
+        }
+        if let (Some(np), Some(kind)) = (&self.variant.no_progress, moving_kind) {
+            let n = if captured > 0 || np.reset_kinds.contains(&kind) {
+                0
+            } else {
+                s.counter(&np.counter, None) + 1
+            };
+            s.set_counter(&np.counter, None, n);
+            if n >= np.plies as i64 && s.outcome.is_none() {
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("draw: {}", np.reason),
+                });
             }
         }
         events.extend(effects.into_iter().map(Event::Effect));
@@ -1060,7 +1193,15 @@ impl Engine {
                 });
             }
         } else if *a != Action::OfferDraw {
+            let before = s.to_move;
             self.advance_turn(s);
+            if let Some(c) = &self.variant.move_number {
+                // The turn came back round past the last player.
+                if s.to_move < before {
+                    let n = s.counter(c, None);
+                    s.set_counter(c, None, n + 1);
+                }
+            }
         }
         if let Some(n) = self.variant.repetition_draw {
             if s.outcome.is_none() && s.pending.is_empty() && !a.is_social() {
@@ -1234,19 +1375,31 @@ impl Engine {
     /// A position's hash for `repetition_draw`: the board (kinds and
     /// owners), the player to move and the variant's `repetition_counters`.
     pub fn position_hash(&self, s: &GameState) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        for slot in &s.board {
-            slot.map(|id| (s.pieces[id as usize].kind, s.pieces[id as usize].owner))
-                .hash(&mut h);
+        // A fixed mix (stable across builds, unlike the standard hasher, so
+        // saved games keep their meaning): each occupied cell contributes a
+        // mix of (cell, kind, owner); the player to move and the counters
+        // follow.
+        fn mix(mut z: u64) -> u64 {
+            z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
         }
-        s.to_move.hash(&mut h);
-        for name in &self.variant.repetition_counters {
-            for p in std::iter::once(None).chain((0..s.players).map(Some)) {
-                s.counters.get(&(name.clone(), p)).hash(&mut h);
+        let mut h = 0u64;
+        for (c, slot) in s.board.iter().enumerate() {
+            if let Some(id) = *slot {
+                let p = &s.pieces[id as usize];
+                h ^= mix(((c as u64) << 32) | ((p.kind as u64) << 8) | p.owner as u64);
             }
         }
-        h.finish()
+        h = mix(h ^ s.to_move as u64);
+        for name in &self.variant.repetition_counters {
+            for p in std::iter::once(None).chain((0..s.players).map(Some)) {
+                let v = s.counters.get(name, p).map_or(u64::MAX, |v| v as u64);
+                h = mix(h ^ v);
+            }
+        }
+        h
     }
 
     fn reveal_by_distance(
@@ -1636,6 +1789,26 @@ fn attacked_except(
     by: PlayerId,
     frozen: &[Cell],
 ) -> bool {
+    let board = &variant.board;
+    if variant.attack.usable {
+        return variant.attack.any_candidate(
+            board,
+            cell,
+            by,
+            |c| {
+                occupant[c as usize].map(|id| {
+                    let p = &s.pieces[id as usize];
+                    (p.kind, p.owner)
+                })
+            },
+            |c| s.terrain[c as usize] & board.blocking != 0,
+            |from| {
+                !frozen.contains(&from)
+                    && occupant[from as usize]
+                        .is_some_and(|id| reaches(variant, s, occupant, id, from, cell))
+            },
+        );
+    }
     for (from, slot) in occupant.iter().enumerate() {
         let Some(id) = *slot else { continue };
         if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
@@ -1741,6 +1914,21 @@ fn reaches(
         }
     }
     false
+}
+
+/// Marks the royal piece's own cell in [`Guard::rays`].
+const ROYAL_CELL: u32 = u32::MAX;
+
+/// See [`Engine::guard`].
+struct Guard {
+    native: bool,
+    royals: Vec<Cell>,
+    /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
+    /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
+    /// move in full.
+    rays: Option<Vec<u32>>,
+    /// A copy of the board to try moves on (native check).
+    scratch: Vec<Option<PieceId>>,
 }
 
 /// Whether a royal piece of `player` on the board `occupant` is attacked by

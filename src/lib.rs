@@ -1,5 +1,6 @@
 //! sandtable: a scripting-driven rules sandbox for board games.
 pub mod agent;
+pub mod attack;
 pub mod cli;
 pub mod clock;
 pub mod determinize;

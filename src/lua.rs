@@ -54,28 +54,109 @@ pub enum Effect {
 #[derive(Clone, Debug)]
 pub struct ActionInfo {
     pub kind: &'static str,
-    pub text: String,
+    /// The action's text; `None` for a move (the table builds `from-to`
+    /// when the script asks for it).
+    pub text: Option<String>,
     pub player: PlayerId,
     pub from: Option<Cell>,
     pub to: Option<Cell>,
     pub piece: Option<PieceId>,
     /// The acting piece's kind (before the action).
-    pub piece_kind: Option<String>,
+    pub piece_kind: Option<crate::state::KindId>,
     /// How many pieces the action captured.
     pub captured: usize,
 }
 
+/// Builds the `action` table of `rules.after_action` inside Luau from
+/// numbers (names come from tables made once), then calls the hook: one
+/// call across the boundary instead of one per field. `text` of a move is
+/// made only when read.
+const AFTER_ACTION_PRELUDE: &str = r#"
+local PLAYERS, KINDS, CELLS = ...
+local MOVE_TEXT = { __index = function(t, k)
+  if k == "text" then return t.from .. "-" .. t.to end
+end }
+return function(hook, g, kind, player, from, to, piece, piece_kind, captured, text)
+  local t = {
+    kind = kind, player = PLAYERS[player], piece = piece, captured = captured,
+    from = from and CELLS[from + 1], to = to and CELLS[to + 1],
+    from_index = from, to_index = to,
+    piece_kind = piece_kind and KINDS[piece_kind + 1], text = text,
+  }
+  if text == nil and from then setmetatable(t, MOVE_TEXT) end
+  return hook(g, t)
+end
+"#;
+
 /// What a hook call sees: the state, the variant, and what it has done.
+///
+/// One context lives in the Lua state for its whole life; a hook call points
+/// it at the caller's state instead of moving or copying the state. A call
+/// that may change the state (`Rules::call`) writes through the pointer; a
+/// question (`Rules::query`) reads through it, and its first write makes a
+/// private copy that the rest of the call reads and writes (copy on write),
+/// so a question never changes the caller's state.
 pub struct CallCtx {
-    pub state: GameState,
-    pub variant: Arc<Variant>,
+    target: *mut GameState,
+    writable: bool,
+    scratch: Option<Box<GameState>>,
+    variant: Option<Arc<Variant>>,
     pub effects: Vec<Effect>,
+}
+
+// SAFETY: the pointer is set only for the duration of one hook call, made by
+// the thread that holds the borrow it came from; between calls it is null.
+unsafe impl Send for CallCtx {}
+
+impl CallCtx {
+    fn idle() -> CallCtx {
+        CallCtx {
+            target: std::ptr::null_mut(),
+            writable: false,
+            scratch: None,
+            variant: None,
+            effects: Vec::new(),
+        }
+    }
+
+    fn active(&self) -> bool {
+        !self.target.is_null() && self.variant.is_some()
+    }
+
+    /// The state the hook sees.
+    pub fn state(&self) -> &GameState {
+        match &self.scratch {
+            Some(s) => s,
+            // SAFETY: `active()` was checked by `with_ctx`; the caller of
+            // the hook holds the borrow for the call's duration.
+            None => unsafe { &*self.target },
+        }
+    }
+
+    /// The state the hook changes: the caller's in a call, a private copy
+    /// in a question.
+    pub fn state_mut(&mut self) -> &mut GameState {
+        if self.writable {
+            // SAFETY: as in `state`; a writable call came from `&mut`.
+            return unsafe { &mut *self.target };
+        }
+        let target = self.target;
+        // SAFETY: as in `state`.
+        self.scratch
+            .get_or_insert_with(|| Box::new(unsafe { (*target).clone() }))
+    }
+
+    pub fn variant(&self) -> &Variant {
+        self.variant.as_deref().expect("checked by with_ctx")
+    }
 }
 
 /// Static facts about a variant that scripts may read as globals.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     pub kinds: Vec<String>,
+    /// Cell names in index order.
+    pub cells: Vec<String>,
     pub players: Vec<String>,
     pub files: i64,
     pub ranks: i64,
@@ -118,6 +199,8 @@ pub struct Rules {
     extra_moves: Option<Function>,
     position_fields: Option<Function>,
     api: mlua::AnyUserData,
+    /// Builds the action table and calls `rules.after_action`.
+    after_action_caller: Function,
     actions: Option<Function>,
     perform: Option<Function>,
     setup: Option<Function>,
@@ -129,15 +212,15 @@ struct Api;
 impl UserData for Api {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
         m.add_method("player", |lua, _, ()| {
-            with_ctx(lua, |cx| Ok(player_name(cx, cx.state.to_move)))
+            with_ctx(lua, |cx| Ok(player_name(cx, cx.state().to_move)))
         });
         m.add_method("players", |lua, _, ()| {
-            with_ctx(lua, |cx| Ok(cx.variant.players.clone()))
+            with_ctx(lua, |cx| Ok(cx.variant().players.clone()))
         });
-        m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state.ply)));
+        m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state().ply)));
         m.add_method("option", |lua, _, name: String| {
             let v = with_ctx(lua, |cx| {
-                cx.variant
+                cx.variant()
                     .option(&name)
                     .cloned()
                     .ok_or_else(|| mlua::Error::runtime(format!("unknown option `{name}`")))
@@ -145,7 +228,7 @@ impl UserData for Api {
             value_to_lua(lua, &v)
         });
         m.add_method("piece", |lua, _, id: u32| {
-            let ok = with_ctx(lua, |cx| Ok((id as usize) < cx.state.pieces.len()))?;
+            let ok = with_ctx(lua, |cx| Ok((id as usize) < cx.state().pieces.len()))?;
             if !ok {
                 return Ok(LV::Nil);
             }
@@ -154,7 +237,7 @@ impl UserData for Api {
         m.add_method("piece_at", |lua, _, cell: String| {
             let id = with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                Ok(cx.state.piece_at(c))
+                Ok(cx.state().piece_at(c))
             })?;
             match id {
                 Some(id) => piece_table(lua, id).map(LV::Table),
@@ -176,7 +259,7 @@ impl UserData for Api {
             let to = to_player_set(lua, &to)?;
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
-                cx.state.reveal(id, to);
+                cx.state_mut().reveal(id, to);
                 cx.effects.push(Effect::Revealed { piece: id, to });
                 Ok(())
             })
@@ -184,8 +267,8 @@ impl UserData for Api {
         m.add_method("capture", |lua, _, id: u32| {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
-                let cell = cx.state.cell_of(id);
-                cx.state.capture(id);
+                let cell = cx.state().cell_of(id);
+                cx.state_mut().capture(id);
                 cx.effects.push(Effect::Captured { piece: id, cell });
                 Ok(())
             })
@@ -194,18 +277,18 @@ impl UserData for Api {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
                 let c = parse_cell(cx, &cell)?;
-                if cx.state.piece_at(c).is_some() {
+                if cx.state().piece_at(c).is_some() {
                     return Err(mlua::Error::runtime(format!(
                         "cannot move onto {cell}: it is occupied"
                     )));
                 }
-                if cx.state.terrain[c as usize] & cx.variant.board.blocking != 0 {
+                if cx.state().terrain[c as usize] & cx.variant().board.blocking != 0 {
                     return Err(mlua::Error::runtime(format!(
                         "cannot move onto {cell}: its terrain blocks pieces"
                     )));
                 }
-                let from = cx.state.cell_of(id);
-                cx.state.place(id, c);
+                let from = cx.state().cell_of(id);
+                cx.state_mut().place(id, c);
                 cx.effects.push(Effect::Moved {
                     piece: id,
                     from,
@@ -219,8 +302,8 @@ impl UserData for Api {
             |lua, _, (player, reason): (String, Option<String>)| {
                 with_ctx(lua, |cx| {
                     let p = parse_player(cx, &player)?;
-                    if cx.state.outcome.is_none() {
-                        cx.state.outcome = Some(Outcome {
+                    if cx.state().outcome.is_none() {
+                        cx.state_mut().outcome = Some(Outcome {
                             winners: vec![p],
                             reason: reason.unwrap_or_else(|| format!("{player} wins")),
                         });
@@ -231,8 +314,8 @@ impl UserData for Api {
         );
         m.add_method("draw", |lua, _, reason: Option<String>| {
             with_ctx(lua, |cx| {
-                if cx.state.outcome.is_none() {
-                    cx.state.outcome = Some(Outcome {
+                if cx.state().outcome.is_none() {
+                    cx.state_mut().outcome = Some(Outcome {
                         winners: vec![],
                         reason: reason.unwrap_or_else(|| "draw".into()),
                     });
@@ -245,7 +328,7 @@ impl UserData for Api {
             |lua, _, (name, player): (String, Option<String>)| {
                 with_ctx(lua, |cx| {
                     let p = player.as_deref().map(|p| parse_player(cx, p)).transpose()?;
-                    Ok(cx.state.counter(&name, p))
+                    Ok(cx.state().counter(&name, p))
                 })
             },
         );
@@ -254,7 +337,7 @@ impl UserData for Api {
             |lua, _, (name, value, player): (String, i64, Option<String>)| {
                 with_ctx(lua, |cx| {
                     let p = player.as_deref().map(|p| parse_player(cx, p)).transpose()?;
-                    cx.state.set_counter(&name, p, value);
+                    cx.state_mut().set_counter(&name, p, value);
                     Ok(())
                 })
             },
@@ -264,7 +347,7 @@ impl UserData for Api {
             |lua, _, (id, name, value): (u32, String, i64)| {
                 with_ctx(lua, |cx| {
                     let id = check_piece(cx, id)?;
-                    let attrs = &mut cx.state.pieces[id as usize].attrs;
+                    let attrs = &mut cx.state_mut().pieces[id as usize].attrs;
                     match attrs.iter_mut().find(|(k, _)| *k == name) {
                         Some(slot) => slot.1 = value,
                         None => {
@@ -280,10 +363,10 @@ impl UserData for Api {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
                 let k = cx
-                    .variant
+                    .variant()
                     .kind_index(&kind)
                     .ok_or_else(|| mlua::Error::runtime(format!("`{kind}` is no piece kind")))?;
-                cx.state.pieces[id as usize].kind = k as crate::state::KindId;
+                cx.state_mut().pieces[id as usize].kind = k as crate::state::KindId;
                 Ok(())
             })
         });
@@ -293,14 +376,14 @@ impl UserData for Api {
                 with_ctx(lua, |cx| {
                     let c = parse_cell(cx, &cell)?;
                     let by = parse_player(cx, &by)?;
-                    let mut board = cx.state.board.clone();
+                    let mut board = cx.state().board.clone();
                     if let Some(f) = from {
                         let f = parse_cell(cx, &f)?;
                         board[c as usize] = board[f as usize].take();
                     }
                     Ok(crate::engine::attacked_on(
-                        &cx.variant,
-                        &cx.state,
+                        cx.variant(),
+                        cx.state(),
                         &board,
                         c,
                         by,
@@ -331,7 +414,7 @@ impl UserData for Api {
                             "the options of a choice must be distinct, non-empty labels",
                         ));
                     }
-                    cx.state.pending.push(Choice {
+                    cx.state_mut().pending.push(Choice {
                         player: p,
                         reason,
                         options,
@@ -346,7 +429,7 @@ impl UserData for Api {
             |lua, _, (cell, dirs): (String, Option<String>)| {
                 with_ctx(lua, |cx| {
                     let c = parse_cell(cx, &cell)?;
-                    let b = &cx.variant.board;
+                    let b = &cx.variant().board;
                     let name = dirs.as_deref().unwrap_or("orthogonal");
                     let d = b.directions(name).ok_or_else(|| {
                         mlua::Error::runtime(format!("unknown direction set `{name}`"))
@@ -361,7 +444,7 @@ impl UserData for Api {
         );
         m.add_method("cell_name", |lua, _, index: u32| {
             with_ctx(lua, |cx| {
-                let b = &cx.variant.board;
+                let b = &cx.variant().board;
                 if (index as usize) < b.cell_count() {
                     Ok(b.cell_name(index as Cell))
                 } else {
@@ -371,7 +454,7 @@ impl UserData for Api {
         });
         m.add_method("zone", |lua, _, name: String| {
             with_ctx(lua, |cx| {
-                let b = &cx.variant.board;
+                let b = &cx.variant().board;
                 let cells = b
                     .zone(&name)
                     .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
@@ -382,7 +465,7 @@ impl UserData for Api {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
                 let cells = cx
-                    .variant
+                    .variant()
                     .board
                     .zone(&name)
                     .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
@@ -395,7 +478,7 @@ impl UserData for Api {
                 let ids = with_ctx(lua, |cx| {
                     let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
                     Ok(cx
-                        .state
+                        .state()
                         .containers
                         .iter()
                         .find(|c| c.name == name && c.owner == owner)
@@ -413,14 +496,17 @@ impl UserData for Api {
             let to = to_player_set(lua, &to)?;
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
-                let owner = cx.state.pieces[id as usize].owner;
-                cx.state.pieces[id as usize].known_by = to | (1 << owner);
+                let owner = cx.state().pieces[id as usize].owner;
+                cx.state_mut().pieces[id as usize].known_by = to | (1 << owner);
                 Ok(())
             })
         });
         m.add_method("board_size", |lua, _, ()| {
             with_ctx(lua, |cx| {
-                Ok((cx.variant.board.files as i64, cx.variant.board.ranks as i64))
+                Ok((
+                    cx.variant().board.files as i64,
+                    cx.variant().board.ranks as i64,
+                ))
             })
         });
         m.add_method("index", |lua, _, cell: String| {
@@ -432,24 +518,24 @@ impl UserData for Api {
         m.add_method("grid", |lua, _, ()| {
             with_ctx(lua, |cx| {
                 let kind_names: Vec<LV> = cx
-                    .variant
+                    .variant()
                     .kinds
                     .iter()
                     .map(|k| lua.create_string(&k.name).map(LV::String))
                     .collect::<mlua::Result<_>>()?;
                 let player_names: Vec<LV> = cx
-                    .variant
+                    .variant()
                     .players
                     .iter()
                     .map(|p| lua.create_string(p).map(LV::String))
                     .collect::<mlua::Result<_>>()?;
-                let pieces = &cx.state.pieces;
-                let kinds = lua.create_sequence_from(cx.state.board.iter().map(|slot| {
+                let pieces = &cx.state().pieces;
+                let kinds = lua.create_sequence_from(cx.state().board.iter().map(|slot| {
                     slot.map_or(LV::Boolean(false), |id| {
                         kind_names[pieces[id as usize].kind as usize].clone()
                     })
                 }))?;
-                let owners = lua.create_sequence_from(cx.state.board.iter().map(|slot| {
+                let owners = lua.create_sequence_from(cx.state().board.iter().map(|slot| {
                     slot.map_or(LV::Boolean(false), |id| {
                         player_names[pieces[id as usize].owner as usize].clone()
                     })
@@ -460,9 +546,9 @@ impl UserData for Api {
         m.add_method("cell", |lua, _, cell: String| {
             let (terrain, piece) = with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                let bits = cx.state.terrain[c as usize];
+                let bits = cx.state().terrain[c as usize];
                 let names: Vec<String> = cx
-                    .variant
+                    .variant()
                     .board
                     .terrain_names
                     .iter()
@@ -470,7 +556,7 @@ impl UserData for Api {
                     .filter(|(i, _)| bits & (1 << i) != 0)
                     .map(|(_, n)| n.clone())
                     .collect();
-                Ok((names, cx.state.piece_at(c)))
+                Ok((names, cx.state().piece_at(c)))
             })?;
             let index = with_ctx(lua, |cx| parse_cell(cx, &cell))?;
             let t = lua.create_table()?;
@@ -485,7 +571,7 @@ impl UserData for Api {
         // counters, coordinates.
         m.add_method("continue_turn", |lua, _, ()| {
             with_ctx(lua, |cx| {
-                cx.state.hold_turn = true;
+                cx.state_mut().hold_turn = true;
                 Ok(())
             })
         });
@@ -493,9 +579,9 @@ impl UserData for Api {
             with_ctx(lua, |cx| {
                 let start = match from.as_deref() {
                     Some(p) => parse_player(cx, p)?,
-                    None => cx.state.to_move,
+                    None => cx.state().to_move,
                 };
-                let s = &cx.state;
+                let s = cx.state();
                 let n = s.players.max(1);
                 Ok((0..n)
                     .map(|i| (start + i) % n)
@@ -510,12 +596,12 @@ impl UserData for Api {
                 with_ctx(lua, |cx| {
                     let id = check_piece(cx, id)?;
                     let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
-                    let cell = cx.state.cell_of(id);
-                    let k = cx.state.container_id(&name, owner);
+                    let cell = cx.state().cell_of(id);
+                    let k = cx.state_mut().container_id(&name, owner);
                     if front.unwrap_or(false) {
-                        cx.state.send_to_front(id, k);
+                        cx.state_mut().send_to_front(id, k);
                     } else {
-                        cx.state.send_to(id, k);
+                        cx.state_mut().send_to(id, k);
                     }
                     cx.effects.push(Effect::Captured { piece: id, cell });
                     Ok(())
@@ -530,25 +616,25 @@ impl UserData for Api {
                     None => None,
                 };
                 with_ctx(lua, |cx| {
-                    let k = cx.variant.kind_index(&kind).ok_or_else(|| {
+                    let k = cx.variant().kind_index(&kind).ok_or_else(|| {
                         mlua::Error::runtime(format!("unknown piece kind `{kind}`"))
                     })? as u16;
                     let p = parse_player(cx, &owner)?;
                     let known = known.unwrap_or(0) | (1 << p);
-                    let id = match cx.variant.board.parse_cell(&place) {
+                    let id = match cx.variant().board.parse_cell(&place) {
                         Some(c) => {
-                            if cx.state.piece_at(c).is_some() {
+                            if cx.state().piece_at(c).is_some() {
                                 return Err(mlua::Error::runtime(format!(
                                     "cannot add a piece on {place}: it is occupied"
                                 )));
                             }
-                            let id = cx.state.add_piece(k, p, c, false);
-                            cx.state.pieces[id as usize].known_by = known;
+                            let id = cx.state_mut().add_piece(k, p, c, false);
+                            cx.state_mut().pieces[id as usize].known_by = known;
                             id
                         }
                         None => {
-                            let c = cx.state.container_id(&place, Some(p));
-                            cx.state.add_piece_to(k, p, c, known)
+                            let c = cx.state_mut().container_id(&place, Some(p));
+                            cx.state_mut().add_piece_to(k, p, c, known)
                         }
                     };
                     Ok(id)
@@ -560,18 +646,20 @@ impl UserData for Api {
             |lua, _, (cell, tag, on): (String, String, bool)| {
                 with_ctx(lua, |cx| {
                     let c = parse_cell(cx, &cell)?;
-                    let bit = cx.variant.board.terrain_bit(&tag).ok_or_else(|| {
+                    let bit = cx.variant().board.terrain_bit(&tag).ok_or_else(|| {
                         mlua::Error::runtime(format!("`{tag}` is not a terrain tag of this board"))
                     })?;
                     if on {
-                        if bit & cx.variant.board.blocking != 0 && cx.state.piece_at(c).is_some() {
+                        if bit & cx.variant().board.blocking != 0
+                            && cx.state().piece_at(c).is_some()
+                        {
                             return Err(mlua::Error::runtime(format!(
                                 "cannot make {cell} `{tag}`: a piece stands there"
                             )));
                         }
-                        cx.state.terrain[c as usize] |= bit;
+                        cx.state_mut().terrain[c as usize] |= bit;
                     } else {
-                        cx.state.terrain[c as usize] &= !bit;
+                        cx.state_mut().terrain[c as usize] &= !bit;
                     }
                     Ok(())
                 })
@@ -583,11 +671,11 @@ impl UserData for Api {
                 let known = match known {
                     Some(LV::String(s)) if s.to_str()? == "none" => 0,
                     Some(v) => to_player_set(lua, &v)?,
-                    None => with_ctx(lua, |cx| Ok(cx.state.all_players()))?,
+                    None => with_ctx(lua, |cx| Ok(cx.state().all_players()))?,
                 };
                 with_ctx(lua, |cx| {
                     let c = parse_cell(cx, &cell)?;
-                    cx.state.marks.insert(
+                    cx.state_mut().marks.insert(
                         (c, name),
                         Mark {
                             value,
@@ -601,13 +689,13 @@ impl UserData for Api {
         m.add_method("mark", |lua, _, (cell, name): (String, String)| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                Ok(cx.state.marks.get(&(c, name)).map(|m| m.value.clone()))
+                Ok(cx.state().marks.get(&(c, name)).map(|m| m.value.clone()))
             })
         });
         m.add_method("clear_mark", |lua, _, (cell, name): (String, String)| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                cx.state.marks.remove(&(c, name));
+                cx.state_mut().marks.remove(&(c, name));
                 Ok(())
             })
         });
@@ -617,7 +705,7 @@ impl UserData for Api {
                 let to = to_player_set(lua, &to)?;
                 with_ctx(lua, |cx| {
                     let c = parse_cell(cx, &cell)?;
-                    if let Some(m) = cx.state.marks.get_mut(&(c, name)) {
+                    if let Some(m) = cx.state_mut().marks.get_mut(&(c, name)) {
                         m.known_by |= to;
                     }
                     Ok(())
@@ -626,9 +714,9 @@ impl UserData for Api {
         );
         m.add_method("marked", |lua, _, name: String| {
             let list = with_ctx(lua, |cx| {
-                let b = &cx.variant.board;
+                let b = &cx.variant().board;
                 Ok(cx
-                    .state
+                    .state()
                     .marks
                     .iter()
                     .filter(|((_, n), _)| *n == name)
@@ -644,7 +732,7 @@ impl UserData for Api {
         m.add_method("cell_counter", |lua, _, (name, cell): (String, String)| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                Ok(cx.state.cell_counter(&name, c))
+                Ok(cx.state().cell_counter(&name, c))
             })
         });
         m.add_method(
@@ -652,7 +740,7 @@ impl UserData for Api {
             |lua, _, (name, cell, value): (String, String, i64)| {
                 with_ctx(lua, |cx| {
                     let c = parse_cell(cx, &cell)?;
-                    cx.state.set_cell_counter(&name, c, value);
+                    cx.state_mut().set_cell_counter(&name, c, value);
                     Ok(())
                 })
             },
@@ -660,13 +748,13 @@ impl UserData for Api {
         m.add_method("coords", |lua, _, cell: String| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                let (f, r) = cx.variant.board.coords(c);
+                let (f, r) = cx.variant().board.coords(c);
                 Ok((f, r))
             })
         });
         m.add_method("cell_at", |lua, _, (file, rank): (i32, i32)| {
             with_ctx(lua, |cx| {
-                let b = &cx.variant.board;
+                let b = &cx.variant().board;
                 Ok(
                     if file >= 0 && rank >= 0 && file < b.files as i32 && rank < b.ranks as i32 {
                         Some(b.cell_name((rank * b.files as i32 + file) as Cell))
@@ -679,16 +767,16 @@ impl UserData for Api {
         m.add_method("has_terrain", |lua, _, (cell, tag): (String, String)| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                let bit = cx.variant.board.terrain_bit(&tag).ok_or_else(|| {
+                let bit = cx.variant().board.terrain_bit(&tag).ok_or_else(|| {
                     mlua::Error::runtime(format!("`{tag}` is not a terrain tag of this board"))
                 })?;
-                Ok(cx.state.terrain[c as usize] & bit != 0)
+                Ok(cx.state().terrain[c as usize] & bit != 0)
             })
         });
         m.add_method("clear_attr", |lua, _, (id, name): (u32, String)| {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
-                cx.state.pieces[id as usize]
+                cx.state_mut().pieces[id as usize]
                     .attrs
                     .retain(|(k, _)| *k != name);
                 Ok(())
@@ -721,7 +809,7 @@ fn filtered_pieces(lua: &Lua, filter: Option<Table>) -> mlua::Result<Vec<PieceId
         let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
         let kind = match kind.as_deref() {
             Some(k) => Some(
-                cx.variant
+                cx.variant()
                     .kind_index(k)
                     .ok_or_else(|| mlua::Error::runtime(format!("unknown piece kind `{k}`")))?
                     as u16,
@@ -729,16 +817,16 @@ fn filtered_pieces(lua: &Lua, filter: Option<Table>) -> mlua::Result<Vec<PieceId
             None => None,
         };
         Ok(cx
-            .state
+            .state()
             .board
             .iter()
             .flatten()
             .copied()
             .filter(|&id| {
-                let p = &cx.state.pieces[id as usize];
+                let p = &cx.state().pieces[id as usize];
                 owner.is_none_or(|o| p.owner == o)
                     && kind.is_none_or(|k| p.kind == k)
-                    && mobile.is_none_or(|m| cx.variant.kinds[p.kind as usize].is_mobile() == m)
+                    && mobile.is_none_or(|m| cx.variant().kinds[p.kind as usize].is_mobile() == m)
             })
             .collect())
     })
@@ -747,12 +835,13 @@ fn filtered_pieces(lua: &Lua, filter: Option<Table>) -> mlua::Result<Vec<PieceId
 fn with_ctx<R>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> mlua::Result<R>) -> mlua::Result<R> {
     let mut cx = lua
         .app_data_mut::<CallCtx>()
+        .filter(|cx| cx.active())
         .ok_or_else(|| mlua::Error::runtime("the game API is only available inside a rule call"))?;
     f(&mut cx)
 }
 
 fn player_name(cx: &CallCtx, p: PlayerId) -> String {
-    cx.variant
+    cx.variant()
         .players
         .get(p as usize)
         .cloned()
@@ -760,21 +849,21 @@ fn player_name(cx: &CallCtx, p: PlayerId) -> String {
 }
 
 fn parse_player(cx: &CallCtx, name: &str) -> mlua::Result<PlayerId> {
-    cx.variant
+    cx.variant()
         .player_index(name)
         .map(|i| i as PlayerId)
         .ok_or_else(|| mlua::Error::runtime(format!("unknown player `{name}`")))
 }
 
 fn parse_cell(cx: &CallCtx, name: &str) -> mlua::Result<Cell> {
-    cx.variant
+    cx.variant()
         .board
         .parse_cell(name)
         .ok_or_else(|| mlua::Error::runtime(format!("`{name}` is not a cell of the board")))
 }
 
 fn check_piece(cx: &CallCtx, id: u32) -> mlua::Result<PieceId> {
-    if (id as usize) < cx.state.pieces.len() {
+    if (id as usize) < cx.state().pieces.len() {
         Ok(id as PieceId)
     } else {
         Err(mlua::Error::runtime(format!("there is no piece {id}")))
@@ -783,7 +872,7 @@ fn check_piece(cx: &CallCtx, id: u32) -> mlua::Result<PieceId> {
 
 fn to_player_set(lua: &Lua, v: &LV) -> mlua::Result<PlayerSet> {
     with_ctx(lua, |cx| match v {
-        LV::String(s) if s.to_str()? == "all" => Ok(cx.state.all_players()),
+        LV::String(s) if s.to_str()? == "all" => Ok(cx.state().all_players()),
         LV::String(s) => Ok(1 << parse_player(cx, &s.to_str()?)?),
         LV::Table(t) => {
             let mut set = 0;
@@ -810,10 +899,10 @@ fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
 /// the kind's attributes and the piece's own attributes.
 fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
     let (kind, owner, cell, moved, rank, kattrs, pattrs, mobile) = with_ctx(lua, |cx| {
-        let p = &cx.state.pieces[id as usize];
-        let k = &cx.variant.kinds[p.kind as usize];
+        let p = &cx.state().pieces[id as usize];
+        let k = &cx.variant().kinds[p.kind as usize];
         let cell = match p.loc {
-            Loc::Cell(c) => Some(cx.variant.board.cell_name(c)),
+            Loc::Cell(c) => Some(cx.variant().board.cell_name(c)),
             _ => None,
         };
         Ok((
@@ -905,6 +994,9 @@ impl Rules {
         let facts = Facts {
             kinds: variant.kinds.iter().map(|k| k.name.clone()).collect(),
             players: variant.players.clone(),
+            cells: (0..variant.board.cell_count())
+                .map(|c| variant.board.cell_name(c as Cell))
+                .collect(),
             files: variant.board.files as i64,
             ranks: variant.board.ranks as i64,
         };
@@ -947,6 +1039,7 @@ impl Rules {
         let lua = Lua::new_with(libs, LuaOptions::default()).map_err(|e| fail(e.to_string()))?;
         let budget = Arc::new(AtomicI64::new(DEFAULT_BUDGET));
         let b = budget.clone();
+        lua.set_app_data(CallCtx::idle());
         lua.set_interrupt(move |_| {
             if b.fetch_sub(1, Ordering::Relaxed) <= 0 {
                 Err(mlua::Error::runtime(
@@ -979,10 +1072,13 @@ impl Rules {
             math.set(
                 "random",
                 lua.create_function(|lua, (m, n): (Option<i64>, Option<i64>)| {
-                    let mut cx = lua.app_data_mut::<CallCtx>().ok_or_else(|| {
-                        mlua::Error::runtime("math.random is only available inside a rule call")
-                    })?;
-                    let rng = &mut cx.state.rng;
+                    let mut cx = lua
+                        .app_data_mut::<CallCtx>()
+                        .filter(|cx| cx.active())
+                        .ok_or_else(|| {
+                            mlua::Error::runtime("math.random is only available inside a rule call")
+                        })?;
+                    let rng = &mut cx.state_mut().rng;
                     Ok(match (m, n) {
                         (None, _) => LV::Number(rng.random::<f64>()),
                         (Some(m), None) if m >= 1 => LV::Integer(rng.random_range(1..=m)),
@@ -1020,6 +1116,15 @@ impl Rules {
             lua.create_userdata(Api)
         };
         let api = setup().map_err(|e| fail(e.to_string()))?;
+        let after_action_caller: Function = lua
+            .load(AFTER_ACTION_PRELUDE)
+            .set_name("=host")
+            .call((
+                facts.players.clone(),
+                facts.kinds.clone(),
+                facts.cells.clone(),
+            ))
+            .map_err(|e| fail(e.to_string()))?;
         lua.set_memory_limit(DEFAULT_MEMORY)
             .map_err(|e| fail(e.to_string()))?;
         for (source, shown) in sources {
@@ -1083,6 +1188,7 @@ impl Rules {
             extra_moves,
             position_fields,
             api,
+            after_action_caller,
             actions,
             perform,
             setup,
@@ -1116,19 +1222,41 @@ impl Rules {
         effects: &mut Vec<Effect>,
         f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
     ) -> Result<R, String> {
+        self.enter(state, true, variant, effects, f)
+    }
+
+    /// Points the call context at `state` for one hook call (`writable`: the
+    /// hook may change it; else changes go to a private copy), runs `f`, and
+    /// puts the context back as it was (calls may nest).
+    fn enter<R>(
+        &self,
+        state: *mut GameState,
+        writable: bool,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
+    ) -> Result<R, String> {
         self.budget.store(self.budget_per_call, Ordering::Relaxed);
-        self.lua.set_app_data(CallCtx {
-            state: std::mem::take(state),
-            variant: variant.clone(),
-            effects: std::mem::take(effects),
-        });
+        let saved = {
+            let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
+            if !cx.variant.as_ref().is_some_and(|v| Arc::ptr_eq(v, variant)) {
+                cx.variant = Some(variant.clone());
+            }
+            (
+                std::mem::replace(&mut cx.target, state),
+                std::mem::replace(&mut cx.writable, writable),
+                cx.scratch.take(),
+                std::mem::replace(&mut cx.effects, std::mem::take(effects)),
+            )
+        };
         let result = f(&self.lua, &self.api);
-        let cx = self
-            .lua
-            .remove_app_data::<CallCtx>()
-            .expect("call context present");
-        *state = cx.state;
-        *effects = cx.effects;
+        {
+            let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
+            cx.target = saved.0;
+            cx.writable = saved.1;
+            cx.scratch = saved.2;
+            *effects = std::mem::replace(&mut cx.effects, saved.3);
+        }
         result.map_err(|e| describe_error(&e, &self.script_names))
     }
 
@@ -1166,17 +1294,19 @@ impl Rules {
         let Some(hook) = &self.after_action else {
             return Ok(());
         };
-        self.call(state, variant, effects, |lua, api| {
-            let t = lua.create_table()?;
-            t.set("kind", action.kind)?;
-            t.set("text", action.text.as_str())?;
-            t.set("player", variant.players[action.player as usize].as_str())?;
-            t.set("from", action.from.map(|c| variant.board.cell_name(c)))?;
-            t.set("to", action.to.map(|c| variant.board.cell_name(c)))?;
-            t.set("piece", action.piece)?;
-            t.set("piece_kind", action.piece_kind.as_deref())?;
-            t.set("captured", action.captured)?;
-            hook.call::<()>((api.clone(), t))
+        self.call(state, variant, effects, |_, api| {
+            self.after_action_caller.call::<()>((
+                hook,
+                api,
+                action.kind,
+                action.player as i64 + 1,
+                action.from.map(|c| c as i64),
+                action.to.map(|c| c as i64),
+                action.piece,
+                action.piece_kind.map(|k| k as i64),
+                action.captured,
+                action.text.as_deref(),
+            ))
         })
     }
 
@@ -1410,9 +1540,9 @@ impl Rules {
         variant: &Arc<Variant>,
         f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
     ) -> Result<R, String> {
-        let mut copy = state.clone();
         let mut effects = Vec::new();
-        self.call(&mut copy, variant, &mut effects, f)
+        let target = state as *const GameState as *mut GameState;
+        self.enter(target, false, variant, &mut effects, f)
     }
 
     /// Calls `rules.on_choice(g, player, reason, option)` with a choice's answer.

@@ -282,10 +282,10 @@ impl Engine {
         let counters = s
             .counters
             .iter()
-            .map(|((name, p), v)| CounterPos {
-                name: name.clone(),
+            .map(|(name, p, v)| CounterPos {
+                name: name.to_string(),
                 player: p.map(|p| self.player_name(p).to_string()),
-                value: *v,
+                value: v,
             })
             .collect();
         let repetition = s

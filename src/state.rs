@@ -2,6 +2,7 @@
 //! everything a rule needs to remember lives here.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -78,6 +79,41 @@ pub struct Choice {
     pub piece: Option<PieceId>,
 }
 
+/// Named counters, global (`None`) or per player, sorted by name then
+/// player (the order a `BTreeMap` would keep). A sorted vector: lookups by
+/// `&str` allocate nothing, and a copy shares the names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counters(Vec<(Arc<str>, Option<PlayerId>, i64)>);
+
+impl Counters {
+    fn find(&self, name: &str, player: Option<PlayerId>) -> Result<usize, usize> {
+        self.0
+            .binary_search_by(|(n, p, _)| (&**n, *p).cmp(&(name, player)))
+    }
+
+    pub fn get(&self, name: &str, player: Option<PlayerId>) -> Option<i64> {
+        self.find(name, player).ok().map(|i| self.0[i].2)
+    }
+
+    pub fn set(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
+        match self.find(name, player) {
+            Ok(i) => self.0[i].2 = value,
+            Err(i) => self.0.insert(i, (Arc::from(name), player, value)),
+        }
+    }
+
+    pub fn remove(&mut self, name: &str, player: Option<PlayerId>) {
+        if let Ok(i) = self.find(name, player) {
+            self.0.remove(i);
+        }
+    }
+
+    /// `(name, player, value)` in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, Option<PlayerId>, i64)> {
+        self.0.iter().map(|(n, p, v)| (&**n, *p, *v))
+    }
+}
+
 /// The last move of a player, for the back-and-forth (repetition) limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Shuttle {
@@ -97,7 +133,7 @@ pub struct GameState {
     pub terrain: Vec<u32>,
     pub containers: Vec<Container>,
     /// Counters, global (`None`) or per player.
-    pub counters: BTreeMap<(String, Option<PlayerId>), i64>,
+    pub counters: Counters,
     pub players: u8,
     pub to_move: PlayerId,
     /// Players out of the game (they are skipped in turn order).
@@ -156,7 +192,7 @@ impl GameState {
             board: vec![None; cells],
             terrain: vec![0; cells],
             containers: Vec::new(),
-            counters: BTreeMap::new(),
+            counters: Counters::default(),
             players,
             to_move: 0,
             eliminated: 0,
@@ -323,14 +359,11 @@ impl GameState {
     }
 
     pub fn counter(&self, name: &str, player: Option<PlayerId>) -> i64 {
-        self.counters
-            .get(&(name.to_string(), player))
-            .copied()
-            .unwrap_or(0)
+        self.counters.get(name, player).unwrap_or(0)
     }
 
     pub fn set_counter(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
-        self.counters.insert((name.to_string(), player), value);
+        self.counters.set(name, player, value);
     }
 
     /// The next player in turn order after `p` who is still in the game.

@@ -296,6 +296,43 @@ struct RawRules {
     /// counters is not 0 (none listed: always).
     #[serde(default)]
     extra_moves_when: Vec<String>,
+    /// A draw after so many plies without a capture or a move of certain
+    /// kinds (the fifty-move rule), counted by the host.
+    #[serde(default)]
+    no_progress: Option<Spanned<RawNoProgress>>,
+    /// A global counter the host adds one to each time the turn comes back
+    /// round to the first player (a move number).
+    #[serde(default)]
+    move_number: Option<String>,
+    /// When set, `rules.after_action` is called after a move only if one of
+    /// these holds (other actions always call it).
+    #[serde(default)]
+    after_action_when: Option<Spanned<RawAfterActionWhen>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNoProgress {
+    plies: u32,
+    counter: String,
+    #[serde(default)]
+    reset_kinds: Vec<String>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAfterActionWhen {
+    /// The moving piece is of one of these kinds.
+    #[serde(default)]
+    kinds: Vec<String>,
+    /// The move starts or ends on one of these cells.
+    #[serde(default)]
+    cells: Vec<String>,
+    /// One of these global counters is not 0 before the move.
+    #[serde(default)]
+    counters: Vec<String>,
 }
 
 /// Which file (index into the chain, base first) last set each item, so that
@@ -422,6 +459,12 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     if !child.rules.extra_moves_when.is_empty() {
         base.rules.extra_moves_when = child.rules.extra_moves_when;
     }
+    base.rules.no_progress = child.rules.no_progress.or(base.rules.no_progress);
+    base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
+    base.rules.after_action_when = child
+        .rules
+        .after_action_when
+        .or(base.rules.after_action_when);
     base
 }
 
@@ -590,6 +633,33 @@ pub struct Variant {
     /// Where `start` was written (file, line, column), for messages.
     pub start_at: Option<(String, u64, u64)>,
     pub notation: Notation,
+    /// The no-progress draw (`rules.no_progress`).
+    pub no_progress: Option<NoProgress>,
+    /// The move-number counter (`rules.move_number`).
+    pub move_number: Option<String>,
+    /// When `rules.after_action` is called after a move
+    /// (`rules.after_action_when`); `None`: always.
+    pub after_action_when: Option<AfterActionWhen>,
+    /// Reverse movement tables for "could a piece move onto this cell".
+    pub attack: crate::attack::AttackTable,
+}
+
+/// A draw after `plies` plies without a capture or a move of one of
+/// `reset_kinds`, counted in the global counter `counter`.
+#[derive(Clone, Debug)]
+pub struct NoProgress {
+    pub plies: u32,
+    pub counter: String,
+    pub reset_kinds: Vec<KindId>,
+    pub reason: String,
+}
+
+/// The moves after which `rules.after_action` is called.
+#[derive(Clone, Debug, Default)]
+pub struct AfterActionWhen {
+    pub kinds: Vec<KindId>,
+    pub cells: Vec<Cell>,
+    pub counters: Vec<String>,
 }
 
 /// How moves are written.
@@ -1369,8 +1439,62 @@ fn validate(
             st.referenced.column().max(1),
         )
     });
+    let kind_id =
+        |cx: &mut Ctx, loc, what: &str, k: &String| match kinds.iter().position(|x| x.name == *k) {
+            Some(i) => Some(i as KindId),
+            None => {
+                cx.err_at(loc, format!("{what} names `{k}`, which is no piece kind"));
+                None
+            }
+        };
+    let no_progress = raw.rules.no_progress.as_ref().map(|np| {
+        let loc = np.referenced;
+        let v = &np.value;
+        NoProgress {
+            plies: v.plies,
+            counter: v.counter.clone(),
+            reset_kinds: v
+                .reset_kinds
+                .iter()
+                .filter_map(|k| kind_id(&mut cx, loc, "`rules.no_progress.reset_kinds`", k))
+                .collect(),
+            reason: v
+                .reason
+                .clone()
+                .unwrap_or_else(|| format!("{} plies without a capture", v.plies)),
+        }
+    });
+    let after_action_when = raw.rules.after_action_when.as_ref().map(|w| {
+        let loc = w.referenced;
+        let v = &w.value;
+        AfterActionWhen {
+            kinds: v
+                .kinds
+                .iter()
+                .filter_map(|k| kind_id(&mut cx, loc, "`rules.after_action_when.kinds`", k))
+                .collect(),
+            cells: v
+                .cells
+                .iter()
+                .filter_map(|c| match board.parse_cells(c) {
+                    Ok(cells) => Some(cells),
+                    Err(e) => {
+                        cx.err_at(loc, format!("`rules.after_action_when.cells`: {e}"));
+                        None
+                    }
+                })
+                .flatten()
+                .collect(),
+            counters: v.counters.clone(),
+        }
+    });
+    if !cx.diags.is_empty() {
+        return Err(LoadError(cx.diags));
+    }
     let path = files.last().cloned().unwrap_or_default();
+    let attack = crate::attack::AttackTable::new(&kinds, &board);
     Ok(Variant {
+        attack,
         name,
         description: raw.description.unwrap_or_default(),
         path,
@@ -1389,6 +1513,9 @@ fn validate(
         repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
         repetition_counters: raw.rules.repetition_counters.clone(),
         extra_moves_when: raw.rules.extra_moves_when.clone(),
+        no_progress,
+        move_number: raw.rules.move_number.clone(),
+        after_action_when,
         start_at,
         start: raw.start.map(|s| s.value),
         notation: {

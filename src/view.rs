@@ -186,7 +186,7 @@ impl Engine {
         let counters = s
             .counters
             .iter()
-            .map(|((n, p), v)| (n.clone(), p.map(|p| self.player_name(p).to_string()), *v))
+            .map(|(n, p, v)| (n.to_string(), p.map(|p| self.player_name(p).to_string()), v))
             .collect();
         let pending = s.pending.first().map(|c| ViewChoice {
             player: self.player_name(c.player).to_string(),
