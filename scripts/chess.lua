@@ -31,6 +31,16 @@ local CORNER = { [0] = 2, [7] = 1, [7 * F] = 8, [7 * F + 7] = 4 }
 
 local function kind(b, c) return readu8(b, 2 * c) end
 local function owner(b, c) return readu8(b, 2 * c + 1) end
+local function empty(b, c) return readu8(b, 2 * c) == 0 end
+local function own(b, c, k, me) return readu8(b, 2 * c) == k and readu8(b, 2 * c + 1) == me end
+
+-- Cell names by index ("a1" is 0), for the calls that take names.
+local NAME = {}
+for c = 0, F * board.ranks - 1 do
+  NAME[c] = string.char(97 + c % F) .. tostring(c // F + 1)
+end
+
+local band = bit32.band
 
 function rules.extra_moves(g, player, cells)
   local me = players[player]
@@ -43,13 +53,11 @@ function rules.extra_moves(g, player, cells)
     local target = ep - 1
     local victim = target - side.step
     local f = target % F
-    for _, df in ipairs({ -1, 1 }) do
-      if f + df >= 0 and f + df < F then
-        local from = victim + df
-        if kind(cells, from) == PAWN and owner(cells, from) == me then
-          out[#out + 1] = { from = from, to = target, captures = { victim } }
-        end
-      end
+    if f > 0 and own(cells, victim - 1, PAWN, me) then
+      out[#out + 1] = { from = victim - 1, to = target, captures = { victim } }
+    end
+    if f < F - 1 and own(cells, victim + 1, PAWN, me) then
+      out[#out + 1] = { from = victim + 1, to = target, captures = { victim } }
     end
   end
 
@@ -57,33 +65,31 @@ function rules.extra_moves(g, player, cells)
   -- empty, the king not in check and not crossing an attacked cell; the
   -- host checks the cell it lands on.
   local rights = g:counter("castling")
-  if bit32.band(rights, side.king + side.queen) ~= 0 then
-    local b, e = side.base, side.base + 4
-    if kind(cells, e) == KING and owner(cells, e) == me then
-      local function empty(c) return kind(cells, c) == 0 end
-      local function rook(c) return kind(cells, c) == ROOK and owner(cells, c) == me end
-      local ename = g:cell_name(e)
-      local function safe(c) return not g:attacked(g:cell_name(c), side.them, ename) end
-      local in_check = nil
-      local function not_in_check()
-        if in_check == nil then in_check = g:attacked(ename, side.them) end
-        return not in_check
-      end
-      if bit32.band(rights, side.king) ~= 0 and rook(b + 7) and empty(b + 5) and empty(b + 6)
-        and not_in_check() and safe(b + 5) then
-        out[#out + 1] = { from = e, to = b + 6 }
-      end
-      if bit32.band(rights, side.queen) ~= 0 and rook(b) and empty(b + 1) and empty(b + 2)
-        and empty(b + 3) and not_in_check() and safe(b + 3) then
-        out[#out + 1] = { from = e, to = b + 2 }
-      end
+  if band(rights, side.king + side.queen) == 0 then return out end
+  local b, e = side.base, side.base + 4
+  if not own(cells, e, KING, me) then return out end
+  local ename = NAME[e]
+  local in_check = nil
+  if band(rights, side.king) ~= 0 and own(cells, b + 7, ROOK, me)
+    and empty(cells, b + 5) and empty(cells, b + 6) then
+    in_check = g:attacked(ename, side.them)
+    if not in_check and not g:attacked(NAME[b + 5], side.them, ename) then
+      out[#out + 1] = { from = e, to = b + 6 }
+    end
+  end
+  if band(rights, side.queen) ~= 0 and own(cells, b, ROOK, me)
+    and empty(cells, b + 1) and empty(cells, b + 2) and empty(cells, b + 3) then
+    if in_check == nil then in_check = g:attacked(ename, side.them) end
+    if not in_check and not g:attacked(NAME[b + 3], side.them, ename) then
+      out[#out + 1] = { from = e, to = b + 2 }
     end
   end
   return out
 end
 
--- Called (see `after_action_when` in the YAML) after a move of a king or a
--- pawn, a move from or onto a corner, or while an en passant cell is open.
+-- Called (see `after_action_when` in the YAML) after a king move or a move
+-- from or onto a corner while castling rights remain, a pawn move from its
+-- start rank, and any move while an en passant cell is open.
 -- The host keeps `halfmove` (`rules.no_progress`) and `fullmove`
 -- (`rules.move_number`).
 function rules.after_action(g, action)
@@ -95,8 +101,8 @@ function rules.after_action(g, action)
   -- Castling moves the rook over the king.
   if kind == "king" and math.abs(to - from) == 2 then
     local rook_from = to > from and from + 3 or from - 4
-    local rook = g:piece_at(g:cell_name(rook_from))
-    g:move(rook.id, g:cell_name((from + to) // 2))
+    local rook = g:piece_at(NAME[rook_from])
+    g:move(rook.id, NAME[(from + to) // 2])
   end
 
   -- Rights end when the king moves, or a rook leaves or is taken on its corner.
@@ -117,7 +123,7 @@ function rules.after_action(g, action)
     local f = to % F
     for _, df in ipairs({ -1, 1 }) do
       if f + df >= 0 and f + df < F then
-        local n = g:piece_at(g:cell_name(to + df))
+        local n = g:piece_at(NAME[to + df])
         if n and n.kind == "pawn" and n.owner ~= action.player then
           ep = (from + to) // 2 + 1
         end

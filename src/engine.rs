@@ -99,6 +99,9 @@ pub struct Engine {
     /// or `None` when a kind has paths or jumping slides: vacating a cell
     /// off these lines from a royal piece cannot expose it.
     slide_lines: Option<Vec<(i8, i8)>>,
+    /// Per slide line: the next cell along it from each cell (`Cell::MAX`
+    /// off the board).
+    line_next: Vec<Vec<Cell>>,
 }
 
 impl Engine {
@@ -133,7 +136,19 @@ impl Engine {
                 _ => slide_lines = None,
             }
         }
+        // For each slide line, the next cell along it from every cell.
+        let line_next = slide_lines
+            .as_deref()
+            .unwrap_or(&[])
+            .iter()
+            .map(|&d| {
+                (0..variant.board.cell_count() as Cell)
+                    .map(|c| variant.board.offset(c, d).unwrap_or(Cell::MAX))
+                    .collect()
+            })
+            .collect();
         let engine = Engine {
+            line_next,
             slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
             variant: Arc::new(variant),
@@ -312,7 +327,7 @@ impl Engine {
         // A first player who cannot move at all meets the no-move rule at once.
         if !self.has_legal_action(&state) {
             state.to_move = state.players.saturating_sub(1);
-            self.advance_turn(&mut state);
+            self.advance_turn(&mut state, None);
         }
         state
     }
@@ -390,7 +405,7 @@ impl Engine {
             }
         }
         if self.has_royal {
-            let mut guard = self.guard(s, p);
+            let mut guard = self.guard(s, p, true);
             out.retain(|a| match *a {
                 Action::Move { from, to } => {
                     let side = extras
@@ -495,7 +510,7 @@ impl Engine {
                 found |= banned != Some(Action::Move { from, to })
                     && !found
                     && (!self.has_royal || {
-                        let g = guard.get_or_insert_with(|| self.guard(s, p));
+                        let g = guard.get_or_insert_with(|| self.guard(s, p, false));
                         self.guard_allows(g, s, p, from, to, &[])
                     });
             });
@@ -511,7 +526,7 @@ impl Engine {
                         to: *to,
                     })
                 && (!self.has_royal || {
-                    let g = guard.get_or_insert_with(|| self.guard(s, p));
+                    let g = guard.get_or_insert_with(|| self.guard(s, p, false));
                     self.guard_allows(g, s, p, *from, *to, side)
                 })
         })
@@ -521,23 +536,30 @@ impl Engine {
     /// per position: the royal cells and, when check is native, no royal
     /// piece is attacked now and every slide is plain, the lines from the
     /// royal pieces (so that most moves need no test at all).
-    fn guard(&self, s: &GameState, player: PlayerId) -> Guard {
+    fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
         let native = self.native_check();
         let royals = self.royal_cells(s, player);
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
-        let rays = (native
+        let rays = (with_rays
+            && native
             && self.slide_lines.is_some()
             && lines.len() < 32
-            && !royal_attacked_on(&self.variant, s, &s.board, player))
+            && !royals.iter().any(|&r| {
+                (0..s.players).any(|q| {
+                    q != player
+                        && s.eliminated & (1 << q) == 0
+                        && attacked_on(&self.variant, s, &s.board, r, q)
+                })
+            }))
         .then(|| {
             let mut rays = vec![0u32; s.board.len()];
             for &r in &royals {
                 rays[r as usize] = ROYAL_CELL;
-                for (i, &d) in lines.iter().enumerate() {
-                    let mut at = r;
-                    while let Some(c) = self.variant.board.offset(at, d) {
+                for (i, next) in self.line_next.iter().enumerate() {
+                    let mut c = next[r as usize];
+                    while c != Cell::MAX {
                         rays[c as usize] |= 1 << i;
-                        at = c;
+                        c = next[c as usize];
                     }
                 }
             }
@@ -573,16 +595,15 @@ impl Engine {
                 // Only the lines through `from` can open: look along each
                 // for the first piece, on the board after the move.
                 let r = g.royals[0];
-                let lines = self.slide_lines.as_deref().unwrap_or(&[]);
                 let saved_to = g.scratch[to as usize];
                 g.scratch[to as usize] = g.scratch[from as usize].take();
                 let mut exposed = false;
-                for (i, &d) in lines.iter().enumerate() {
+                for (i, next) in self.line_next.iter().enumerate() {
                     if m & (1 << i) == 0 {
                         continue;
                     }
-                    let mut at = r;
-                    while let Some(c) = self.variant.board.offset(at, d) {
+                    let mut c = next[r as usize];
+                    while c != Cell::MAX {
                         if s.terrain[c as usize] & self.variant.board.blocking != 0 {
                             break;
                         }
@@ -593,7 +614,7 @@ impl Engine {
                                 && reaches(&self.variant, s, &g.scratch, id, c, r);
                             break;
                         }
-                        at = c;
+                        c = next[c as usize];
                     }
                     if exposed {
                         break;
@@ -1050,6 +1071,20 @@ impl Engine {
         s: &mut GameState,
         a: &Action,
     ) -> Result<Vec<Event>, ActionError> {
+        self.apply_listing(s, a, None).map(|r| r.0)
+    }
+
+    /// [`Engine::apply_unchecked`] that also lists, into `next`, the legal
+    /// actions of the position it leaves when the turn passes (the turn
+    /// rule has to look for them anyway); the `bool` says whether `next`
+    /// holds them (else the caller lists them itself).
+    pub fn apply_listing(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        next: Option<&mut Vec<Action>>,
+    ) -> Result<(Vec<Event>, bool), ActionError> {
+        let mut listed = false;
         let mut events = Vec::new();
         let mut effects = Vec::new();
         let mover = self.acting_player(s).unwrap_or(s.to_move);
@@ -1066,10 +1101,9 @@ impl Engine {
         let moving_kind = moving.map(|(id, _, _)| s.pieces[id as usize].kind);
         let wanted = match (&self.variant.after_action_when, moving) {
             (Some(w), Some((id, from, to))) => {
-                w.kinds.contains(&s.pieces[id as usize].kind)
-                    || w.cells.contains(&from)
-                    || w.cells.contains(&to)
-                    || w.counters.iter().any(|c| s.counter(c, None) != 0)
+                let p = &s.pieces[id as usize];
+                w.iter()
+                    .any(|w| w.holds(p.kind, p.owner, from, to, |c| s.counter(c, None)))
             }
             _ => true,
         };
@@ -1088,7 +1122,10 @@ impl Engine {
             piece_kind: moving_kind,
             captured: 0,
         });
-        if matches!(a, Action::Move { .. }) && s.counter(DRAW_OFFER, None) - 1 != mover as i64 {
+        if self.variant.draw_offers
+            && matches!(a, Action::Move { .. })
+            && s.counter(DRAW_OFFER, None) - 1 != mover as i64
+        {
             // A move instead of an answer declines a standing offer.
             s.counters.remove(DRAW_OFFER, None);
         }
@@ -1193,15 +1230,7 @@ impl Engine {
                 });
             }
         } else if *a != Action::OfferDraw {
-            let before = s.to_move;
-            self.advance_turn(s);
-            if let Some(c) = &self.variant.move_number {
-                // The turn came back round past the last player.
-                if s.to_move < before {
-                    let n = s.counter(c, None);
-                    s.set_counter(c, None, n + 1);
-                }
-            }
+            listed = self.advance_turn(s, next);
         }
         if let Some(n) = self.variant.repetition_draw {
             if s.outcome.is_none() && s.pending.is_empty() && !a.is_social() {
@@ -1227,8 +1256,9 @@ impl Engine {
         }
         if let Some(o) = &s.outcome {
             events.push(Event::Ended(o.clone()));
+            listed = false;
         }
-        Ok(events)
+        Ok((events, listed))
     }
 
     /// Moves a piece (a strike when `to` holds an enemy) and removes what
@@ -1376,27 +1406,32 @@ impl Engine {
     /// owners), the player to move and the variant's `repetition_counters`.
     pub fn position_hash(&self, s: &GameState) -> u64 {
         // A fixed mix (stable across builds, unlike the standard hasher, so
-        // saved games keep their meaning): each occupied cell contributes a
-        // mix of (cell, kind, owner); the player to move and the counters
-        // follow.
+        // saved games keep their meaning): the cells in order (kind and
+        // owner), then the player to move and the counters.
         fn mix(mut z: u64) -> u64 {
             z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         }
+        const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut h = 0u64;
-        for (c, slot) in s.board.iter().enumerate() {
-            if let Some(id) = *slot {
-                let p = &s.pieces[id as usize];
-                h ^= mix(((c as u64) << 32) | ((p.kind as u64) << 8) | p.owner as u64);
-            }
+        for slot in &s.board {
+            let v = match *slot {
+                Some(id) => {
+                    let p = &s.pieces[id as usize];
+                    1 + ((p.kind as u64) << 8 | p.owner as u64)
+                }
+                None => 0,
+            };
+            h = (h.rotate_left(5) ^ v).wrapping_mul(K);
         }
         h = mix(h ^ s.to_move as u64);
         for name in &self.variant.repetition_counters {
-            for p in std::iter::once(None).chain((0..s.players).map(Some)) {
-                let v = s.counters.get(name, p).map_or(u64::MAX, |v| v as u64);
-                h = mix(h ^ v);
+            for (n, p, v) in s.counters.iter() {
+                if n == name {
+                    h = mix(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);
+                }
             }
         }
         h
@@ -1434,20 +1469,39 @@ impl Engine {
 
     /// Passes the turn (unless a choice is pending) and applies the
     /// no-legal-action rule and the ply cap.
-    fn advance_turn(&self, s: &mut GameState) {
+    /// With `next`, the player to move's legal actions are listed there
+    /// (instead of only asking whether there is one); returns whether they
+    /// were.
+    fn advance_turn(&self, s: &mut GameState, mut next: Option<&mut Vec<Action>>) -> bool {
         if s.outcome.is_some() || !s.pending.is_empty() {
-            return;
+            return false;
         }
+        let before = s.to_move;
         s.to_move = s.next_player(s.to_move);
+        if let Some(c) = &self.variant.move_number {
+            // The turn came back round past the last player.
+            if s.to_move < before {
+                let n = s.counter(c, None);
+                s.set_counter(c, None, n + 1);
+            }
+        }
         if s.ply >= self.variant.max_plies {
             s.outcome = Some(Outcome {
                 winners: vec![],
                 reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
             });
-            return;
+            return false;
         }
         let mut passes = 0;
-        while !self.has_legal_action(s) {
+        let listing = next.is_some();
+        let mut can_move = |s: &GameState| match next.as_deref_mut() {
+            Some(list) => {
+                self.legal_actions_into(s, list);
+                list.iter().any(|a| !a.is_social())
+            }
+            None => self.has_legal_action(s),
+        };
+        while !can_move(s) {
             let stuck = s.to_move;
             let name = self.player_name(stuck).to_string();
             let checkmated = self.royal_attacked(s, stuck);
@@ -1469,14 +1523,14 @@ impl Engine {
                         winners: vec![],
                         reason: format!("draw: {stuck_text}"),
                     });
-                    return;
+                    return false;
                 }
                 NoMoves::LoseUnlessAllStuck if !self.anyone_else_can_move(s, stuck) => {
                     s.outcome = Some(Outcome {
                         winners: vec![],
                         reason: "draw: nobody can move".into(),
                     });
-                    return;
+                    return false;
                 }
                 NoMoves::Lose | NoMoves::LoseUnlessAllStuck => {
                     s.eliminated |= 1 << stuck;
@@ -1488,7 +1542,7 @@ impl Engine {
                             winners: left,
                             reason: stuck_text,
                         });
-                        return;
+                        return false;
                     }
                     s.to_move = s.next_player(stuck);
                 }
@@ -1499,12 +1553,13 @@ impl Engine {
                             winners: vec![],
                             reason: "draw: nobody can move".into(),
                         });
-                        return;
+                        return false;
                     }
                     s.to_move = s.next_player(stuck);
                 }
             }
         }
+        listing
     }
 
     /// Ends the game because `player` ran out of time: everyone else still in
@@ -1543,15 +1598,18 @@ impl Engine {
         use rand::Rng;
         let mut n = 0;
         let mut actions = Vec::new();
+        let mut listed = false;
         while s.outcome.is_none() && n < max {
-            self.legal_actions_into(s, &mut actions);
+            if !listed {
+                self.legal_actions_into(s, &mut actions);
+            }
             actions.retain(|a| !a.is_social());
             if actions.is_empty() {
                 break;
             }
             let a = actions[rng.random_range(0..actions.len())];
             // In place: a playout that fails is abandoned whole.
-            self.apply_unchecked(s, &a)?;
+            listed = self.apply_listing(s, &a, Some(&mut actions))?.1;
             n += 1;
         }
         Ok(n)

@@ -67,16 +67,16 @@ pub struct ActionInfo {
     pub captured: usize,
 }
 
-/// Builds the `action` table of `rules.after_action` inside Luau from
-/// numbers (names come from tables made once), then calls the hook: one
-/// call across the boundary instead of one per field. `text` of a move is
-/// made only when read.
-const AFTER_ACTION_PRELUDE: &str = r#"
-local PLAYERS, KINDS, CELLS = ...
+/// Tables rules receive, built inside Luau from numbers (names come from
+/// tables made once): one call across the boundary instead of one per
+/// field. `after_action` builds the `action` table (`text` of a move made
+/// only when read) and calls the hook; `piece` builds a piece table.
+const HOST_PRELUDE: &str = r#"
+local PLAYERS, KINDS, CELLS, RANKS, MOBILE, KATTRS = ...
 local MOVE_TEXT = { __index = function(t, k)
   if k == "text" then return t.from .. "-" .. t.to end
 end }
-return function(hook, g, kind, player, from, to, piece, piece_kind, captured, text)
+local function after_action(hook, g, kind, player, from, to, piece, piece_kind, captured, text)
   local t = {
     kind = kind, player = PLAYERS[player], piece = piece, captured = captured,
     from = from and CELLS[from + 1], to = to and CELLS[to + 1],
@@ -86,6 +86,22 @@ return function(hook, g, kind, player, from, to, piece, piece_kind, captured, te
   if text == nil and from then setmetatable(t, MOVE_TEXT) end
   return hook(g, t)
 end
+-- A piece as rules see it: the kind's attributes, the piece's own, then
+-- the fixed fields.
+local function piece(id, k, o, c, moved, own)
+  local t = {}
+  for key, v in pairs(KATTRS[k + 1]) do t[key] = v end
+  if own then for key, v in pairs(own) do t[key] = v end end
+  t.id = id
+  t.kind = KINDS[k + 1]
+  t.owner = PLAYERS[o + 1]
+  t.rank = RANKS[k + 1]
+  t.cell = c and CELLS[c + 1]
+  t.moved = moved
+  t.mobile = MOBILE[k + 1]
+  return t
+end
+return after_action, piece
 "#;
 
 /// What a hook call sees: the state, the variant, and what it has done.
@@ -102,6 +118,8 @@ pub struct CallCtx {
     scratch: Option<Box<GameState>>,
     variant: Option<Arc<Variant>>,
     pub effects: Vec<Effect>,
+    /// Builds piece tables (see `HOST_PRELUDE`).
+    piece_maker: Option<Function>,
 }
 
 // SAFETY: the pointer is set only for the duration of one hook call, made by
@@ -116,6 +134,7 @@ impl CallCtx {
             scratch: None,
             variant: None,
             effects: Vec::new(),
+            piece_maker: None,
         }
     }
 
@@ -151,10 +170,15 @@ impl CallCtx {
     }
 }
 
+/// A kind as piece tables show it: rank, whether it moves, attributes.
+pub type KindInfo = (i64, bool, Vec<(String, Value)>);
+
 /// Static facts about a variant that scripts may read as globals.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     pub kinds: Vec<String>,
+    /// Per kind: its rank, whether it moves, and its attributes.
+    pub kind_info: Vec<KindInfo>,
     /// Cell names in index order.
     pub cells: Vec<String>,
     pub players: Vec<String>,
@@ -898,39 +922,24 @@ fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
 /// A piece as a Lua table: `id`, `kind`, `owner`, `rank`, `cell`, `moved`,
 /// the kind's attributes and the piece's own attributes.
 fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
-    let (kind, owner, cell, moved, rank, kattrs, pattrs, mobile) = with_ctx(lua, |cx| {
+    let (maker, kind, owner, cell, moved, own) = with_ctx(lua, |cx| {
         let p = &cx.state().pieces[id as usize];
-        let k = &cx.variant().kinds[p.kind as usize];
         let cell = match p.loc {
-            Loc::Cell(c) => Some(cx.variant().board.cell_name(c)),
+            Loc::Cell(c) => Some(c),
             _ => None,
         };
-        Ok((
-            k.name.clone(),
-            player_name(cx, p.owner),
-            cell,
-            p.moved,
-            k.rank,
-            k.attrs.clone(),
-            p.attrs.clone(),
-            k.is_mobile(),
-        ))
+        let maker = cx
+            .piece_maker
+            .clone()
+            .ok_or_else(|| mlua::Error::runtime("the host prelude is missing"))?;
+        Ok((maker, p.kind, p.owner, cell, p.moved, p.attrs.clone()))
     })?;
-    let t = lua.create_table_with_capacity(0, 8 + kattrs.len())?;
-    for (k, v) in &kattrs {
-        t.set(k.as_str(), value_to_lua(lua, v)?)?;
-    }
-    for (k, v) in pattrs {
-        t.set(k, v)?;
-    }
-    t.set("id", id)?;
-    t.set("kind", kind)?;
-    t.set("owner", owner)?;
-    t.set("rank", rank)?;
-    t.set("cell", cell)?;
-    t.set("moved", moved)?;
-    t.set("mobile", mobile)?;
-    Ok(t)
+    let own = if own.is_empty() {
+        None
+    } else {
+        Some(lua.create_table_from(own)?)
+    };
+    maker.call((id, kind, owner, cell, moved, own))
 }
 
 /// Turns an mlua error into one line that starts with the script location.
@@ -994,6 +1003,11 @@ impl Rules {
         let facts = Facts {
             kinds: variant.kinds.iter().map(|k| k.name.clone()).collect(),
             players: variant.players.clone(),
+            kind_info: variant
+                .kinds
+                .iter()
+                .map(|k| (k.rank, k.is_mobile(), k.attrs.clone()))
+                .collect(),
             cells: (0..variant.board.cell_count())
                 .map(|c| variant.board.cell_name(c as Cell))
                 .collect(),
@@ -1116,15 +1130,31 @@ impl Rules {
             lua.create_userdata(Api)
         };
         let api = setup().map_err(|e| fail(e.to_string()))?;
-        let after_action_caller: Function = lua
-            .load(AFTER_ACTION_PRELUDE)
-            .set_name("=host")
-            .call((
+        let prelude = || -> mlua::Result<(Function, Function)> {
+            let kattrs = facts
+                .kind_info
+                .iter()
+                .map(|(_, _, attrs)| {
+                    let t = lua.create_table()?;
+                    for (k, v) in attrs {
+                        t.set(k.as_str(), value_to_lua(&lua, v)?)?;
+                    }
+                    Ok(t)
+                })
+                .collect::<mlua::Result<Vec<Table>>>()?;
+            lua.load(HOST_PRELUDE).set_name("=host").call((
                 facts.players.clone(),
                 facts.kinds.clone(),
                 facts.cells.clone(),
+                facts.kind_info.iter().map(|k| k.0).collect::<Vec<_>>(),
+                facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
+                kattrs,
             ))
-            .map_err(|e| fail(e.to_string()))?;
+        };
+        let (after_action_caller, piece_maker) = prelude().map_err(|e| fail(e.to_string()))?;
+        lua.app_data_mut::<CallCtx>()
+            .expect("call context")
+            .piece_maker = Some(piece_maker);
         lua.set_memory_limit(DEFAULT_MEMORY)
             .map_err(|e| fail(e.to_string()))?;
         for (source, shown) in sources {

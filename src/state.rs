@@ -92,10 +92,22 @@ impl Counters {
     }
 
     pub fn get(&self, name: &str, player: Option<PlayerId>) -> Option<i64> {
-        self.find(name, player).ok().map(|i| self.0[i].2)
+        // A few counters at most: a linear scan beats the search.
+        self.0
+            .iter()
+            .find(|(n, p, _)| *p == player && n.len() == name.len() && **n == *name)
+            .map(|e| e.2)
     }
 
     pub fn set(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
+        if let Some(e) = self
+            .0
+            .iter_mut()
+            .find(|(n, p, _)| *p == player && n.len() == name.len() && **n == *name)
+        {
+            e.2 = value;
+            return;
+        }
         match self.find(name, player) {
             Ok(i) => self.0[i].2 = value,
             Err(i) => self.0.insert(i, (Arc::from(name), player, value)),

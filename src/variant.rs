@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use crate::geometry::{Board, Cell};
-use crate::state::KindId;
+use crate::state::{KindId, PlayerId};
 
 /// One problem found while loading a variant, with its place in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -305,9 +305,9 @@ struct RawRules {
     #[serde(default)]
     move_number: Option<String>,
     /// When set, `rules.after_action` is called after a move only if one of
-    /// these holds (other actions always call it).
+    /// these clauses holds (other actions always call it).
     #[serde(default)]
-    after_action_when: Option<Spanned<RawAfterActionWhen>>,
+    after_action_when: Option<Spanned<Vec<RawAfterActionWhen>>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -321,6 +321,7 @@ struct RawNoProgress {
     reason: Option<String>,
 }
 
+/// One clause of `after_action_when`: every condition given must hold.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAfterActionWhen {
@@ -330,6 +331,10 @@ struct RawAfterActionWhen {
     /// The move starts or ends on one of these cells.
     #[serde(default)]
     cells: Vec<String>,
+    /// The move starts in this zone of the mover (`pawn_start` names
+    /// `white_pawn_start`, ... as in `from_zone`).
+    #[serde(default)]
+    from_zone: Option<String>,
     /// One of these global counters is not 0 before the move.
     #[serde(default)]
     counters: Vec<String>,
@@ -637,9 +642,9 @@ pub struct Variant {
     pub no_progress: Option<NoProgress>,
     /// The move-number counter (`rules.move_number`).
     pub move_number: Option<String>,
-    /// When `rules.after_action` is called after a move
-    /// (`rules.after_action_when`); `None`: always.
-    pub after_action_when: Option<AfterActionWhen>,
+    /// When `rules.after_action` is called after a move: when one of these
+    /// clauses holds (`rules.after_action_when`); `None`: always.
+    pub after_action_when: Option<Vec<AfterActionWhen>>,
     /// Reverse movement tables for "could a piece move onto this cell".
     pub attack: crate::attack::AttackTable,
 }
@@ -654,12 +659,36 @@ pub struct NoProgress {
     pub reason: String,
 }
 
-/// The moves after which `rules.after_action` is called.
+/// A clause of the moves after which `rules.after_action` is called: each
+/// condition that is not empty must hold.
 #[derive(Clone, Debug, Default)]
 pub struct AfterActionWhen {
     pub kinds: Vec<KindId>,
     pub cells: Vec<Cell>,
+    /// Per player, the cells the move must start on.
+    pub from_zone: Option<Vec<Vec<Cell>>>,
     pub counters: Vec<String>,
+}
+
+impl AfterActionWhen {
+    /// Whether a move of a `kind` piece of `player` from `from` to `to`
+    /// meets this clause, with `counter` reading global counters.
+    pub fn holds(
+        &self,
+        kind: KindId,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        counter: impl Fn(&str) -> i64,
+    ) -> bool {
+        (self.kinds.is_empty() || self.kinds.contains(&kind))
+            && (self.cells.is_empty() || self.cells.contains(&from) || self.cells.contains(&to))
+            && self
+                .from_zone
+                .as_ref()
+                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(&from)))
+            && (self.counters.is_empty() || self.counters.iter().any(|c| counter(c) != 0))
+    }
 }
 
 /// How moves are written.
@@ -1466,27 +1495,39 @@ fn validate(
     });
     let after_action_when = raw.rules.after_action_when.as_ref().map(|w| {
         let loc = w.referenced;
-        let v = &w.value;
-        AfterActionWhen {
-            kinds: v
-                .kinds
-                .iter()
-                .filter_map(|k| kind_id(&mut cx, loc, "`rules.after_action_when.kinds`", k))
-                .collect(),
-            cells: v
-                .cells
-                .iter()
-                .filter_map(|c| match board.parse_cells(c) {
-                    Ok(cells) => Some(cells),
-                    Err(e) => {
-                        cx.err_at(loc, format!("`rules.after_action_when.cells`: {e}"));
-                        None
+        w.value
+            .iter()
+            .map(|v| AfterActionWhen {
+                kinds: v
+                    .kinds
+                    .iter()
+                    .filter_map(|k| kind_id(&mut cx, loc, "`rules.after_action_when.kinds`", k))
+                    .collect(),
+                cells: v
+                    .cells
+                    .iter()
+                    .filter_map(|c| match board.parse_cells(c) {
+                        Ok(cells) => Some(cells),
+                        Err(e) => {
+                            cx.err_at(loc, format!("`rules.after_action_when.cells`: {e}"));
+                            None
+                        }
+                    })
+                    .flatten()
+                    .collect(),
+                from_zone: v.from_zone.as_ref().and_then(|z| {
+                    let zone = player_zones(&board, &players, z);
+                    if zone.is_none() {
+                        cx.err_at(
+                            loc,
+                            format!("`rules.after_action_when.from_zone: {z}` names no zone"),
+                        );
                     }
-                })
-                .flatten()
-                .collect(),
-            counters: v.counters.clone(),
-        }
+                    zone
+                }),
+                counters: v.counters.clone(),
+            })
+            .collect()
     });
     if !cx.diags.is_empty() {
         return Err(LoadError(cx.diags));
