@@ -25,7 +25,7 @@ local pure_immobilizer = options.pure_immobilizer
 local single_leap = options.single_leap
 local single_kind = options.chameleon_single_kind
 
-local readu8 = buffer.readu8
+
 local F, R = board.files, board.ranks
 
 local function sign(x)
@@ -47,41 +47,56 @@ end
 local is_frozen
 local function freezes(b, n, p, depth)
   -- The piece on n (not p's) freezes a piece of p next to it?
-  if readu8(b, 2 * n) ~= IMMOBILIZER then return false end
+  if buffer.readu8(b, 2 * n) ~= IMMOBILIZER then return false end
   if pure_immobilizer and depth == 0 and is_frozen(b, n, 1) then return false end
   return true
 end
 
 is_frozen = function(b, c, depth)
   depth = depth or 0
-  local p, k = readu8(b, 2 * c + 1), readu8(b, 2 * c)
+  local p, k = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
   local f, r = c % F, c // F
   for _, d in ipairs(ALL) do
     local n = at(f + d[1], r + d[2])
     if n then
-      local o = readu8(b, 2 * n + 1)
+      local o = buffer.readu8(b, 2 * n + 1)
       if o ~= 0 and o ~= p then
         if freezes(b, n, p, depth) then return true end
-        if k == IMMOBILIZER and readu8(b, 2 * n) == CHAMELEON then return true end
+        if k == IMMOBILIZER and buffer.readu8(b, 2 * n) == CHAMELEON then return true end
       end
     end
   end
   return false
 end
 
-function rules.frozen(g, player, cells)
-  local b = cells
-  local p = players[player]
-  local out = {}
+-- The cells of p's pieces that are frozen, in cell order. Only pieces next
+-- to an enemy Immobilizer or Chameleon can be.
+local function frozen_of(b, p)
+  local out, seen = {}, {}
   for c = 0, F * R - 1 do
-    if readu8(b, 2 * c + 1) == p and is_frozen(b, c) then
-      out[#out + 1] = c
+    local o = buffer.readu8(b, 2 * c + 1)
+    if o ~= 0 and o ~= p then
+      local k = buffer.readu8(b, 2 * c)
+      if k == IMMOBILIZER or k == CHAMELEON then
+        local f, r = c % F, c // F
+        for _, d in ipairs(ALL) do
+          local n = at(f + d[1], r + d[2])
+          if n and not seen[n] and buffer.readu8(b, 2 * n + 1) == p then
+            seen[n] = true
+            if is_frozen(b, n) then out[#out + 1] = n end
+          end
+        end
+      end
     end
   end
+  table.sort(out)
   return out
 end
 
--- ------------------------------------------------------------ captures
+function rules.frozen(g, player, cells)
+  return frozen_of(cells, players[player])
+end
+
 -- Each adds to `out` the cells a move of p's piece from `from` to `to`
 -- captures in one way; `only` restricts the victims to one kind (a
 -- Chameleon imitating that kind).
@@ -93,8 +108,8 @@ local function pincer(b, from, to, p, only, out)
     local n = at(tf + d[1], tr + d[2])
     local m = at(tf + 2 * d[1], tr + 2 * d[2])
     if n and m and m ~= from then
-      local o = readu8(b, 2 * n + 1)
-      if o ~= 0 and o ~= p and readu8(b, 2 * m + 1) == p and (not only or readu8(b, 2 * n) == only) then
+      local o = buffer.readu8(b, 2 * n + 1)
+      if o ~= 0 and o ~= p and buffer.readu8(b, 2 * m + 1) == p and (not only or buffer.readu8(b, 2 * n) == only) then
         out[#out + 1] = n
       end
     end
@@ -107,8 +122,8 @@ local function withdraw(b, from, to, p, only, out)
   local df, dr = sign(to % F - ff), sign(to // F - fr)
   local a = at(ff - df, fr - dr)
   if a then
-    local o = readu8(b, 2 * a + 1)
-    if o ~= 0 and o ~= p and (not only or readu8(b, 2 * a) == only) then
+    local o = buffer.readu8(b, 2 * a + 1)
+    if o ~= 0 and o ~= p and (not only or buffer.readu8(b, 2 * a) == only) then
       out[#out + 1] = a
     end
   end
@@ -122,7 +137,7 @@ local function leap(b, from, to, out)
   local f, r = ff + df, fr + dr
   local c = at(f, r)
   while c and c ~= to do
-    if readu8(b, 2 * c + 1) ~= 0 then out[#out + 1] = c end
+    if buffer.readu8(b, 2 * c + 1) ~= 0 then out[#out + 1] = c end
     f, r = f + df, r + dr
     c = at(f, r)
   end
@@ -130,7 +145,7 @@ end
 
 local function king_of(b, p)
   for c = 0, F * R - 1 do
-    if readu8(b, 2 * c + 1) == p and readu8(b, 2 * c) == KING then return c end
+    if buffer.readu8(b, 2 * c + 1) == p and buffer.readu8(b, 2 * c) == KING then return c end
   end
   return nil
 end
@@ -144,8 +159,8 @@ local function coordinate(b, to, p, only, out)
   local tf, tr = to % F, to // F
   for _, c in ipairs({ at(kf, tr), at(tf, kr) }) do
     if c ~= to then
-      local o = readu8(b, 2 * c + 1)
-      if o ~= 0 and o ~= p and (not only or readu8(b, 2 * c) == only) then
+      local o = buffer.readu8(b, 2 * c + 1)
+      if o ~= 0 and o ~= p and (not only or buffer.readu8(b, 2 * c) == only) then
         out[#out + 1] = c
       end
     end
@@ -155,7 +170,7 @@ end
 -- The captures of a move: a list of cells, and for a Chameleon the same
 -- split by the kind it imitated.
 local function captures_of(b, from, to)
-  local k, p = readu8(b, 2 * from), readu8(b, 2 * from + 1)
+  local k, p = buffer.readu8(b, 2 * from), buffer.readu8(b, 2 * from + 1)
   local out = {}
   if k == PAWN then
     pincer(b, from, to, p, nil, out)
@@ -210,9 +225,9 @@ local function reaches(b, d, by, set, dirs, skip)
     local f, r = f0 + u[1], r0 + u[2]
     local c = at(f, r)
     while c do
-      local o = readu8(b, 2 * c + 1)
+      local o = buffer.readu8(b, 2 * c + 1)
       if o ~= 0 then
-        if o == by and set[readu8(b, 2 * c)] and c ~= skip and not is_frozen(b, c) then
+        if o == by and set[buffer.readu8(b, 2 * c)] and c ~= skip and not is_frozen(b, c) then
           return true
         end
         break
@@ -225,13 +240,13 @@ local function reaches(b, d, by, set, dirs, skip)
 end
 
 local function attacked(b, t, by)
-  local vk, vp = readu8(b, 2 * t), readu8(b, 2 * t + 1)
+  local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
   -- Displacement: the King, and a Chameleon against a King.
   for _, d in ipairs(ALL) do
     local n = at(tf + d[1], tr + d[2])
-    if n and readu8(b, 2 * n + 1) == by then
-      local k = readu8(b, 2 * n)
+    if n and buffer.readu8(b, 2 * n + 1) == by then
+      local k = buffer.readu8(b, 2 * n)
       if (k == KING or (k == CHAMELEON and vk == KING)) and not is_frozen(b, n) then
         return true
       end
@@ -243,18 +258,18 @@ local function attacked(b, t, by)
   for _, d in ipairs(ORTHO) do
     local n = at(tf + d[1], tr + d[2])
     local m = at(tf - d[1], tr - d[2])
-    if n and m and readu8(b, 2 * n + 1) == 0 and readu8(b, 2 * m + 1) == by then
+    if n and m and buffer.readu8(b, 2 * n + 1) == 0 and buffer.readu8(b, 2 * m + 1) == by then
       if reaches(b, n, by, pincers, ORTHO, m) then return true end
     end
   end
   -- Withdrawal: a withdrawer beside the victim with room to move away.
   for _, d in ipairs(ALL) do
     local w = at(tf + d[1], tr + d[2])
-    if w and readu8(b, 2 * w + 1) == by then
-      local k = readu8(b, 2 * w)
+    if w and buffer.readu8(b, 2 * w + 1) == by then
+      local k = buffer.readu8(b, 2 * w)
       if k == WITHDRAWER or (k == CHAMELEON and vk == WITHDRAWER) then
         local away = at(tf + 2 * d[1], tr + 2 * d[2])
-        if away and readu8(b, 2 * away + 1) == 0 and not is_frozen(b, w) then return true end
+        if away and buffer.readu8(b, 2 * away + 1) == 0 and not is_frozen(b, w) then return true end
       end
     end
   end
@@ -262,7 +277,7 @@ local function attacked(b, t, by)
   -- and jumpable pieces, to a leaper; the cell after the victim is empty.
   for _, u in ipairs(ALL) do
     local land = at(tf + u[1], tr + u[2])
-    if land and readu8(b, 2 * land + 1) == 0 then
+    if land and buffer.readu8(b, 2 * land + 1) == 0 then
       local all_leapers = (vk == LEAPER)
       -- Whether the cell after the one we look at (towards the victim) is
       -- empty: a jumped piece must be followed by an empty cell.
@@ -270,9 +285,9 @@ local function attacked(b, t, by)
       local f, r = tf - u[1], tr - u[2]
       local c = at(f, r)
       while c do
-        local o = readu8(b, 2 * c + 1)
+        local o = buffer.readu8(b, 2 * c + 1)
         if o == by then
-          local k = readu8(b, 2 * c)
+          local k = buffer.readu8(b, 2 * c)
           if (k == LEAPER or (k == CHAMELEON and all_leapers)) and not is_frozen(b, c) then
             return true
           end
@@ -280,7 +295,7 @@ local function attacked(b, t, by)
         elseif o ~= 0 then
           -- Another piece of the victim's side, jumped on the way.
           if not after_empty or single_leap or o ~= vp then break end
-          all_leapers = all_leapers and readu8(b, 2 * c) == LEAPER
+          all_leapers = all_leapers and buffer.readu8(b, 2 * c) == LEAPER
           after_empty = false
         else
           after_empty = true
@@ -299,7 +314,7 @@ local function attacked(b, t, by)
     if kf == tf then
       for f = 0, F - 1 do
         local d = at(f, tr)
-        if d ~= t and readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
+        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
           return true
         end
       end
@@ -307,7 +322,7 @@ local function attacked(b, t, by)
     if kr == tr then
       for r = 0, R - 1 do
         local d = at(tf, r)
-        if d ~= t and readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
+        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
           return true
         end
       end
@@ -318,6 +333,115 @@ end
 
 function rules.attacked(g, cell, by, cells)
   return attacked(cells, cell, players[by])
+end
+
+local PLAYER_COUNT = 0
+for _ in pairs(players) do PLAYER_COUNT = PLAYER_COUNT + 1 end
+
+-- Which cells can matter to whether p's King could be captured once p has
+-- moved (the host skips its full test for a move that starts, ends and
+-- captures outside them); nil when the King can be captured now or a
+-- Coordinator could reach it. The King can only be taken by a King or
+-- Chameleon stepping on it, a Withdrawer moving away from it, a Long Leaper
+-- jumping it, a pawn closing a pincer with a piece already beyond it, or a
+-- Coordinator when the two Kings share a rank or file; p's own move can
+-- change only what is frozen (moving its Immobilizer away from enemies,
+-- or, with the Cambridge reading, a Chameleon away from an enemy
+-- Immobilizer) and the cells those captures cross or land on.
+function rules.check_cells(g, player, cells)
+  local b = cells
+  local p = players[player]
+  local k = king_of(b, p)
+  if not k then return {} end
+  for q = 1, PLAYER_COUNT do
+    if q ~= p and attacked(b, k, q) then return nil end
+  end
+  local out, seen = {}, {}
+  local function add(c)
+    if c and not seen[c] then
+      seen[c] = true
+      out[#out + 1] = c
+    end
+  end
+  add(k)
+  local kf, kr = k % F, k // F
+  local pawns = false
+  local function enemy(c) local o = buffer.readu8(b, 2 * c + 1); return o ~= 0 and o ~= p end
+  -- Whether an enemy piece of kind `want` (any when nil) stands next to c.
+  local function enemy_beside(c, want)
+    local f, r = c % F, c // F
+    for _, d in ipairs(ALL) do
+      local n = at(f + d[1], r + d[2])
+      if n and enemy(n) and (not want or buffer.readu8(b, 2 * n) == want) then return true end
+    end
+    return false
+  end
+  for c = 0, F * R - 1 do
+    local o, kd = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
+    if o == p and kd == IMMOBILIZER then
+      -- Moving it away frees the enemies it holds.
+      if enemy_beside(c) then add(c) end
+    elseif o == p and kd == CHAMELEON then
+      -- It freezes an enemy Immobilizer beside it; with the Cambridge
+      -- reading that can decide what p's own Immobilizer freezes.
+      if pure_immobilizer and enemy_beside(c, IMMOBILIZER) then add(c) end
+    elseif o ~= 0 and o ~= p then
+      if kd == PAWN then pawns = true end
+      if kd == COORDINATOR then
+        local ek = king_of(b, o)
+        if ek and (ek % F == kf or ek // F == kr) then return nil end
+      end
+    end
+  end
+  -- A Withdrawer beside the King: the cell it would withdraw to.
+  for _, d in ipairs(ALL) do
+    local w = at(kf + d[1], kr + d[2])
+    if w and enemy(w) and buffer.readu8(b, 2 * w) == WITHDRAWER then
+      add(at(kf + 2 * d[1], kr + 2 * d[2]))
+    end
+  end
+  -- A pincer partner beyond the King: the cell beside it and the lines a
+  -- pawn would come along.
+  if pawns then
+    for _, d in ipairs(ORTHO) do
+      local n, m = at(kf + d[1], kr + d[2]), at(kf - d[1], kr - d[2])
+      if n and m and enemy(m) then
+        add(n)
+        local nf, nr = n % F, n // F
+        for _, u in ipairs(ORTHO) do
+          local f, r = nf + u[1], nr + u[2]
+          local c = at(f, r)
+          while c and c ~= k do
+            add(c)
+            f, r = f + u[1], r + u[2]
+            c = at(f, r)
+          end
+        end
+      end
+    end
+  end
+  -- A Long Leaper on a line through the King: the cells between them and
+  -- the landing cell beyond the King.
+  for _, u in ipairs(ALL) do
+    local f, r = kf - u[1], kr - u[2]
+    local c = at(f, r)
+    while c do
+      if enemy(c) and buffer.readu8(b, 2 * c) == LEAPER then
+        add(at(kf + u[1], kr + u[2]))
+        local f2, r2 = kf - u[1], kr - u[2]
+        local c2 = at(f2, r2)
+        while c2 ~= c do
+          add(c2)
+          f2, r2 = f2 - u[1], r2 - u[2]
+          c2 = at(f2, r2)
+        end
+        break
+      end
+      f, r = f - u[1], r - u[2]
+      c = at(f, r)
+    end
+  end
+  return out
 end
 
 -- ------------------------------------------------------------ options
@@ -393,18 +517,20 @@ if options.suicide then
   -- King, as their whole turn, unless that leaves their King capturable.
   function rules.actions(g, cells)
     local p = players[g:player()]
+    local frozen = frozen_of(cells, p)
+    if #frozen == 0 then return {} end
     local king = king_of(cells, p)
     local b = buffer.create(2 * F * R)
     buffer.copy(b, 0, cells)
     local out = {}
-    for c = 0, F * R - 1 do
-      local k = readu8(b, 2 * c)
-      if readu8(b, 2 * c + 1) == p and k ~= KING and is_frozen(b, c) then
+    for _, c in ipairs(frozen) do
+      local k = buffer.readu8(b, 2 * c)
+      if k ~= KING then
         buffer.writeu8(b, 2 * c, 0)
         buffer.writeu8(b, 2 * c + 1, 0)
         local safe = true
         if king then
-          for q = 1, #g:players() do
+          for q = 1, PLAYER_COUNT do
             if q ~= p and attacked(b, king, q) then
               safe = false
               break

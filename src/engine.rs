@@ -565,11 +565,35 @@ impl Engine {
             }
             rays
         });
+        // Scripted check: the cells the rules say can matter.
+        let relevant = (with_rays && !native && self.rules.has_check_cells())
+            .then(|| match self.rules.check_cells(s, &self.variant, player) {
+                Ok(list) => list,
+                Err(e) => {
+                    eprintln!("rule error in rules.check_cells: {e}");
+                    None
+                }
+            })
+            .flatten()
+            .map(|list| {
+                let mut mask = vec![false; s.board.len()];
+                for c in list {
+                    mask[c as usize] = true;
+                }
+                mask
+            });
+        let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
+            mask.iter().enumerate().any(|(c, &m)| {
+                m && s.board[c].is_some_and(|id| s.pieces[id as usize].owner != player)
+            })
+        });
         Guard {
             native,
             scratch: if native { s.board.clone() } else { Vec::new() },
             royals,
             rays,
+            relevant,
+            enemy_relevant,
         }
     }
 
@@ -623,6 +647,22 @@ impl Engine {
                 g.scratch[from as usize] = g.scratch[to as usize];
                 g.scratch[to as usize] = saved_to;
                 return !exposed;
+            }
+        }
+        if let Some(mask) = &g.relevant {
+            let outside = |c: &Cell| !mask[*c as usize];
+            if outside(&from) && outside(&to) && side.iter().all(outside) {
+                // Only what the move captures is left to look at, and only
+                // when an enemy stands on a cell that matters.
+                let captures_outside = !g.enemy_relevant
+                    || !self.rules.has_captures()
+                    || self
+                        .rules
+                        .captures(s, &self.variant, from, to)
+                        .is_ok_and(|c| c.iter().all(outside));
+                if captures_outside {
+                    return true;
+                }
             }
         }
         if g.native {
@@ -1623,18 +1663,37 @@ impl Engine {
         if depth == 0 {
             return Ok(1);
         }
-        let actions = self.legal_actions(s);
+        self.perft_listed(s, depth, self.legal_actions(s))
+    }
+
+    /// [`Engine::perft`] with the position's legal actions already listed.
+    fn perft_listed(
+        &self,
+        s: &GameState,
+        depth: u32,
+        actions: Vec<Action>,
+    ) -> Result<u64, ActionError> {
+        if depth == 0 {
+            return Ok(1);
+        }
         // Without scripted choices, the follow-up choices are known natively.
         if depth == 1 && !self.rules.has_on_choice() {
             return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
         }
         let actor = self.acting_player(s);
         let mut total = 0;
+        let mut listed = Vec::new();
         for a in actions {
             let mut next = s.clone();
-            self.apply_unchecked(&mut next, &a)?;
+            let have = self.apply_listing(&mut next, &a, Some(&mut listed))?.1;
             let same_turn = !next.pending.is_empty() && self.acting_player(&next) == actor;
-            total += self.perft(&next, if same_turn { depth } else { depth - 1 })?;
+            let depth = if same_turn { depth } else { depth - 1 };
+            let list = if have {
+                std::mem::take(&mut listed)
+            } else {
+                self.legal_actions(&next)
+            };
+            total += self.perft_listed(&next, depth, list)?;
         }
         Ok(total)
     }
@@ -1987,6 +2046,11 @@ struct Guard {
     rays: Option<Vec<u32>>,
     /// A copy of the board to try moves on (native check).
     scratch: Vec<Option<PieceId>>,
+    /// Scripted check (`rules.check_cells`): the cells that can matter.
+    relevant: Option<Vec<bool>>,
+    /// Whether an enemy piece stands on one of them (then what a move
+    /// captures has to be asked).
+    enemy_relevant: bool,
 }
 
 /// Whether a royal piece of `player` on the board `occupant` is attacked by

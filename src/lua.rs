@@ -14,17 +14,50 @@
 //! so API functions read and change it directly; the engine works on a copy
 //! and discards it if the hook fails.
 
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
-use mlua::{
-    Function, Lua, LuaOptions, StdLib, Table, UserData, UserDataMethods, Value as LV, VmState,
-};
+use mlua::{Function, Lua, LuaOptions, StdLib, Table, UserData, UserDataMethods, Value as LV};
 use rand::Rng;
 
 use crate::geometry::Cell;
 use crate::state::{Choice, GameState, Loc, Mark, Outcome, PieceId, PlayerId, PlayerSet};
 use crate::variant::{Diagnostic, LoadError, Value, Variant};
+
+thread_local! {
+    /// Interrupt ticks left to the hook call running on this thread (each
+    /// call sets it; calls on one Lua state always run on the calling
+    /// thread).
+    static TICKS: std::cell::Cell<i64> = const { std::cell::Cell::new(DEFAULT_BUDGET) };
+}
+
+/// Luau's interrupt (at calls and loop back-edges): counts a tick and
+/// raises a Lua error when the call's budget is spent. A plain function on
+/// a thread-local counter, because it runs many millions of times.
+unsafe extern "C-unwind" fn budget_interrupt(
+    state: *mut mlua::ffi::lua_State,
+    gc: std::ffi::c_int,
+) {
+    if gc >= 0 {
+        return; // a garbage-collector step, not a safepoint
+    }
+    let left = TICKS.with(|t| {
+        let v = t.get() - 1;
+        t.set(v);
+        v
+    });
+    if left < 0 {
+        // Room for the error to be handled; the next call resets it.
+        TICKS.with(|t| t.set(DEFAULT_BUDGET));
+        // SAFETY: raising a Lua error from the interrupt is how Luau aborts
+        // a running script; it unwinds to the protected call.
+        unsafe {
+            mlua::ffi::luaL_error(
+                state,
+                c"instruction budget exceeded (a runaway loop?)".as_ptr(),
+            )
+        }
+    }
+}
 
 /// Instruction budget per hook call, in interrupt ticks.
 pub const DEFAULT_BUDGET: i64 = 2_000_000;
@@ -207,7 +240,6 @@ fn cells_buffer(lua: &Lua, state: &GameState) -> mlua::Result<mlua::Buffer> {
 /// A loaded rules script.
 pub struct Rules {
     lua: Lua,
-    budget: Arc<AtomicI64>,
     budget_per_call: i64,
     script_name: String,
     script_names: Vec<String>,
@@ -220,6 +252,7 @@ pub struct Rules {
     evaluate: Option<Function>,
     captures: Option<Function>,
     attacked: Option<Function>,
+    check_cells: Option<Function>,
     extra_moves: Option<Function>,
     position_fields: Option<Function>,
     api: mlua::AnyUserData,
@@ -1051,18 +1084,15 @@ impl Rules {
             | StdLib::BIT
             | StdLib::BUFFER;
         let lua = Lua::new_with(libs, LuaOptions::default()).map_err(|e| fail(e.to_string()))?;
-        let budget = Arc::new(AtomicI64::new(DEFAULT_BUDGET));
-        let b = budget.clone();
         lua.set_app_data(CallCtx::idle());
-        lua.set_interrupt(move |_| {
-            if b.fetch_sub(1, Ordering::Relaxed) <= 0 {
-                Err(mlua::Error::runtime(
-                    "instruction budget exceeded (a runaway loop?)",
-                ))
-            } else {
-                Ok(VmState::Continue)
-            }
-        });
+        // SAFETY: installs a plain C interrupt on this state's callbacks;
+        // `budget_interrupt` touches only a thread-local counter.
+        unsafe {
+            lua.exec_raw::<()>((), |state| {
+                (*mlua::ffi::lua_callbacks(state)).interrupt = Some(budget_interrupt);
+            })
+        }
+        .map_err(|e| fail(e.to_string()))?;
         let setup = || -> mlua::Result<mlua::AnyUserData> {
             let g = lua.globals();
             for name in [
@@ -1157,8 +1187,12 @@ impl Rules {
             .piece_maker = Some(piece_maker);
         lua.set_memory_limit(DEFAULT_MEMORY)
             .map_err(|e| fail(e.to_string()))?;
+        // The standard globals are final from here (scripts cannot write
+        // globals once loaded): let Luau use its fast paths for builtins
+        // (`buffer.readu8`, `ipairs`, `math.*` called inline).
+        lua.globals().set_safeenv(true);
         for (source, shown) in sources {
-            budget.store(DEFAULT_BUDGET * 5, Ordering::Relaxed);
+            TICKS.with(|t| t.set(DEFAULT_BUDGET * 5));
             lua.load(source.as_str())
                 .set_name(format!("@{shown}"))
                 .set_mode(mlua::chunk::ChunkMode::Text)
@@ -1188,6 +1222,7 @@ impl Rules {
         let evaluate = hook("evaluate")?;
         let captures = hook("captures")?;
         let attacked = hook("attacked")?;
+        let check_cells = hook("check_cells")?;
         let actions = hook("actions")?;
         let perform = hook("perform")?;
         let setup = hook("setup")?;
@@ -1202,7 +1237,6 @@ impl Rules {
         lua.globals().set_readonly(true);
         Ok(Rules {
             lua,
-            budget,
             budget_per_call: DEFAULT_BUDGET,
             script_name: display.clone(),
             script_names: names,
@@ -1215,6 +1249,7 @@ impl Rules {
             evaluate,
             captures,
             attacked,
+            check_cells,
             extra_moves,
             position_fields,
             api,
@@ -1266,7 +1301,7 @@ impl Rules {
         effects: &mut Vec<Effect>,
         f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
     ) -> Result<R, String> {
-        self.budget.store(self.budget_per_call, Ordering::Relaxed);
+        TICKS.with(|t| t.set(self.budget_per_call));
         let saved = {
             let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
             if !cx.variant.as_ref().is_some_and(|v| Arc::ptr_eq(v, variant)) {
@@ -1424,6 +1459,36 @@ impl Rules {
 
     pub fn has_attacked(&self) -> bool {
         self.attacked.is_some()
+    }
+
+    pub fn has_check_cells(&self) -> bool {
+        self.check_cells.is_some()
+    }
+
+    /// Asks `rules.check_cells(g, player, cells)` which cells can matter to
+    /// whether `player`'s royal pieces could be captured after a move of
+    /// theirs: `None` (the hook answered nil) means every move must be
+    /// tested. The rules promise that, when no royal piece can be captured
+    /// now, a move that starts, ends and captures outside the list leaves
+    /// them safe.
+    pub fn check_cells(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Option<Vec<Cell>>, String> {
+        let Some(hook) = &self.check_cells else {
+            return Ok(None);
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            hook.call::<Option<Vec<i64>>>((
+                api.clone(),
+                variant.players[player as usize].as_str(),
+                cells,
+            ))
+        })
+        .map(|o| o.map(|v| cells_in(&v, variant)))
     }
 
     /// Asks `rules.frozen(g, player)` which cells hold pieces of `player`
