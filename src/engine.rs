@@ -102,6 +102,10 @@ pub struct Engine {
     /// Per slide line: the next cell along it from each cell (`Cell::MAX`
     /// off the board).
     line_next: Vec<Vec<Cell>>,
+    /// Test every move for self-check, without the shortcuts (the lines
+    /// from the royal piece, `rules.check_cells`): for tests that prove the
+    /// shortcuts change nothing.
+    exhaustive_check: bool,
 }
 
 impl Engine {
@@ -148,6 +152,7 @@ impl Engine {
             })
             .collect();
         let engine = Engine {
+            exhaustive_check: false,
             line_next,
             slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
@@ -536,7 +541,13 @@ impl Engine {
     /// per position: the royal cells and, when check is native, no royal
     /// piece is attacked now and every slide is plain, the lines from the
     /// royal pieces (so that most moves need no test at all).
+    /// Turns the self-check shortcuts off (`true`) or on (the default).
+    pub fn set_exhaustive_check(&mut self, on: bool) {
+        self.exhaustive_check = on;
+    }
+
     fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
+        let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
         let royals = self.royal_cells(s, player);
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);

@@ -100,3 +100,12 @@ fn threefold_repetition_and_fifty_moves_draw() {
     let o = s.outcome.expect("fifty moves");
     assert!(o.reason.contains("fifty"), "{}", o.reason);
 }
+
+/// The native self-check shortcuts (a move of a piece off the king's lines
+/// needs no test; one on them looks along its own lines) list exactly the
+/// moves an exhaustive test lists, in random games.
+#[test]
+fn check_shortcuts_change_no_legal_move() {
+    let n = common::shortcuts_agree("chess", &[], 20, 300);
+    assert!(n > 2000, "only {n} positions compared");
+}

@@ -377,3 +377,18 @@ fn suicide_removes_a_frozen_piece_as_a_whole_turn() {
     let s = pos(&e, "kh8 pd4 pa7 Id3 Ka1", "b");
     assert!(!legal(&e, &s).iter().any(|a| a.starts_with("suicide")));
 }
+
+/// `rules.check_cells` lets most moves skip the self-check test: in random
+/// games (each option that changes freezing or captures) the legal moves
+/// are exactly those an exhaustive test gives.
+#[test]
+fn check_cells_changes_no_legal_move() {
+    for options in [
+        &[][..],
+        &[("pure_immobilizer", "true")][..],
+        &[("single_leap", "true"), ("suicide", "false")][..],
+    ] {
+        let n = common::shortcuts_agree("ultima", options, 6, 160);
+        assert!(n > 500, "{options:?}: only {n} positions compared");
+    }
+}

@@ -73,3 +73,36 @@ pub fn owner_at(engine: &Engine, s: &GameState, cell: &str) -> Option<String> {
     s.piece_at(c)
         .map(|id| engine.player_name(s.pieces[id as usize].owner).to_string())
 }
+
+/// Plays `games` seeded random games of up to `plies` plies and checks at
+/// every position that the self-check shortcuts (lines from the royal
+/// piece, `rules.check_cells`) list exactly the actions an exhaustive test
+/// of every move lists. Returns how many positions were compared.
+pub fn shortcuts_agree(variant: &str, options: &[(&str, &str)], games: u64, plies: u32) -> usize {
+    use rand::{Rng, SeedableRng};
+    let fast = engine(variant, options);
+    let mut full = engine(variant, options);
+    full.set_exhaustive_check(true);
+    let mut compared = 0;
+    for seed in 0..games {
+        let mut s = fast.new_game(seed, &[]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..plies {
+            let a = fast.legal_actions(&s);
+            let b = full.legal_actions(&s);
+            assert_eq!(
+                a, b,
+                "seed {seed}, ply {}: shortcuts and the full test disagree",
+                s.ply
+            );
+            compared += 1;
+            if a.is_empty() || s.outcome.is_some() {
+                break;
+            }
+            let pick = a[rng.random_range(0..a.len())];
+            fast.apply_unchecked(&mut s, &pick)
+                .expect("a legal action applies");
+        }
+    }
+    compared
+}
