@@ -40,6 +40,34 @@ local function at(f, r)
   return r * F + f
 end
 
+-- RAY[c][i]: the cells from c along ALL[i], nearest first; OPP[i] the
+-- opposite direction's index.
+local RAY, OPP = {}, {}
+for i, d in ipairs(ALL) do
+  for j, e in ipairs(ALL) do
+    if e[1] == -d[1] and e[2] == -d[2] then OPP[i] = j end
+  end
+end
+for c = 0, F * R - 1 do
+  RAY[c] = {}
+  for i, d in ipairs(ALL) do
+    local list, f, r = {}, c % F + d[1], c // F + d[2]
+    while at(f, r) do
+      list[#list + 1] = at(f, r)
+      f, r = f + d[1], r + d[2]
+    end
+    RAY[c][i] = list
+  end
+end
+-- NB[c]: the cells next to c.
+local NB = {}
+for c = 0, F * R - 1 do
+  NB[c] = {}
+  for i = 1, 8 do
+    if RAY[c][i][1] then NB[c][#NB[c] + 1] = RAY[c][i][1] end
+  end
+end
+
 -- Does something freeze the piece on c? An enemy Immobilizer next to it
 -- freezes it; an enemy Chameleon next to an Immobilizer freezes that
 -- Immobilizer. With `pure_immobilizer` (the Cambridge reading) an
@@ -55,15 +83,11 @@ end
 is_frozen = function(b, c, depth)
   depth = depth or 0
   local p, k = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
-  local f, r = c % F, c // F
-  for _, d in ipairs(ALL) do
-    local n = at(f + d[1], r + d[2])
-    if n then
-      local o = buffer.readu8(b, 2 * n + 1)
-      if o ~= 0 and o ~= p then
-        if freezes(b, n, p, depth) then return true end
-        if k == IMMOBILIZER and buffer.readu8(b, 2 * n) == CHAMELEON then return true end
-      end
+  for _, n in ipairs(NB[c]) do
+    local o = buffer.readu8(b, 2 * n + 1)
+    if o ~= 0 and o ~= p then
+      if freezes(b, n, p, depth) then return true end
+      if k == IMMOBILIZER and buffer.readu8(b, 2 * n) == CHAMELEON then return true end
     end
   end
   return false
@@ -78,10 +102,8 @@ local function frozen_of(b, p)
     if o ~= 0 and o ~= p then
       local k = buffer.readu8(b, 2 * c)
       if k == IMMOBILIZER or k == CHAMELEON then
-        local f, r = c % F, c // F
-        for _, d in ipairs(ALL) do
-          local n = at(f + d[1], r + d[2])
-          if n and not seen[n] and buffer.readu8(b, 2 * n + 1) == p then
+        for _, n in ipairs(NB[c]) do
+          if not seen[n] and buffer.readu8(b, 2 * n + 1) == p then
             seen[n] = true
             if is_frozen(b, n) then out[#out + 1] = n end
           end
@@ -216,15 +238,13 @@ end
 
 -- ------------------------------------------------------------ check
 
--- Can an unfrozen piece of `by` of a kind in `set` slide (along `dirs`,
--- through empty cells) onto the empty cell d? `skip` is a cell whose piece
--- does not count (the pincer's partner).
-local function reaches(b, d, by, set, dirs, skip)
-  local f0, r0 = d % F, d // F
-  for _, u in ipairs(dirs) do
-    local f, r = f0 + u[1], r0 + u[2]
-    local c = at(f, r)
-    while c do
+-- Can an unfrozen piece of `by` of a kind in `set` slide (along the
+-- directions ALL[1..ndirs], through empty cells) onto the empty cell d?
+-- `skip` is a cell whose piece does not count (the pincer's partner).
+local function reaches(b, d, by, set, ndirs, skip)
+  local ray = RAY[d]
+  for i = 1, ndirs do
+    for _, c in ipairs(ray[i]) do
       local o = buffer.readu8(b, 2 * c + 1)
       if o ~= 0 then
         if o == by and set[buffer.readu8(b, 2 * c)] and c ~= skip and not is_frozen(b, c) then
@@ -232,20 +252,24 @@ local function reaches(b, d, by, set, dirs, skip)
         end
         break
       end
-      f, r = f + u[1], r + u[2]
-      c = at(f, r)
     end
   end
   return false
 end
 
+local PINCERS_OF = { [true] = { [PAWN] = true, [CHAMELEON] = true }, [false] = { [PAWN] = true } }
+local COORDS_OF = {
+  [true] = { [COORDINATOR] = true, [CHAMELEON] = true },
+  [false] = { [COORDINATOR] = true },
+}
+
 local function attacked(b, t, by)
   local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
+  local ray = RAY[t]
   -- Displacement: the King, and a Chameleon against a King.
-  for _, d in ipairs(ALL) do
-    local n = at(tf + d[1], tr + d[2])
-    if n and buffer.readu8(b, 2 * n + 1) == by then
+  for _, n in ipairs(NB[t]) do
+    if buffer.readu8(b, 2 * n + 1) == by then
       local k = buffer.readu8(b, 2 * n)
       if (k == KING or (k == CHAMELEON and vk == KING)) and not is_frozen(b, n) then
         return true
@@ -254,37 +278,33 @@ local function attacked(b, t, by)
   end
   -- Pincer: a pawn (or a Chameleon, against a pawn) arrives beside the
   -- victim with a piece of `by` directly beyond.
-  local pincers = { [PAWN] = true, [CHAMELEON] = (vk == PAWN) }
-  for _, d in ipairs(ORTHO) do
-    local n = at(tf + d[1], tr + d[2])
-    local m = at(tf - d[1], tr - d[2])
+  local pincers = PINCERS_OF[vk == PAWN]
+  for i = 1, 4 do -- the orthogonal directions come first in ALL
+    local n, m = ray[i][1], ray[OPP[i]][1]
     if n and m and buffer.readu8(b, 2 * n + 1) == 0 and buffer.readu8(b, 2 * m + 1) == by then
-      if reaches(b, n, by, pincers, ORTHO, m) then return true end
+      if reaches(b, n, by, pincers, 4, m) then return true end
     end
   end
   -- Withdrawal: a withdrawer beside the victim with room to move away.
-  for _, d in ipairs(ALL) do
-    local w = at(tf + d[1], tr + d[2])
+  for i = 1, 8 do
+    local w, away = ray[i][1], ray[i][2]
     if w and buffer.readu8(b, 2 * w + 1) == by then
       local k = buffer.readu8(b, 2 * w)
       if k == WITHDRAWER or (k == CHAMELEON and vk == WITHDRAWER) then
-        local away = at(tf + 2 * d[1], tr + 2 * d[2])
         if away and buffer.readu8(b, 2 * away + 1) == 0 and not is_frozen(b, w) then return true end
       end
     end
   end
   -- Leap: looking back from the victim along each line, past empty cells
   -- and jumpable pieces, to a leaper; the cell after the victim is empty.
-  for _, u in ipairs(ALL) do
-    local land = at(tf + u[1], tr + u[2])
+  for i = 1, 8 do
+    local land = ray[i][1]
     if land and buffer.readu8(b, 2 * land + 1) == 0 then
       local all_leapers = (vk == LEAPER)
       -- Whether the cell after the one we look at (towards the victim) is
       -- empty: a jumped piece must be followed by an empty cell.
       local after_empty = false
-      local f, r = tf - u[1], tr - u[2]
-      local c = at(f, r)
-      while c do
+      for _, c in ipairs(ray[OPP[i]]) do
         local o = buffer.readu8(b, 2 * c + 1)
         if o == by then
           local k = buffer.readu8(b, 2 * c)
@@ -300,8 +320,6 @@ local function attacked(b, t, by)
         else
           after_empty = true
         end
-        f, r = f - u[1], r - u[2]
-        c = at(f, r)
       end
     end
   end
@@ -310,11 +328,11 @@ local function attacked(b, t, by)
   local k = king_of(b, by)
   if k then
     local kf, kr = k % F, k // F
-    local coords = { [COORDINATOR] = true, [CHAMELEON] = (vk == COORDINATOR) }
+    local coords = COORDS_OF[vk == COORDINATOR]
     if kf == tf then
       for f = 0, F - 1 do
         local d = at(f, tr)
-        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
+        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
           return true
         end
       end
@@ -322,7 +340,7 @@ local function attacked(b, t, by)
     if kr == tr then
       for r = 0, R - 1 do
         local d = at(tf, r)
-        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, ALL, nil) then
+        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
           return true
         end
       end
@@ -350,95 +368,96 @@ for _ in pairs(players) do PLAYER_COUNT = PLAYER_COUNT + 1 end
 -- Immobilizer) and the cells those captures cross or land on.
 function rules.check_cells(g, player, cells)
   local b = cells
+  local readu8 = buffer.readu8
   local p = players[player]
   local k = king_of(b, p)
   if not k then return {} end
   for q = 1, PLAYER_COUNT do
     if q ~= p and attacked(b, k, q) then return nil end
   end
-  local out, seen = {}, {}
-  local function add(c)
-    if c and not seen[c] then
-      seen[c] = true
-      out[#out + 1] = c
-    end
-  end
-  add(k)
+  local out, seen = { k }, { [k] = true }
   local kf, kr = k % F, k // F
-  local pawns = false
-  local function enemy(c) local o = buffer.readu8(b, 2 * c + 1); return o ~= 0 and o ~= p end
-  -- Whether an enemy piece of kind `want` (any when nil) stands next to c.
-  local function enemy_beside(c, want)
-    local f, r = c % F, c // F
-    for _, d in ipairs(ALL) do
-      local n = at(f + d[1], r + d[2])
-      if n and enemy(n) and (not want or buffer.readu8(b, 2 * n) == want) then return true end
-    end
-    return false
-  end
+  local pawns, kings, coordinators = false, {}, {}
   for c = 0, F * R - 1 do
-    local o, kd = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
-    if o == p and kd == IMMOBILIZER then
-      -- Moving it away frees the enemies it holds.
-      if enemy_beside(c) then add(c) end
-    elseif o == p and kd == CHAMELEON then
-      -- It freezes an enemy Immobilizer beside it; with the Cambridge
-      -- reading that can decide what p's own Immobilizer freezes.
-      if pure_immobilizer and enemy_beside(c, IMMOBILIZER) then add(c) end
-    elseif o ~= 0 and o ~= p then
-      if kd == PAWN then pawns = true end
-      if kd == COORDINATOR then
-        local ek = king_of(b, o)
-        if ek and (ek % F == kf or ek // F == kr) then return nil end
+    local o = readu8(b, 2 * c + 1)
+    if o ~= 0 then
+      local kd = readu8(b, 2 * c)
+      if o == p then
+        -- Moving p's Immobilizer away frees the enemies it holds; with the
+        -- Cambridge reading, a Chameleon beside an enemy Immobilizer
+        -- decides what p's own Immobilizer freezes.
+        if kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer) then
+          local ray = RAY[c]
+          for i = 1, 8 do
+            local n = ray[i][1]
+            if n then
+              local on = readu8(b, 2 * n + 1)
+              if on ~= 0 and on ~= p and (kd == IMMOBILIZER or readu8(b, 2 * n) == IMMOBILIZER) then
+                if not seen[c] then seen[c] = true; out[#out + 1] = c end
+                break
+              end
+            end
+          end
+        end
+      elseif kd == PAWN then
+        pawns = true
+      elseif kd == KING then
+        kings[o] = c
+      elseif kd == COORDINATOR then
+        coordinators[o] = true
       end
     end
   end
-  -- A Withdrawer beside the King: the cell it would withdraw to.
-  for _, d in ipairs(ALL) do
-    local w = at(kf + d[1], kr + d[2])
-    if w and enemy(w) and buffer.readu8(b, 2 * w) == WITHDRAWER then
-      add(at(kf + 2 * d[1], kr + 2 * d[2]))
+  for o in pairs(coordinators) do
+    local ek = kings[o]
+    if ek and (ek % F == kf or ek // F == kr) then return nil end
+  end
+  local ray = RAY[k]
+  for i = 1, 8 do
+    local line = ray[i]
+    -- A Withdrawer beside the King: the cell it would withdraw to.
+    local w = line[1]
+    if w and line[2] then
+      local o = readu8(b, 2 * w + 1)
+      if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER and not seen[line[2]] then
+        seen[line[2]] = true
+        out[#out + 1] = line[2]
+      end
+    end
+    -- A Long Leaper on this line: the cells between it and the King, and
+    -- the landing cell on the other side.
+    for j = 1, #line do
+      local c = line[j]
+      local o = readu8(b, 2 * c + 1)
+      if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
+        local land = ray[OPP[i]][1]
+        if land and not seen[land] then seen[land] = true; out[#out + 1] = land end
+        for x = 1, j - 1 do
+          local y = line[x]
+          if not seen[y] then seen[y] = true; out[#out + 1] = y end
+        end
+        break
+      end
     end
   end
   -- A pincer partner beyond the King: the cell beside it and the lines a
   -- pawn would come along.
   if pawns then
-    for _, d in ipairs(ORTHO) do
-      local n, m = at(kf + d[1], kr + d[2]), at(kf - d[1], kr - d[2])
-      if n and m and enemy(m) then
-        add(n)
-        local nf, nr = n % F, n // F
-        for _, u in ipairs(ORTHO) do
-          local f, r = nf + u[1], nr + u[2]
-          local c = at(f, r)
-          while c and c ~= k do
-            add(c)
-            f, r = f + u[1], r + u[2]
-            c = at(f, r)
+    for i = 1, 4 do -- the orthogonal directions come first in ALL
+      local n, m = ray[i][1], ray[OPP[i]][1]
+      if n and m then
+        local o = readu8(b, 2 * m + 1)
+        if o ~= 0 and o ~= p then
+          if not seen[n] then seen[n] = true; out[#out + 1] = n end
+          local nray = RAY[n]
+          for u = 1, 4 do
+            for _, c in ipairs(nray[u]) do
+              if c == k then break end
+              if not seen[c] then seen[c] = true; out[#out + 1] = c end
+            end
           end
         end
       end
-    end
-  end
-  -- A Long Leaper on a line through the King: the cells between them and
-  -- the landing cell beyond the King.
-  for _, u in ipairs(ALL) do
-    local f, r = kf - u[1], kr - u[2]
-    local c = at(f, r)
-    while c do
-      if enemy(c) and buffer.readu8(b, 2 * c) == LEAPER then
-        add(at(kf + u[1], kr + u[2]))
-        local f2, r2 = kf - u[1], kr - u[2]
-        local c2 = at(f2, r2)
-        while c2 ~= c do
-          add(c2)
-          f2, r2 = f2 - u[1], r2 - u[2]
-          c2 = at(f2, r2)
-        end
-        break
-      end
-      f, r = f - u[1], r - u[2]
-      c = at(f, r)
     end
   end
   return out

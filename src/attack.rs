@@ -29,15 +29,14 @@ pub struct AttackTable {
     others: KindSet,
     /// Whether the table can be used (at most 128 kinds).
     pub usable: bool,
-    /// Per owner parity and step entry: for each cell, the cell a piece
-    /// stepping that way must stand on (`NONE` off the board).
-    step_from: [Vec<Vec<u16>>; 2],
-    /// Per owner parity and slide entry: for each cell, the next cell
-    /// walking back against the slide (`NONE` off the board).
-    slide_back: [Vec<Vec<u16>>; 2],
+    /// Per owner parity and cell: the cells a stepping attacker could stand
+    /// on, with the kinds that step from there.
+    step_from: [Vec<Vec<(u16, KindSet)>>; 2],
+    /// Per owner parity and cell: the lines a sliding attacker could come
+    /// along (the kinds, and a range of `ray_cells`, nearest cell first).
+    slide_rays: [Vec<Vec<(KindSet, u32, u32)>>; 2],
+    ray_cells: Vec<u16>,
 }
-
-const NONE: u16 = u16::MAX;
 
 fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
     match list.iter_mut().find(|e| e.0 == d) {
@@ -89,14 +88,34 @@ impl AttackTable {
                 }
             }
         }
-        let table = |d: (i8, i8)| -> Vec<u16> {
-            (0..board.cell_count() as u16)
-                .map(|c| board.offset(c, (-d.0, -d.1)).unwrap_or(NONE))
-                .collect()
-        };
+        let n = board.cell_count() as u16;
         for parity in 0..2 {
-            t.step_from[parity] = t.steps[parity].iter().map(|e| table(e.0)).collect();
-            t.slide_back[parity] = t.slides[parity].iter().map(|e| table(e.0)).collect();
+            t.step_from[parity] = (0..n)
+                .map(|c| {
+                    t.steps[parity]
+                        .iter()
+                        .filter_map(|&(d, set)| board.offset(c, (-d.0, -d.1)).map(|f| (f, set)))
+                        .collect()
+                })
+                .collect();
+            let mut rays = Vec::with_capacity(n as usize);
+            for c in 0..n {
+                let mut here = Vec::new();
+                for &(d, set) in &t.slides[parity].clone() {
+                    let start = t.ray_cells.len() as u32;
+                    let mut at = c;
+                    while let Some(next) = board.offset(at, (-d.0, -d.1)) {
+                        t.ray_cells.push(next);
+                        at = next;
+                    }
+                    let len = t.ray_cells.len() as u32 - start;
+                    if len > 0 {
+                        here.push((set, start, len));
+                    }
+                }
+                rays.push(here);
+            }
+            t.slide_rays[parity] = rays;
         }
         t
     }
@@ -119,16 +138,13 @@ impl AttackTable {
         let mine = |c: u16, set: KindSet| {
             kind_owner(c).is_some_and(|(k, o)| o == by && (set >> k) & 1 == 1)
         };
-        for (i, &(_, set)) in self.steps[parity].iter().enumerate() {
-            let from = self.step_from[parity][i][c];
-            if from != NONE && mine(from, set) && candidate(from) {
+        for &(from, set) in &self.step_from[parity][c] {
+            if mine(from, set) && candidate(from) {
                 return true;
             }
         }
-        for (i, &(_, set)) in self.slides[parity].iter().enumerate() {
-            let back = &self.slide_back[parity][i];
-            let mut at = back[c];
-            while at != NONE {
+        for &(set, start, len) in &self.slide_rays[parity][c] {
+            for &at in &self.ray_cells[start as usize..(start + len) as usize] {
                 if blocked(at) {
                     break;
                 }
@@ -138,7 +154,6 @@ impl AttackTable {
                     }
                     break;
                 }
-                at = back[at as usize];
             }
         }
         if self.others != 0 {
@@ -149,5 +164,71 @@ impl AttackTable {
             }
         }
         false
+    }
+}
+
+/// Neighbour tables for movement: for every direction a pattern uses (as
+/// seen by either owner parity), the next cell from each cell, so that move
+/// generation steps by table lookup instead of coordinate arithmetic.
+#[derive(Clone, Debug, Default)]
+pub struct MoveTables {
+    /// Per direction: the next cell from each cell (`u16::MAX` off board).
+    next: Vec<Vec<u16>>,
+    /// Per kind, per pattern, per owner parity: the direction numbers of
+    /// the pattern's deltas, in order.
+    dirs: Vec<Vec<[Vec<u16>; 2]>>,
+}
+
+impl MoveTables {
+    pub fn new(kinds: &[Kind], board: &Board) -> MoveTables {
+        let mut t = MoveTables::default();
+        let mut seen: Vec<(i8, i8)> = Vec::new();
+        let mut id = |t: &mut MoveTables, d: (i8, i8)| -> u16 {
+            if let Some(i) = seen.iter().position(|&e| e == d) {
+                return i as u16;
+            }
+            seen.push(d);
+            t.next.push(
+                (0..board.cell_count() as u16)
+                    .map(|c| board.offset(c, d).unwrap_or(u16::MAX))
+                    .collect(),
+            );
+            (seen.len() - 1) as u16
+        };
+        for kind in kinds {
+            let mut per_pattern = Vec::new();
+            for pat in &kind.moves {
+                let (MovePattern::Step { deltas, target }
+                | MovePattern::Slide { deltas, target, .. }
+                | MovePattern::Path { deltas, target, .. }) = pat;
+                let mut both: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
+                for (parity, list) in both.iter_mut().enumerate() {
+                    for &d in deltas {
+                        let d = if target.relative && parity == 1 {
+                            (d.0, -d.1)
+                        } else {
+                            d
+                        };
+                        list.push(id(&mut t, d));
+                    }
+                }
+                per_pattern.push(both);
+            }
+            t.dirs.push(per_pattern);
+        }
+        t
+    }
+
+    /// The direction numbers of a kind's pattern for an owner.
+    #[inline]
+    pub fn dirs(&self, kind: usize, pattern: usize, owner: u8) -> &[u16] {
+        &self.dirs[kind][pattern][(owner % 2) as usize]
+    }
+
+    /// The next cell from `cell` in direction `dir`, if on the board.
+    #[inline]
+    pub fn next(&self, dir: u16, cell: u16) -> Option<u16> {
+        let c = self.next[dir as usize][cell as usize];
+        (c != u16::MAX).then_some(c)
     }
 }

@@ -603,6 +603,7 @@ impl Engine {
             scratch: if native { s.board.clone() } else { Vec::new() },
             royals,
             rays,
+            reach: None,
             relevant,
             enemy_relevant,
         }
@@ -625,6 +626,25 @@ impl Engine {
                 // On no line from a royal piece: it opens none (steps do
                 // not depend on other pieces).
                 return true;
+            }
+            if m == ROYAL_CELL && g.royals.len() == 1 {
+                // The royal piece moves: is its new cell reachable by an
+                // enemy once it has left the old one? One map per position.
+                if g.reach.is_none() {
+                    let mut board = s.board.clone();
+                    let royal = board[from as usize].take();
+                    let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
+                    let mut map = vec![false; s.board.len()];
+                    let usable = (0..s.players).all(|q| {
+                        q == player
+                            || s.eliminated & (1 << q) != 0
+                            || capture_map(&self.variant, s, &board, q, victim, &mut map)
+                    });
+                    g.reach = Some(usable.then_some(map));
+                }
+                if let Some(Some(map)) = &g.reach {
+                    return !map[to as usize];
+                }
             }
             if m != ROYAL_CELL && g.royals.len() == 1 {
                 // Only the lines through `from` can open: look along each
@@ -1757,17 +1777,8 @@ pub(crate) fn piece_moves_on(
     let kind = &variant.kinds[piece.kind as usize];
     let board = &variant.board;
     let owner = piece.owner;
-    let flip = owner % 2 == 1;
     let piece_at = |c: Cell| occupant[c as usize];
     let passable = |c: Cell| s.terrain[c as usize] & board.blocking == 0;
-    // A pattern's direction, for this piece's owner.
-    let dir = |target: &Target, d: (i8, i8)| {
-        if target.relative && flip {
-            (d.0, -d.1)
-        } else {
-            d
-        }
-    };
     // The enemy on a cell, if any: its kind.
     let enemy = |c: Cell| {
         piece_at(c)
@@ -1775,7 +1786,9 @@ pub(crate) fn piece_moves_on(
             .filter(|o| o.owner != owner)
             .map(|o| o.kind)
     };
-    for pat in &kind.moves {
+    let tables = &variant.steps;
+    for (pi, pat) in kind.moves.iter().enumerate() {
+        let dirs = tables.dirs(piece.kind as usize, pi, owner);
         let target = match pat {
             MovePattern::Step { target, .. }
             | MovePattern::Slide { target, .. }
@@ -1787,9 +1800,9 @@ pub(crate) fn piece_moves_on(
             }
         }
         match pat {
-            MovePattern::Step { deltas, target } => {
-                for &d in deltas {
-                    if let Some(to) = board.offset(from, dir(target, d)) {
+            MovePattern::Step { target, .. } => {
+                for &d in dirs {
+                    if let Some(to) = tables.next(d, from) {
                         if !passable(to) {
                             continue;
                         }
@@ -1802,20 +1815,18 @@ pub(crate) fn piece_moves_on(
                 }
             }
             MovePattern::Slide {
-                deltas,
                 max,
                 strike_at_range,
                 target,
                 jump,
                 ..
             } => {
-                for &d in deltas {
-                    let d = dir(target, d);
+                for &d in dirs {
                     let mut at = from;
                     let mut jumps = 0u8;
                     let mut dist = 0u32;
                     while dist < *max as u32 {
-                        let Some(to) = board.offset(at, d) else { break };
+                        let Some(to) = tables.next(d, at) else { break };
                         if !passable(to) {
                             break;
                         }
@@ -1829,8 +1840,8 @@ pub(crate) fn piece_moves_on(
                             Some(_) => {
                                 let ek = enemy(to);
                                 if let (Some(j), Some(k)) = (jump, ek) {
-                                    let beyond = board
-                                        .offset(to, d)
+                                    let beyond = tables
+                                        .next(d, to)
                                         .filter(|&b| passable(b))
                                         .filter(|&b| piece_at(b).is_none());
                                     if jumps < j.max
@@ -1855,19 +1866,15 @@ pub(crate) fn piece_moves_on(
                     }
                 }
             }
-            MovePattern::Path {
-                deltas,
-                steps,
-                target,
-            } => {
+            MovePattern::Path { steps, target, .. } => {
                 // Breadth-first over empty cells; the last step may strike.
                 let mut frontier = vec![from];
                 let mut seen = vec![from];
                 for _ in 0..*steps {
                     let mut next = Vec::new();
                     for &at in &frontier {
-                        for &d in deltas {
-                            let Some(to) = board.offset(at, dir(target, d)) else {
+                        for &d in dirs {
+                            let Some(to) = tables.next(d, at) else {
                                 continue;
                             };
                             if !passable(to) || seen.contains(&to) {
@@ -2044,6 +2051,94 @@ fn reaches(
     false
 }
 
+/// Marks in `map` every cell where player `by` could capture a piece of
+/// kind `victim` standing there, on the board `occupant`, with plain steps
+/// and slides (the variants the line shortcut serves): the same answer as
+/// [`reaches`] for each cell, found by walking each piece's moves once.
+/// Returns false (the map is no good) when a piece has other moves.
+fn capture_map(
+    variant: &Variant,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    by: PlayerId,
+    victim: KindId,
+    map: &mut [bool],
+) -> bool {
+    let board = &variant.board;
+    let passable = |c: Cell| s.terrain[c as usize] & board.blocking == 0;
+    for (from, slot) in occupant.iter().enumerate() {
+        let Some(id) = *slot else { continue };
+        let piece = &s.pieces[id as usize];
+        if piece.owner != by {
+            continue;
+        }
+        let from = from as Cell;
+        let flip = piece.owner % 2 == 1;
+        for pat in &variant.kinds[piece.kind as usize].moves {
+            let (MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. }) = pat;
+            if !target.strikes(victim) {
+                continue;
+            }
+            if let Some(z) = &target.from_zone {
+                if !z[piece.owner as usize].contains(&from) {
+                    continue;
+                }
+            }
+            let dir = |d: (i8, i8)| {
+                if target.relative && flip {
+                    (d.0, -d.1)
+                } else {
+                    d
+                }
+            };
+            match pat {
+                MovePattern::Step { deltas, .. } => {
+                    for &d in deltas {
+                        if let Some(to) = board.offset(from, dir(d)) {
+                            // Whatever stands there now, the royal piece
+                            // would stand there after its move.
+                            if passable(to) {
+                                map[to as usize] = true;
+                            }
+                        }
+                    }
+                }
+                MovePattern::Slide {
+                    deltas,
+                    max,
+                    strike_at_range,
+                    jump: None,
+                    ..
+                } => {
+                    for &d in deltas {
+                        let d = dir(d);
+                        let mut at = from;
+                        for dist in 1..=*max as u32 {
+                            let Some(to) = board.offset(at, d) else { break };
+                            if !passable(to) {
+                                break;
+                            }
+                            if dist == 1 || *strike_at_range {
+                                map[to as usize] = true;
+                            }
+                            if occupant[to as usize].is_some() {
+                                break;
+                            }
+                            at = to;
+                        }
+                    }
+                }
+                // Paths and jumping slides: no map (the caller tests moves
+                // one by one).
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
 /// Marks the royal piece's own cell in [`Guard::rays`].
 const ROYAL_CELL: u32 = u32::MAX;
 
@@ -2057,6 +2152,9 @@ struct Guard {
     rays: Option<Vec<u32>>,
     /// A copy of the board to try moves on (native check).
     scratch: Vec<Option<PieceId>>,
+    /// With `rays`: the cells where an enemy could capture the (single)
+    /// royal piece once it has left its cell; made for its first move.
+    reach: Option<Option<Vec<bool>>>,
     /// Scripted check (`rules.check_cells`): the cells that can matter.
     relevant: Option<Vec<bool>>,
     /// Whether an enemy piece stands on one of them (then what a move

@@ -1084,6 +1084,7 @@ impl Rules {
             | StdLib::BIT
             | StdLib::BUFFER;
         let lua = Lua::new_with(libs, LuaOptions::default()).map_err(|e| fail(e.to_string()))?;
+        lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2));
         lua.set_app_data(CallCtx::idle());
         // SAFETY: installs a plain C interrupt on this state's callbacks;
         // `budget_interrupt` touches only a thread-local counter.

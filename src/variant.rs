@@ -647,6 +647,8 @@ pub struct Variant {
     pub after_action_when: Option<Vec<AfterActionWhen>>,
     /// Reverse movement tables for "could a piece move onto this cell".
     pub attack: crate::attack::AttackTable,
+    /// Neighbour tables for move generation.
+    pub steps: crate::attack::MoveTables,
 }
 
 /// A draw after `plies` plies without a capture or a move of one of
@@ -1534,8 +1536,10 @@ fn validate(
     }
     let path = files.last().cloned().unwrap_or_default();
     let attack = crate::attack::AttackTable::new(&kinds, &board);
+    let steps = crate::attack::MoveTables::new(&kinds, &board);
     Ok(Variant {
         attack,
+        steps,
         name,
         description: raw.description.unwrap_or_default(),
         path,
