@@ -600,7 +600,7 @@ impl Engine {
         });
         Guard {
             native,
-            scratch: if native { s.board.clone() } else { Vec::new() },
+            scratch: Vec::new(),
             royals,
             rays,
             reach: None,
@@ -627,19 +627,23 @@ impl Engine {
                 // not depend on other pieces).
                 return true;
             }
+            if g.scratch.is_empty() {
+                g.scratch = s.board.clone();
+            }
             if m == ROYAL_CELL && g.royals.len() == 1 {
                 // The royal piece moves: is its new cell reachable by an
                 // enemy once it has left the old one? One map per position.
                 if g.reach.is_none() {
-                    let mut board = s.board.clone();
+                    let board = &mut g.scratch;
                     let royal = board[from as usize].take();
                     let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
                     let mut map = vec![false; s.board.len()];
                     let usable = (0..s.players).all(|q| {
                         q == player
                             || s.eliminated & (1 << q) != 0
-                            || capture_map(&self.variant, s, &board, q, victim, &mut map)
+                            || capture_map(&self.variant, s, board, q, victim, &mut map)
                     });
+                    board[from as usize] = royal;
                     g.reach = Some(usable.then_some(map));
                 }
                 if let Some(Some(map)) = &g.reach {
@@ -697,6 +701,9 @@ impl Engine {
             }
         }
         if g.native {
+            if g.scratch.is_empty() {
+                g.scratch = s.board.clone();
+            }
             let royals = std::mem::take(&mut g.royals);
             let exposed = self.exposes_royal_on(s, &mut g.scratch, &royals, player, from, to, side);
             g.royals = royals;
