@@ -779,10 +779,6 @@ impl Engine {
             })
     }
 
-    /// Whether moving `from`→`to` would leave one of `player`'s royal pieces
-    /// capturable. The move is played on a scratch copy with its strike and
-    /// its side captures (`rules.captures`), not `rules.after_action`.
-    /// `side`: cells the move captures besides `to` (an extra move's).
     /// Whether check is decided natively (no rule hook changes captures,
     /// attacks or mobility).
     fn native_check(&self) -> bool {
@@ -816,13 +812,8 @@ impl Engine {
         side: &[Cell],
     ) -> bool {
         let saved_to = scratch[to as usize];
-        let mut saved_side: [Option<PieceId>; 8] = [None; 8];
-        if side.len() > saved_side.len() {
-            return self.exposes_royal(s, player, from, to, side);
-        }
-        for (i, &c) in side.iter().enumerate() {
-            saved_side[i] = scratch[c as usize].take();
-        }
+        let saved_side: Vec<Option<PieceId>> =
+            side.iter().map(|&c| scratch[c as usize].take()).collect();
         scratch[to as usize] = scratch[from as usize].take();
         let attacked = royals.iter().any(|&r| {
             let r = if r == from { to } else { r };
@@ -840,6 +831,10 @@ impl Engine {
         attacked
     }
 
+    /// Whether moving `from`→`to` would leave one of `player`'s royal pieces
+    /// capturable. The move is played on a scratch copy with its strike and
+    /// its side captures (`rules.captures`), not `rules.after_action`.
+    /// `side`: cells the move captures besides `to` (an extra move's).
     fn exposes_royal(
         &self,
         s: &GameState,
@@ -848,14 +843,10 @@ impl Engine {
         to: Cell,
         side: &[Cell],
     ) -> bool {
-        if !self.rules.has_captures() && !self.rules.has_attacked() && !self.rules.has_frozen() {
+        if self.native_check() {
             // Natively, on a copy of the board only.
-            let mut board = s.board.clone();
-            for &c in side {
-                board[c as usize] = None;
-            }
-            board[to as usize] = board[from as usize].take();
-            return royal_attacked_on(&self.variant, s, &board, player);
+            let royals = self.royal_cells(s, player);
+            return self.exposes_royal_on(s, &mut s.board.clone(), &royals, player, from, to, side);
         }
         let mut t = s.clone();
         let (mut ev, mut ef) = (Vec::new(), Vec::new());
@@ -2167,30 +2158,4 @@ struct Guard {
     /// Whether an enemy piece stands on one of them (then what a move
     /// captures has to be asked).
     enemy_relevant: bool,
-}
-
-/// Whether a royal piece of `player` on the board `occupant` is attacked by
-/// another player still in the game (natively, see [`attacked_on`]).
-fn royal_attacked_on(
-    variant: &Variant,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    player: PlayerId,
-) -> bool {
-    for (cell, slot) in occupant.iter().enumerate() {
-        let Some(id) = *slot else { continue };
-        let piece = &s.pieces[id as usize];
-        if piece.owner != player || !variant.kinds[piece.kind as usize].royal {
-            continue;
-        }
-        for q in 0..s.players {
-            if q != player
-                && s.eliminated & (1 << q) == 0
-                && attacked_on(variant, s, occupant, cell as Cell, q)
-            {
-                return true;
-            }
-        }
-    }
-    false
 }

@@ -10,9 +10,10 @@
 //! the state has a memory limit. `math.random` draws from the game's seeded
 //! generator.
 //!
-//! During a hook call the game state is moved into the Lua state's app data,
-//! so API functions read and change it directly; the engine works on a copy
-//! and discards it if the hook fails.
+//! During a hook call the Lua state's call context points at the game state
+//! (see [`CallCtx`]), so API functions read and change it directly; a hook
+//! that may change it works on the engine's copy, which is discarded if the
+//! hook fails, and a read-only question copies the state only if it writes.
 
 use std::sync::Arc;
 
