@@ -329,19 +329,14 @@ local function attacked(b, t, by)
   if k then
     local kf, kr = k % F, k // F
     local coords = COORDS_OF[vk == COORDINATOR]
-    if kf == tf then
-      for f = 0, F - 1 do
-        local d = at(f, tr)
-        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
-          return true
-        end
-      end
-    end
-    if kr == tr then
-      for r = 0, R - 1 do
-        local d = at(tf, r)
-        if d ~= t and buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
-          return true
+    -- ALL[1] and ALL[2] run along the victim's rank, ALL[3] and ALL[4]
+    -- along its file.
+    for i = 1, 4 do
+      if (i <= 2 and kf == tf) or (i > 2 and kr == tr) then
+        for _, d in ipairs(ray[i]) do
+          if buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
+            return true
+          end
         end
       end
     end
