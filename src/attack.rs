@@ -174,33 +174,54 @@ impl AttackTable {
 pub struct MoveTables {
     /// Per direction: the next cell from each cell (`u16::MAX` off board).
     next: Vec<Vec<u16>>,
+    /// Per direction: the cell from which one step in that direction
+    /// arrives on each cell (`u16::MAX` off board).
+    back: Vec<Vec<u16>>,
     /// Per kind, per pattern, per owner parity: the direction numbers of
     /// the pattern's deltas, in order.
     dirs: Vec<Vec<[Vec<u16>; 2]>>,
+    /// Per kind, per owner parity, per direction: how many cells away the
+    /// kind's moves in that direction can end (0: none).
+    reach: Vec<[Vec<u8>; 2]>,
+    /// Per direction: whether some slide in it jumps over pieces.
+    jumps: Vec<bool>,
+    /// Whether some kind moves by paths (turning steps).
+    has_path: bool,
 }
 
 impl MoveTables {
     pub fn new(kinds: &[Kind], board: &Board) -> MoveTables {
         let mut t = MoveTables::default();
         let mut seen: Vec<(i8, i8)> = Vec::new();
+        let table = |d: (i8, i8)| -> Vec<u16> {
+            (0..board.cell_count() as u16)
+                .map(|c| board.offset(c, d).unwrap_or(u16::MAX))
+                .collect()
+        };
         let mut id = |t: &mut MoveTables, d: (i8, i8)| -> u16 {
             if let Some(i) = seen.iter().position(|&e| e == d) {
                 return i as u16;
             }
             seen.push(d);
-            t.next.push(
-                (0..board.cell_count() as u16)
-                    .map(|c| board.offset(c, d).unwrap_or(u16::MAX))
-                    .collect(),
-            );
+            t.next.push(table(d));
+            t.back.push(table((-d.0, -d.1)));
             (seen.len() - 1) as u16
         };
+        let mut reaches = Vec::new();
         for kind in kinds {
             let mut per_pattern = Vec::new();
             for pat in &kind.moves {
                 let (MovePattern::Step { deltas, target }
                 | MovePattern::Slide { deltas, target, .. }
                 | MovePattern::Path { deltas, target, .. }) = pat;
+                let (far, jumps) = match pat {
+                    MovePattern::Step { .. } => (1, false),
+                    MovePattern::Slide { max, jump, .. } => (*max, jump.is_some()),
+                    MovePattern::Path { steps, .. } => {
+                        t.has_path = true;
+                        (*steps, false)
+                    }
+                };
                 let mut both: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
                 for (parity, list) in both.iter_mut().enumerate() {
                     for &d in deltas {
@@ -209,20 +230,74 @@ impl MoveTables {
                         } else {
                             d
                         };
-                        list.push(id(&mut t, d));
+                        let n = id(&mut t, d);
+                        list.push(n);
+                        reaches.push((t.dirs.len(), parity, n, far, jumps));
                     }
                 }
                 per_pattern.push(both);
             }
             t.dirs.push(per_pattern);
         }
+        let dirs = t.next.len();
+        t.reach = vec![[vec![0; dirs], vec![0; dirs]]; kinds.len()];
+        t.jumps = vec![false; dirs];
+        for (kind, parity, d, far, jumps) in reaches {
+            let r = &mut t.reach[kind][parity][d as usize];
+            *r = (*r).max(far);
+            t.jumps[d as usize] |= jumps;
+        }
         t
+    }
+
+    /// How many directions the tables know.
+    pub fn dir_count(&self) -> usize {
+        self.next.len()
+    }
+
+    /// The cell one step back against direction `dir` from each cell
+    /// (`u16::MAX` off the board).
+    #[inline]
+    pub fn back_line(&self, dir: u16) -> &[u16] {
+        &self.back[dir as usize]
+    }
+
+    /// The cell one step back from `cell` against direction `dir`.
+    #[inline]
+    pub fn back(&self, dir: u16, cell: u16) -> Option<u16> {
+        let c = self.back[dir as usize][cell as usize];
+        (c != u16::MAX).then_some(c)
+    }
+
+    /// How far (in cells) a kind's moves in direction `dir` can end, for
+    /// an owner (0: it does not move that way).
+    #[inline]
+    pub fn reach(&self, kind: usize, owner: u8, dir: u16) -> u8 {
+        self.reach[kind][(owner % 2) as usize][dir as usize]
+    }
+
+    /// Whether some slide in direction `dir` jumps over pieces.
+    #[inline]
+    pub fn jumps(&self, dir: u16) -> bool {
+        self.jumps[dir as usize]
+    }
+
+    /// Whether some kind moves by paths of turning steps.
+    pub fn has_path(&self) -> bool {
+        self.has_path
     }
 
     /// The direction numbers of a kind's pattern for an owner.
     #[inline]
     pub fn dirs(&self, kind: usize, pattern: usize, owner: u8) -> &[u16] {
         &self.dirs[kind][pattern][(owner % 2) as usize]
+    }
+
+    /// The next cell from each cell in direction `dir` (`u16::MAX` off the
+    /// board).
+    #[inline]
+    pub fn line(&self, dir: u16) -> &[u16] {
+        &self.next[dir as usize]
     }
 
     /// The next cell from `cell` in direction `dir`, if on the board.

@@ -87,6 +87,7 @@ impl Engine {
                 p.kind = 0;
             }
         }
+        state.touched.everything();
         for pool in &mut pools {
             pool.sort_unstable();
         }
@@ -187,10 +188,10 @@ impl Engine {
             rest_ids.extend(still);
             rest.shuffle(rng);
             for (&id, &k) in moved[..take].iter().zip(&mobile) {
-                s.pieces[id as usize].kind = k;
+                s.set_kind(id, k);
             }
             for (&id, &k) in rest_ids.iter().zip(&rest) {
-                s.pieces[id as usize].kind = k;
+                s.set_kind(id, k);
             }
         }
     }

@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::geometry::Cell;
 use crate::lua::{ActionInfo, Effect, Rules};
+use crate::movecache::MoveCache;
 use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
 use crate::variant::{LoadError, MovePattern, NoMoves, Target, Variant};
 
@@ -88,6 +89,17 @@ impl fmt::Display for ActionError {
 }
 
 impl std::error::Error for ActionError {}
+
+/// How the turn rule learns whether the next player can move, and what the
+/// caller gets back about that position.
+enum Next<'a> {
+    /// Only whether some legal action exists.
+    Check,
+    /// The full list of legal actions, filled in.
+    List(&'a mut Vec<Action>),
+    /// A move cache, synced with the position.
+    Cache(&'a mut MoveCache),
+}
 
 /// A loaded variant with its rules: the immutable game definition.
 pub struct Engine {
@@ -332,7 +344,7 @@ impl Engine {
         // A first player who cannot move at all meets the no-move rule at once.
         if !self.has_legal_action(&state) {
             state.to_move = state.players.saturating_sub(1);
-            self.advance_turn(&mut state, None);
+            self.advance_turn(&mut state, Next::Check);
         }
         state
     }
@@ -442,6 +454,19 @@ impl Engine {
         }
     }
 
+    /// Whether the legal moves are exactly the declared moves less the
+    /// back-and-forth ban (no script lists, filters or adds moves, nothing
+    /// is frozen or royal, no paths), so that [`MoveCache`] may stand in
+    /// for listing them.
+    pub fn counts_moves(&self) -> bool {
+        !self.has_royal
+            && !self.rules.has_filter()
+            && !self.rules.has_actions()
+            && !self.rules.has_extra_moves()
+            && !self.rules.has_frozen()
+            && !self.variant.steps.has_path()
+    }
+
     /// Removes the moves `rules.filter` forbids. A failing filter forbids
     /// nothing and is reported on stderr once per call (listing actions has
     /// no error path; applying re-checks through the same list).
@@ -469,7 +494,7 @@ impl Engine {
 
     /// The one move the back-and-forth limit forbids now, if any: the piece
     /// that shuttled `limit` times going back once more.
-    fn banned_by_repetition(&self, s: &GameState) -> Option<Action> {
+    pub(crate) fn banned_by_repetition(&self, s: &GameState) -> Option<Action> {
         let limit = self.variant.repetition_limit?;
         let sh = &s.shuttles[s.to_move as usize];
         let piece = sh.piece?;
@@ -1153,6 +1178,22 @@ impl Engine {
         a: &Action,
         next: Option<&mut Vec<Action>>,
     ) -> Result<(Vec<Event>, bool), ActionError> {
+        let next = match next {
+            Some(list) => Next::List(list),
+            None => Next::Check,
+        };
+        self.apply_next(s, a, next)
+    }
+
+    /// [`Engine::apply_listing`] with the turn rule's question (can the next
+    /// player move?) answered as `next` says; the `bool` says whether `next`
+    /// describes the position left (a filled list, a synced cache).
+    fn apply_next(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        next: Next,
+    ) -> Result<(Vec<Event>, bool), ActionError> {
         let mut listed = false;
         let mut events = Vec::new();
         let mut effects = Vec::new();
@@ -1236,7 +1277,7 @@ impl Engine {
                     // A promotion: the piece becomes the chosen kind.
                     Some(id) => {
                         if let Some(k) = self.variant.kind_index(&label) {
-                            s.pieces[id as usize].kind = k as KindId;
+                            s.set_kind(id, k as KindId);
                         }
                     }
                     None => self
@@ -1541,7 +1582,7 @@ impl Engine {
     /// With `next`, the player to move's legal actions are listed there
     /// (instead of only asking whether there is one); returns whether they
     /// were.
-    fn advance_turn(&self, s: &mut GameState, mut next: Option<&mut Vec<Action>>) -> bool {
+    fn advance_turn(&self, s: &mut GameState, mut next: Next) -> bool {
         if s.outcome.is_some() || !s.pending.is_empty() {
             return false;
         }
@@ -1562,13 +1603,17 @@ impl Engine {
             return false;
         }
         let mut passes = 0;
-        let listing = next.is_some();
-        let mut can_move = |s: &GameState| match next.as_deref_mut() {
-            Some(list) => {
+        let listing = !matches!(next, Next::Check);
+        let mut can_move = |s: &mut GameState| match &mut next {
+            Next::List(list) => {
                 self.legal_actions_into(s, list);
                 list.iter().any(|a| !a.is_social())
             }
-            None => self.has_legal_action(s),
+            Next::Cache(cache) => {
+                cache.sync(self, s);
+                cache.legal_count(self, s) > 0
+            }
+            Next::Check => self.has_legal_action(s),
         };
         while !can_move(s) {
             let stuck = s.to_move;
@@ -1666,6 +1711,36 @@ impl Engine {
     ) -> Result<u32, ActionError> {
         use rand::Rng;
         let mut n = 0;
+        if self.counts_moves() {
+            let mut cache = MoveCache::new();
+            let mut synced = false;
+            while s.outcome.is_none() && n < max {
+                let a = if let Some(c) = s.pending.first() {
+                    if c.options.is_empty() {
+                        break;
+                    }
+                    Action::Choose {
+                        index: rng.random_range(0..c.options.len()) as u16,
+                    }
+                } else {
+                    if !synced {
+                        cache.sync(self, s);
+                    }
+                    let moves = cache.legal_count(self, s);
+                    if moves == 0 {
+                        break;
+                    }
+                    let k = rng.random_range(0..moves);
+                    match cache.nth(self, s, k) {
+                        Some(a) => a,
+                        None => break,
+                    }
+                };
+                synced = self.apply_next(s, &a, Next::Cache(&mut cache))?.1;
+                n += 1;
+            }
+            return Ok(n);
+        }
         let mut actions = Vec::new();
         let mut listed = false;
         while s.outcome.is_none() && n < max {
@@ -1773,14 +1848,16 @@ pub(crate) fn piece_moves_on(
 ) {
     let piece = &s.pieces[id as usize];
     let kind = &variant.kinds[piece.kind as usize];
-    let board = &variant.board;
     let owner = piece.owner;
+    let blocking = variant.board.blocking;
+    let terrain = &s.terrain[..];
+    let pieces = &s.pieces[..];
     let piece_at = |c: Cell| occupant[c as usize];
-    let passable = |c: Cell| s.terrain[c as usize] & board.blocking == 0;
+    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
     // The enemy on a cell, if any: its kind.
     let enemy = |c: Cell| {
         piece_at(c)
-            .map(|o| &s.pieces[o as usize])
+            .map(|o| &pieces[o as usize])
             .filter(|o| o.owner != owner)
             .map(|o| o.kind)
     };
@@ -1800,14 +1877,21 @@ pub(crate) fn piece_moves_on(
         match pat {
             MovePattern::Step { target, .. } => {
                 for &d in dirs {
-                    if let Some(to) = tables.next(d, from) {
-                        if !passable(to) {
-                            continue;
+                    let to = tables.line(d)[from as usize];
+                    if to == Cell::MAX || !passable(to) {
+                        continue;
+                    }
+                    match piece_at(to) {
+                        None => {
+                            if target.empty {
+                                emit(to)
+                            }
                         }
-                        match piece_at(to) {
-                            None if target.empty => emit(to),
-                            Some(_) if enemy(to).is_some_and(|k| target.strikes(k)) => emit(to),
-                            _ => {}
+                        Some(o) => {
+                            let o = &pieces[o as usize];
+                            if o.owner != owner && target.strikes(o.kind) {
+                                emit(to)
+                            }
                         }
                     }
                 }
@@ -1820,12 +1904,13 @@ pub(crate) fn piece_moves_on(
                 ..
             } => {
                 for &d in dirs {
+                    let line = tables.line(d);
                     let mut at = from;
                     let mut jumps = 0u8;
                     let mut dist = 0u32;
                     while dist < *max as u32 {
-                        let Some(to) = tables.next(d, at) else { break };
-                        if !passable(to) {
+                        let to = line[at as usize];
+                        if to == Cell::MAX || !passable(to) {
                             break;
                         }
                         dist += 1;
@@ -1899,6 +1984,42 @@ pub(crate) fn piece_moves_on(
             }
         }
     }
+}
+
+/// The cells the piece `id` on `from` can move to by its declared moves,
+/// sorted and without repeats, into `out`.
+pub(crate) fn piece_targets(
+    variant: &Variant,
+    s: &GameState,
+    id: PieceId,
+    from: Cell,
+    out: &mut Vec<Cell>,
+) {
+    out.clear();
+    piece_moves_on(variant, s, &s.board, id, from, &mut |to| out.push(to));
+    if out.len() > 1 {
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+/// How many cells the piece `id` on `from` can move to by its declared
+/// moves (`scratch` is used when several patterns may reach the same cell).
+pub(crate) fn piece_move_count(
+    variant: &Variant,
+    s: &GameState,
+    id: PieceId,
+    from: Cell,
+    scratch: &mut Vec<Cell>,
+) -> usize {
+    let kind = s.pieces[id as usize].kind as usize;
+    if variant.kinds[kind].moves.len() > 1 {
+        piece_targets(variant, s, id, from, scratch);
+        return scratch.len();
+    }
+    let mut n = 0;
+    piece_moves_on(variant, s, &s.board, id, from, &mut |_| n += 1);
+    n
 }
 
 /// Whether player `by` could capture the piece on `cell` with a declared move

@@ -7,6 +7,7 @@ pub mod determinize;
 pub mod engine;
 pub mod geometry;
 pub mod lua;
+pub mod movecache;
 pub mod net;
 pub mod notation;
 pub mod record;

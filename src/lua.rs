@@ -121,21 +121,41 @@ local function after_action(hook, g, kind, player, from, to, piece, piece_kind, 
   return hook(g, t)
 end
 -- A piece as rules see it: the kind's attributes, the piece's own, then
--- the fixed fields.
-local function piece(id, k, o, c, moved, own)
+-- the fixed fields. Each kind's part is a template made once and copied
+-- (`table.clone` sizes the copy at once, no rehash per field).
+local TEMPLATE = {}
+for k = 1, #KINDS do
   local t = {}
-  for key, v in pairs(KATTRS[k + 1]) do t[key] = v end
-  if own then for key, v in pairs(own) do t[key] = v end end
+  for key, v in pairs(KATTRS[k]) do t[key] = v end
+  t.id = 0
+  t.kind = KINDS[k]
+  t.owner = PLAYERS[1]
+  t.rank = RANKS[k]
+  t.cell = false
+  t.moved = false
+  t.mobile = MOBILE[k]
+  TEMPLATE[k] = t
+end
+local clone = table.clone
+local function piece(id, k, o, c, moved, own)
+  local t = clone(TEMPLATE[k + 1])
+  if own then
+    for key, v in pairs(own) do t[key] = v end
+    t.kind = KINDS[k + 1]
+    t.rank = RANKS[k + 1]
+    t.mobile = MOBILE[k + 1]
+  end
   t.id = id
-  t.kind = KINDS[k + 1]
   t.owner = PLAYERS[o + 1]
-  t.rank = RANKS[k + 1]
   t.cell = c and CELLS[c + 1]
   t.moved = moved
-  t.mobile = MOBILE[k + 1]
   return t
 end
-return after_action, piece
+-- rules.strike(g, attacker, defender) with both tables built here.
+local function strike(hook, g, a, ka, oa, ca, ma, owna, d, kd, od, cd, md, ownd)
+  return hook(g, piece(a, ka, oa, ca, ma, owna), piece(d, kd, od, cd, md, ownd))
+end
+return after_action, piece, strike
 "#;
 
 /// What a hook call sees: the state, the variant, and what it has done.
@@ -259,6 +279,8 @@ pub struct Rules {
     api: mlua::AnyUserData,
     /// Builds the action table and calls `rules.after_action`.
     after_action_caller: Function,
+    /// Builds both piece tables and calls `rules.strike`.
+    strike_caller: Function,
     actions: Option<Function>,
     perform: Option<Function>,
     setup: Option<Function>,
@@ -424,7 +446,7 @@ impl UserData for Api {
                     .variant()
                     .kind_index(&kind)
                     .ok_or_else(|| mlua::Error::runtime(format!("`{kind}` is no piece kind")))?;
-                cx.state_mut().pieces[id as usize].kind = k as crate::state::KindId;
+                cx.state_mut().set_kind(id, k as crate::state::KindId);
                 Ok(())
             })
         });
@@ -719,6 +741,8 @@ impl UserData for Api {
                     } else {
                         cx.state_mut().terrain[c as usize] &= !bit;
                     }
+                    // Terrain changes what every piece may reach.
+                    cx.state_mut().touched.everything();
                     Ok(())
                 })
             },
@@ -956,24 +980,37 @@ fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
 /// A piece as a Lua table: `id`, `kind`, `owner`, `rank`, `cell`, `moved`,
 /// the kind's attributes and the piece's own attributes.
 fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
-    let (maker, kind, owner, cell, moved, own) = with_ctx(lua, |cx| {
+    let maker = with_ctx(lua, |cx| {
+        cx.piece_maker
+            .clone()
+            .ok_or_else(|| mlua::Error::runtime("the host prelude is missing"))
+    })?;
+    maker.call(piece_args(lua, id)?)
+}
+
+/// What the prelude's `piece` needs to build a piece table: id, kind,
+/// owner, cell, moved, and the piece's own attributes (if any).
+type PieceArgs = (
+    PieceId,
+    crate::state::KindId,
+    PlayerId,
+    Option<Cell>,
+    bool,
+    Option<Table>,
+);
+
+fn piece_args(lua: &Lua, id: PieceId) -> mlua::Result<PieceArgs> {
+    let (kind, owner, cell, moved, own) = with_ctx(lua, |cx| {
         let p = &cx.state().pieces[id as usize];
         let cell = match p.loc {
             Loc::Cell(c) => Some(c),
             _ => None,
         };
-        let maker = cx
-            .piece_maker
-            .clone()
-            .ok_or_else(|| mlua::Error::runtime("the host prelude is missing"))?;
-        Ok((maker, p.kind, p.owner, cell, p.moved, p.attrs.clone()))
+        let own = (!p.attrs.is_empty()).then(|| p.attrs.clone());
+        Ok((p.kind, p.owner, cell, p.moved, own))
     })?;
-    let own = if own.is_empty() {
-        None
-    } else {
-        Some(lua.create_table_from(own)?)
-    };
-    maker.call((id, kind, owner, cell, moved, own))
+    let own = own.map(|own| lua.create_table_from(own)).transpose()?;
+    Ok((id, kind, owner, cell, moved, own))
 }
 
 /// Turns an mlua error into one line that starts with the script location.
@@ -1162,7 +1199,7 @@ impl Rules {
             lua.create_userdata(Api)
         };
         let api = setup().map_err(|e| fail(e.to_string()))?;
-        let prelude = || -> mlua::Result<(Function, Function)> {
+        let prelude = || -> mlua::Result<(Function, Function, Function)> {
             let kattrs = facts
                 .kind_info
                 .iter()
@@ -1183,7 +1220,8 @@ impl Rules {
                 kattrs,
             ))
         };
-        let (after_action_caller, piece_maker) = prelude().map_err(|e| fail(e.to_string()))?;
+        let (after_action_caller, piece_maker, strike_caller) =
+            prelude().map_err(|e| fail(e.to_string()))?;
         lua.app_data_mut::<CallCtx>()
             .expect("call context")
             .piece_maker = Some(piece_maker);
@@ -1256,6 +1294,7 @@ impl Rules {
             position_fields,
             api,
             after_action_caller,
+            strike_caller,
             actions,
             perform,
             setup,
@@ -1341,9 +1380,10 @@ impl Rules {
             return Ok("attacker".into());
         };
         self.call(state, variant, effects, |lua, api| {
-            let a = piece_table(lua, attacker)?;
-            let d = piece_table(lua, defender)?;
-            hook.call::<String>((api.clone(), a, d))
+            let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
+            self.strike_caller.call::<String>((
+                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5,
+            ))
         })
     }
 

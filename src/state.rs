@@ -135,6 +135,62 @@ pub struct Shuttle {
     pub count: u32,
 }
 
+/// How many changed cells [`Touched`] lists before it gives up listing.
+const TOUCHED_CELLS: usize = 8;
+
+/// The cells whose piece changed (a piece arrived or left, or its kind
+/// changed) since the log was last cleared, for consumers that keep
+/// something up to date from ply to ply (the move cache); or "everything"
+/// when they cannot be listed (too many, terrain changed, a fresh state).
+/// Every change of `board`, a piece's kind or `terrain` goes through
+/// [`GameState`]'s methods, which keep it.
+#[derive(Clone, Copy, Debug)]
+pub struct Touched {
+    cells: [Cell; TOUCHED_CELLS],
+    len: u8,
+    all: bool,
+}
+
+impl Default for Touched {
+    fn default() -> Self {
+        Touched {
+            cells: [0; TOUCHED_CELLS],
+            len: 0,
+            all: true,
+        }
+    }
+}
+
+impl Touched {
+    /// Notes a changed cell.
+    #[inline]
+    pub fn cell(&mut self, c: Cell) {
+        if self.all {
+            return;
+        }
+        if (self.len as usize) < TOUCHED_CELLS {
+            self.cells[self.len as usize] = c;
+            self.len += 1;
+        } else {
+            self.all = true;
+        }
+    }
+
+    /// Notes a change that cannot be listed by cell.
+    pub fn everything(&mut self) {
+        self.all = true;
+    }
+
+    /// The changed cells, or `None` for "everything"; the log starts empty
+    /// again.
+    pub fn take(&mut self) -> Option<([Cell; TOUCHED_CELLS], usize)> {
+        let out = (!self.all).then_some((self.cells, self.len as usize));
+        self.all = false;
+        self.len = 0;
+        out
+    }
+}
+
 /// The whole state of a game in progress.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -165,6 +221,9 @@ pub struct GameState {
     /// Set by a rule during an action to keep the turn with the same player
     /// (a turn of several actions); cleared when the action ends.
     pub hold_turn: bool,
+    /// The cells changed since a consumer last looked (not part of the
+    /// position: equality ignores it).
+    pub touched: Touched,
 }
 
 impl Default for GameState {
@@ -218,6 +277,7 @@ impl GameState {
             marks: BTreeMap::new(),
             cell_counters: BTreeMap::new(),
             hold_turn: false,
+            touched: Touched::default(),
         }
     }
 
@@ -264,6 +324,7 @@ impl GameState {
             attrs: Vec::new(),
         });
         self.board[cell as usize] = Some(id);
+        self.touched.cell(cell);
         id
     }
 
@@ -290,6 +351,7 @@ impl GameState {
             Loc::Cell(c) => {
                 if self.board[c as usize] == Some(id) {
                     self.board[c as usize] = None;
+                    self.touched.cell(c);
                 }
             }
             Loc::Container(k) => self.containers[k as usize].pieces.retain(|&p| p != id),
@@ -302,6 +364,18 @@ impl GameState {
         self.detach(id);
         self.pieces[id as usize].loc = Loc::Cell(cell);
         self.board[cell as usize] = Some(id);
+        self.touched.cell(cell);
+    }
+
+    /// Changes a piece's kind.
+    pub fn set_kind(&mut self, id: PieceId, kind: KindId) {
+        let p = &mut self.pieces[id as usize];
+        if p.kind != kind {
+            p.kind = kind;
+            if let Loc::Cell(c) = p.loc {
+                self.touched.cell(c);
+            }
+        }
     }
 
     /// Puts a piece at the back of a container.
