@@ -2183,8 +2183,10 @@ fn capture_map(
     victim: KindId,
     map: &mut [bool],
 ) -> bool {
-    let board = &variant.board;
-    let passable = |c: Cell| s.terrain[c as usize] & board.blocking == 0;
+    let blocking = variant.board.blocking;
+    let terrain = &s.terrain[..];
+    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
+    let tables = &variant.steps;
     for (from, slot) in occupant.iter().enumerate() {
         let Some(id) = *slot else { continue };
         let piece = &s.pieces[id as usize];
@@ -2192,8 +2194,7 @@ fn capture_map(
             continue;
         }
         let from = from as Cell;
-        let flip = piece.owner % 2 == 1;
-        for pat in &variant.kinds[piece.kind as usize].moves {
+        for (pi, pat) in variant.kinds[piece.kind as usize].moves.iter().enumerate() {
             let (MovePattern::Step { target, .. }
             | MovePattern::Slide { target, .. }
             | MovePattern::Path { target, .. }) = pat;
@@ -2205,38 +2206,30 @@ fn capture_map(
                     continue;
                 }
             }
-            let dir = |d: (i8, i8)| {
-                if target.relative && flip {
-                    (d.0, -d.1)
-                } else {
-                    d
-                }
-            };
+            let dirs = tables.dirs(piece.kind as usize, pi, piece.owner);
             match pat {
-                MovePattern::Step { deltas, .. } => {
-                    for &d in deltas {
-                        if let Some(to) = board.offset(from, dir(d)) {
-                            // Whatever stands there now, the royal piece
-                            // would stand there after its move.
-                            if passable(to) {
-                                map[to as usize] = true;
-                            }
+                MovePattern::Step { .. } => {
+                    for &d in dirs {
+                        let to = tables.line(d)[from as usize];
+                        // Whatever stands there now, the royal piece would
+                        // stand there after its move.
+                        if to != Cell::MAX && passable(to) {
+                            map[to as usize] = true;
                         }
                     }
                 }
                 MovePattern::Slide {
-                    deltas,
                     max,
                     strike_at_range,
                     jump: None,
                     ..
                 } => {
-                    for &d in deltas {
-                        let d = dir(d);
+                    for &d in dirs {
+                        let line = tables.line(d);
                         let mut at = from;
                         for dist in 1..=*max as u32 {
-                            let Some(to) = board.offset(at, d) else { break };
-                            if !passable(to) {
+                            let to = line[at as usize];
+                            if to == Cell::MAX || !passable(to) {
                                 break;
                             }
                             if dist == 1 || *strike_at_range {
