@@ -1711,7 +1711,11 @@ impl Engine {
     ) -> Result<u32, ActionError> {
         use rand::Rng;
         let mut n = 0;
-        if self.counts_moves() {
+        // With few pieces, listing every move costs less than keeping the
+        // counts (the cache's bookkeeping per ply is about that of listing
+        // a dozen pieces).
+        let on_board = s.board.iter().filter(|c| c.is_some()).count();
+        if self.counts_moves() && on_board >= 24 {
             let mut cache = MoveCache::new();
             let mut synced = false;
             while s.outcome.is_none() && n < max {
