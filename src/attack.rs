@@ -262,13 +262,6 @@ impl MoveTables {
         &self.back[dir as usize]
     }
 
-    /// The cell one step back from `cell` against direction `dir`.
-    #[inline]
-    pub fn back(&self, dir: u16, cell: u16) -> Option<u16> {
-        let c = self.back[dir as usize][cell as usize];
-        (c != u16::MAX).then_some(c)
-    }
-
     /// How far (in cells) a kind's moves in direction `dir` can end, for
     /// an owner (0: it does not move that way).
     #[inline]
