@@ -50,7 +50,9 @@ impl MoveCache {
         MoveCache::default()
     }
 
-    /// Forgets the position (the next sync counts every piece).
+    /// Forgets the position (the next sync counts every piece). A cache
+    /// follows one state through its plies; call this before syncing it
+    /// with another state (whose change log says nothing about this one).
     pub fn clear(&mut self) {
         self.ready = false;
     }
