@@ -382,6 +382,7 @@ impl Engine {
         let frozen = self.frozen_cells(s, p);
         // Cells in order, and each piece's targets sorted: the list comes out
         // sorted without sorting it whole.
+        let mut targets = Vec::new();
         for (from, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
             if s.pieces[id as usize].owner != p {
@@ -391,20 +392,8 @@ impl Engine {
             if frozen.contains(&from) {
                 continue;
             }
-            let start = out.len();
-            self.piece_moves(s, id, from, &mut |to| out.push(Action::Move { from, to }));
-            let mine = &mut out[start..];
-            if mine.len() > 1 {
-                mine.sort_unstable();
-                let mut w = start + 1;
-                for r in start + 1..out.len() {
-                    if out[r] != out[w - 1] {
-                        out[w] = out[r];
-                        w += 1;
-                    }
-                }
-                out.truncate(w);
-            }
+            piece_targets(&self.variant, s, id, from, &mut targets);
+            out.extend(targets.iter().map(|&to| Action::Move { from, to }));
         }
         let extras = self.extra_moves(s, p);
         if !extras.is_empty() {
