@@ -563,7 +563,12 @@ impl Engine {
     fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
         let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
-        let royals = self.royal_cells(s, player);
+        let mut pool = GUARD_POOL.with(|p| p.take());
+        let mut royals = std::mem::take(&mut pool.royals);
+        royals.extend(s.board.iter().enumerate().filter_map(|(c, slot)| {
+            let p = &s.pieces[(*slot)? as usize];
+            (p.owner == player && self.variant.kinds[p.kind as usize].royal).then_some(c as Cell)
+        }));
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
             && native
@@ -577,7 +582,8 @@ impl Engine {
                 })
             }))
         .then(|| {
-            let mut rays = vec![0u32; s.board.len()];
+            let mut rays = std::mem::take(&mut pool.rays);
+            rays.resize(s.board.len(), 0);
             for &r in &royals {
                 rays[r as usize] = ROYAL_CELL;
                 for (i, next) in self.line_next.iter().enumerate() {
@@ -614,10 +620,11 @@ impl Engine {
         });
         Guard {
             native,
-            scratch: Vec::new(),
+            scratch: std::mem::take(&mut pool.scratch),
             royals,
             rays,
             reach: None,
+            spare_map: std::mem::take(&mut pool.map),
             relevant,
             enemy_relevant,
         }
@@ -642,7 +649,7 @@ impl Engine {
                 return true;
             }
             if g.scratch.is_empty() {
-                g.scratch = s.board.clone();
+                g.scratch.extend_from_slice(&s.board);
             }
             if m == ROYAL_CELL && g.royals.len() == 1 {
                 // The royal piece moves: is its new cell reachable by an
@@ -651,7 +658,8 @@ impl Engine {
                     let board = &mut g.scratch;
                     let royal = board[from as usize].take();
                     let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
-                    let mut map = vec![false; s.board.len()];
+                    let mut map = std::mem::take(&mut g.spare_map);
+                    map.resize(s.board.len(), false);
                     let usable = (0..s.players).all(|q| {
                         q == player
                             || s.eliminated & (1 << q) != 0
@@ -716,7 +724,7 @@ impl Engine {
         }
         if g.native {
             if g.scratch.is_empty() {
-                g.scratch = s.board.clone();
+                g.scratch.extend_from_slice(&s.board);
             }
             let royals = std::mem::take(&mut g.royals);
             let exposed = self.exposes_royal_on(s, &mut g.scratch, &royals, player, from, to, side);
@@ -2265,4 +2273,39 @@ struct Guard {
     /// Whether an enemy piece stands on one of them (then what a move
     /// captures has to be asked).
     enemy_relevant: bool,
+    /// An empty buffer for `reach`'s map.
+    spare_map: Vec<bool>,
+}
+
+/// A guard's buffers, kept between positions (one set per thread) so that
+/// listing moves allocates nothing for the check test.
+#[derive(Default)]
+struct GuardPool {
+    royals: Vec<Cell>,
+    rays: Vec<u32>,
+    scratch: Vec<Option<PieceId>>,
+    map: Vec<bool>,
+}
+
+thread_local! {
+    static GUARD_POOL: std::cell::Cell<GuardPool> = std::cell::Cell::new(GuardPool::default());
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let mut pool = GuardPool {
+            royals: std::mem::take(&mut self.royals),
+            rays: self.rays.take().unwrap_or_default(),
+            scratch: std::mem::take(&mut self.scratch),
+            map: match self.reach.take() {
+                Some(Some(map)) => map,
+                _ => std::mem::take(&mut self.spare_map),
+            },
+        };
+        pool.royals.clear();
+        pool.rays.clear();
+        pool.scratch.clear();
+        pool.map.clear();
+        GUARD_POOL.with(|p| p.set(pool));
+    }
 }
