@@ -167,6 +167,15 @@ impl AttackTable {
     }
 }
 
+/// One of the cells a piece's move may end on: `dist` steps in direction
+/// `dir` from its cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    pub to: u16,
+    pub dir: u16,
+    pub dist: u8,
+}
+
 /// Neighbour tables for movement: for every direction a pattern uses (as
 /// seen by either owner parity), the next cell from each cell, so that move
 /// generation steps by table lookup instead of coordinate arithmetic.
@@ -174,17 +183,29 @@ impl AttackTable {
 pub struct MoveTables {
     /// Per direction: the next cell from each cell (`u16::MAX` off board).
     next: Vec<Vec<u16>>,
-    /// Per direction: the cell from which one step in that direction
-    /// arrives on each cell (`u16::MAX` off board).
-    back: Vec<Vec<u16>>,
     /// Per kind, per pattern, per owner parity: the direction numbers of
     /// the pattern's deltas, in order.
     dirs: Vec<Vec<[Vec<u16>; 2]>>,
     /// Per kind, per owner parity, per direction: how many cells away the
     /// kind's moves in that direction can end (0: none).
     reach: Vec<[Vec<u8>; 2]>,
-    /// Per direction: whether some slide in it jumps over pieces.
-    jumps: Vec<bool>,
+    /// Per kind, per owner parity, per cell: at most how many cells the
+    /// kind's moves can end on from that cell, on any board (the sum over
+    /// directions of its reach, cut at the board's edge).
+    span: Vec<[Vec<u16>; 2]>,
+    /// Per direction, per cell: how many steps in that direction stay on
+    /// the board.
+    edge: Vec<Vec<u8>>,
+    /// Per kind: whether its moves are one step or non-jumping slide
+    /// pattern, from anywhere, in distinct directions, so that a slot of
+    /// its span names one move ([`MoveTables::slot`]).
+    direct: Vec<bool>,
+    /// For direct kinds, per kind and owner parity, per cell: where that
+    /// cell's slots start in `slots` (`cells + 1` entries per kind and
+    /// parity; empty for other kinds).
+    slot_start: Vec<u32>,
+    slots: Vec<Slot>,
+    cells: usize,
     /// Whether some kind moves by paths (turning steps).
     has_path: bool,
 }
@@ -204,7 +225,6 @@ impl MoveTables {
             }
             seen.push(d);
             t.next.push(table(d));
-            t.back.push(table((-d.0, -d.1)));
             (seen.len() - 1) as u16
         };
         let mut reaches = Vec::new();
@@ -214,12 +234,12 @@ impl MoveTables {
                 let (MovePattern::Step { deltas, target }
                 | MovePattern::Slide { deltas, target, .. }
                 | MovePattern::Path { deltas, target, .. }) = pat;
-                let (far, jumps) = match pat {
-                    MovePattern::Step { .. } => (1, false),
-                    MovePattern::Slide { max, jump, .. } => (*max, jump.is_some()),
+                let far = match pat {
+                    MovePattern::Step { .. } => 1,
+                    MovePattern::Slide { max, .. } => *max,
                     MovePattern::Path { steps, .. } => {
                         t.has_path = true;
-                        (*steps, false)
+                        *steps
                     }
                 };
                 let mut both: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
@@ -232,7 +252,7 @@ impl MoveTables {
                         };
                         let n = id(&mut t, d);
                         list.push(n);
-                        reaches.push((t.dirs.len(), parity, n, far, jumps));
+                        reaches.push((t.dirs.len(), parity, n, far));
                     }
                 }
                 per_pattern.push(both);
@@ -241,38 +261,116 @@ impl MoveTables {
         }
         let dirs = t.next.len();
         t.reach = vec![[vec![0; dirs], vec![0; dirs]]; kinds.len()];
-        t.jumps = vec![false; dirs];
-        for (kind, parity, d, far, jumps) in reaches {
+        for (kind, parity, d, far) in reaches {
             let r = &mut t.reach[kind][parity][d as usize];
             *r = (*r).max(far);
-            t.jumps[d as usize] |= jumps;
+        }
+        let cells = board.cell_count();
+        t.cells = cells;
+        t.edge = (0..dirs)
+            .map(|d| {
+                (0..cells)
+                    .map(|c| {
+                        let mut n = 0u8;
+                        let mut at = t.next[d][c];
+                        while at != u16::MAX && n < u8::MAX {
+                            n += 1;
+                            at = t.next[d][at as usize];
+                        }
+                        n
+                    })
+                    .collect()
+            })
+            .collect();
+        t.span = (0..kinds.len())
+            .map(|k| {
+                [0, 1].map(|parity| {
+                    (0..cells)
+                        .map(|c| {
+                            (0..dirs)
+                                .map(|d| t.reach[k][parity][d].min(t.edge[d][c]) as u16)
+                                .sum()
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        t.direct = kinds
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| {
+                let plain = match kind.moves.as_slice() {
+                    [MovePattern::Step { target, .. }] => target.from_zone.is_none(),
+                    [MovePattern::Slide { target, jump, .. }] => {
+                        target.from_zone.is_none() && jump.is_none()
+                    }
+                    _ => false,
+                };
+                plain
+                    && t.dirs[k][0]
+                        .iter()
+                        .all(|dirs| dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d)))
+            })
+            .collect();
+        for k in 0..kinds.len() {
+            for parity in 0..2 {
+                let first = t.slot_start.len();
+                for c in 0..cells {
+                    t.slot_start.push(t.slots.len() as u32);
+                    if !t.direct[k] {
+                        continue;
+                    }
+                    for d in 0..dirs {
+                        let mut at = c as u16;
+                        for dist in 1..=t.reach[k][parity][d].min(t.edge[d][c]) {
+                            at = t.next[d][at as usize];
+                            t.slots.push(Slot {
+                                to: at,
+                                dir: d as u16,
+                                dist,
+                            });
+                        }
+                    }
+                }
+                t.slot_start.push(t.slots.len() as u32);
+                debug_assert_eq!(t.slot_start.len() - first, cells + 1);
+            }
         }
         t
     }
 
-    /// How many directions the tables know.
-    pub fn dir_count(&self) -> usize {
-        self.next.len()
+    /// Whether slots of the kind's span name its moves one to one (its
+    /// moves are one step or non-jumping slide pattern, from anywhere, in
+    /// distinct directions).
+    #[inline]
+    pub fn direct(&self, kind: usize) -> bool {
+        self.direct[kind]
     }
 
-    /// The cell one step back against direction `dir` from each cell
-    /// (`u16::MAX` off the board).
+    /// For a direct kind: the `r`-th of the cells its moves from `cell`
+    /// may end on (`r` below the kind's span there), in direction order,
+    /// nearest first.
     #[inline]
-    pub fn back_line(&self, dir: u16) -> &[u16] {
-        &self.back[dir as usize]
+    pub fn slot(&self, kind: usize, owner: u8, cell: u16, r: u32) -> Option<Slot> {
+        let row = (kind * 2 + (owner % 2) as usize) * (self.cells + 1) + cell as usize;
+        let start = *self.slot_start.get(row)?;
+        let end = *self.slot_start.get(row + 1)?;
+        (start + r < end).then(|| self.slots[(start + r) as usize])
     }
 
-    /// How far (in cells) a kind's moves in direction `dir` can end, for
-    /// an owner (0: it does not move that way).
+    /// How many steps in direction `dir` from `cell` stay on the board.
     #[inline]
-    pub fn reach(&self, kind: usize, owner: u8, dir: u16) -> u8 {
-        self.reach[kind][(owner % 2) as usize][dir as usize]
+    pub fn edge(&self, dir: u16, cell: u16) -> u8 {
+        self.edge[dir as usize][cell as usize]
     }
 
-    /// Whether some slide in direction `dir` jumps over pieces.
+    /// At most how many cells a kind's declared moves can end on from
+    /// `cell`, for an owner, whatever stands on the board (an upper bound:
+    /// counting each direction's cells up to its reach and the board's
+    /// edge). Moves by paths are not counted.
     #[inline]
-    pub fn jumps(&self, dir: u16) -> bool {
-        self.jumps[dir as usize]
+    pub fn span(&self, kind: usize, owner: u8, cell: u16) -> u16 {
+        self.span[kind][(owner % 2) as usize][cell as usize]
     }
 
     /// Whether some kind moves by paths of turning steps.

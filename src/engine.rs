@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::geometry::Cell;
 use crate::lua::{ActionInfo, Effect, Rules};
-use crate::movecache::MoveCache;
+use crate::sampler::Sampler;
 use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
 use crate::variant::{LoadError, MovePattern, NoMoves, Target, Variant};
 
@@ -97,8 +97,10 @@ enum Next<'a> {
     Check,
     /// The full list of legal actions, filled in.
     List(&'a mut Vec<Action>),
-    /// A move cache, synced with the position.
-    Cache(&'a mut MoveCache),
+    /// Not now: the caller asks later, through [`Engine::settle_turn`],
+    /// when it finds no legal action. (Where a repetition draw hashes the
+    /// position the turn rule leaves, the question is asked at once.)
+    Defer,
 }
 
 /// A loaded variant with its rules: the immutable game definition.
@@ -445,8 +447,8 @@ impl Engine {
 
     /// Whether the legal moves are exactly the declared moves less the
     /// back-and-forth ban (no script lists, filters or adds moves, nothing
-    /// is frozen or royal, no paths), so that [`MoveCache`] may stand in
-    /// for listing them.
+    /// is frozen or royal, no paths), so that random playouts may draw
+    /// them with a [`Sampler`] instead of listing them.
     pub fn counts_moves(&self) -> bool {
         !self.has_royal
             && !self.rules.has_filter()
@@ -1179,20 +1181,24 @@ impl Engine {
             Some(list) => Next::List(list),
             None => Next::Check,
         };
-        self.apply_next(s, a, next)
+        let mut events = Vec::new();
+        let listed = self.apply_next(s, a, next, &mut events)?;
+        Ok((events, listed))
     }
 
     /// [`Engine::apply_listing`] with the turn rule's question (can the next
     /// player move?) answered as `next` says; the `bool` says whether `next`
-    /// describes the position left (a filled list, a synced cache).
+    /// describes the position left (a filled list, a synced cache). The
+    /// events go to `events` (cleared first), a buffer the caller may keep.
     fn apply_next(
         &self,
         s: &mut GameState,
         a: &Action,
         next: Next,
-    ) -> Result<(Vec<Event>, bool), ActionError> {
+        events: &mut Vec<Event>,
+    ) -> Result<bool, ActionError> {
         let mut listed = false;
-        let mut events = Vec::new();
+        events.clear();
         let mut effects = Vec::new();
         let mover = self.acting_player(s).unwrap_or(s.to_move);
         if self.variant.repetition_draw.is_some() && s.positions.is_empty() && s.pending.is_empty()
@@ -1285,7 +1291,7 @@ impl Engine {
             }
             Action::Move { from, to } => {
                 let side = self.extra_side_captures(s, from, to);
-                self.do_move(s, mover, from, to, &side, &mut events, &mut effects)?;
+                self.do_move(s, mover, from, to, &side, events, &mut effects)?;
                 if let Some(c) = self.promotion(s, from, to) {
                     s.pending.insert(0, c);
                 }
@@ -1337,6 +1343,12 @@ impl Engine {
                 });
             }
         } else if *a != Action::OfferDraw {
+            let next = match next {
+                // The repetition draw below hashes the position after the
+                // turn rule has passed or eliminated a stuck player.
+                Next::Defer if self.variant.repetition_draw.is_some() => Next::Check,
+                next => next,
+            };
             listed = self.advance_turn(s, next);
         }
         if let Some(n) = self.variant.repetition_draw {
@@ -1365,7 +1377,7 @@ impl Engine {
             events.push(Event::Ended(o.clone()));
             listed = false;
         }
-        Ok((events, listed))
+        Ok(listed)
     }
 
     /// Moves a piece (a strike when `to` holds an enemy) and removes what
@@ -1579,7 +1591,7 @@ impl Engine {
     /// With `next`, the player to move's legal actions are listed there
     /// (instead of only asking whether there is one); returns whether they
     /// were.
-    fn advance_turn(&self, s: &mut GameState, mut next: Next) -> bool {
+    fn advance_turn(&self, s: &mut GameState, next: Next) -> bool {
         if s.outcome.is_some() || !s.pending.is_empty() {
             return false;
         }
@@ -1599,16 +1611,22 @@ impl Engine {
             });
             return false;
         }
+        self.settle_turn(s, next)
+    }
+
+    /// The turn rule for a player to move who may have no legal action:
+    /// asks (as `next` says) and, while the player to move has none, ends
+    /// the game, eliminates or passes as the rules say. Returns whether
+    /// `next` describes the position left (a filled list, a synced cache) or,
+    /// for [`Next::Defer`], whether the question was put off.
+    fn settle_turn(&self, s: &mut GameState, mut next: Next) -> bool {
         let mut passes = 0;
         let listing = !matches!(next, Next::Check);
         let mut can_move = |s: &mut GameState| match &mut next {
+            Next::Defer => true,
             Next::List(list) => {
                 self.legal_actions_into(s, list);
                 list.iter().any(|a| !a.is_social())
-            }
-            Next::Cache(cache) => {
-                cache.sync(self, s);
-                cache.legal_count(self, s) > 0
             }
             Next::Check => self.has_legal_action(s),
         };
@@ -1699,22 +1717,33 @@ impl Engine {
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;
-    /// returns the number of plies played.
+    /// returns the number of plies played. Every legal action is equally
+    /// likely at each ply.
     pub fn random_playout(
         &self,
         s: &mut GameState,
         rng: &mut ChaCha8Rng,
         max: u32,
     ) -> Result<u32, ActionError> {
+        self.random_playout_logged(s, rng, max, None)
+    }
+
+    /// [`Engine::random_playout`], adding the actions played to `log`.
+    pub fn random_playout_logged(
+        &self,
+        s: &mut GameState,
+        rng: &mut ChaCha8Rng,
+        max: u32,
+        mut log: Option<&mut Vec<Action>>,
+    ) -> Result<u32, ActionError> {
         use rand::Rng;
         let mut n = 0;
-        // With few pieces, listing every move costs less than keeping the
-        // counts (the cache's bookkeeping per ply is about that of listing
-        // a dozen pieces).
-        let on_board = s.board.iter().filter(|c| c.is_some()).count();
-        if self.counts_moves() && on_board >= 24 {
-            let mut cache = MoveCache::new();
-            let mut synced = false;
+        let mut events = Vec::new();
+        if self.counts_moves() {
+            let mut sampler = Sampler::new();
+            // Whether the turn rule's question about the player to move was
+            // put off (a draw that finds no move must ask it then).
+            let mut deferred = false;
             while s.outcome.is_none() && n < max {
                 let a = if let Some(c) = s.pending.first() {
                     if c.options.is_empty() {
@@ -1724,20 +1753,21 @@ impl Engine {
                         index: rng.random_range(0..c.options.len()) as u16,
                     }
                 } else {
-                    if !synced {
-                        cache.sync(self, s);
-                    }
-                    let moves = cache.legal_count(self, s);
-                    if moves == 0 {
-                        break;
-                    }
-                    let k = rng.random_range(0..moves);
-                    match cache.nth(self, s, k) {
+                    sampler.sync(self, s);
+                    match sampler.sample(self, s, rng) {
                         Some(a) => a,
+                        None if deferred => {
+                            deferred = false;
+                            self.settle_turn(s, Next::Check);
+                            continue;
+                        }
                         None => break,
                     }
                 };
-                synced = self.apply_next(s, &a, Next::Cache(&mut cache))?.1;
+                deferred = self.apply_next(s, &a, Next::Defer, &mut events)?;
+                if let Some(log) = log.as_deref_mut() {
+                    log.push(a);
+                }
                 n += 1;
             }
             return Ok(n);
@@ -1754,7 +1784,10 @@ impl Engine {
             }
             let a = actions[rng.random_range(0..actions.len())];
             // In place: a playout that fails is abandoned whole.
-            listed = self.apply_listing(s, &a, Some(&mut actions))?.1;
+            listed = self.apply_next(s, &a, Next::List(&mut actions), &mut events)?;
+            if let Some(log) = log.as_deref_mut() {
+                log.push(a);
+            }
             n += 1;
         }
         Ok(n)
@@ -2002,25 +2035,6 @@ pub(crate) fn piece_targets(
         out.sort_unstable();
         out.dedup();
     }
-}
-
-/// How many cells the piece `id` on `from` can move to by its declared
-/// moves (`scratch` is used when several patterns may reach the same cell).
-pub(crate) fn piece_move_count(
-    variant: &Variant,
-    s: &GameState,
-    id: PieceId,
-    from: Cell,
-    scratch: &mut Vec<Cell>,
-) -> usize {
-    let kind = s.pieces[id as usize].kind as usize;
-    if variant.kinds[kind].moves.len() > 1 {
-        piece_targets(variant, s, id, from, scratch);
-        return scratch.len();
-    }
-    let mut n = 0;
-    piece_moves_on(variant, s, &s.board, id, from, &mut |_| n += 1);
-    n
 }
 
 /// Whether player `by` could capture the piece on `cell` with a declared move

@@ -140,7 +140,7 @@ const TOUCHED_CELLS: usize = 8;
 
 /// The cells whose piece changed (a piece arrived or left, or its kind
 /// changed) since the log was last cleared, for consumers that keep
-/// something up to date from ply to ply (the move cache); or "everything"
+/// something up to date from ply to ply (the move sampler); or "everything"
 /// when they cannot be listed (too many, terrain changed, a fresh state).
 /// Every change of `board`, a piece's kind or `terrain` goes through
 /// [`GameState`]'s methods, which keep it.

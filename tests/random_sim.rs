@@ -187,7 +187,6 @@ fn a_full_random_game_ends_with_an_outcome() {
 mod properties {
     use super::*;
     use proptest::prelude::*;
-    use rand::Rng;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
@@ -200,16 +199,15 @@ mod properties {
             let mut s = e.new_game(seed, &[]);
             let n = s.pieces.len();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let played = e.random_playout(&mut s, &mut rng, plies).unwrap();
+            let mut log = Vec::new();
+            let played = e.random_playout_logged(&mut s, &mut rng, plies, Some(&mut log)).unwrap();
             prop_assert!(played <= plies);
             check_invariants(&e, &s, n);
-            // The per-ply copy-on-apply path gives the same result.
+            // The checked, copy-on-apply path gives the same result.
             let mut t = e.new_game(seed, &[]);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            for _ in 0..played {
-                let acts = e.legal_actions(&t);
-                let a = acts[rng.random_range(0..acts.len())];
-                e.apply(&mut t, &a).unwrap();
+            for a in &log {
+                prop_assert!(e.legal_actions(&t).contains(a));
+                e.apply(&mut t, a).unwrap();
             }
             prop_assert_eq!(t, s);
         }

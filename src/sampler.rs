@@ -1,0 +1,392 @@
+//! A uniformly random legal move without listing the moves, for random
+//! playouts in variants whose moves are all declared (no script lists,
+//! filters or adds moves, nothing is frozen or royal, no turning paths:
+//! [`Engine::counts_moves`]).
+//!
+//! Each piece gets as many "slots" as its kind could ever have moves from
+//! its cell ([`MoveTables::span`](crate::attack::MoveTables::span): each
+//! direction's reach cut at the board's edge), which depends on nothing but
+//! the piece and its cell, so keeping the slots from ply to ply costs a
+//! lookup per changed cell. A draw picks one of the player's slots
+//! uniformly; the slot's piece lists its moves, and slot `i` of the piece
+//! is its `i`-th move if it has that many, else the draw is thrown away and
+//! made again. Every legal move owns exactly one slot, so every legal move
+//! is equally likely, as with a pick from the full list (rejection
+//! sampling). After [`TRIES`] throws in a row the sampler lists the moves
+//! instead, so a position with few moves among many slots, or none at
+//! all, costs one listing.
+
+use rand::Rng;
+
+use crate::engine::{piece_targets, Action, Engine};
+use crate::geometry::Cell;
+use crate::state::{GameState, KindId, PlayerId};
+use crate::variant::MovePattern;
+
+const NOBODY: u8 = u8::MAX;
+
+/// Draws thrown away before the sampler lists the moves instead.
+pub const TRIES: u32 = 48;
+
+/// Slots per cell and player, kept up to date with [`Sampler::sync`].
+#[derive(Clone, Debug, Default)]
+pub struct Sampler {
+    ready: bool,
+    /// Slots of the piece on each cell, and its owner (`NOBODY` if empty).
+    slots: Vec<u16>,
+    owner: Vec<u8>,
+    /// Slots per player, and per player a Fenwick tree of the slots per
+    /// cell (`size + 1` entries each), to find the n-th slot in a few steps.
+    total: Vec<u32>,
+    tree: Vec<u32>,
+    size: usize,
+    buf: Vec<Cell>,
+    list: Vec<Action>,
+}
+
+impl Sampler {
+    pub fn new() -> Sampler {
+        Sampler::default()
+    }
+
+    /// Forgets the position (the next sync looks at every cell). A sampler
+    /// follows one state through its plies; call this before using it on
+    /// another state (whose change log says nothing about this one).
+    pub fn clear(&mut self) {
+        self.ready = false;
+    }
+
+    /// Brings the slots up to date with `s`, from the cells its change log
+    /// lists (which it empties).
+    pub fn sync(&mut self, e: &Engine, s: &mut GameState) {
+        let touched = s.touched.take();
+        match touched.filter(|_| self.ready && self.total.len() == s.players as usize) {
+            Some((cells, n)) => {
+                for &c in &cells[..n] {
+                    self.set(e, s, c as usize);
+                }
+            }
+            None => self.rebuild(e, s),
+        }
+    }
+
+    fn rebuild(&mut self, e: &Engine, s: &GameState) {
+        let n = s.board.len();
+        self.slots = vec![0; n];
+        self.owner = vec![NOBODY; n];
+        self.total = vec![0; s.players as usize];
+        self.size = n.next_power_of_two();
+        self.tree = vec![0; s.players as usize * (self.size + 1)];
+        for c in 0..n {
+            self.set(e, s, c);
+        }
+        self.ready = true;
+    }
+
+    /// Gives the piece on cell `i` its slots.
+    fn set(&mut self, e: &Engine, s: &GameState, i: usize) {
+        if self.owner[i] != NOBODY {
+            let o = self.owner[i] as usize;
+            let n = self.slots[i] as u32;
+            self.total[o] -= n;
+            self.add(o, i, n.wrapping_neg());
+        }
+        match s.board[i] {
+            Some(id) => {
+                let p = &s.pieces[id as usize];
+                let n = e.variant.steps.span(p.kind as usize, p.owner, i as Cell);
+                self.slots[i] = n;
+                self.owner[i] = p.owner;
+                self.total[p.owner as usize] += n as u32;
+                self.add(p.owner as usize, i, n as u32);
+            }
+            None => {
+                self.slots[i] = 0;
+                self.owner[i] = NOBODY;
+            }
+        }
+    }
+
+    /// Adds `n` (wrapping: a negative change) to cell `i`'s slots in
+    /// player `p`'s tree.
+    fn add(&mut self, p: usize, i: usize, n: u32) {
+        let tree = &mut self.tree[p * (self.size + 1)..][..self.size + 1];
+        let mut j = i + 1;
+        while j <= self.size {
+            tree[j] = tree[j].wrapping_add(n);
+            j += j & j.wrapping_neg();
+        }
+    }
+
+    /// The cell holding player `p`'s slot number `r`, and the slot's number
+    /// among that cell's slots.
+    fn find(&self, p: usize, mut r: u32) -> (usize, u32) {
+        let tree = &self.tree[p * (self.size + 1)..][..self.size + 1];
+        // The whole tree's sum (at `size`) is above any slot number.
+        let mut at = 0;
+        let mut step = self.size / 2;
+        while step > 0 {
+            let n = tree[at + step];
+            if n <= r {
+                at += step;
+                r -= n;
+            }
+            step /= 2;
+        }
+        (at, r)
+    }
+
+    /// A uniformly random legal move of the player to move (after a sync),
+    /// or `None` if that player has none.
+    pub fn sample(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        let p = s.to_move;
+        let total = self.total.get(p as usize).copied().unwrap_or(0);
+        if total > 0 {
+            let banned = match e.banned_by_repetition(s) {
+                Some(Action::Move { from, to }) => Some((from, to)),
+                _ => None,
+            };
+            for _ in 0..TRIES {
+                let (c, r) = self.find(p as usize, rng.random_range(0..total));
+                let Some(id) = s.board.get(c).copied().flatten() else {
+                    break;
+                };
+                let from = c as Cell;
+                let piece = &s.pieces[id as usize];
+                let to = if e.variant.steps.direct(piece.kind as usize) {
+                    direct_move(e, s, piece.kind as usize, piece.owner, from, r)
+                } else {
+                    piece_targets(&e.variant, s, id, from, &mut self.buf);
+                    self.buf.get(r as usize).copied()
+                };
+                if let Some(to) = to.filter(|&to| banned != Some((from, to))) {
+                    return Some(Action::Move { from, to });
+                }
+            }
+        }
+        // Too many misses (or no slots): pick from the full list, which
+        // is as uniform (the misses say nothing about which move is next).
+        e.legal_actions_into(s, &mut self.list);
+        self.list.retain(|a| !a.is_social());
+        if self.list.is_empty() {
+            return None;
+        }
+        Some(self.list[rng.random_range(0..self.list.len())])
+    }
+}
+
+/// The move slot `r` of a piece of a direct kind names
+/// ([`MoveTables::slot`](crate::attack::MoveTables::slot)), if legal: the
+/// cells before its target are passable and empty and the target is
+/// passable and open to the kind's one pattern (empty, or an enemy it may
+/// strike from there), as [`piece_moves_on`](crate::engine::piece_moves_on)
+/// generates moves.
+pub(crate) fn direct_move(
+    e: &Engine,
+    s: &GameState,
+    kind: usize,
+    owner: PlayerId,
+    from: Cell,
+    r: u32,
+) -> Option<Cell> {
+    let tables = &e.variant.steps;
+    let blocking = e.variant.board.blocking;
+    let slot = tables.slot(kind, owner, from, r)?;
+    if slot.dist > 1 {
+        let line = tables.line(slot.dir);
+        let mut at = from as usize;
+        for _ in 1..slot.dist {
+            at = line[at] as usize;
+            if s.terrain[at] & blocking != 0 || s.board[at].is_some() {
+                return None;
+            }
+        }
+    }
+    let to = slot.to;
+    if s.terrain[to as usize] & blocking != 0 {
+        return None;
+    }
+    let (target, strike_at_range) = match e.variant.kinds[kind].moves.first()? {
+        MovePattern::Step { target, .. } => (target, false),
+        MovePattern::Slide {
+            target,
+            strike_at_range,
+            ..
+        } => (target, *strike_at_range),
+        MovePattern::Path { .. } => return None,
+    };
+    match s.board[to as usize] {
+        None => target.empty.then_some(to),
+        Some(o) => {
+            let o = &s.pieces[o as usize];
+            (o.owner != owner
+                && target.strikes(o.kind as KindId)
+                && (slot.dist == 1 || strike_at_range))
+                .then_some(to)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn engine(name: &str, options: &[(&str, &str)]) -> Engine {
+        let o: Vec<(String, String)> = options
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        Engine::load(name, &o).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Positions along random games (moves picked from the full list).
+    fn positions(e: &Engine, games: u64, plies: u32) -> Vec<GameState> {
+        let mut out = Vec::new();
+        for seed in 0..games {
+            let mut s = e.new_game(seed, &[]);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..plies {
+                let list: Vec<Action> = e
+                    .legal_actions(&s)
+                    .into_iter()
+                    .filter(|a| !a.is_social())
+                    .collect();
+                if list.is_empty() || s.outcome.is_some() {
+                    break;
+                }
+                out.push(s.clone());
+                let a = list[rng.random_range(0..list.len())];
+                e.apply(&mut s, &a).unwrap();
+            }
+        }
+        out
+    }
+
+    /// Every piece has at most as many moves as slots, and the slots of a
+    /// direct kind name exactly its moves, each once.
+    fn slots_cover_moves(e: &Engine, states: &[GameState]) {
+        let tables = &e.variant.steps;
+        let mut direct_pieces = 0;
+        let mut buf = Vec::new();
+        for s in states {
+            for (c, slot) in s.board.iter().enumerate() {
+                let Some(id) = *slot else { continue };
+                let p = &s.pieces[id as usize];
+                let from = c as Cell;
+                piece_targets(&e.variant, s, id, from, &mut buf);
+                let span = tables.span(p.kind as usize, p.owner, from);
+                assert!(buf.len() <= span as usize, "{buf:?} from {c}: span {span}");
+                if !tables.direct(p.kind as usize) {
+                    continue;
+                }
+                direct_pieces += 1;
+                let mut named: Vec<Cell> = (0..span as u32)
+                    .filter_map(|r| direct_move(e, s, p.kind as usize, p.owner, from, r))
+                    .collect();
+                let n = named.len();
+                named.sort_unstable();
+                named.dedup();
+                assert_eq!(named.len(), n, "a move named twice from {c}");
+                assert_eq!(named, buf, "moves of the piece on {c}");
+            }
+        }
+        assert!(direct_pieces > 1000, "only {direct_pieces} pieces tried");
+    }
+
+    #[test]
+    fn slots_name_the_moves_of_every_declared_movement() {
+        let e = engine("tests/variants/mixed.yaml", &[]);
+        // Steps, striking and non-striking slides are direct; jumping
+        // slides, overlapping patterns and zone moves are not.
+        let direct: Vec<&str> = (0..e.variant.kinds.len())
+            .filter(|&k| e.variant.steps.direct(k))
+            .map(|k| e.variant.kinds[k].name.as_str())
+            .collect();
+        assert_eq!(direct, ["king", "rook", "scout", "knight"]);
+        slots_cover_moves(&e, &positions(&e, 12, 150));
+    }
+
+    #[test]
+    fn slots_name_the_moves_of_stratego_pieces() {
+        for strike in ["false", "true"] {
+            let e = engine("classic_stratego", &[("scout_move_and_strike", strike)]);
+            slots_cover_moves(&e, &positions(&e, 2, 400));
+        }
+    }
+
+    /// Draws from one position, counted per legal move, against the
+    /// uniform distribution (Pearson's chi-squared, with a bound far in
+    /// the tail: a biased draw, such as picking a piece first, fails by
+    /// orders of magnitude, and the fixed seed makes the test repeatable).
+    fn uniform_from(e: &Engine, s: &GameState) {
+        let list: Vec<Action> = e
+            .legal_actions(s)
+            .into_iter()
+            .filter(|a| !a.is_social())
+            .collect();
+        let k = list.len();
+        assert!(k >= 4, "only {k} moves");
+        let per = 400;
+        let mut seen = vec![0u32; k];
+        let mut sampler = Sampler::new();
+        let mut t = s.clone();
+        sampler.sync(e, &mut t);
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        for _ in 0..k * per {
+            let a = sampler.sample(e, &t, &mut rng).expect("a move");
+            let i = list.iter().position(|b| *b == a).expect("a legal move");
+            seen[i] += 1;
+        }
+        let chi: f64 = seen
+            .iter()
+            .map(|&o| (o as f64 - per as f64).powi(2) / per as f64)
+            .sum();
+        // For k - 1 degrees of freedom the mean is k - 1 and the standard
+        // deviation sqrt(2(k - 1)); ten deviations above is p < 1e-9.
+        let df = (k - 1) as f64;
+        assert!(
+            chi < df + 10.0 * (2.0 * df).sqrt(),
+            "chi2 {chi:.1} for {k} moves: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn draws_are_uniform_over_the_legal_moves() {
+        let e = engine("classic_stratego", &[]);
+        let states = positions(&e, 1, 300);
+        // The start (few moves, many slots), and a game well under way.
+        uniform_from(&e, &states[0]);
+        uniform_from(&e, &states[299]);
+        let e = engine("tests/variants/mixed.yaml", &[]);
+        let states = positions(&e, 1, 40);
+        uniform_from(&e, &states[39]);
+    }
+
+    #[test]
+    fn no_move_is_found_where_there_is_none() {
+        let e = engine("classic_stratego", &[]);
+        let mut s = e.new_game(3, &[]);
+        // Only the flag and bombs left to the player to move.
+        for (c, slot) in s.board.clone().iter().enumerate() {
+            if let Some(id) = *slot {
+                let p = &s.pieces[id as usize];
+                if p.owner == s.to_move && e.variant.kinds[p.kind as usize].moves.is_empty() {
+                    continue;
+                }
+                if p.owner == s.to_move {
+                    s.capture(id);
+                    assert!(s.board[c].is_none());
+                }
+            }
+        }
+        let mut sampler = Sampler::new();
+        sampler.sync(&e, &mut s);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(sampler.sample(&e, &s, &mut rng), None);
+    }
+}
