@@ -10,7 +10,7 @@
 //! moves. Kinds with paths or jumping slides are looked up piece by piece.
 
 use crate::geometry::Board;
-use crate::variant::{Kind, MovePattern};
+use crate::variant::{Kind, MovePattern, Target};
 
 /// A set of kinds as a bit mask (the table is only built for at most 128
 /// kinds).
@@ -172,8 +172,16 @@ impl AttackTable {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slot {
     pub to: u16,
-    pub dir: u16,
+    pub dir: u8,
     pub dist: u8,
+}
+
+/// What a direct kind's one pattern may end on: the pattern's target and
+/// whether a slide strikes at range.
+#[derive(Clone, Debug)]
+pub struct DirectRule {
+    pub target: Target,
+    pub strike_at_range: bool,
 }
 
 /// Neighbour tables for movement: for every direction a pattern uses (as
@@ -189,23 +197,19 @@ pub struct MoveTables {
     /// Per kind, per owner parity, per direction: how many cells away the
     /// kind's moves in that direction can end (0: none).
     reach: Vec<[Vec<u8>; 2]>,
-    /// Per kind, per owner parity, per cell: at most how many cells the
-    /// kind's moves can end on from that cell, on any board (the sum over
-    /// directions of its reach, cut at the board's edge).
-    span: Vec<[Vec<u16>; 2]>,
     /// Per direction, per cell: how many steps in that direction stay on
     /// the board.
     edge: Vec<Vec<u8>>,
-    /// Per kind: whether its moves are one step or non-jumping slide
-    /// pattern, from anywhere, in distinct directions, so that a slot of
-    /// its span names one move ([`MoveTables::slot`]).
-    direct: Vec<bool>,
-    /// For direct kinds, per kind and owner parity, per cell: where that
-    /// cell's slots start in `slots` (`cells + 1` entries per kind and
-    /// parity; empty for other kinds).
-    slot_start: Vec<u32>,
+    /// Per kind and owner parity: where its rows start in `starts` (kinds
+    /// that reach as far in every direction share them).
+    row: Vec<[u32; 2]>,
+    /// Per row, per cell (and one more): where the cell's slots start in
+    /// `slots`, the cells the kind's moves from it may end on.
+    starts: Vec<u32>,
     slots: Vec<Slot>,
-    cells: usize,
+    /// Per kind: its one pattern's target rule, if a slot names one move
+    /// ([`MoveTables::direct`]).
+    direct: Vec<Option<DirectRule>>,
     /// Whether some kind moves by paths (turning steps).
     has_path: bool,
 }
@@ -266,7 +270,6 @@ impl MoveTables {
             *r = (*r).max(far);
         }
         let cells = board.cell_count();
-        t.cells = cells;
         t.edge = (0..dirs)
             .map(|d| {
                 (0..cells)
@@ -282,79 +285,84 @@ impl MoveTables {
                     .collect()
             })
             .collect();
-        t.span = (0..kinds.len())
-            .map(|k| {
-                [0, 1].map(|parity| {
-                    (0..cells)
-                        .map(|c| {
-                            (0..dirs)
-                                .map(|d| t.reach[k][parity][d].min(t.edge[d][c]) as u16)
-                                .sum()
-                        })
-                        .collect()
-                })
-            })
-            .collect();
+        // One row of slots per distinct reach (per kind and parity).
+        let mut rows: Vec<Vec<u8>> = Vec::new();
+        for k in 0..kinds.len() {
+            let mut pair = [0u32; 2];
+            for (parity, base) in pair.iter_mut().enumerate() {
+                let reach = &t.reach[k][parity];
+                let i = match rows.iter().position(|r| r == reach) {
+                    Some(i) => i,
+                    None => {
+                        rows.push(reach.clone());
+                        rows.len() - 1
+                    }
+                };
+                *base = (i * (cells + 1)) as u32;
+            }
+            t.row.push(pair);
+        }
+        for reach in &rows {
+            for c in 0..cells {
+                t.starts.push(t.slots.len() as u32);
+                for (d, &far) in reach.iter().enumerate() {
+                    let mut at = c as u16;
+                    for dist in 1..=far.min(t.edge[d][c]) {
+                        at = t.next[d][at as usize];
+                        t.slots.push(Slot {
+                            to: at,
+                            dir: d as u8,
+                            dist,
+                        });
+                    }
+                }
+            }
+            t.starts.push(t.slots.len() as u32);
+        }
         t.direct = kinds
             .iter()
             .enumerate()
             .map(|(k, kind)| {
-                let plain = match kind.moves.as_slice() {
-                    [MovePattern::Step { target, .. }] => target.from_zone.is_none(),
-                    [MovePattern::Slide { target, jump, .. }] => {
-                        target.from_zone.is_none() && jump.is_none()
-                    }
-                    _ => false,
+                let rule = match kind.moves.as_slice() {
+                    [MovePattern::Step { target, .. }] => DirectRule {
+                        target: target.clone(),
+                        strike_at_range: false,
+                    },
+                    [MovePattern::Slide {
+                        target,
+                        jump: None,
+                        strike_at_range,
+                        ..
+                    }] => DirectRule {
+                        target: target.clone(),
+                        strike_at_range: *strike_at_range,
+                    },
+                    _ => return None,
                 };
-                plain
-                    && t.dirs[k][0]
-                        .iter()
-                        .all(|dirs| dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d)))
+                let distinct = t.dirs[k][0]
+                    .iter()
+                    .all(|dirs| dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d)));
+                (rule.target.from_zone.is_none() && distinct && dirs <= 256).then_some(rule)
             })
             .collect();
-        for k in 0..kinds.len() {
-            for parity in 0..2 {
-                let first = t.slot_start.len();
-                for c in 0..cells {
-                    t.slot_start.push(t.slots.len() as u32);
-                    if !t.direct[k] {
-                        continue;
-                    }
-                    for d in 0..dirs {
-                        let mut at = c as u16;
-                        for dist in 1..=t.reach[k][parity][d].min(t.edge[d][c]) {
-                            at = t.next[d][at as usize];
-                            t.slots.push(Slot {
-                                to: at,
-                                dir: d as u16,
-                                dist,
-                            });
-                        }
-                    }
-                }
-                t.slot_start.push(t.slots.len() as u32);
-                debug_assert_eq!(t.slot_start.len() - first, cells + 1);
-            }
-        }
         t
     }
 
-    /// Whether slots of the kind's span name its moves one to one (its
-    /// moves are one step or non-jumping slide pattern, from anywhere, in
-    /// distinct directions).
+    /// The target rule of a kind whose slots name its moves one to one
+    /// (its moves are one step or non-jumping slide pattern, from
+    /// anywhere, in distinct directions), else `None`.
     #[inline]
-    pub fn direct(&self, kind: usize) -> bool {
-        self.direct[kind]
+    pub fn direct(&self, kind: usize) -> Option<&DirectRule> {
+        self.direct[kind].as_ref()
     }
 
-    /// For a direct kind: the `r`-th of the cells its moves from `cell`
-    /// may end on (`r` below the kind's span there), in direction order,
-    /// nearest first.
+    /// The `r`-th of the cells a kind's moves from `cell` may end on (`r`
+    /// below [`MoveTables::span`]), directions in order, nearest first.
     #[inline]
     pub fn slot(&self, kind: usize, owner: u8, cell: u16, r: u32) -> Option<Slot> {
-        let row = (kind * 2 + (owner % 2) as usize) * (self.cells + 1) + cell as usize;
-        let start = *self.slot_start.get(row)?;
-        let end = *self.slot_start.get(row + 1)?;
+        let row = self.row[kind][(owner % 2) as usize] as usize + cell as usize;
+        let start = self.starts[row];
+        let end = self.starts[row + 1];
         (start + r < end).then(|| self.slots[(start + r) as usize])
     }
 
@@ -370,7 +378,8 @@ impl MoveTables {
     /// edge). Moves by paths are not counted.
     #[inline]
     pub fn span(&self, kind: usize, owner: u8, cell: u16) -> u16 {
-        self.span[kind][(owner % 2) as usize][cell as usize]
+        let row = self.row[kind][(owner % 2) as usize] as usize + cell as usize;
+        (self.starts[row + 1] - self.starts[row]) as u16
     }
 
     /// Whether some kind moves by paths of turning steps.

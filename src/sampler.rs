@@ -21,7 +21,6 @@ use rand::Rng;
 use crate::engine::{piece_targets, Action, Engine};
 use crate::geometry::Cell;
 use crate::state::{GameState, KindId, PlayerId};
-use crate::variant::MovePattern;
 
 const NOBODY: u8 = u8::MAX;
 
@@ -35,6 +34,7 @@ pub struct Sampler {
     /// Slots of the piece on each cell, and its owner (`NOBODY` if empty).
     slots: Vec<u16>,
     owner: Vec<u8>,
+    kind: Vec<KindId>,
     /// Slots per player, and per player a Fenwick tree of the slots per
     /// cell (`size + 1` entries each), to find the n-th slot in a few steps.
     total: Vec<u32>,
@@ -74,6 +74,7 @@ impl Sampler {
         let n = s.board.len();
         self.slots = vec![0; n];
         self.owner = vec![NOBODY; n];
+        self.kind = vec![0; n];
         self.total = vec![0; s.players as usize];
         self.size = n.next_power_of_two();
         self.tree = vec![0; s.players as usize * (self.size + 1)];
@@ -97,6 +98,7 @@ impl Sampler {
                 let n = e.variant.steps.span(p.kind as usize, p.owner, i as Cell);
                 self.slots[i] = n;
                 self.owner[i] = p.owner;
+                self.kind[i] = p.kind;
                 self.total[p.owner as usize] += n as u32;
                 self.add(p.owner as usize, i, n as u32);
             }
@@ -149,16 +151,17 @@ impl Sampler {
                 Some(Action::Move { from, to }) => Some((from, to)),
                 _ => None,
             };
+            let tables = &e.variant.steps;
             for _ in 0..TRIES {
                 let (c, r) = self.find(p as usize, rng.random_range(0..total));
-                let Some(id) = s.board.get(c).copied().flatten() else {
-                    break;
-                };
                 let from = c as Cell;
-                let piece = &s.pieces[id as usize];
-                let to = if e.variant.steps.direct(piece.kind as usize) {
-                    direct_move(e, s, piece.kind as usize, piece.owner, from, r)
+                let kind = self.kind[c] as usize;
+                let to = if tables.direct(kind).is_some() {
+                    direct_move(e, s, kind, p, from, r)
                 } else {
+                    let Some(id) = s.board.get(c).copied().flatten() else {
+                        break;
+                    };
                     piece_targets(&e.variant, s, id, from, &mut self.buf);
                     self.buf.get(r as usize).copied()
                 };
@@ -184,6 +187,7 @@ impl Sampler {
 /// passable and open to the kind's one pattern (empty, or an enemy it may
 /// strike from there), as [`piece_moves_on`](crate::engine::piece_moves_on)
 /// generates moves.
+#[inline]
 pub(crate) fn direct_move(
     e: &Engine,
     s: &GameState,
@@ -193,10 +197,11 @@ pub(crate) fn direct_move(
     r: u32,
 ) -> Option<Cell> {
     let tables = &e.variant.steps;
+    let rule = tables.direct(kind)?;
     let blocking = e.variant.board.blocking;
     let slot = tables.slot(kind, owner, from, r)?;
     if slot.dist > 1 {
-        let line = tables.line(slot.dir);
+        let line = tables.line(slot.dir as u16);
         let mut at = from as usize;
         for _ in 1..slot.dist {
             at = line[at] as usize;
@@ -209,22 +214,13 @@ pub(crate) fn direct_move(
     if s.terrain[to as usize] & blocking != 0 {
         return None;
     }
-    let (target, strike_at_range) = match e.variant.kinds[kind].moves.first()? {
-        MovePattern::Step { target, .. } => (target, false),
-        MovePattern::Slide {
-            target,
-            strike_at_range,
-            ..
-        } => (target, *strike_at_range),
-        MovePattern::Path { .. } => return None,
-    };
     match s.board[to as usize] {
-        None => target.empty.then_some(to),
+        None => rule.target.empty.then_some(to),
         Some(o) => {
             let o = &s.pieces[o as usize];
             (o.owner != owner
-                && target.strikes(o.kind as KindId)
-                && (slot.dist == 1 || strike_at_range))
+                && rule.target.strikes(o.kind as KindId)
+                && (slot.dist == 1 || rule.strike_at_range))
                 .then_some(to)
         }
     }
@@ -281,7 +277,7 @@ mod tests {
                 piece_targets(&e.variant, s, id, from, &mut buf);
                 let span = tables.span(p.kind as usize, p.owner, from);
                 assert!(buf.len() <= span as usize, "{buf:?} from {c}: span {span}");
-                if !tables.direct(p.kind as usize) {
+                if tables.direct(p.kind as usize).is_none() {
                     continue;
                 }
                 direct_pieces += 1;
@@ -304,7 +300,7 @@ mod tests {
         // Steps, striking and non-striking slides are direct; jumping
         // slides, overlapping patterns and zone moves are not.
         let direct: Vec<&str> = (0..e.variant.kinds.len())
-            .filter(|&k| e.variant.steps.direct(k))
+            .filter(|&k| e.variant.steps.direct(k).is_some())
             .map(|k| e.variant.kinds[k].name.as_str())
             .collect();
         assert_eq!(direct, ["king", "rook", "scout", "knight"]);
