@@ -35,8 +35,9 @@ pub struct Sampler {
     slots: Vec<u16>,
     owner: Vec<u8>,
     kind: Vec<KindId>,
-    /// Slots per player, and per player a Fenwick tree of the slots per
-    /// cell (`size + 1` entries each), to find the n-th slot in a few steps.
+    /// Slots per player, and per player a tree of sums (`2 * size`
+    /// entries each: node `i` sums nodes `2i` and `2i + 1`, the cells are
+    /// the leaves from `size` on), to find the n-th slot in a few steps.
     total: Vec<u32>,
     tree: Vec<u32>,
     size: usize,
@@ -77,7 +78,7 @@ impl Sampler {
         self.kind = vec![0; n];
         self.total = vec![0; s.players as usize];
         self.size = n.next_power_of_two();
-        self.tree = vec![0; s.players as usize * (self.size + 1)];
+        self.tree = vec![0; s.players as usize * 2 * self.size];
         for c in 0..n {
             self.set(e, s, c);
         }
@@ -112,30 +113,28 @@ impl Sampler {
     /// Adds `n` (wrapping: a negative change) to cell `i`'s slots in
     /// player `p`'s tree.
     fn add(&mut self, p: usize, i: usize, n: u32) {
-        let tree = &mut self.tree[p * (self.size + 1)..][..self.size + 1];
-        let mut j = i + 1;
-        while j <= self.size {
+        let tree = &mut self.tree[p * 2 * self.size..][..2 * self.size];
+        let mut j = self.size + i;
+        while j > 0 {
             tree[j] = tree[j].wrapping_add(n);
-            j += j & j.wrapping_neg();
+            j /= 2;
         }
     }
 
     /// The cell holding player `p`'s slot number `r`, and the slot's number
     /// among that cell's slots.
     fn find(&self, p: usize, mut r: u32) -> (usize, u32) {
-        let tree = &self.tree[p * (self.size + 1)..][..self.size + 1];
-        // The whole tree's sum (at `size`) is above any slot number.
-        let mut at = 0;
-        let mut step = self.size / 2;
-        while step > 0 {
-            let n = tree[at + step];
-            if n <= r {
-                at += step;
-                r -= n;
-            }
-            step /= 2;
+        let tree = &self.tree[p * 2 * self.size..][..2 * self.size];
+        let mut at = 1;
+        while at < self.size {
+            // Without a branch: which way the descent goes is a coin toss
+            // the processor cannot predict.
+            let left = tree[2 * at];
+            let right = (left <= r) as u32;
+            r -= left & right.wrapping_neg();
+            at = 2 * at + right as usize;
         }
-        (at, r)
+        (at - self.size, r)
     }
 
     /// A uniformly random legal move of the player to move (after a sync),
