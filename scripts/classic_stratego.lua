@@ -27,9 +27,8 @@ function rules.resolve(attacker, defender)
 end
 
 function rules.strike(g, attacker, defender)
-  -- Both ranks are shown to both players.
-  g:reveal(attacker.id, "all")
-  g:reveal(defender.id, "all")
+  -- Both ranks are shown to both players: `strike_reveals` in the YAML has
+  -- the host do that before this call.
   if defender.kind == "flag" then
     g:win(attacker.owner, attacker.owner .. " captured the flag")
     return "attacker"

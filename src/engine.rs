@@ -1434,6 +1434,13 @@ impl Engine {
             Some(def) => {
                 s.pieces[id as usize].moved = true;
                 self.reveal_by_distance(s, id, from, to, effects);
+                if self.variant.strike_reveals {
+                    let all = s.all_players();
+                    for p in [id, def] {
+                        s.reveal(p, all);
+                        effects.push(Effect::Revealed { piece: p, to: all });
+                    }
+                }
                 let result = self
                     .rules
                     .strike(s, &self.variant, effects, id, def)
@@ -1565,16 +1572,16 @@ impl Engine {
         effects: &mut Vec<Effect>,
     ) {
         let kind = &self.variant.kinds[s.pieces[id as usize].kind as usize];
-        let b = &self.variant.board;
-        let (f1, r1) = b.coords(from);
-        let (f2, r2) = b.coords(to);
-        let dist = (f1 - f2).abs().max((r1 - r2).abs());
         for pat in &kind.moves {
             if let MovePattern::Slide {
                 reveal_beyond: Some(n),
                 ..
             } = pat
             {
+                let b = &self.variant.board;
+                let (f1, r1) = b.coords(from);
+                let (f2, r2) = b.coords(to);
+                let dist = (f1 - f2).abs().max((r1 - r2).abs());
                 if dist > *n as i32 {
                     let all = s.all_players();
                     if s.pieces[id as usize].known_by != all {

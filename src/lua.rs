@@ -336,8 +336,8 @@ impl UserData for Api {
             Ok(filtered_pieces(lua, filter)?.len())
         });
         m.add_method("reveal", |lua, _, (id, to): (u32, LV)| {
-            let to = to_player_set(lua, &to)?;
             with_ctx(lua, |cx| {
+                let to = player_set(cx, &to)?;
                 let id = check_piece(cx, id)?;
                 cx.state_mut().reveal(id, to);
                 cx.effects.push(Effect::Revealed { piece: id, to });
@@ -953,8 +953,13 @@ fn check_piece(cx: &CallCtx, id: u32) -> mlua::Result<PieceId> {
 }
 
 fn to_player_set(lua: &Lua, v: &LV) -> mlua::Result<PlayerSet> {
-    with_ctx(lua, |cx| match v {
-        LV::String(s) if s.to_str()? == "all" => Ok(cx.state().all_players()),
+    with_ctx(lua, |cx| player_set(cx, v))
+}
+
+/// [`to_player_set`] inside a call that already holds the context.
+fn player_set(cx: &CallCtx, v: &LV) -> mlua::Result<PlayerSet> {
+    match v {
+        LV::String(s) if s.as_bytes() == b"all" => Ok(cx.state().all_players()),
         LV::String(s) => Ok(1 << parse_player(cx, &s.to_str()?)?),
         LV::Table(t) => {
             let mut set = 0;
@@ -966,7 +971,7 @@ fn to_player_set(lua: &Lua, v: &LV) -> mlua::Result<PlayerSet> {
         _ => Err(mlua::Error::runtime(
             "expected \"all\", a player name, or a list of player names",
         )),
-    })
+    }
 }
 
 fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {

@@ -280,6 +280,8 @@ struct RawRules {
     max_plies: Option<u32>,
     #[serde(default)]
     draw_offers: Option<bool>,
+    #[serde(default)]
+    strike_reveals: Option<bool>,
     /// Piece attributes everyone sees (items carried, markers on pieces).
     #[serde(default)]
     public_attrs: Option<Vec<String>>,
@@ -455,6 +457,7 @@ fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
     base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
     base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
+    base.rules.strike_reveals = child.rules.strike_reveals.or(base.rules.strike_reveals);
     base.rules.public_attrs = child.rules.public_attrs.or(base.rules.public_attrs);
     base.rules.mark_symbols = child.rules.mark_symbols.or(base.rules.mark_symbols);
     base.rules.repetition_draw = child.rules.repetition_draw.or(base.rules.repetition_draw);
@@ -626,6 +629,9 @@ pub struct Variant {
     pub mark_symbols: Vec<(String, String)>,
     /// Whether players may offer and accept draws (`offer-draw`, `accept-draw`).
     pub draw_offers: bool,
+    /// Whether a strike shows both pieces to every player before
+    /// `rules.strike` resolves it.
+    pub strike_reveals: bool,
     /// Drawn when a position occurs this many times (board, player to move
     /// and `repetition_counters`).
     pub repetition_draw: Option<u32>,
@@ -1555,6 +1561,7 @@ fn validate(
         no_moves: raw.rules.no_moves.unwrap_or(NoMoves::Lose),
         max_plies: raw.rules.max_plies.unwrap_or(10_000),
         draw_offers: raw.rules.draw_offers.unwrap_or(false),
+        strike_reveals: raw.rules.strike_reveals.unwrap_or(false),
         repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
         repetition_counters: raw.rules.repetition_counters.clone(),
         extra_moves_when: raw.rules.extra_moves_when.clone(),
