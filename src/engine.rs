@@ -445,17 +445,21 @@ impl Engine {
         }
     }
 
-    /// Whether the legal moves are exactly the declared moves less the
-    /// back-and-forth ban (no script lists, filters or adds moves, nothing
-    /// is frozen or royal, no paths), so that random playouts may draw
-    /// them with a [`Sampler`] instead of listing them.
-    pub fn counts_moves(&self) -> bool {
-        !self.has_royal
-            && !self.rules.has_filter()
+    /// Whether random playouts may draw moves with a [`Sampler`] instead of
+    /// listing them: the legal moves are the declared moves and the
+    /// script's `extra_moves`, less the back-and-forth ban and moves that
+    /// leave a royal piece capturable (no script lists or filters moves,
+    /// nothing is frozen, no paths).
+    pub fn samples_moves(&self) -> bool {
+        !self.rules.has_filter()
             && !self.rules.has_actions()
-            && !self.rules.has_extra_moves()
             && !self.rules.has_frozen()
             && !self.variant.steps.has_path()
+    }
+
+    /// Whether some kind is royal (never left capturable).
+    pub(crate) fn has_royal(&self) -> bool {
+        self.has_royal
     }
 
     /// Removes the moves `rules.filter` forbids. A failing filter forbids
@@ -562,7 +566,7 @@ impl Engine {
         self.exhaustive_check = on;
     }
 
-    fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
+    pub(crate) fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
         let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
         let mut pool = GUARD_POOL.with(|p| p.take());
@@ -634,7 +638,7 @@ impl Engine {
 
     /// Whether moving `from`→`to` (capturing `side` besides `to`) leaves
     /// `player`'s royal pieces safe.
-    fn guard_allows(
+    pub(crate) fn guard_allows(
         &self,
         g: &mut Guard,
         s: &GameState,
@@ -740,7 +744,11 @@ impl Engine {
     /// The moves `rules.extra_moves` adds for `player`, with the cells each
     /// captures besides its target. A failing hook adds nothing (reported on
     /// stderr); moves of pieces that are not the player's are dropped.
-    fn extra_moves(&self, s: &GameState, player: PlayerId) -> Vec<(Cell, Cell, Vec<Cell>)> {
+    pub(crate) fn extra_moves(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+    ) -> Vec<(Cell, Cell, Vec<Cell>)> {
         if !self.rules.has_extra_moves()
             || !self.variant.extra_moves_when.is_empty()
                 && self
@@ -1746,7 +1754,7 @@ impl Engine {
         use rand::Rng;
         let mut n = 0;
         let mut events = Vec::new();
-        if self.counts_moves() {
+        if self.samples_moves() {
             let mut sampler = Sampler::new();
             // Whether the turn rule's question about the player to move was
             // put off (a draw that finds no move must ask it then).
@@ -2277,7 +2285,7 @@ fn capture_map(
 const ROYAL_CELL: u32 = u32::MAX;
 
 /// See [`Engine::guard`].
-struct Guard {
+pub(crate) struct Guard {
     native: bool,
     royals: Vec<Cell>,
     /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from

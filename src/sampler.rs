@@ -1,7 +1,8 @@
 //! A uniformly random legal move without listing the moves, for random
-//! playouts in variants whose moves are all declared (no script lists,
-//! filters or adds moves, nothing is frozen or royal, no turning paths:
-//! [`Engine::counts_moves`]).
+//! playouts in variants whose moves are declared, or added by the script's
+//! `extra_moves`, and limited only by the back-and-forth ban and royal
+//! safety (no script lists or filters moves, nothing is frozen, no turning
+//! paths: [`Engine::samples_moves`]).
 //!
 //! Each piece gets as many "slots" as its kind could ever have moves from
 //! its cell ([`MoveTables::span`](crate::attack::MoveTables::span): each
@@ -123,6 +124,7 @@ impl Sampler {
 
     /// The cell holding player `p`'s slot number `r`, and the slot's number
     /// among that cell's slots.
+    #[inline(always)]
     fn find(&self, p: usize, mut r: u32) -> (usize, u32) {
         let tree = &self.tree[p * 2 * self.size..][..2 * self.size];
         let mut at = 1;
@@ -137,11 +139,37 @@ impl Sampler {
         (at - self.size, r)
     }
 
+    /// The move player `p`'s slot number `r` names, if its piece has it
+    /// (not yet checked against the back-and-forth ban or royal safety).
+    #[inline(always)]
+    fn piece_move(
+        &mut self,
+        e: &Engine,
+        s: &GameState,
+        p: PlayerId,
+        r: u32,
+    ) -> Option<(Cell, Cell)> {
+        let (c, r) = self.find(p as usize, r);
+        let from = c as Cell;
+        let kind = self.kind[c] as usize;
+        let to = if e.variant.steps.direct(kind).is_some() {
+            direct_move(e, s, kind, p, from, r)
+        } else {
+            let id = s.board.get(c).copied().flatten()?;
+            piece_targets(&e.variant, s, id, from, &mut self.buf);
+            self.buf.get(r as usize).copied()
+        };
+        to.map(|to| (from, to))
+    }
+
     /// A uniformly random legal move of the player to move (after a sync),
     /// or `None` if that player has none.
     pub fn sample(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
         if s.outcome.is_some() {
             return None;
+        }
+        if e.has_royal() || e.rules.has_extra_moves() {
+            return self.sample_checked(e, s, rng);
         }
         let p = s.to_move;
         let total = self.total.get(p as usize).copied().unwrap_or(0);
@@ -150,27 +178,86 @@ impl Sampler {
                 Some(Action::Move { from, to }) => Some((from, to)),
                 _ => None,
             };
-            let tables = &e.variant.steps;
             for _ in 0..TRIES {
-                let (c, r) = self.find(p as usize, rng.random_range(0..total));
-                let from = c as Cell;
-                let kind = self.kind[c] as usize;
-                let to = if tables.direct(kind).is_some() {
-                    direct_move(e, s, kind, p, from, r)
-                } else {
-                    let Some(id) = s.board.get(c).copied().flatten() else {
-                        break;
-                    };
-                    piece_targets(&e.variant, s, id, from, &mut self.buf);
-                    self.buf.get(r as usize).copied()
-                };
-                if let Some(to) = to.filter(|&to| banned != Some((from, to))) {
-                    return Some(Action::Move { from, to });
+                let r = rng.random_range(0..total);
+                match self.piece_move(e, s, p, r) {
+                    Some(m) if banned != Some(m) => {
+                        return Some(Action::Move { from: m.0, to: m.1 })
+                    }
+                    _ => {}
                 }
             }
         }
-        // Too many misses (or no slots): pick from the full list, which
-        // is as uniform (the misses say nothing about which move is next).
+        self.listed(e, s, rng)
+    }
+
+    /// [`Sampler::sample`] where the script adds moves or a royal piece
+    /// must not be left capturable.
+    #[inline(never)]
+    fn sample_checked(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
+        let p = s.to_move;
+        let total = self.total.get(p as usize).copied().unwrap_or(0);
+        // The script's extra moves (castling, en passant) own one slot
+        // each, before the pieces' slots.
+        let extras = e.extra_moves(s, p);
+        let extra = extras.len() as u32;
+        if total + extra > 0 {
+            let banned = match e.banned_by_repetition(s) {
+                Some(Action::Move { from, to }) => Some((from, to)),
+                _ => None,
+            };
+            let royal = e.has_royal();
+            let mut guard = None;
+            for _ in 0..TRIES {
+                let r = rng.random_range(0..total + extra);
+                let (from, to, side) = if r < extra {
+                    let (from, to, side) = &extras[r as usize];
+                    // A move listed twice, or also declared, is one move:
+                    // its first slot stands for it.
+                    if extras[..r as usize]
+                        .iter()
+                        .any(|x| x.0 == *from && x.1 == *to)
+                    {
+                        continue;
+                    }
+                    if let Some(id) = s.piece_at(*from) {
+                        piece_targets(&e.variant, s, id, *from, &mut self.buf);
+                        if self.buf.contains(to) {
+                            continue;
+                        }
+                    }
+                    (*from, *to, &side[..])
+                } else {
+                    let Some((from, to)) = self.piece_move(e, s, p, r - extra) else {
+                        continue;
+                    };
+                    // As listed: a declared move also listed as extra is
+                    // tested with what the extra captures besides.
+                    let side = match extras.iter().find(|x| x.0 == from && x.1 == to) {
+                        Some(x) => &x.2[..],
+                        None => &[][..],
+                    };
+                    (from, to, side)
+                };
+                if banned == Some((from, to)) {
+                    continue;
+                }
+                if royal {
+                    let g = guard.get_or_insert_with(|| e.guard(s, p, true));
+                    if !e.guard_allows(g, s, p, from, to, side) {
+                        continue;
+                    }
+                }
+                return Some(Action::Move { from, to });
+            }
+        }
+        self.listed(e, s, rng)
+    }
+
+    /// Too many misses (or no slots): a pick from the full list, which is
+    /// as uniform (the misses say nothing about which move is next).
+    #[inline(never)]
+    fn listed(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
         e.legal_actions_into(s, &mut self.list);
         self.list.retain(|a| !a.is_social());
         if self.list.is_empty() {
@@ -186,7 +273,7 @@ impl Sampler {
 /// passable and open to the kind's one pattern (empty, or an enemy it may
 /// strike from there), as [`piece_moves_on`](crate::engine::piece_moves_on)
 /// generates moves.
-#[inline]
+#[inline(always)]
 pub(crate) fn direct_move(
     e: &Engine,
     s: &GameState,

@@ -9,12 +9,14 @@ mod common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sandtable::engine::Engine;
+use sandtable::engine::{Action, Engine};
+use sandtable::sampler::Sampler;
+use sandtable::state::GameState;
 
 /// Plays `games` random playouts with a log and replays each; returns how
 /// each ended.
 fn replays(e: &Engine, games: u64) -> Vec<String> {
-    assert!(e.counts_moves(), "{} should be sampled", e.variant.name);
+    assert!(e.samples_moves(), "{} should be sampled", e.variant.name);
     let mut endings = Vec::new();
     for seed in 0..games {
         let mut s = e.new_game(seed, &[]);
@@ -59,9 +61,76 @@ fn every_declared_movement_replays() {
 }
 
 #[test]
+fn chess_playouts_replay_move_for_move() {
+    // Castling and en passant come from the script, promotions are
+    // choices, a king is never left in check; games end by mate,
+    // stalemate, fifty moves, repetition or material.
+    let e = common::engine("chess", &[]);
+    let endings = replays(&e, 16);
+    assert!(count(&endings, "draw") > 0, "{endings:?}");
+}
+
+#[test]
 fn variants_with_listing_hooks_list_their_moves() {
-    for name in ["chess", "ultima", "lost_island"] {
-        assert!(!common::engine(name, &[]).counts_moves(), "{name}");
+    for name in ["ultima", "lost_island", "ultimate_lightning"] {
+        assert!(!common::engine(name, &[]).samples_moves(), "{name}");
     }
-    assert!(!common::engine("ultimate_lightning", &[]).counts_moves());
+}
+
+/// Draws from one position, counted per legal move, against the uniform
+/// distribution (Pearson's chi-squared with a bound ten deviations above
+/// its mean, p < 1e-9; the fixed seed makes the test repeatable).
+fn uniform_from(e: &Engine, s: &GameState) -> usize {
+    let list: Vec<Action> = e
+        .legal_actions(s)
+        .into_iter()
+        .filter(|a| !a.is_social())
+        .collect();
+    let k = list.len();
+    let per = 300;
+    let mut seen = vec![0u32; k];
+    let mut sampler = Sampler::new();
+    let mut t = s.clone();
+    sampler.sync(e, &mut t);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..k * per {
+        let a = sampler.sample(e, &t, &mut rng).expect("a move");
+        let i = list
+            .iter()
+            .position(|b| *b == a)
+            .unwrap_or_else(|| panic!("{a:?} is not legal"));
+        seen[i] += 1;
+    }
+    let chi: f64 = seen
+        .iter()
+        .map(|&o| (o as f64 - per as f64).powi(2) / per as f64)
+        .sum();
+    let df = (k - 1) as f64;
+    assert!(
+        chi < df + 10.0 * (2.0 * df).sqrt(),
+        "chi2 {chi:.1} for {k} moves: {seen:?}"
+    );
+    k
+}
+
+#[test]
+fn chess_draws_are_uniform_with_castling_en_passant_and_check() {
+    let e = common::engine("chess", &[]);
+    // Both castlings and an en passant capture (extra moves), pinned and
+    // free pieces.
+    let s = e
+        .parse_fen("r3k2r/pp3ppp/8/2bpP3/8/2N5/PP3PPP/R3K2R w KQkq d6 0 1", 1)
+        .unwrap();
+    let moves = e.legal_actions(&s);
+    // e1-g1, e1-c1 and e5xd6 (cells counted from a1 = 0 along the ranks).
+    for (from, to) in [(4, 6), (4, 2), (36, 43)] {
+        assert!(moves.contains(&Action::Move { from, to }), "{moves:?}");
+    }
+    assert_eq!(uniform_from(&e, &s), 30);
+    // In check: only the few moves that answer it.
+    let s = e
+        .parse_fen("4k3/8/8/8/1b6/8/8/R3K1NR w KQ - 0 1", 1)
+        .unwrap();
+    let n = uniform_from(&e, &s);
+    assert_eq!(n, 4, "Kd1, Ke2, Kf1, Kf2");
 }
