@@ -97,10 +97,9 @@ enum Next<'a> {
     Check,
     /// The full list of legal actions, filled in.
     List(&'a mut Vec<Action>),
-    /// Not now: the caller asks later, through [`Engine::settle_turn`],
-    /// when it finds no legal action. (Where a repetition draw hashes the
-    /// position the turn rule leaves, the question is asked at once.)
-    Defer,
+    /// A uniformly random legal action, drawn by a sampler (synced first)
+    /// with the generator, and kept for the caller to play next.
+    Draw(&'a mut Sampler, &'a mut ChaCha8Rng, &'a mut Option<Action>),
 }
 
 /// A loaded variant with its rules: the immutable game definition.
@@ -1351,12 +1350,6 @@ impl Engine {
                 });
             }
         } else if *a != Action::OfferDraw {
-            let next = match next {
-                // The repetition draw below hashes the position after the
-                // turn rule has passed or eliminated a stuck player.
-                Next::Defer if self.variant.repetition_draw.is_some() => Next::Check,
-                next => next,
-            };
             listed = self.advance_turn(s, next);
         }
         if let Some(n) = self.variant.repetition_draw {
@@ -1632,13 +1625,16 @@ impl Engine {
     /// The turn rule for a player to move who may have no legal action:
     /// asks (as `next` says) and, while the player to move has none, ends
     /// the game, eliminates or passes as the rules say. Returns whether
-    /// `next` describes the position left (a filled list, a synced cache) or,
-    /// for [`Next::Defer`], whether the question was put off.
+    /// `next` describes the position left (a filled list, a drawn action).
     fn settle_turn(&self, s: &mut GameState, mut next: Next) -> bool {
         let mut passes = 0;
         let listing = !matches!(next, Next::Check);
         let mut can_move = |s: &mut GameState| match &mut next {
-            Next::Defer => true,
+            Next::Draw(sampler, rng, out) => {
+                sampler.sync(self, s);
+                **out = sampler.sample(self, s, &mut **rng);
+                out.is_some()
+            }
             Next::List(list) => {
                 self.legal_actions_into(s, list);
                 list.iter().any(|a| !a.is_social())
@@ -1756,9 +1752,9 @@ impl Engine {
         let mut events = Vec::new();
         if self.samples_moves() {
             let mut sampler = Sampler::new();
-            // Whether the turn rule's question about the player to move was
-            // put off (a draw that finds no move must ask it then).
-            let mut deferred = false;
+            // The action the turn rule drew for the player to move (it
+            // needs to know whether there is one; this one is it).
+            let mut drawn = None;
             while s.outcome.is_none() && n < max {
                 let a = if let Some(c) = s.pending.first() {
                     if c.options.is_empty() {
@@ -1767,19 +1763,21 @@ impl Engine {
                     Action::Choose {
                         index: rng.random_range(0..c.options.len()) as u16,
                     }
+                } else if let Some(a) = drawn.take() {
+                    a
                 } else {
                     sampler.sync(self, s);
                     match sampler.sample(self, s, rng) {
                         Some(a) => a,
-                        None if deferred => {
-                            deferred = false;
-                            self.settle_turn(s, Next::Check);
-                            continue;
-                        }
                         None => break,
                     }
                 };
-                deferred = self.apply_next(s, &a, Next::Defer, &mut events)?;
+                self.apply_next(
+                    s,
+                    &a,
+                    Next::Draw(&mut sampler, rng, &mut drawn),
+                    &mut events,
+                )?;
                 if let Some(log) = log.as_deref_mut() {
                     log.push(a);
                 }

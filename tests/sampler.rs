@@ -1,9 +1,9 @@
-//! Random playouts that draw moves with the sampler (variants whose moves
-//! are all declared) play legal games: replaying the actions they log
-//! through `apply`, which checks each action and answers the turn rule at
-//! once, gives the same state and outcome, including games that end
-//! because a player cannot move (which the playout finds only when its
-//! next draw comes up empty).
+//! Random playouts that draw moves with the sampler play legal games:
+//! replaying the actions they log through `apply`, which checks each action
+//! and answers the turn rule by a search for one legal action, gives the
+//! same state and outcome, including games that end because a player
+//! cannot move (which the playout learns from a draw that finds no move).
+//! And the draws are uniform over the legal moves.
 
 mod common;
 
