@@ -401,54 +401,6 @@ mod tests {
         }
     }
 
-    /// Draws from one position, counted per legal move, against the
-    /// uniform distribution (Pearson's chi-squared, with a bound far in
-    /// the tail: a biased draw, such as picking a piece first, fails by
-    /// orders of magnitude, and the fixed seed makes the test repeatable).
-    fn uniform_from(e: &Engine, s: &GameState) {
-        let list: Vec<Action> = e
-            .legal_actions(s)
-            .into_iter()
-            .filter(|a| !a.is_social())
-            .collect();
-        let k = list.len();
-        assert!(k >= 4, "only {k} moves");
-        let per = 400;
-        let mut seen = vec![0u32; k];
-        let mut sampler = Sampler::new();
-        let mut t = s.clone();
-        sampler.sync(e, &mut t);
-        let mut rng = ChaCha8Rng::seed_from_u64(99);
-        for _ in 0..k * per {
-            let a = sampler.sample(e, &t, &mut rng).expect("a move");
-            let i = list.iter().position(|b| *b == a).expect("a legal move");
-            seen[i] += 1;
-        }
-        let chi: f64 = seen
-            .iter()
-            .map(|&o| (o as f64 - per as f64).powi(2) / per as f64)
-            .sum();
-        // For k - 1 degrees of freedom the mean is k - 1 and the standard
-        // deviation sqrt(2(k - 1)); ten deviations above is p < 1e-9.
-        let df = (k - 1) as f64;
-        assert!(
-            chi < df + 10.0 * (2.0 * df).sqrt(),
-            "chi2 {chi:.1} for {k} moves: {seen:?}"
-        );
-    }
-
-    #[test]
-    fn draws_are_uniform_over_the_legal_moves() {
-        let e = engine("classic_stratego", &[]);
-        let states = positions(&e, 1, 300);
-        // The start (few moves, many slots), and a game well under way.
-        uniform_from(&e, &states[0]);
-        uniform_from(&e, &states[299]);
-        let e = engine("tests/variants/mixed.yaml", &[]);
-        let states = positions(&e, 1, 40);
-        uniform_from(&e, &states[39]);
-    }
-
     #[test]
     fn no_move_is_found_where_there_is_none() {
         let e = engine("classic_stratego", &[]);

@@ -79,7 +79,8 @@ fn variants_with_listing_hooks_list_their_moves() {
 
 /// Draws from one position, counted per legal move, against the uniform
 /// distribution (Pearson's chi-squared with a bound ten deviations above
-/// its mean, p < 1e-9; the fixed seed makes the test repeatable).
+/// its mean, p < 1e-9: a biased draw, such as picking a piece first, fails
+/// by orders of magnitude; the fixed seed makes the test repeatable).
 fn uniform_from(e: &Engine, s: &GameState) -> usize {
     let list: Vec<Action> = e
         .legal_actions(s)
@@ -133,4 +134,23 @@ fn chess_draws_are_uniform_with_castling_en_passant_and_check() {
         .unwrap();
     let n = uniform_from(&e, &s);
     assert_eq!(n, 4, "Kd1, Ke2, Kf1, Kf2");
+}
+
+/// The position after `plies` random moves (or the end of the game).
+fn after(e: &Engine, seed: u64, plies: u32) -> GameState {
+    let mut s = e.new_game(seed, &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    e.random_playout(&mut s, &mut rng, plies).unwrap();
+    s
+}
+
+#[test]
+fn declared_moves_are_drawn_uniformly() {
+    let e = common::engine("classic_stratego", &[]);
+    // The start (few moves among many slots), and a game well under way.
+    assert!(uniform_from(&e, &after(&e, 0, 0)) >= 4);
+    assert!(uniform_from(&e, &after(&e, 0, 299)) >= 10);
+    // Jumping slides, overlapping patterns, zone moves.
+    let e = common::engine("tests/variants/mixed.yaml", &[]);
+    assert!(uniform_from(&e, &after(&e, 0, 39)) >= 10);
 }
