@@ -384,28 +384,20 @@ mod tests {
     fn slots_name_the_moves_of_every_declared_movement() {
         let e = engine("tests/variants/mixed.yaml", &[]);
         // Steps, striking and non-striking slides are direct; jumping
-        // slides, overlapping patterns and zone moves are not.
-        let direct: Vec<&str> = (0..e.variant.kinds.len())
-            .filter(|&k| e.variant.steps.direct(k).is_some())
+        // slides, overlapping patterns, zone moves and no moves are not.
+        let listed: Vec<&str> = (0..e.variant.kinds.len())
+            .filter(|&k| e.variant.steps.direct(k).is_none())
             .map(|k| e.variant.kinds[k].name.as_str())
             .collect();
-        assert_eq!(direct, ["king", "rook", "scout", "knight"]);
+        assert_eq!(listed, ["leaper", "hybrid", "pawn", "wall"]);
         slots_cover_moves(&e, &positions(&e, 12, 150));
     }
 
     #[test]
-    fn slots_name_the_moves_of_stratego_pieces() {
-        for strike in ["false", "true"] {
-            let e = engine("classic_stratego", &[("scout_move_and_strike", strike)]);
-            slots_cover_moves(&e, &positions(&e, 2, 400));
-        }
-    }
-
-    #[test]
     fn no_move_is_found_where_there_is_none() {
-        let e = engine("classic_stratego", &[]);
+        let e = engine("tests/variants/mixed.yaml", &[]);
         let mut s = e.new_game(3, &[]);
-        // Only the flag and bombs left to the player to move.
+        // Only pieces that do not move left to the player to move.
         for (c, slot) in s.board.clone().iter().enumerate() {
             if let Some(id) = *slot {
                 let p = &s.pieces[id as usize];
