@@ -28,7 +28,9 @@ const NOBODY: u8 = u8::MAX;
 /// Draws thrown away before the sampler lists the moves instead.
 pub const TRIES: u32 = 48;
 
-/// Slots per cell and player, kept up to date with [`Sampler::sync`].
+/// Slots per cell and player, kept up to date with [`Sampler::sync`]. A
+/// sampler follows one state through its plies (the state's change log
+/// says what changed since the last sync); use a new one for another state.
 #[derive(Clone, Debug, Default)]
 pub struct Sampler {
     ready: bool,
@@ -49,13 +51,6 @@ pub struct Sampler {
 impl Sampler {
     pub fn new() -> Sampler {
         Sampler::default()
-    }
-
-    /// Forgets the position (the next sync looks at every cell). A sampler
-    /// follows one state through its plies; call this before using it on
-    /// another state (whose change log says nothing about this one).
-    pub fn clear(&mut self) {
-        self.ready = false;
     }
 
     /// Brings the slots up to date with `s`, from the cells its change log
