@@ -1195,7 +1195,7 @@ impl Engine {
 
     /// [`Engine::apply_listing`] with the turn rule's question (can the next
     /// player move?) answered as `next` says; the `bool` says whether `next`
-    /// describes the position left (a filled list, a synced cache). The
+    /// describes the position left (a filled list, a drawn action). The
     /// events go to `events` (cleared first), a buffer the caller may keep.
     fn apply_next(
         &self,
@@ -1596,10 +1596,10 @@ impl Engine {
 
     /// Passes the turn (unless a choice is pending) and applies the
     /// no-legal-action rule and the ply cap.
-    /// With `next`, the player to move's legal actions are listed there
-    /// (instead of only asking whether there is one); returns whether they
-    /// were.
-    fn advance_turn(&self, s: &mut GameState, next: Next) -> bool {
+    /// With `next`, the player to move's legal actions are listed there, or
+    /// one of them is drawn (instead of only asking whether there is one);
+    /// returns whether they were.
+    fn advance_turn(&self, s: &mut GameState, mut next: Next) -> bool {
         if s.outcome.is_some() || !s.pending.is_empty() {
             return false;
         }
@@ -1619,14 +1619,6 @@ impl Engine {
             });
             return false;
         }
-        self.settle_turn(s, next)
-    }
-
-    /// The turn rule for a player to move who may have no legal action:
-    /// asks (as `next` says) and, while the player to move has none, ends
-    /// the game, eliminates or passes as the rules say. Returns whether
-    /// `next` describes the position left (a filled list, a drawn action).
-    fn settle_turn(&self, s: &mut GameState, mut next: Next) -> bool {
         let mut passes = 0;
         let listing = !matches!(next, Next::Check);
         let mut can_move = |s: &mut GameState| match &mut next {
