@@ -197,9 +197,6 @@ pub struct MoveTables {
     /// Per kind, per owner parity, per direction: how many cells away the
     /// kind's moves in that direction can end (0: none).
     reach: Vec<[Vec<u8>; 2]>,
-    /// Per direction, per cell: how many steps in that direction stay on
-    /// the board.
-    edge: Vec<Vec<u8>>,
     /// Per kind and owner parity: where its rows start in `starts` (kinds
     /// that reach as far in every direction share them).
     row: Vec<[u32; 2]>,
@@ -270,7 +267,8 @@ impl MoveTables {
             *r = (*r).max(far);
         }
         let cells = board.cell_count();
-        t.edge = (0..dirs)
+        // Per direction, per cell: how many steps that way stay on the board.
+        let edge: Vec<Vec<u8>> = (0..dirs)
             .map(|d| {
                 (0..cells)
                     .map(|c| {
@@ -305,9 +303,9 @@ impl MoveTables {
         for reach in &rows {
             for c in 0..cells {
                 t.starts.push(t.slots.len() as u32);
-                for (d, &far) in reach.iter().enumerate() {
+                for (d, (&far, steps)) in reach.iter().zip(&edge).enumerate() {
                     let mut at = c as u16;
-                    for dist in 1..=far.min(t.edge[d][c]) {
+                    for dist in 1..=far.min(steps[c]) {
                         at = t.next[d][at as usize];
                         t.slots.push(Slot {
                             to: at,
@@ -364,12 +362,6 @@ impl MoveTables {
         let start = self.starts[row];
         let end = self.starts[row + 1];
         (start + r < end).then(|| self.slots[(start + r) as usize])
-    }
-
-    /// How many steps in direction `dir` from `cell` stay on the board.
-    #[inline]
-    pub fn edge(&self, dir: u16, cell: u16) -> u8 {
-        self.edge[dir as usize][cell as usize]
     }
 
     /// At most how many cells a kind's declared moves can end on from
