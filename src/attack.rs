@@ -204,6 +204,8 @@ pub struct MoveTables {
     /// `slots`, the cells the kind's moves from it may end on.
     starts: Vec<u32>,
     slots: Vec<Slot>,
+    /// Per kind: its largest span over cells and owners.
+    max_span: Vec<u16>,
     /// Per kind: its one pattern's target rule, if a slot names one move
     /// ([`MoveTables::direct`]).
     direct: Vec<Option<DirectRule>>,
@@ -317,6 +319,19 @@ impl MoveTables {
             }
             t.starts.push(t.slots.len() as u32);
         }
+        t.max_span = t
+            .row
+            .iter()
+            .map(|pair| {
+                let span = |base: u32| {
+                    (0..cells)
+                        .map(|c| t.starts[base as usize + c + 1] - t.starts[base as usize + c])
+                        .max()
+                        .unwrap_or(0) as u16
+                };
+                span(pair[0]).max(span(pair[1]))
+            })
+            .collect();
         t.direct = kinds
             .iter()
             .enumerate()
@@ -372,6 +387,13 @@ impl MoveTables {
     pub fn span(&self, kind: usize, owner: u8, cell: u16) -> u16 {
         let row = self.row[kind][(owner % 2) as usize] as usize + cell as usize;
         (self.starts[row + 1] - self.starts[row]) as u16
+    }
+
+    /// The largest [`MoveTables::span`] of a kind, over all cells and
+    /// owners.
+    #[inline]
+    pub fn max_span(&self, kind: usize) -> u16 {
+        self.max_span[kind]
     }
 
     /// Whether some kind moves by paths of turning steps.

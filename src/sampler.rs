@@ -6,14 +6,16 @@
 //!
 //! Each piece gets as many "slots" as its kind could ever have moves from
 //! its cell ([`MoveTables::span`](crate::attack::MoveTables::span): each
-//! direction's reach cut at the board's edge), which depends on nothing but
-//! the piece and its cell, so keeping the slots from ply to ply costs a
-//! lookup per changed cell. A draw picks one of the player's slots
-//! uniformly; the slot's piece lists its moves, and slot `i` of the piece
-//! is its `i`-th move if it has that many, else the draw is thrown away and
-//! made again. Every legal move owns exactly one slot, so every legal move
-//! is equally likely, as with a pick from the full list (rejection
-//! sampling). After [`TRIES`] throws in a row the sampler lists the moves
+//! direction's reach cut at the board's edge), and slot `i` is its `i`-th
+//! move if it has that many. The sampler keeps each player's pieces in
+//! groups by the largest span of their kind (over all cells); a draw picks
+//! one of the player's pieces and one of its group's slots (pieces times
+//! the group's width) uniformly, and throws the draw away and draws again
+//! if the slot is beyond the piece's span on its cell or names no legal
+//! move. Every legal move owns exactly one slot, so every legal move is
+//! equally likely, as with a pick from the full list (rejection sampling).
+//! Keeping the groups from ply to ply costs a swap in a list per changed
+//! cell. After [`TRIES`] throws in a row the sampler lists the moves
 //! instead, so a position with few moves among many slots, or none at
 //! all, costs one listing.
 
@@ -24,26 +26,33 @@ use crate::geometry::Cell;
 use crate::state::{GameState, KindId, PlayerId};
 
 const NOBODY: u8 = u8::MAX;
+/// The group of a kind that has no slots anywhere.
+const NONE: u8 = u8::MAX;
 
 /// Draws thrown away before the sampler lists the moves instead.
 pub const TRIES: u32 = 48;
 
-/// Slots per cell and player, kept up to date with [`Sampler::sync`]. A
-/// sampler follows one state through its plies (the state's change log
-/// says what changed since the last sync); use a new one for another state.
+/// Each player's pieces, grouped by the largest span of their kind, kept up
+/// to date with [`Sampler::sync`]. A sampler follows one state through its
+/// plies (the state's change log says what changed since the last sync);
+/// use a new one for another state.
 #[derive(Clone, Debug, Default)]
 pub struct Sampler {
     ready: bool,
-    /// Slots of the piece on each cell, and its owner (`NOBODY` if empty).
-    slots: Vec<u16>,
+    /// Per cell: the owner of its piece (`NOBODY` if empty), the piece's
+    /// kind, and the cell's place in its group's list.
     owner: Vec<u8>,
     kind: Vec<KindId>,
-    /// Slots per player, and per player a tree of sums (`2 * size`
-    /// entries each: node `i` sums nodes `2i` and `2i + 1`, the cells are
-    /// the leaves from `size` on), to find the n-th slot in a few steps.
+    at: Vec<u16>,
+    /// Per kind: its group (`NONE` if it has no slots).
+    group_of: Vec<u8>,
+    /// Per group: the slots each of its pieces is drawn with (the largest
+    /// span of its kinds).
+    width: Vec<u32>,
+    /// Per player and group: the cells of the player's pieces in it.
+    cells: Vec<Vec<u16>>,
+    /// Per player: slots drawn from (pieces times their group's width).
     total: Vec<u32>,
-    tree: Vec<u32>,
-    size: usize,
     buf: Vec<Cell>,
     list: Vec<Action>,
 }
@@ -53,14 +62,14 @@ impl Sampler {
         Sampler::default()
     }
 
-    /// Brings the slots up to date with `s`, from the cells its change log
-    /// lists (which it empties).
+    /// Brings the groups up to date with `s`, from the cells its change
+    /// log lists (which it empties).
     pub fn sync(&mut self, e: &Engine, s: &mut GameState) {
         let touched = s.touched.take();
         match touched.filter(|_| self.ready && self.total.len() == s.players as usize) {
             Some((cells, n)) => {
                 for &c in &cells[..n] {
-                    self.set(e, s, c as usize);
+                    self.set(s, c as usize);
                 }
             }
             None => self.rebuild(e, s),
@@ -69,69 +78,83 @@ impl Sampler {
 
     fn rebuild(&mut self, e: &Engine, s: &GameState) {
         let n = s.board.len();
-        self.slots = vec![0; n];
+        let tables = &e.variant.steps;
+        self.width.clear();
+        self.group_of = (0..e.variant.kinds.len())
+            .map(|k| match tables.max_span(k) as u32 {
+                0 => NONE,
+                w => match self.width.iter().position(|&x| x == w) {
+                    Some(g) => g as u8,
+                    None => {
+                        self.width.push(w);
+                        (self.width.len() - 1) as u8
+                    }
+                },
+            })
+            .collect();
         self.owner = vec![NOBODY; n];
         self.kind = vec![0; n];
+        self.at = vec![0; n];
+        self.cells = vec![Vec::new(); s.players as usize * self.width.len()];
         self.total = vec![0; s.players as usize];
-        self.size = n.next_power_of_two();
-        self.tree = vec![0; s.players as usize * 2 * self.size];
         for c in 0..n {
-            self.set(e, s, c);
+            self.set(s, c);
         }
         self.ready = true;
     }
 
-    /// Gives the piece on cell `i` its slots.
-    fn set(&mut self, e: &Engine, s: &GameState, i: usize) {
-        if self.owner[i] != NOBODY {
-            let o = self.owner[i] as usize;
-            let n = self.slots[i] as u32;
-            self.total[o] -= n;
-            self.add(o, i, n.wrapping_neg());
+    /// Files the piece on cell `i` (if any) in its group, after taking
+    /// out what stood there before.
+    fn set(&mut self, s: &GameState, i: usize) {
+        let piece = s.board[i].map(|id| {
+            let p = &s.pieces[id as usize];
+            (p.owner, p.kind)
+        });
+        let was = (self.owner[i] != NOBODY).then(|| (self.owner[i], self.kind[i]));
+        if piece == was {
+            return;
         }
-        match s.board[i] {
-            Some(id) => {
-                let p = &s.pieces[id as usize];
-                let n = e.variant.steps.span(p.kind as usize, p.owner, i as Cell);
-                self.slots[i] = n;
-                self.owner[i] = p.owner;
-                self.kind[i] = p.kind;
-                self.total[p.owner as usize] += n as u32;
-                self.add(p.owner as usize, i, n as u32);
+        if let Some((o, k)) = was {
+            let g = self.group_of[k as usize];
+            if g != NONE {
+                let list = &mut self.cells[o as usize * self.width.len() + g as usize];
+                let at = self.at[i] as usize;
+                list.swap_remove(at);
+                if let Some(&moved) = list.get(at) {
+                    self.at[moved as usize] = at as u16;
+                }
+                self.total[o as usize] -= self.width[g as usize];
             }
-            None => {
-                self.slots[i] = 0;
-                self.owner[i] = NOBODY;
+            self.owner[i] = NOBODY;
+        }
+        if let Some((o, k)) = piece {
+            self.owner[i] = o;
+            self.kind[i] = k;
+            let g = self.group_of[k as usize];
+            if g != NONE {
+                let list = &mut self.cells[o as usize * self.width.len() + g as usize];
+                self.at[i] = list.len() as u16;
+                list.push(i as u16);
+                self.total[o as usize] += self.width[g as usize];
             }
         }
     }
 
-    /// Adds `n` (wrapping: a negative change) to cell `i`'s slots in
-    /// player `p`'s tree.
-    fn add(&mut self, p: usize, i: usize, n: u32) {
-        let tree = &mut self.tree[p * 2 * self.size..][..2 * self.size];
-        let mut j = self.size + i;
-        while j > 0 {
-            tree[j] = tree[j].wrapping_add(n);
-            j /= 2;
-        }
-    }
-
-    /// The cell holding player `p`'s slot number `r`, and the slot's number
-    /// among that cell's slots.
+    /// The cell of the piece player `p`'s slot number `r` falls on, and the
+    /// slot's number among that piece's: each piece of a group has the
+    /// group's width of slots, of which those beyond its span name no move.
     #[inline(always)]
-    fn find(&self, p: usize, mut r: u32) -> (usize, u32) {
-        let tree = &self.tree[p * 2 * self.size..][..2 * self.size];
-        let mut at = 1;
-        while at < self.size {
-            // Without a branch: which way the descent goes is a coin toss
-            // the processor cannot predict.
-            let left = tree[2 * at];
-            let right = (left <= r) as u32;
-            r -= left & right.wrapping_neg();
-            at = 2 * at + right as usize;
+    fn find(&self, p: usize, mut r: u32) -> Option<(usize, u32)> {
+        let groups = self.width.len();
+        let lists = &self.cells[p * groups..][..groups];
+        for (list, &w) in lists.iter().zip(&self.width) {
+            let size = list.len() as u32 * w;
+            if r < size {
+                return list.get((r / w) as usize).map(|&c| (c as usize, r % w));
+            }
+            r -= size;
         }
-        (at - self.size, r)
+        None
     }
 
     /// The move player `p`'s slot number `r` names, if its piece has it
@@ -144,7 +167,7 @@ impl Sampler {
         p: PlayerId,
         r: u32,
     ) -> Option<(Cell, Cell)> {
-        let (c, r) = self.find(p as usize, r);
+        let (c, r) = self.find(p as usize, r)?;
         let from = c as Cell;
         let kind = self.kind[c] as usize;
         let to = if e.variant.steps.direct(kind).is_some() {
@@ -386,6 +409,49 @@ mod tests {
             .collect();
         assert_eq!(listed, ["leaper", "hybrid", "pawn", "wall"]);
         slots_cover_moves(&e, &positions(&e, 12, 150));
+    }
+
+    /// The groups a sampler keeps ply by ply from the change log are the
+    /// ones it would build afresh, and each cell knows its place.
+    fn same_groups(kept: &Sampler, fresh: &Sampler) {
+        assert_eq!(kept.total, fresh.total);
+        assert_eq!(kept.width, fresh.width);
+        for (a, b) in kept.cells.iter().zip(&fresh.cells) {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b);
+        }
+        for (i, list) in kept.cells.iter().enumerate() {
+            for (at, &c) in list.iter().enumerate() {
+                assert_eq!(kept.at[c as usize] as usize, at, "cell {c} in list {i}");
+            }
+        }
+        assert_eq!(kept.owner, fresh.owner);
+    }
+
+    #[test]
+    fn groups_kept_from_the_change_log_match_a_rebuild() {
+        let e = engine("tests/variants/mixed.yaml", &[]);
+        let mut checked = 0;
+        for seed in 0..6 {
+            let mut s = e.new_game(seed, &[]);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut kept = Sampler::new();
+            kept.sync(&e, &mut s);
+            for _ in 0..200 {
+                let Some(a) = kept.sample(&e, &s, &mut rng) else {
+                    break;
+                };
+                e.apply(&mut s, &a).unwrap();
+                kept.sync(&e, &mut s);
+                let mut fresh = Sampler::new();
+                fresh.rebuild(&e, &s);
+                same_groups(&kept, &fresh);
+                checked += 1;
+            }
+        }
+        assert!(checked > 300, "only {checked} plies");
     }
 
     #[test]
