@@ -206,6 +206,8 @@ pub struct MoveTables {
     slots: Vec<Slot>,
     /// Per kind: its largest span over cells and owners.
     max_span: Vec<u16>,
+    /// Per kind: the shortest distance beyond which its slides reveal it.
+    reveal_beyond: Vec<Option<u8>>,
     /// Per kind: its one pattern's target rule, if a slot names one move
     /// ([`MoveTables::direct`]).
     direct: Vec<Option<DirectRule>>,
@@ -332,6 +334,18 @@ impl MoveTables {
                 span(pair[0]).max(span(pair[1]))
             })
             .collect();
+        t.reveal_beyond = kinds
+            .iter()
+            .map(|kind| {
+                kind.moves
+                    .iter()
+                    .filter_map(|pat| match pat {
+                        MovePattern::Slide { reveal_beyond, .. } => *reveal_beyond,
+                        _ => None,
+                    })
+                    .min()
+            })
+            .collect();
         t.direct = kinds
             .iter()
             .enumerate()
@@ -394,6 +408,13 @@ impl MoveTables {
     #[inline]
     pub fn max_span(&self, kind: usize) -> u16 {
         self.max_span[kind]
+    }
+
+    /// How far a kind's slide may go unseen: a slide of more cells reveals
+    /// the piece to everyone (the least `reveal_beyond` of its slides).
+    #[inline]
+    pub fn reveal_beyond(&self, kind: usize) -> Option<u8> {
+        self.reveal_beyond[kind]
     }
 
     /// Whether some kind moves by paths of turning steps.

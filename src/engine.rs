@@ -1572,24 +1572,19 @@ impl Engine {
         to: Cell,
         effects: &mut Vec<Effect>,
     ) {
-        let kind = &self.variant.kinds[s.pieces[id as usize].kind as usize];
-        for pat in &kind.moves {
-            if let MovePattern::Slide {
-                reveal_beyond: Some(n),
-                ..
-            } = pat
-            {
-                let b = &self.variant.board;
-                let (f1, r1) = b.coords(from);
-                let (f2, r2) = b.coords(to);
-                let dist = (f1 - f2).abs().max((r1 - r2).abs());
-                if dist > *n as i32 {
-                    let all = s.all_players();
-                    if s.pieces[id as usize].known_by != all {
-                        s.reveal(id, all);
-                        effects.push(Effect::Revealed { piece: id, to: all });
-                    }
-                }
+        let kind = s.pieces[id as usize].kind as usize;
+        let Some(n) = self.variant.steps.reveal_beyond(kind) else {
+            return;
+        };
+        let b = &self.variant.board;
+        let (f1, r1) = b.coords(from);
+        let (f2, r2) = b.coords(to);
+        let dist = (f1 - f2).abs().max((r1 - r2).abs());
+        if dist > n as i32 {
+            let all = s.all_players();
+            if s.pieces[id as usize].known_by != all {
+                s.reveal(id, all);
+                effects.push(Effect::Revealed { piece: id, to: all });
             }
         }
     }
