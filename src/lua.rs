@@ -84,9 +84,13 @@ pub enum Effect {
     Note(String),
 }
 
+/// What an action is, as `rules.after_action` names it (`action.kind`).
+pub const ACTION_KINDS: [&str; 4] = ["move", "choice", "scripted", "draw"];
+
 /// An action as `rules.after_action` sees it.
 #[derive(Clone, Debug)]
 pub struct ActionInfo {
+    /// One of [`ACTION_KINDS`].
     pub kind: &'static str,
     /// The action's text; `None` for a move (the table builds `from-to`
     /// when the script asks for it).
@@ -106,13 +110,13 @@ pub struct ActionInfo {
 /// field. `after_action` builds the `action` table (`text` of a move made
 /// only when read) and calls the hook; `piece` builds a piece table.
 const HOST_PRELUDE: &str = r#"
-local PLAYERS, KINDS, CELLS, RANKS, MOBILE, KATTRS = ...
+local PLAYERS, KINDS, CELLS, RANKS, MOBILE, KATTRS, ACTION_KINDS = ...
 local MOVE_TEXT = { __index = function(t, k)
   if k == "text" then return t.from .. "-" .. t.to end
 end }
 local function after_action(hook, g, kind, player, from, to, piece, piece_kind, captured, text)
   local t = {
-    kind = kind, player = PLAYERS[player], piece = piece, captured = captured,
+    kind = ACTION_KINDS[kind], player = PLAYERS[player], piece = piece, captured = captured,
     from = from and CELLS[from + 1], to = to and CELLS[to + 1],
     from_index = from, to_index = to,
     piece_kind = piece_kind and KINDS[piece_kind + 1], text = text,
@@ -174,6 +178,19 @@ pub struct CallCtx {
     pub effects: Vec<Effect>,
     /// Builds piece tables (see `HOST_PRELUDE`).
     piece_maker: Option<Function>,
+    /// Strings made once for the Lua state's life.
+    names: Option<Names>,
+}
+
+/// Strings the API hands to scripts or looks up often, made once: making
+/// a Lua string through mlua hashes it and, under the memory limit, does so
+/// in a protected call (over a thousand instructions each time).
+struct Names {
+    players: Vec<mlua::LuaString>,
+    /// The keys of a piece filter (`g:pieces`, `g:count`).
+    owner: mlua::LuaString,
+    kind: mlua::LuaString,
+    mobile: mlua::LuaString,
 }
 
 // SAFETY: the pointer is set only for the duration of one hook call, made by
@@ -189,6 +206,7 @@ impl CallCtx {
             variant: None,
             effects: Vec::new(),
             piece_maker: None,
+            names: None,
         }
     }
 
@@ -221,6 +239,10 @@ impl CallCtx {
 
     pub fn variant(&self) -> &Variant {
         self.variant.as_deref().expect("checked by with_ctx")
+    }
+
+    fn names(&self) -> &Names {
+        self.names.as_ref().expect("made when the rules load")
     }
 }
 
@@ -295,7 +317,8 @@ impl UserData for Api {
             with_ctx(lua, |cx| Ok(player_name(cx, cx.state().to_move)))
         });
         m.add_method("players", |lua, _, ()| {
-            with_ctx(lua, |cx| Ok(cx.variant().players.clone()))
+            let players = with_ctx(lua, |cx| Ok(cx.names().players.clone()))?;
+            lua.create_sequence_from(players)
         });
         m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state().ply)));
         m.add_method("option", |lua, _, name: String| {
@@ -325,7 +348,8 @@ impl UserData for Api {
             }
         });
         m.add_method("pieces", |lua, _, filter: Option<Table>| {
-            let ids = filtered_pieces(lua, filter)?;
+            let mut ids = Vec::new();
+            filtered_pieces(lua, filter, |id| ids.push(id))?;
             let t = lua.create_table_with_capacity(ids.len(), 0)?;
             for id in ids {
                 t.push(piece_table(lua, id)?)?;
@@ -333,7 +357,9 @@ impl UserData for Api {
             Ok(t)
         });
         m.add_method("count", |lua, _, filter: Option<Table>| {
-            Ok(filtered_pieces(lua, filter)?.len())
+            let mut n = 0;
+            filtered_pieces(lua, filter, |_| n += 1)?;
+            Ok(n)
         });
         m.add_method("reveal", |lua, _, (id, to): (u32, LV)| {
             with_ctx(lua, |cx| {
@@ -876,17 +902,31 @@ fn cells_in(v: &[i64], variant: &Variant) -> Vec<Cell> {
         .collect()
 }
 
-/// The ids of the pieces on the board that match `{owner=, kind=, mobile=}`.
-fn filtered_pieces(lua: &Lua, filter: Option<Table>) -> mlua::Result<Vec<PieceId>> {
-    let get = |k: &str| -> mlua::Result<LV> {
-        match &filter {
-            Some(f) => f.get(k),
-            None => Ok(LV::Nil),
-        }
+/// Calls `each` with every piece on the board that a filter table
+/// (`{owner = ..., kind = ..., mobile = ...}`, each optional) picks.
+fn filtered_pieces(
+    lua: &Lua,
+    filter: Option<Table>,
+    mut each: impl FnMut(PieceId),
+) -> mlua::Result<()> {
+    // The filter's fields, read with the keys made once (a plain table:
+    // no metamethods are consulted).
+    let (owner, kind, mobile): (LV, LV, LV) = match &filter {
+        Some(f) => with_ctx(lua, |cx| {
+            let n = cx.names();
+            Ok((
+                f.raw_get(&n.owner)?,
+                f.raw_get(&n.kind)?,
+                f.raw_get(&n.mobile)?,
+            ))
+        })?,
+        None => (LV::Nil, LV::Nil, LV::Nil),
     };
-    let owner: Option<String> = lua.unpack(get("owner")?)?;
-    let kind: Option<String> = lua.unpack(get("kind")?)?;
-    let mobile: Option<bool> = lua.unpack(get("mobile")?)?;
+    let owner: Option<mlua::LuaString> = lua.unpack(owner)?;
+    let kind: Option<mlua::LuaString> = lua.unpack(kind)?;
+    let mobile: Option<bool> = lua.unpack(mobile)?;
+    let owner = owner.as_ref().map(|s| s.to_str()).transpose()?;
+    let kind = kind.as_ref().map(|s| s.to_str()).transpose()?;
     with_ctx(lua, |cx| {
         let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
         let kind = match kind.as_deref() {
@@ -898,19 +938,17 @@ fn filtered_pieces(lua: &Lua, filter: Option<Table>) -> mlua::Result<Vec<PieceId
             ),
             None => None,
         };
-        Ok(cx
-            .state()
-            .board
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&id| {
-                let p = &cx.state().pieces[id as usize];
-                owner.is_none_or(|o| p.owner == o)
-                    && kind.is_none_or(|k| p.kind == k)
-                    && mobile.is_none_or(|m| cx.variant().kinds[p.kind as usize].is_mobile() == m)
-            })
-            .collect())
+        let (state, variant) = (cx.state(), cx.variant());
+        for &id in state.board.iter().flatten() {
+            let p = &state.pieces[id as usize];
+            if owner.is_none_or(|o| p.owner == o)
+                && kind.is_none_or(|k| p.kind == k)
+                && mobile.is_none_or(|m| variant.kinds[p.kind as usize].is_mobile() == m)
+            {
+                each(id);
+            }
+        }
+        Ok(())
     })
 }
 
@@ -1223,13 +1261,29 @@ impl Rules {
                 facts.kind_info.iter().map(|k| k.0).collect::<Vec<_>>(),
                 facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
                 kattrs,
+                ACTION_KINDS,
             ))
         };
         let (after_action_caller, piece_maker, strike_caller) =
             prelude().map_err(|e| fail(e.to_string()))?;
-        lua.app_data_mut::<CallCtx>()
-            .expect("call context")
-            .piece_maker = Some(piece_maker);
+        let make_names = || -> mlua::Result<Names> {
+            Ok(Names {
+                players: facts
+                    .players
+                    .iter()
+                    .map(|p| lua.create_string(p))
+                    .collect::<mlua::Result<_>>()?,
+                owner: lua.create_string("owner")?,
+                kind: lua.create_string("kind")?,
+                mobile: lua.create_string("mobile")?,
+            })
+        };
+        let made = make_names().map_err(|e| fail(e.to_string()))?;
+        {
+            let mut cx = lua.app_data_mut::<CallCtx>().expect("call context");
+            cx.piece_maker = Some(piece_maker);
+            cx.names = Some(made);
+        }
         lua.set_memory_limit(DEFAULT_MEMORY)
             .map_err(|e| fail(e.to_string()))?;
         // The standard globals are final from here (scripts cannot write
@@ -1410,7 +1464,11 @@ impl Rules {
             self.after_action_caller.call::<()>((
                 hook,
                 api,
-                action.kind,
+                // Its number (from 1): the prelude has the names.
+                ACTION_KINDS
+                    .iter()
+                    .position(|&k| k == action.kind)
+                    .map(|i| i + 1),
                 action.player as i64 + 1,
                 action.from.map(|c| c as i64),
                 action.to.map(|c| c as i64),
