@@ -909,33 +909,30 @@ fn filtered_pieces(
     filter: Option<Table>,
     mut each: impl FnMut(PieceId),
 ) -> mlua::Result<()> {
-    // The filter's fields, read with the keys made once (a plain table:
-    // no metamethods are consulted).
-    let (owner, kind, mobile): (LV, LV, LV) = match &filter {
-        Some(f) => with_ctx(lua, |cx| {
-            let n = cx.names();
-            Ok((
-                f.raw_get(&n.owner)?,
-                f.raw_get(&n.kind)?,
-                f.raw_get(&n.mobile)?,
-            ))
-        })?,
-        None => (LV::Nil, LV::Nil, LV::Nil),
-    };
-    let owner: Option<mlua::LuaString> = lua.unpack(owner)?;
-    let kind: Option<mlua::LuaString> = lua.unpack(kind)?;
-    let mobile: Option<bool> = lua.unpack(mobile)?;
-    let owner = owner.as_ref().map(|s| s.to_str()).transpose()?;
-    let kind = kind.as_ref().map(|s| s.to_str()).transpose()?;
     with_ctx(lua, |cx| {
-        let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
-        let kind = match kind.as_deref() {
-            Some(k) => Some(
-                cx.variant()
-                    .kind_index(k)
-                    .ok_or_else(|| mlua::Error::runtime(format!("unknown piece kind `{k}`")))?
-                    as u16,
-            ),
+        // The filter's fields, read with the keys made once (a plain
+        // table: no metamethods are consulted).
+        let n = cx.names();
+        let field = |key: &mlua::LuaString| match &filter {
+            Some(f) => f.raw_get::<LV>(key),
+            None => Ok(LV::Nil),
+        };
+        let owner: Option<mlua::LuaString> = lua.unpack(field(&n.owner)?)?;
+        let kind: Option<mlua::LuaString> = lua.unpack(field(&n.kind)?)?;
+        let mobile: Option<bool> = lua.unpack(field(&n.mobile)?)?;
+        let owner = match &owner {
+            Some(o) => Some(parse_player(cx, &o.to_str()?)?),
+            None => None,
+        };
+        let kind = match &kind {
+            Some(k) => {
+                let k = k.to_str()?;
+                let i = cx.variant().kind_index(&k);
+                Some(
+                    i.ok_or_else(|| mlua::Error::runtime(format!("unknown piece kind `{k}`")))?
+                        as u16,
+                )
+            }
             None => None,
         };
         let (state, variant) = (cx.state(), cx.variant());
