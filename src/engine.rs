@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::geometry::Cell;
-use crate::lua::{ActionInfo, Effect, Rules};
+use crate::lua::{ActionInfo, ActionKind, Effect, Rules};
 use crate::sampler::Sampler;
 use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
 use crate::variant::{LoadError, MovePattern, NoMoves, Target, Variant};
@@ -1229,10 +1229,10 @@ impl Engine {
         };
         let info = (wanted && self.rules.has_after_action()).then(|| ActionInfo {
             kind: match a {
-                Action::Move { .. } => "move",
-                Action::Choose { .. } => "choice",
-                Action::Scripted { .. } => "scripted",
-                _ => "draw",
+                Action::Move { .. } => ActionKind::Move,
+                Action::Choose { .. } => ActionKind::Choice,
+                Action::Scripted { .. } => ActionKind::Scripted,
+                _ => ActionKind::Draw,
             },
             text: (!matches!(a, Action::Move { .. })).then(|| self.action_text(s, a)),
             player: mover,

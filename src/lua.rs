@@ -84,14 +84,23 @@ pub enum Effect {
     Note(String),
 }
 
-/// What an action is, as `rules.after_action` names it (`action.kind`).
-pub const ACTION_KINDS: [&str; 4] = ["move", "choice", "scripted", "draw"];
+/// What an action is, as `rules.after_action` names it (`action.kind`,
+/// one of [`ACTION_KINDS`], in the same order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    Move,
+    Choice,
+    Scripted,
+    Draw,
+}
+
+/// The names of the [`ActionKind`]s, handed to the prelude once.
+const ACTION_KINDS: [&str; 4] = ["move", "choice", "scripted", "draw"];
 
 /// An action as `rules.after_action` sees it.
 #[derive(Clone, Debug)]
 pub struct ActionInfo {
-    /// One of [`ACTION_KINDS`].
-    pub kind: &'static str,
+    pub kind: ActionKind,
     /// The action's text; `None` for a move (the table builds `from-to`
     /// when the script asks for it).
     pub text: Option<String>,
@@ -1462,10 +1471,7 @@ impl Rules {
                 hook,
                 api,
                 // Its number (from 1): the prelude has the names.
-                ACTION_KINDS
-                    .iter()
-                    .position(|&k| k == action.kind)
-                    .map(|i| i + 1),
+                action.kind as i64 + 1,
                 action.player as i64 + 1,
                 action.from.map(|c| c as i64),
                 action.to.map(|c| c as i64),
