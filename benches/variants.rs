@@ -4,9 +4,9 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
-use sandtable::state::GameState;
-use sandtable::variant::bundled_variants;
+use sandtable::rules::variant::bundled_variants;
 
 fn main() {
     for v in bundled_variants() {

@@ -6,7 +6,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable::engine::Engine;
-use sandtable::view::Viewer;
+use sandtable::record::view::Viewer;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -1,6 +1,6 @@
 use clap::Parser;
 
 fn main() {
-    let cli = sandtable::cli::Cli::parse();
-    std::process::exit(sandtable::cli::run(cli));
+    let cli = sandtable::front::cli::Cli::parse();
+    std::process::exit(sandtable::front::cli::run(cli));
 }

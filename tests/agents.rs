@@ -8,11 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sandtable::agent::{agent_action, AgentSpec};
+use sandtable::base::state::{GameState, KindId, Loc, PieceId, PlayerId};
 use sandtable::engine::Engine;
-use sandtable::simulate::play_game;
-use sandtable::state::{GameState, KindId, Loc, PieceId, PlayerId};
-use sandtable::view::Viewer;
+use sandtable::play::agent::{agent_action, AgentSpec};
+use sandtable::play::simulate::play_game;
+use sandtable::record::view::Viewer;
 
 fn load(path: &str) -> Engine {
     Engine::load(path, &[]).unwrap_or_else(|e| panic!("{e}"))
@@ -228,7 +228,8 @@ fn mcts_beats_random() {
 #[test]
 fn repl_bot_plays_for_the_side_to_act() {
     let mut s =
-        sandtable::session::Session::new("examples/variants/mini_battle.yaml", &[], 3).unwrap();
+        sandtable::front::session::Session::new("examples/variants/mini_battle.yaml", &[], 3)
+            .unwrap();
     let (out, _) = s.execute("bot mcts:10").unwrap();
     assert_eq!(s.history.len(), 1, "{out}");
     let (_, _) = s.execute("bot").unwrap();
@@ -242,13 +243,15 @@ fn repl_bot_plays_for_the_side_to_act() {
 #[test]
 fn network_host_plays_agent_seats() {
     let session =
-        sandtable::session::Session::new("examples/variants/mini_battle.yaml", &[], 2).unwrap();
+        sandtable::front::session::Session::new("examples/variants/mini_battle.yaml", &[], 2)
+            .unwrap();
     let agents = vec![
         Some(AgentSpec::parse("mcts:10").unwrap()),
         Some(AgentSpec::Random),
     ];
     let server =
-        sandtable::net::Server::start_with_agents(session, "127.0.0.1:0", agents, None).unwrap();
+        sandtable::front::net::Server::start_with_agents(session, "127.0.0.1:0", agents, None)
+            .unwrap();
     // Both seats are the host's: the game is played to the end at once.
     let done = server.with_session(|s| s.state.outcome.is_some());
     assert!(done);

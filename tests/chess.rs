@@ -4,8 +4,8 @@
 mod common;
 
 use common::{engine, play};
+use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
-use sandtable::state::GameState;
 
 fn chess() -> Engine {
     engine("chess", &[])

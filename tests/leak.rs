@@ -5,9 +5,9 @@ mod common;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sandtable::base::state::{GameState, PlayerId};
 use sandtable::engine::Engine;
-use sandtable::state::{GameState, PlayerId};
-use sandtable::view::Viewer;
+use sandtable::record::view::Viewer;
 
 /// Shuffles the kinds of the pieces `viewer` does not know. A view that
 /// leaks nothing is the same before and after.
@@ -105,7 +105,7 @@ fn the_opening_view_names_no_enemy_piece() {
 
 #[test]
 fn a_record_for_one_player_holds_only_what_that_player_knew() {
-    use sandtable::session::Session;
+    use sandtable::front::session::Session;
     for variant in ["classic_stratego", "ultimate_lightning"] {
         let mut session = Session::new(variant, &[], 21).unwrap();
         session.execute("random 120").unwrap();

@@ -3,9 +3,9 @@
 
 mod common;
 use common::{engine, legal, play, position};
+use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
-use sandtable::state::GameState;
-use sandtable::view::Viewer;
+use sandtable::record::view::Viewer;
 
 /// A position from short lines:
 /// `red v3 c3 [flag] [ring]` a scout; `boat red v5 v6` a boat, front first;

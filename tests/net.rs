@@ -6,8 +6,8 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
-use sandtable::net::{HostMsg, Server};
-use sandtable::session::Session;
+use sandtable::front::net::{HostMsg, Server};
+use sandtable::front::session::Session;
 
 struct TestClient {
     w: TcpStream,
@@ -158,7 +158,7 @@ fn bad_messages_get_an_error_and_the_connection_stays() {
     assert!(matches!(red.next(), HostMsg::Error { message } if message.contains("malformed")));
     red.send(&action("a4-a5"));
     assert!(matches!(red.next(), HostMsg::Error { message } if message.contains("hello first")));
-    red.send(&"x".repeat(sandtable::net::MAX_LINE + 100));
+    red.send(&"x".repeat(sandtable::front::net::MAX_LINE + 100));
     assert!(matches!(red.next(), HostMsg::Error { message } if message.contains("longer than")));
     red.send(&seat_hello("alice", "red"));
     red.until(|m| matches!(m, HostMsg::State { .. }));

@@ -6,11 +6,11 @@ use std::collections::HashSet;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sandtable::base::state::{GameState, Loc};
 use sandtable::engine::Engine;
+use sandtable::record::view::Viewer;
 use sandtable::record::{parse_yaml, to_yaml, Position};
-use sandtable::state::{GameState, Loc};
-use sandtable::variant::bundled_variants;
-use sandtable::view::Viewer;
+use sandtable::rules::variant::bundled_variants;
 
 const GAMES: u64 = 4;
 const MAX_PLIES: u32 = 600;

@@ -9,9 +9,9 @@ mod common;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sandtable::base::state::GameState;
+use sandtable::engine::sampler::Sampler;
 use sandtable::engine::{Action, Engine};
-use sandtable::sampler::Sampler;
-use sandtable::state::GameState;
 
 /// Plays `games` random playouts with a log and replays each; returns how
 /// each ended.

@@ -4,8 +4,8 @@
 mod common;
 use std::path::PathBuf;
 
+use sandtable::base::state::GameState;
 use sandtable::engine::{ActionError, Engine};
-use sandtable::state::GameState;
 
 /// A copy of classic Stratego whose script is `lua`.
 fn variant_with_script(lua: &str) -> (tempfile::TempDir, PathBuf) {

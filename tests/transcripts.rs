@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use sandtable::session::{Flow, Session};
+use sandtable::front::session::{Flow, Session};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

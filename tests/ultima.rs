@@ -5,8 +5,8 @@
 mod common;
 
 use common::{engine, legal, play, targets};
+use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
-use sandtable::state::GameState;
 
 /// A position from pieces written `Pd2 pc4 Ke1` (upper case White), with
 /// `side` to move.

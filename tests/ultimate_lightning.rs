@@ -10,7 +10,7 @@ fn ul() -> Engine {
 
 const FLAGS: &str = "  - { at: a1, owner: red, kind: flag }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: a10, owner: blue, kind: general }\n";
 
-fn pos(e: &Engine, pieces: &str) -> sandtable::state::GameState {
+fn pos(e: &Engine, pieces: &str) -> sandtable::base::state::GameState {
     position(e, &format!("to_move: red\npieces:\n{pieces}{FLAGS}"))
 }
 
@@ -378,8 +378,8 @@ fn all_555_gravon_setups_are_legal_armies() {
 
 #[test]
 fn running_out_of_time_loses() {
-    use sandtable::clock::Clock;
-    use sandtable::session::Session;
+    use sandtable::front::clock::Clock;
+    use sandtable::front::session::Session;
     use std::time::Duration;
     let (source, t) = Clock::manual_time();
     let advance = |secs: u64| *t.lock().unwrap() += Duration::from_secs(secs);

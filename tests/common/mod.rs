@@ -1,9 +1,9 @@
 #![allow(dead_code)]
 //! Helpers shared by the integration tests.
 
+use sandtable::base::state::GameState;
 use sandtable::engine::{Action, Engine};
 use sandtable::record::{parse_yaml, Position};
-use sandtable::state::GameState;
 
 pub fn engine(variant: &str, options: &[(&str, &str)]) -> Engine {
     let o: Vec<(String, String)> = options

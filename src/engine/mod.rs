@@ -2,6 +2,10 @@
 //! actions applied transactionally with Lua hooks where the variant deviates,
 //! turn order, pending choices, repetition bookkeeping and the outcome.
 
+pub mod movegen;
+pub mod sampler;
+pub mod tables;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -9,11 +13,15 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::geometry::Cell;
-use crate::lua::{ActionInfo, ActionKind, Effect, Rules};
-use crate::sampler::Sampler;
-use crate::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
-use crate::variant::{LoadError, MovePattern, NoMoves, Target, Variant};
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
+use crate::engine::movegen::{
+    attacked_except, attacked_on, capture_map, piece_moves_on, piece_targets, reaches, Moves,
+};
+use crate::engine::sampler::Sampler;
+use crate::rules::lua::{ActionInfo, ActionKind, Rules};
+use crate::rules::variant::{LoadError, MovePattern, NoMoves, Variant};
 
 /// An action as data. Its canonical text form (see [`Engine::action_text`])
 /// parses back with [`Engine::parse_action`].
@@ -105,6 +113,8 @@ enum Next<'a> {
 /// A loaded variant with its rules: the immutable game definition.
 pub struct Engine {
     pub variant: Arc<Variant>,
+    /// The declared movement and its tables.
+    pub moves: Arc<Moves>,
     pub rules: Rules,
     /// Whether any kind is royal (moves are then checked for self-check).
     has_royal: bool,
@@ -164,19 +174,27 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let variant = Arc::new(variant);
+        let moves = Arc::new(Moves::new(variant.clone()));
+        let mut rules = rules;
+        let asked = moves.clone();
+        rules.set_attacked(Box::new(move |s, occupant, cell, by| {
+            attacked_on(&asked, s, occupant, cell, by)
+        }));
         let engine = Engine {
             exhaustive_check: false,
             line_next,
             slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
-            variant: Arc::new(variant),
+            moves,
+            variant,
             rules,
         };
         if let (Some(start), Some((file, line, column))) =
             (&engine.variant.start, &engine.variant.start_at)
         {
             if let Err(m) = engine.parse_fen(start, 0) {
-                return Err(LoadError(vec![crate::variant::Diagnostic {
+                return Err(LoadError(vec![crate::rules::variant::Diagnostic {
                     file: file.clone(),
                     line: *line,
                     column: *column,
@@ -393,7 +411,7 @@ impl Engine {
             if frozen.contains(&from) {
                 continue;
             }
-            piece_targets(&self.variant, s, id, from, &mut targets);
+            piece_targets(&self.moves, s, id, from, &mut targets);
             out.extend(targets.iter().map(|&to| Action::Move { from, to }));
         }
         let extras = self.extra_moves(s, p);
@@ -453,7 +471,7 @@ impl Engine {
         !self.rules.has_filter()
             && !self.rules.has_actions()
             && !self.rules.has_frozen()
-            && !self.variant.steps.has_path()
+            && !self.moves.steps.has_path()
     }
 
     /// Whether some kind is royal (never left capturable).
@@ -583,7 +601,7 @@ impl Engine {
                 (0..s.players).any(|q| {
                     q != player
                         && s.eliminated & (1 << q) == 0
-                        && attacked_on(&self.variant, s, &s.board, r, q)
+                        && attacked_on(&self.moves, s, &s.board, r, q)
                 })
             }))
         .then(|| {
@@ -668,7 +686,7 @@ impl Engine {
                     let usable = (0..s.players).all(|q| {
                         q == player
                             || s.eliminated & (1 << q) != 0
-                            || capture_map(&self.variant, s, board, q, victim, &mut map)
+                            || capture_map(&self.moves, s, board, q, victim, &mut map)
                     });
                     board[from as usize] = royal;
                     g.reach = Some(usable.then_some(map));
@@ -697,7 +715,7 @@ impl Engine {
                             let q = s.pieces[id as usize].owner;
                             exposed = q != player
                                 && s.eliminated & (1 << q) == 0
-                                && reaches(&self.variant, s, &g.scratch, id, c, r);
+                                && reaches(&self.moves, s, &g.scratch, id, c, r);
                             break;
                         }
                         c = next[c as usize];
@@ -851,7 +869,7 @@ impl Engine {
             (0..s.players).any(|q| {
                 q != player
                     && s.eliminated & (1 << q) == 0
-                    && attacked_on(&self.variant, s, scratch, r, q)
+                    && attacked_on(&self.moves, s, scratch, r, q)
             })
         });
         scratch[from as usize] = scratch[to as usize];
@@ -926,7 +944,7 @@ impl Engine {
                 });
         }
         let frozen = self.frozen_cells(s, by);
-        attacked_except(&self.variant, s, &s.board, cell, by, &frozen)
+        attacked_except(&self.moves, s, &s.board, cell, by, &frozen)
     }
 
     fn passable(&self, s: &GameState, c: Cell) -> bool {
@@ -935,7 +953,7 @@ impl Engine {
 
     /// Generates the target cells of one piece's declared moves.
     fn piece_moves(&self, s: &GameState, id: PieceId, from: Cell, emit: &mut impl FnMut(Cell)) {
-        piece_moves_on(&self.variant, s, &s.board, id, from, emit)
+        piece_moves_on(&self.moves, s, &s.board, id, from, emit)
     }
 
     /// How many consecutive back-and-forth moves between the same two cells
@@ -985,7 +1003,10 @@ impl Engine {
     pub fn parse_action(&self, s: &GameState, text: &str) -> Result<Action, ActionError> {
         match self.parse_canonical(s, text) {
             Ok(a) => Ok(a),
-            Err(e) if self.variant.notation.style == crate::variant::NotationStyle::Coordinates => {
+            Err(e)
+                if self.variant.notation.style
+                    == crate::rules::variant::NotationStyle::Coordinates =>
+            {
                 Err(e)
             }
             Err(e) => match self.parse_notation(s, text) {
@@ -1493,7 +1514,7 @@ impl Engine {
 
     /// The promotion choice a move triggers: the piece (of a kind with
     /// `promote:`) ended its move in its owner's promotion zone.
-    fn promotion(&self, s: &GameState, from: Cell, to: Cell) -> Option<crate::state::Choice> {
+    fn promotion(&self, s: &GameState, from: Cell, to: Cell) -> Option<crate::base::state::Choice> {
         let _ = from;
         let id = s.piece_at(to)?;
         let piece = &s.pieces[id as usize];
@@ -1501,7 +1522,7 @@ impl Engine {
         if !pr.zone[piece.owner as usize].contains(&to) || pr.to.is_empty() {
             return None;
         }
-        Some(crate::state::Choice {
+        Some(crate::base::state::Choice {
             player: piece.owner,
             reason: "promotion".into(),
             options: pr
@@ -1573,7 +1594,7 @@ impl Engine {
         effects: &mut Vec<Effect>,
     ) {
         let kind = s.pieces[id as usize].kind as usize;
-        let Some(n) = self.variant.steps.reveal_beyond(kind) else {
+        let Some(n) = self.moves.steps.reveal_beyond(kind) else {
             return;
         };
         let b = &self.variant.board;
@@ -1869,401 +1890,6 @@ fn describe_moves(moves: &[MovePattern]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-/// Generates the target cells of one piece's declared moves.
-pub(crate) fn piece_moves_on(
-    variant: &Variant,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    id: PieceId,
-    from: Cell,
-    emit: &mut impl FnMut(Cell),
-) {
-    let piece = &s.pieces[id as usize];
-    let kind = &variant.kinds[piece.kind as usize];
-    let owner = piece.owner;
-    let blocking = variant.board.blocking;
-    let terrain = &s.terrain[..];
-    let pieces = &s.pieces[..];
-    let piece_at = |c: Cell| occupant[c as usize];
-    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
-    // The enemy on a cell, if any: its kind.
-    let enemy = |c: Cell| {
-        piece_at(c)
-            .map(|o| &pieces[o as usize])
-            .filter(|o| o.owner != owner)
-            .map(|o| o.kind)
-    };
-    let tables = &variant.steps;
-    for (pi, pat) in kind.moves.iter().enumerate() {
-        let dirs = tables.dirs(piece.kind as usize, pi, owner);
-        let target = match pat {
-            MovePattern::Step { target, .. }
-            | MovePattern::Slide { target, .. }
-            | MovePattern::Path { target, .. } => target,
-        };
-        if let Some(z) = &target.from_zone {
-            if !z[owner as usize].contains(&from) {
-                continue;
-            }
-        }
-        match pat {
-            MovePattern::Step { target, .. } => {
-                for &d in dirs {
-                    let to = tables.line(d)[from as usize];
-                    if to == Cell::MAX || !passable(to) {
-                        continue;
-                    }
-                    match piece_at(to) {
-                        None => {
-                            if target.empty {
-                                emit(to)
-                            }
-                        }
-                        Some(o) => {
-                            let o = &pieces[o as usize];
-                            if o.owner != owner && target.strikes(o.kind) {
-                                emit(to)
-                            }
-                        }
-                    }
-                }
-            }
-            MovePattern::Slide {
-                max,
-                strike_at_range,
-                target,
-                jump,
-                ..
-            } => {
-                for &d in dirs {
-                    let line = tables.line(d);
-                    let mut at = from;
-                    let mut jumps = 0u8;
-                    let mut dist = 0u32;
-                    while dist < *max as u32 {
-                        let to = line[at as usize];
-                        if to == Cell::MAX || !passable(to) {
-                            break;
-                        }
-                        dist += 1;
-                        match piece_at(to) {
-                            None => {
-                                if target.empty {
-                                    emit(to);
-                                }
-                            }
-                            Some(_) => {
-                                let ek = enemy(to);
-                                if let (Some(j), Some(k)) = (jump, ek) {
-                                    let beyond = tables
-                                        .next(d, to)
-                                        .filter(|&b| passable(b))
-                                        .filter(|&b| piece_at(b).is_none());
-                                    if jumps < j.max
-                                        && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
-                                        && beyond.is_some()
-                                    {
-                                        jumps += 1;
-                                        at = to;
-                                        continue;
-                                    }
-                                }
-                                if ek.is_some_and(|k| target.strikes(k))
-                                    && (dist == 1 || *strike_at_range)
-                                    && jumps == 0
-                                {
-                                    emit(to);
-                                }
-                                break;
-                            }
-                        }
-                        at = to;
-                    }
-                }
-            }
-            MovePattern::Path { steps, target, .. } => {
-                // Breadth-first over empty cells; the last step may strike.
-                let mut frontier = vec![from];
-                let mut seen = vec![from];
-                for _ in 0..*steps {
-                    let mut next = Vec::new();
-                    for &at in &frontier {
-                        for &d in dirs {
-                            let Some(to) = tables.next(d, at) else {
-                                continue;
-                            };
-                            if !passable(to) || seen.contains(&to) {
-                                continue;
-                            }
-                            match piece_at(to) {
-                                None => {
-                                    seen.push(to);
-                                    next.push(to);
-                                    if target.empty {
-                                        emit(to);
-                                    }
-                                }
-                                Some(_) => {
-                                    if enemy(to).is_some_and(|k| target.strikes(k)) {
-                                        emit(to);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    frontier = next;
-                }
-            }
-        }
-    }
-}
-
-/// The cells the piece `id` on `from` can move to by its declared moves,
-/// sorted and without repeats, into `out`.
-pub(crate) fn piece_targets(
-    variant: &Variant,
-    s: &GameState,
-    id: PieceId,
-    from: Cell,
-    out: &mut Vec<Cell>,
-) {
-    out.clear();
-    piece_moves_on(variant, s, &s.board, id, from, &mut |to| out.push(to));
-    if out.len() > 1 {
-        out.sort_unstable();
-        out.dedup();
-    }
-}
-
-/// Whether player `by` could capture the piece on `cell` with a declared move
-/// of one of its pieces, on the board `occupant`. (Frozen pieces are not
-/// considered; [`Engine::attacked`] asks the rules for them.)
-pub(crate) fn attacked_on(
-    variant: &Variant,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    cell: Cell,
-    by: PlayerId,
-) -> bool {
-    attacked_except(variant, s, occupant, cell, by, &[])
-}
-
-fn attacked_except(
-    variant: &Variant,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    cell: Cell,
-    by: PlayerId,
-    frozen: &[Cell],
-) -> bool {
-    let board = &variant.board;
-    if variant.attack.usable {
-        return variant.attack.any_candidate(
-            board,
-            cell,
-            by,
-            |c| {
-                occupant[c as usize].map(|id| {
-                    let p = &s.pieces[id as usize];
-                    (p.kind, p.owner)
-                })
-            },
-            |c| s.terrain[c as usize] & board.blocking != 0,
-            |from| {
-                !frozen.contains(&from)
-                    && occupant[from as usize]
-                        .is_some_and(|id| reaches(variant, s, occupant, id, from, cell))
-            },
-        );
-    }
-    for (from, slot) in occupant.iter().enumerate() {
-        let Some(id) = *slot else { continue };
-        if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
-            continue;
-        }
-        if reaches(variant, s, occupant, id, from as Cell, cell) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether one of the piece's declared moves ends on `cell`: the same answer
-/// as generating them all, looking only along the lines that lead there.
-fn reaches(
-    variant: &Variant,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    id: PieceId,
-    from: Cell,
-    cell: Cell,
-) -> bool {
-    let piece = &s.pieces[id as usize];
-    let kind = &variant.kinds[piece.kind as usize];
-    let board = &variant.board;
-    let (f0, r0) = board.coords(from);
-    let (f1, r1) = board.coords(cell);
-    let (dx, dy) = (f1 - f0, r1 - r0);
-    let flip = piece.owner % 2 == 1;
-    // What stands on `cell` and whether the pattern may end there.
-    let ends = |target: &Target| match occupant[cell as usize] {
-        None => target.empty,
-        Some(o) => {
-            let o = &s.pieces[o as usize];
-            o.owner != piece.owner && target.strikes(o.kind)
-        }
-    };
-    if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
-        return false;
-    }
-    for pat in &kind.moves {
-        let (MovePattern::Step { target, .. }
-        | MovePattern::Slide { target, .. }
-        | MovePattern::Path { target, .. }) = pat;
-        if let Some(z) = &target.from_zone {
-            if !z[piece.owner as usize].contains(&from) {
-                continue;
-            }
-        }
-        let dir = |d: &(i8, i8)| {
-            if target.relative && flip {
-                (d.0 as i32, -(d.1 as i32))
-            } else {
-                (d.0 as i32, d.1 as i32)
-            }
-        };
-        match pat {
-            MovePattern::Step { deltas, target } => {
-                if deltas.iter().any(|d| dir(d) == (dx, dy)) && ends(target) {
-                    return true;
-                }
-            }
-            MovePattern::Slide {
-                deltas,
-                max,
-                strike_at_range,
-                target,
-                jump: None,
-                ..
-            } => {
-                for d in deltas {
-                    let (ddx, ddy) = dir(d);
-                    // `cell` = from + k * (ddx, ddy) for some k >= 1?
-                    let k = match (ddx, ddy) {
-                        (0, 0) => continue,
-                        (0, _) => dy / ddy,
-                        _ => dx / ddx,
-                    };
-                    if k < 1 || k > *max as i32 || (ddx * k, ddy * k) != (dx, dy) {
-                        continue;
-                    }
-                    let clear = (1..k).all(|i| {
-                        let c = board.cell(f0 + ddx * i, r0 + ddy * i).expect("on the line");
-                        occupant[c as usize].is_none()
-                            && s.terrain[c as usize] & board.blocking == 0
-                    });
-                    if clear
-                        && ends(target)
-                        && (occupant[cell as usize].is_none() || k == 1 || *strike_at_range)
-                    {
-                        return true;
-                    }
-                }
-            }
-            _ => {
-                // Jumping slides and paths: generate them.
-                let mut hit = false;
-                piece_moves_on(variant, s, occupant, id, from, &mut |to| hit |= to == cell);
-                if hit {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// Marks in `map` every cell where player `by` could capture a piece of
-/// kind `victim` standing there, on the board `occupant`, with plain steps
-/// and slides (the variants the line shortcut serves): the same answer as
-/// [`reaches`] for each cell, found by walking each piece's moves once.
-/// Returns false (the map is no good) when a piece has other moves.
-fn capture_map(
-    variant: &Variant,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    by: PlayerId,
-    victim: KindId,
-    map: &mut [bool],
-) -> bool {
-    let blocking = variant.board.blocking;
-    let terrain = &s.terrain[..];
-    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
-    let tables = &variant.steps;
-    for (from, slot) in occupant.iter().enumerate() {
-        let Some(id) = *slot else { continue };
-        let piece = &s.pieces[id as usize];
-        if piece.owner != by {
-            continue;
-        }
-        let from = from as Cell;
-        for (pi, pat) in variant.kinds[piece.kind as usize].moves.iter().enumerate() {
-            let (MovePattern::Step { target, .. }
-            | MovePattern::Slide { target, .. }
-            | MovePattern::Path { target, .. }) = pat;
-            if !target.strikes(victim) {
-                continue;
-            }
-            if let Some(z) = &target.from_zone {
-                if !z[piece.owner as usize].contains(&from) {
-                    continue;
-                }
-            }
-            let dirs = tables.dirs(piece.kind as usize, pi, piece.owner);
-            match pat {
-                MovePattern::Step { .. } => {
-                    for &d in dirs {
-                        let to = tables.line(d)[from as usize];
-                        // Whatever stands there now, the royal piece would
-                        // stand there after its move.
-                        if to != Cell::MAX && passable(to) {
-                            map[to as usize] = true;
-                        }
-                    }
-                }
-                MovePattern::Slide {
-                    max,
-                    strike_at_range,
-                    jump: None,
-                    ..
-                } => {
-                    for &d in dirs {
-                        let line = tables.line(d);
-                        let mut at = from;
-                        for dist in 1..=*max as u32 {
-                            let to = line[at as usize];
-                            if to == Cell::MAX || !passable(to) {
-                                break;
-                            }
-                            if dist == 1 || *strike_at_range {
-                                map[to as usize] = true;
-                            }
-                            if occupant[to as usize].is_some() {
-                                break;
-                            }
-                            at = to;
-                        }
-                    }
-                }
-                // Paths and jumping slides: no map (the caller tests moves
-                // one by one).
-                _ => return false,
-            }
-        }
-    }
-    true
 }
 
 /// Marks the royal piece's own cell in [`Guard::rays`].

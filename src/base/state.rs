@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::geometry::Cell;
+use crate::base::geometry::Cell;
 
 pub type PlayerId = u8;
 pub type PieceId = u16;

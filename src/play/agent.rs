@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::determinize::Observation;
+use crate::base::state::{GameState, Loc, PlayerId};
 use crate::engine::{Action, Engine};
-use crate::state::{GameState, Loc, PlayerId};
+use crate::play::determinize::Observation;
 
 /// A player the host runs.
 pub trait Agent: Send {

@@ -10,12 +10,12 @@ use clap::{CommandFactory, Parser};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::clock::Clock;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, Engine, Event};
-use crate::geometry::Cell;
+use crate::front::clock::Clock;
+use crate::record::view::Viewer;
 use crate::record::{read_yaml, to_yaml, PlayerRecord, Position, Record, SeenAction};
-use crate::state::{GameState, KindId, PlayerId};
-use crate::view::Viewer;
 
 /// The REPL's commands (also used to generate `help`).
 #[derive(Parser, Debug)]
@@ -247,7 +247,7 @@ impl Session {
     pub fn set_clock_with(
         &mut self,
         spec: Option<&str>,
-        source: Option<crate::clock::TimeSource>,
+        source: Option<crate::front::clock::TimeSource>,
     ) -> Result<(), String> {
         self.clock = match spec {
             None => None,
@@ -687,9 +687,10 @@ impl Session {
                 out.join("\n")
             }
             Command::Bot { agent } => {
-                let spec = crate::agent::AgentSpec::parse(agent.as_deref().unwrap_or("mcts"))?;
+                let spec =
+                    crate::play::agent::AgentSpec::parse(agent.as_deref().unwrap_or("mcts"))?;
                 let mut bot = spec.build(self.rng.random());
-                let a = crate::agent::agent_action(&self.engine, bot.as_mut(), &self.state)
+                let a = crate::play::agent::agent_action(&self.engine, bot.as_mut(), &self.state)
                     .ok_or("there is nothing to play: the game is over or nobody can act")?;
                 self.play_action(a)?
             }
@@ -844,7 +845,7 @@ impl Session {
                 let files: Vec<String> = self
                     .watched_files()
                     .iter()
-                    .map(|p| crate::variant::display_path(p))
+                    .map(|p| crate::rules::variant::display_path(p))
                     .collect();
                 let msg = if on {
                     format!("watching {}", files.join(", "))

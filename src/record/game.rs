@@ -19,9 +19,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::base::state::{Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle};
 use crate::engine::Engine;
-use crate::state::{Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle};
-use crate::variant::Value;
+use crate::rules::variant::Value;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -165,7 +165,7 @@ pub struct Record {
 pub struct PlayerRecord {
     pub variant: String,
     pub viewer: String,
-    pub start: crate::view::View,
+    pub start: crate::record::view::View,
     pub actions: Vec<SeenAction>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
@@ -187,7 +187,7 @@ pub fn overrides(options: &BTreeMap<String, Value>) -> Vec<(String, String)> {
 
 /// Reads YAML of type `T`, naming the file, line and column on error.
 pub fn read_yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
-    let shown = crate::variant::display_path(path);
+    let shown = crate::rules::variant::display_path(path);
     let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
     parse_yaml(&text, &shown)
 }
@@ -330,7 +330,7 @@ impl Engine {
                     .map(|(i, tag)| {
                         let cells = (0..s.terrain.len())
                             .filter(|&c| s.terrain[c] & (1 << i) != 0)
-                            .map(|c| b.cell_name(c as crate::geometry::Cell))
+                            .map(|c| b.cell_name(c as crate::base::geometry::Cell))
                             .collect();
                         (tag.clone(), cells)
                     })
@@ -383,7 +383,7 @@ impl Engine {
                 .ok_or_else(|| format!("marks: `{}` is not a cell of the {b} board", m.cell))?;
             s.marks.insert(
                 (cell, m.name.clone()),
-                crate::state::Mark {
+                crate::base::state::Mark {
                     value: m.value.clone(),
                     known_by: self.player_set(&m.known_by)?,
                 },

@@ -27,9 +27,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PieceId, PlayerId};
 use crate::engine::Engine;
-use crate::geometry::Cell;
-use crate::state::{GameState, KindId, PieceId, PlayerId};
 
 /// How many samples `rules.consistent` may reject before the last one is kept.
 const MAX_REJECTIONS: usize = 500;

@@ -8,9 +8,9 @@
 
 use serde::Serialize;
 
+use crate::base::effect::Effect;
+use crate::base::state::{GameState, Loc, PieceId, PlayerId};
 use crate::engine::{Engine, Event};
-use crate::lua::Effect;
-use crate::state::{GameState, Loc, PieceId, PlayerId};
 
 /// Who is looking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,7 +234,7 @@ impl Engine {
         }
     }
 
-    pub fn outcome_text(&self, o: &crate::state::Outcome) -> String {
+    pub fn outcome_text(&self, o: &crate::base::state::Outcome) -> String {
         if o.winners.is_empty() {
             format!("draw ({})", o.reason)
         } else {
@@ -480,7 +480,10 @@ impl Engine {
     /// The symbol of an empty cell: a cell counter (`$2` for 2 coins), else
     /// the symbol of its first known mark, else `.`.
     fn cell_symbol(&self, view: &View, c: usize) -> String {
-        let name = self.variant.board.cell_name(c as crate::geometry::Cell);
+        let name = self
+            .variant
+            .board
+            .cell_name(c as crate::base::geometry::Cell);
         if let Some((_, _, v)) = view.cell_counters.iter().find(|x| x.1 == name) {
             return format!("${v}");
         }
@@ -515,7 +518,7 @@ impl Engine {
                         p.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
                     out.push_str(&format!(
                         "  {} {} {}: {}\n",
-                        b.cell_name(c as crate::geometry::Cell),
+                        b.cell_name(c as crate::base::geometry::Cell),
                         p.owner,
                         self.symbol_of(p.kind.as_deref()),
                         attrs.join(" ")

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::state::PlayerId;
+use crate::base::state::PlayerId;
 
 /// Where a clock reads the time: the real clock, or one a test moves.
 pub type TimeSource = Arc<dyn Fn() -> Instant + Send + Sync>;

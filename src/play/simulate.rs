@@ -10,9 +10,9 @@ use std::io::IsTerminal;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::agent::{agent_action, AgentSpec};
+use crate::base::state::PlayerId;
 use crate::engine::Engine;
-use crate::state::PlayerId;
+use crate::play::agent::{agent_action, AgentSpec};
 
 /// The seed of game `index` of a run with seed `base` (SplitMix64).
 pub fn game_seed(base: u64, index: u64) -> u64 {

@@ -10,12 +10,12 @@ use rand_chacha::ChaCha8Rng;
 
 use std::sync::{Arc, Mutex};
 
-use crate::clock::Clock;
+use crate::base::state::{GameState, PlayerId};
 use crate::engine::Engine;
+use crate::front::clock::Clock;
+use crate::front::session::{parse_pairs, Flow, Session};
+use crate::record::view::Viewer;
 use crate::record::{read_yaml, to_yaml, Position};
-use crate::session::{parse_pairs, Flow, Session};
-use crate::state::{GameState, PlayerId};
-use crate::view::Viewer;
 
 /// The variant the REPL opens when none is named: the one written in
 /// `variants/default`, else the first bundled variant.
@@ -31,7 +31,7 @@ pub fn default_variant() -> String {
             }
         }
     }
-    crate::variant::bundled_variants()
+    crate::rules::variant::bundled_variants()
         .into_iter()
         .next()
         .unwrap_or_default()
@@ -309,7 +309,7 @@ pub fn run(mut cli: Cli) -> i32 {
             seat,
             token,
             spectate,
-        }) => crate::net::join(&address, &name, seat.as_deref(), token.as_deref(), spectate),
+        }) => crate::front::net::join(&address, &name, seat.as_deref(), token.as_deref(), spectate),
         Some(Cmd::Replay {
             args,
             position,
@@ -611,13 +611,14 @@ fn serve(
             "human" => human = Some(p),
             "remote" => {}
             other => {
-                let spec = crate::agent::AgentSpec::parse(other)
+                let spec = crate::play::agent::AgentSpec::parse(other)
                     .map_err(|e| format!("{e}; or human, remote"))?;
                 local[p as usize] = Some(spec);
             }
         }
     }
-    let server = crate::net::Server::start_with_agents(session, addr, local, Some(save.clone()))?;
+    let server =
+        crate::front::net::Server::start_with_agents(session, addr, local, Some(save.clone()))?;
     println!(
         "hosting on {} — others run: sandtable join HOST:{} --name NAME",
         server.addr,
@@ -634,7 +635,7 @@ fn serve(
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
         for l in rx {
-            if !crate::net::print_host_line(l.trim()) {
+            if !crate::front::net::print_host_line(l.trim()) {
                 break;
             }
         }
@@ -811,7 +812,7 @@ fn bench_reload(variant: &str, actions: u32, seed: u64, options: &[String]) -> R
     let t = Instant::now();
     for _ in 0..runs {
         let report = session.reload()?;
-        if !matches!(report, crate::session::ReloadReport::Same { .. }) {
+        if !matches!(report, crate::front::session::ReloadReport::Same { .. }) {
             return Err(format!(
                 "the replay diverged: {}",
                 session.report_text(&report)
@@ -846,7 +847,7 @@ pub fn repl(
     session.color = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let session = Arc::new(Mutex::new(session));
-    let mut watcher: Option<crate::watch::Watch> = None;
+    let mut watcher: Option<crate::front::watch::Watch> = None;
     if interactive {
         {
             let s = lock(&session);
@@ -859,7 +860,7 @@ pub fn repl(
         let mut rl: rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory> =
             rustyline::Editor::new().map_err(|e| e.to_string())?;
         rl.set_helper(Some(ReplHelper {
-            commands: crate::session::command_names(),
+            commands: crate::front::session::command_names(),
             words: Default::default(),
         }));
         let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".sandtable_history"));
@@ -968,10 +969,10 @@ fn lock(session: &Arc<Mutex<Session>>) -> std::sync::MutexGuard<'_, Session> {
 fn start_watch(
     session: &Arc<Mutex<Session>>,
     mut say: impl FnMut(String) + Send + 'static,
-) -> Result<crate::watch::Watch, String> {
+) -> Result<crate::front::watch::Watch, String> {
     let files = lock(session).watched_files();
     let target = session.clone();
-    crate::watch::Watch::start(&files, move || {
+    crate::front::watch::Watch::start(&files, move || {
         let mut s = lock(&target);
         let msg = match s.reload() {
             Ok(report) => format!("files changed: {}", s.report_text(&report)),
@@ -999,7 +1000,7 @@ impl ReplHelper {
         w.extend(e.variant.players.iter().cloned());
         w.extend(e.variant.kinds.iter().map(|k| k.name.clone()));
         w.extend(["all".to_string(), "public".to_string()]);
-        w.extend(crate::variant::bundled_variants());
+        w.extend(crate::rules::variant::bundled_variants());
         w.extend(e.variant.options.iter().map(|o| format!("{}=", o.name)));
         *self.words.borrow_mut() = w;
     }
@@ -1087,7 +1088,7 @@ impl rustyline::validate::Validator for ReplHelper {
                 None => return Ok(ValidationResult::Valid(None)),
             },
         };
-        Ok(if crate::lua::is_incomplete(code) {
+        Ok(if crate::rules::lua::is_incomplete(code) {
             ValidationResult::Incomplete
         } else {
             ValidationResult::Valid(None)
@@ -1099,7 +1100,7 @@ impl rustyline::Helper for ReplHelper {}
 #[derive(Clone, PartialEq, Eq)]
 enum Seat {
     Human,
-    Agent(crate::agent::AgentSpec),
+    Agent(crate::play::agent::AgentSpec),
 }
 
 fn play(
@@ -1144,7 +1145,8 @@ fn play(
         kinds[p as usize] = match value.as_str() {
             "human" => Seat::Human,
             other => Seat::Agent(
-                crate::agent::AgentSpec::parse(other).map_err(|e| format!("{e}; or human"))?,
+                crate::play::agent::AgentSpec::parse(other)
+                    .map_err(|e| format!("{e}; or human"))?,
             ),
         };
     }
@@ -1152,7 +1154,7 @@ fn play(
         .filter(|&p| kinds[p as usize] == Seat::Human)
         .collect();
     let mut state = engine.new_game(seed, &[]);
-    let mut agents: Vec<Option<Box<dyn crate::agent::Agent>>> = kinds
+    let mut agents: Vec<Option<Box<dyn crate::play::agent::Agent>>> = kinds
         .iter()
         .enumerate()
         .map(|(i, k)| match k {
@@ -1176,7 +1178,7 @@ fn play(
         }
         let action = if let Some(agent) = agents[p as usize].as_mut() {
             // The agent sees only what its player knows.
-            crate::agent::agent_action(&engine, agent.as_mut(), &state)
+            crate::play::agent::agent_action(&engine, agent.as_mut(), &state)
                 .ok_or_else(|| format!("{} has no legal action", engine.player_name(p)))?
         } else {
             print!("{}", engine.render(&engine.view(&state, viewer), last));
@@ -1251,7 +1253,7 @@ struct SimulateArgs {
 }
 
 fn simulate(a: SimulateArgs) -> Result<(), String> {
-    use crate::simulate as sim;
+    use crate::play::simulate as sim;
     let emit = |run: &sim::RunFile| -> Result<(), String> {
         match a.json.as_deref() {
             Some(dest) => {
@@ -1306,7 +1308,7 @@ fn simulate(a: SimulateArgs) -> Result<(), String> {
         b.extend(c.iter().cloned());
         Engine::load(&a.args[0], &b).map_err(|e| e.to_string())?;
     }
-    let seats = crate::simulate::parse_seats(&a.seats, engine.variant.players.len())?;
+    let seats = crate::play::simulate::parse_seats(&a.seats, engine.variant.players.len())?;
     let shard = a.shard.as_deref().map(sim::parse_shard).transpose()?;
     let cfg = sim::Config {
         variant: a.args[0].clone(),

@@ -12,8 +12,8 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::geometry::{Board, Cell};
-use crate::state::{KindId, PlayerId};
+use crate::base::geometry::{Board, Cell};
+use crate::base::state::{KindId, PlayerId};
 
 /// One problem found while loading a variant, with its place in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -503,7 +503,7 @@ pub struct Target {
     /// When set, only enemies of these kinds.
     pub enemy_kinds: Option<Vec<KindId>>,
     /// The directions are relative to the mover (see
-    /// [`crate::geometry::Directions::relative`]).
+    /// [`crate::base::geometry::Directions::relative`]).
     pub relative: bool,
     /// When set, the move is only made from these cells (one list per player).
     pub from_zone: Option<Vec<Vec<Cell>>>,
@@ -651,10 +651,6 @@ pub struct Variant {
     /// When `rules.after_action` is called after a move: when one of these
     /// clauses holds (`rules.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
-    /// Reverse movement tables for "could a piece move onto this cell".
-    pub attack: crate::attack::AttackTable,
-    /// Neighbour tables for move generation.
-    pub steps: crate::attack::MoveTables,
 }
 
 /// A draw after `plies` plies without a capture or a move of one of
@@ -1541,11 +1537,7 @@ fn validate(
         return Err(LoadError(cx.diags));
     }
     let path = files.last().cloned().unwrap_or_default();
-    let attack = crate::attack::AttackTable::new(&kinds, &board);
-    let steps = crate::attack::MoveTables::new(&kinds, &board);
     Ok(Variant {
-        attack,
-        steps,
         name,
         description: raw.description.unwrap_or_default(),
         path,

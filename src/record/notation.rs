@@ -3,11 +3,11 @@
 //! notation (letter + destination, captures listed, check and mate marks),
 //! and movetext (numbered moves with annotations) for replays.
 
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, ActionError, Engine, Event};
-use crate::geometry::Cell;
-use crate::lua::Effect;
-use crate::state::{GameState, KindId, PlayerId};
-use crate::variant::NotationStyle;
+use crate::rules::variant::NotationStyle;
 
 impl Engine {
     /// Reads a FEN-like position: ranks from the top (highest rank) down,

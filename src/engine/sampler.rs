@@ -5,7 +5,7 @@
 //! paths: [`Engine::samples_moves`]).
 //!
 //! Each piece gets as many "slots" as its kind could ever have moves from
-//! its cell ([`MoveTables::span`](crate::attack::MoveTables::span): each
+//! its cell ([`MoveTables::span`](crate::engine::tables::MoveTables::span): each
 //! direction's reach cut at the board's edge), and slot `i` is its `i`-th
 //! move if it has that many. The sampler keeps each player's pieces in
 //! groups by the largest span of their kind (over all cells); a draw picks
@@ -21,9 +21,10 @@
 
 use rand::Rng;
 
-use crate::engine::{piece_targets, Action, Engine};
-use crate::geometry::Cell;
-use crate::state::{GameState, KindId, PlayerId};
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PlayerId};
+use crate::engine::movegen::piece_targets;
+use crate::engine::{Action, Engine};
 
 const NOBODY: u8 = u8::MAX;
 /// The group of a kind that has no slots anywhere.
@@ -78,7 +79,7 @@ impl Sampler {
 
     fn rebuild(&mut self, e: &Engine, s: &GameState) {
         let n = s.board.len();
-        let tables = &e.variant.steps;
+        let tables = &e.moves.steps;
         self.width.clear();
         self.group_of = (0..e.variant.kinds.len())
             .map(|k| match tables.max_span(k) as u32 {
@@ -170,11 +171,11 @@ impl Sampler {
         let (c, r) = self.find(p as usize, r)?;
         let from = c as Cell;
         let kind = self.kind[c] as usize;
-        let to = if e.variant.steps.direct(kind).is_some() {
+        let to = if e.moves.steps.direct(kind).is_some() {
             direct_move(e, s, kind, p, from, r)
         } else {
             let id = s.board.get(c).copied().flatten()?;
-            piece_targets(&e.variant, s, id, from, &mut self.buf);
+            piece_targets(&e.moves, s, id, from, &mut self.buf);
             self.buf.get(r as usize).copied()
         };
         to.map(|to| (from, to))
@@ -239,7 +240,7 @@ impl Sampler {
                         continue;
                     }
                     if let Some(id) = s.piece_at(*from) {
-                        piece_targets(&e.variant, s, id, *from, &mut self.buf);
+                        piece_targets(&e.moves, s, id, *from, &mut self.buf);
                         if self.buf.contains(to) {
                             continue;
                         }
@@ -286,10 +287,10 @@ impl Sampler {
 }
 
 /// The move slot `r` of a piece of a direct kind names
-/// ([`MoveTables::slot`](crate::attack::MoveTables::slot)), if legal: the
+/// ([`MoveTables::slot`](crate::engine::tables::MoveTables::slot)), if legal: the
 /// cells before its target are passable and empty and the target is
 /// passable and open to the kind's one pattern (empty, or an enemy it may
-/// strike from there), as [`piece_moves_on`](crate::engine::piece_moves_on)
+/// strike from there), as [`piece_moves_on`](crate::engine::movegen::piece_moves_on)
 /// generates moves.
 #[inline(always)]
 pub(crate) fn direct_move(
@@ -300,7 +301,7 @@ pub(crate) fn direct_move(
     from: Cell,
     r: u32,
 ) -> Option<Cell> {
-    let tables = &e.variant.steps;
+    let tables = &e.moves.steps;
     let rule = tables.direct(kind)?;
     let blocking = e.variant.board.blocking;
     let slot = tables.slot(kind, owner, from, r)?;
@@ -370,7 +371,7 @@ mod tests {
     /// Every piece has at most as many moves as slots, and the slots of a
     /// direct kind name exactly its moves, each once.
     fn slots_cover_moves(e: &Engine, states: &[GameState]) {
-        let tables = &e.variant.steps;
+        let tables = &e.moves.steps;
         let mut direct_pieces = 0;
         let mut buf = Vec::new();
         for s in states {
@@ -378,7 +379,7 @@ mod tests {
                 let Some(id) = *slot else { continue };
                 let p = &s.pieces[id as usize];
                 let from = c as Cell;
-                piece_targets(&e.variant, s, id, from, &mut buf);
+                piece_targets(&e.moves, s, id, from, &mut buf);
                 let span = tables.span(p.kind as usize, p.owner, from);
                 assert!(buf.len() <= span as usize, "{buf:?} from {c}: span {span}");
                 if tables.direct(p.kind as usize).is_none() {
@@ -404,7 +405,7 @@ mod tests {
         // Steps, striking and non-striking slides are direct; jumping
         // slides, overlapping patterns, zone moves and no moves are not.
         let listed: Vec<&str> = (0..e.variant.kinds.len())
-            .filter(|&k| e.variant.steps.direct(k).is_none())
+            .filter(|&k| e.moves.steps.direct(k).is_none())
             .map(|k| e.variant.kinds[k].name.as_str())
             .collect();
         assert_eq!(listed, ["leaper", "hybrid", "pawn", "wall"]);

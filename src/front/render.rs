@@ -1,7 +1,7 @@
 //! Pictures: an SVG of the board as one viewer sees it.
 
 use crate::engine::Engine;
-use crate::view::View;
+use crate::record::view::View;
 
 const CELL: usize = 48;
 const MARGIN: usize = 24;
@@ -34,7 +34,7 @@ impl Engine {
         let (files, ranks) = (view.files as usize, view.ranks as usize);
         let flip = matches!(
             self.parse_viewer(&view.viewer),
-            Some(crate::view::Viewer::Player(1))
+            Some(crate::record::view::Viewer::Player(1))
         );
         let w = files * CELL + 2 * MARGIN;
         let h = ranks * CELL + 2 * MARGIN + 28;

@@ -20,9 +20,10 @@ use std::sync::Arc;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, UserData, UserDataMethods, Value as LV};
 use rand::Rng;
 
-use crate::geometry::Cell;
-use crate::state::{Choice, GameState, Loc, Mark, Outcome, PieceId, PlayerId, PlayerSet};
-use crate::variant::{Diagnostic, LoadError, Value, Variant};
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{Choice, GameState, Loc, Mark, Outcome, PieceId, PlayerId, PlayerSet};
+use crate::rules::variant::{Diagnostic, LoadError, Value, Variant};
 
 thread_local! {
     /// Interrupt ticks left to the hook call running on this thread (each
@@ -65,25 +66,6 @@ pub const DEFAULT_BUDGET: i64 = 2_000_000;
 /// Memory limit of a variant's Lua state.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 
-/// Something a rule did, reported back to the engine.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Revealed {
-        piece: PieceId,
-        to: PlayerSet,
-    },
-    Captured {
-        piece: PieceId,
-        cell: Option<Cell>,
-    },
-    Moved {
-        piece: PieceId,
-        from: Option<Cell>,
-        to: Cell,
-    },
-    Note(String),
-}
-
 /// What an action is, as `rules.after_action` names it (`action.kind`,
 /// one of [`ACTION_KINDS`], in the same order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +91,7 @@ pub struct ActionInfo {
     pub to: Option<Cell>,
     pub piece: Option<PieceId>,
     /// The acting piece's kind (before the action).
-    pub piece_kind: Option<crate::state::KindId>,
+    pub piece_kind: Option<crate::base::state::KindId>,
     /// How many pieces the action captured.
     pub captured: usize,
 }
@@ -189,7 +171,16 @@ pub struct CallCtx {
     piece_maker: Option<Function>,
     /// Strings made once for the Lua state's life.
     names: Option<Names>,
+    /// How `g:attacked` is answered (see [`Rules::set_attacked`]).
+    attacked: Option<Arc<AttackedQuery>>,
 }
+
+/// Whether player `by` could capture on `cell` with a declared move, on the
+/// board `occupant`: asked by `g:attacked`, answered by the engine above
+/// this layer (which builds the movement tables), so the bridge does not
+/// depend on it.
+pub type AttackedQuery =
+    dyn Fn(&GameState, &[Option<PieceId>], Cell, PlayerId) -> bool + Send + Sync;
 
 /// Strings the API hands to scripts or looks up often, made once: making
 /// a Lua string through mlua hashes it and, under the memory limit, does so
@@ -216,6 +207,7 @@ impl CallCtx {
             effects: Vec::new(),
             piece_maker: None,
             names: None,
+            attacked: None,
         }
     }
 
@@ -481,7 +473,7 @@ impl UserData for Api {
                     .variant()
                     .kind_index(&kind)
                     .ok_or_else(|| mlua::Error::runtime(format!("`{kind}` is no piece kind")))?;
-                cx.state_mut().set_kind(id, k as crate::state::KindId);
+                cx.state_mut().set_kind(id, k as crate::base::state::KindId);
                 Ok(())
             })
         });
@@ -496,13 +488,11 @@ impl UserData for Api {
                         let f = parse_cell(cx, &f)?;
                         board[c as usize] = board[f as usize].take();
                     }
-                    Ok(crate::engine::attacked_on(
-                        cx.variant(),
-                        cx.state(),
-                        &board,
-                        c,
-                        by,
-                    ))
+                    let query = cx
+                        .attacked
+                        .clone()
+                        .ok_or_else(|| mlua::Error::runtime("g:attacked is not available here"))?;
+                    Ok(query(cx.state(), &board, c, by))
                 })
             },
         );
@@ -1041,7 +1031,7 @@ fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
 /// owner, cell, moved, and the piece's own attributes (if any).
 type PieceArgs = (
     PieceId,
-    crate::state::KindId,
+    crate::base::state::KindId,
     PlayerId,
     Option<Cell>,
     bool,
@@ -1376,6 +1366,14 @@ impl Rules {
 
     pub fn has_strike(&self) -> bool {
         self.strike.is_some()
+    }
+
+    /// Sets how `g:attacked` is answered: the engine gives its movement
+    /// query when it loads the rules.
+    pub fn set_attacked(&mut self, query: Box<AttackedQuery>) {
+        if let Some(mut cx) = self.lua.app_data_mut::<CallCtx>() {
+            cx.attacked = Some(Arc::from(query));
+        }
     }
 
     /// Sets the instruction budget of each hook call.

@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 
-use crate::session::Session;
-use crate::state::PlayerId;
-use crate::view::Viewer;
+use crate::base::state::PlayerId;
+use crate::front::session::Session;
+use crate::record::view::Viewer;
 
 pub const PROTOCOL_VERSION: u32 = 1;
 /// The longest message a client may send, in bytes.
@@ -55,7 +55,7 @@ pub enum HostMsg {
         token: Option<String>,
     },
     State {
-        view: Box<crate::view::View>,
+        view: Box<crate::record::view::View>,
         /// The view drawn as text (from the same view).
         board: String,
         /// What happened in the last action, as this seat may know it.
@@ -94,7 +94,7 @@ struct Seat {
     /// Played by the host itself (its terminal or an agent).
     local: bool,
     /// The agent the host plays this seat with, if any.
-    agent: Option<crate::agent::AgentSpec>,
+    agent: Option<crate::play::agent::AgentSpec>,
 }
 
 struct Shared {
@@ -233,11 +233,12 @@ impl Shared {
             let spec = self.seats[p as usize]
                 .agent
                 .clone()
-                .unwrap_or(crate::agent::AgentSpec::Random);
+                .unwrap_or(crate::play::agent::AgentSpec::Random);
             // The agent sees only what its seat's player knows.
             let mut agent = spec.build(rng.random());
             let engine = &self.session.engine;
-            let Some(a) = crate::agent::agent_action(engine, agent.as_mut(), &self.session.state)
+            let Some(a) =
+                crate::play::agent::agent_action(engine, agent.as_mut(), &self.session.state)
             else {
                 break;
             };
@@ -262,7 +263,7 @@ impl Server {
     ) -> Result<Server, String> {
         let agents = local
             .iter()
-            .map(|&l| l.then_some(crate::agent::AgentSpec::Random))
+            .map(|&l| l.then_some(crate::play::agent::AgentSpec::Random))
             .collect();
         Server::start_with_agents(session, addr, agents, save)
     }
@@ -272,7 +273,7 @@ impl Server {
     pub fn start_with_agents(
         session: Session,
         addr: &str,
-        agents: Vec<Option<crate::agent::AgentSpec>>,
+        agents: Vec<Option<crate::play::agent::AgentSpec>>,
         save: Option<PathBuf>,
     ) -> Result<Server, String> {
         let listener =

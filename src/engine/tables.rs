@@ -9,8 +9,8 @@
 //! the exact test (`reaches`), so the answer is the same as generating all
 //! moves. Kinds with paths or jumping slides are looked up piece by piece.
 
-use crate::geometry::Board;
-use crate::variant::{Kind, MovePattern, Target};
+use crate::base::geometry::Board;
+use crate::rules::variant::{Kind, MovePattern, Target};
 
 /// A set of kinds as a bit mask (the table is only built for at most 128
 /// kinds).

@@ -1,0 +1,5 @@
+//! The bottom layer: board geometry and the game state, plain data that
+//! knows nothing of rules, scripts or play.
+pub mod effect;
+pub mod geometry;
+pub mod state;

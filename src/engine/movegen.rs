@@ -1,0 +1,430 @@
+//! Movement: the target cells of a piece's declared moves, and whether a
+//! player could capture on a cell, from the movement tables built once per
+//! variant.
+
+use std::sync::Arc;
+
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PieceId, PlayerId};
+use crate::engine::tables::{AttackTable, MoveTables};
+use crate::rules::variant::{MovePattern, Target, Variant};
+
+/// A variant's declared movement with the tables built from it.
+pub struct Moves {
+    pub variant: Arc<Variant>,
+    /// Reverse movement tables for "could a piece move onto this cell".
+    pub attack: AttackTable,
+    /// Neighbour tables for move generation.
+    pub steps: MoveTables,
+}
+
+impl Moves {
+    pub fn new(variant: Arc<Variant>) -> Moves {
+        let attack = AttackTable::new(&variant.kinds, &variant.board);
+        let steps = MoveTables::new(&variant.kinds, &variant.board);
+        Moves {
+            variant,
+            attack,
+            steps,
+        }
+    }
+}
+
+/// Generates the target cells of one piece's declared moves.
+pub(crate) fn piece_moves_on(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    from: Cell,
+    emit: &mut impl FnMut(Cell),
+) {
+    let variant = &*m.variant;
+    let piece = &s.pieces[id as usize];
+    let kind = &variant.kinds[piece.kind as usize];
+    let owner = piece.owner;
+    let blocking = variant.board.blocking;
+    let terrain = &s.terrain[..];
+    let pieces = &s.pieces[..];
+    let piece_at = |c: Cell| occupant[c as usize];
+    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
+    // The enemy on a cell, if any: its kind.
+    let enemy = |c: Cell| {
+        piece_at(c)
+            .map(|o| &pieces[o as usize])
+            .filter(|o| o.owner != owner)
+            .map(|o| o.kind)
+    };
+    let tables = &m.steps;
+    for (pi, pat) in kind.moves.iter().enumerate() {
+        let dirs = tables.dirs(piece.kind as usize, pi, owner);
+        let target = match pat {
+            MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. } => target,
+        };
+        if let Some(z) = &target.from_zone {
+            if !z[owner as usize].contains(&from) {
+                continue;
+            }
+        }
+        match pat {
+            MovePattern::Step { target, .. } => {
+                for &d in dirs {
+                    let to = tables.line(d)[from as usize];
+                    if to == Cell::MAX || !passable(to) {
+                        continue;
+                    }
+                    match piece_at(to) {
+                        None => {
+                            if target.empty {
+                                emit(to)
+                            }
+                        }
+                        Some(o) => {
+                            let o = &pieces[o as usize];
+                            if o.owner != owner && target.strikes(o.kind) {
+                                emit(to)
+                            }
+                        }
+                    }
+                }
+            }
+            MovePattern::Slide {
+                max,
+                strike_at_range,
+                target,
+                jump,
+                ..
+            } => {
+                for &d in dirs {
+                    let line = tables.line(d);
+                    let mut at = from;
+                    let mut jumps = 0u8;
+                    let mut dist = 0u32;
+                    while dist < *max as u32 {
+                        let to = line[at as usize];
+                        if to == Cell::MAX || !passable(to) {
+                            break;
+                        }
+                        dist += 1;
+                        match piece_at(to) {
+                            None => {
+                                if target.empty {
+                                    emit(to);
+                                }
+                            }
+                            Some(_) => {
+                                let ek = enemy(to);
+                                if let (Some(j), Some(k)) = (jump, ek) {
+                                    let beyond = tables
+                                        .next(d, to)
+                                        .filter(|&b| passable(b))
+                                        .filter(|&b| piece_at(b).is_none());
+                                    if jumps < j.max
+                                        && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
+                                        && beyond.is_some()
+                                    {
+                                        jumps += 1;
+                                        at = to;
+                                        continue;
+                                    }
+                                }
+                                if ek.is_some_and(|k| target.strikes(k))
+                                    && (dist == 1 || *strike_at_range)
+                                    && jumps == 0
+                                {
+                                    emit(to);
+                                }
+                                break;
+                            }
+                        }
+                        at = to;
+                    }
+                }
+            }
+            MovePattern::Path { steps, target, .. } => {
+                // Breadth-first over empty cells; the last step may strike.
+                let mut frontier = vec![from];
+                let mut seen = vec![from];
+                for _ in 0..*steps {
+                    let mut next = Vec::new();
+                    for &at in &frontier {
+                        for &d in dirs {
+                            let Some(to) = tables.next(d, at) else {
+                                continue;
+                            };
+                            if !passable(to) || seen.contains(&to) {
+                                continue;
+                            }
+                            match piece_at(to) {
+                                None => {
+                                    seen.push(to);
+                                    next.push(to);
+                                    if target.empty {
+                                        emit(to);
+                                    }
+                                }
+                                Some(_) => {
+                                    if enemy(to).is_some_and(|k| target.strikes(k)) {
+                                        emit(to);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+            }
+        }
+    }
+}
+
+/// The cells the piece `id` on `from` can move to by its declared moves,
+/// sorted and without repeats, into `out`.
+pub(crate) fn piece_targets(
+    m: &Moves,
+    s: &GameState,
+    id: PieceId,
+    from: Cell,
+    out: &mut Vec<Cell>,
+) {
+    out.clear();
+    piece_moves_on(m, s, &s.board, id, from, &mut |to| out.push(to));
+    if out.len() > 1 {
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+/// Whether player `by` could capture the piece on `cell` with a declared move
+/// of one of its pieces, on the board `occupant`. (Frozen pieces are not
+/// considered; [`Engine::attacked`] asks the rules for them.)
+pub(crate) fn attacked_on(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    cell: Cell,
+    by: PlayerId,
+) -> bool {
+    attacked_except(m, s, occupant, cell, by, &[])
+}
+
+pub(crate) fn attacked_except(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    cell: Cell,
+    by: PlayerId,
+    frozen: &[Cell],
+) -> bool {
+    let variant = &*m.variant;
+    let board = &variant.board;
+    if m.attack.usable {
+        return m.attack.any_candidate(
+            board,
+            cell,
+            by,
+            |c| {
+                occupant[c as usize].map(|id| {
+                    let p = &s.pieces[id as usize];
+                    (p.kind, p.owner)
+                })
+            },
+            |c| s.terrain[c as usize] & board.blocking != 0,
+            |from| {
+                !frozen.contains(&from)
+                    && occupant[from as usize]
+                        .is_some_and(|id| reaches(m, s, occupant, id, from, cell))
+            },
+        );
+    }
+    for (from, slot) in occupant.iter().enumerate() {
+        let Some(id) = *slot else { continue };
+        if s.pieces[id as usize].owner != by || frozen.contains(&(from as Cell)) {
+            continue;
+        }
+        if reaches(m, s, occupant, id, from as Cell, cell) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether one of the piece's declared moves ends on `cell`: the same answer
+/// as generating them all, looking only along the lines that lead there.
+pub(crate) fn reaches(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    from: Cell,
+    cell: Cell,
+) -> bool {
+    let variant = &*m.variant;
+    let piece = &s.pieces[id as usize];
+    let kind = &variant.kinds[piece.kind as usize];
+    let board = &variant.board;
+    let (f0, r0) = board.coords(from);
+    let (f1, r1) = board.coords(cell);
+    let (dx, dy) = (f1 - f0, r1 - r0);
+    let flip = piece.owner % 2 == 1;
+    // What stands on `cell` and whether the pattern may end there.
+    let ends = |target: &Target| match occupant[cell as usize] {
+        None => target.empty,
+        Some(o) => {
+            let o = &s.pieces[o as usize];
+            o.owner != piece.owner && target.strikes(o.kind)
+        }
+    };
+    if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
+        return false;
+    }
+    for pat in &kind.moves {
+        let (MovePattern::Step { target, .. }
+        | MovePattern::Slide { target, .. }
+        | MovePattern::Path { target, .. }) = pat;
+        if let Some(z) = &target.from_zone {
+            if !z[piece.owner as usize].contains(&from) {
+                continue;
+            }
+        }
+        let dir = |d: &(i8, i8)| {
+            if target.relative && flip {
+                (d.0 as i32, -(d.1 as i32))
+            } else {
+                (d.0 as i32, d.1 as i32)
+            }
+        };
+        match pat {
+            MovePattern::Step { deltas, target } => {
+                if deltas.iter().any(|d| dir(d) == (dx, dy)) && ends(target) {
+                    return true;
+                }
+            }
+            MovePattern::Slide {
+                deltas,
+                max,
+                strike_at_range,
+                target,
+                jump: None,
+                ..
+            } => {
+                for d in deltas {
+                    let (ddx, ddy) = dir(d);
+                    // `cell` = from + k * (ddx, ddy) for some k >= 1?
+                    let k = match (ddx, ddy) {
+                        (0, 0) => continue,
+                        (0, _) => dy / ddy,
+                        _ => dx / ddx,
+                    };
+                    if k < 1 || k > *max as i32 || (ddx * k, ddy * k) != (dx, dy) {
+                        continue;
+                    }
+                    let clear = (1..k).all(|i| {
+                        let c = board.cell(f0 + ddx * i, r0 + ddy * i).expect("on the line");
+                        occupant[c as usize].is_none()
+                            && s.terrain[c as usize] & board.blocking == 0
+                    });
+                    if clear
+                        && ends(target)
+                        && (occupant[cell as usize].is_none() || k == 1 || *strike_at_range)
+                    {
+                        return true;
+                    }
+                }
+            }
+            _ => {
+                // Jumping slides and paths: generate them.
+                let mut hit = false;
+                piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
+                if hit {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Marks in `map` every cell where player `by` could capture a piece of
+/// kind `victim` standing there, on the board `occupant`, with plain steps
+/// and slides (the variants the line shortcut serves): the same answer as
+/// [`reaches`] for each cell, found by walking each piece's moves once.
+/// Returns false (the map is no good) when a piece has other moves.
+pub(crate) fn capture_map(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    by: PlayerId,
+    victim: KindId,
+    map: &mut [bool],
+) -> bool {
+    let variant = &*m.variant;
+    let blocking = variant.board.blocking;
+    let terrain = &s.terrain[..];
+    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
+    let tables = &m.steps;
+    for (from, slot) in occupant.iter().enumerate() {
+        let Some(id) = *slot else { continue };
+        let piece = &s.pieces[id as usize];
+        if piece.owner != by {
+            continue;
+        }
+        let from = from as Cell;
+        for (pi, pat) in variant.kinds[piece.kind as usize].moves.iter().enumerate() {
+            let (MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. }) = pat;
+            if !target.strikes(victim) {
+                continue;
+            }
+            if let Some(z) = &target.from_zone {
+                if !z[piece.owner as usize].contains(&from) {
+                    continue;
+                }
+            }
+            let dirs = tables.dirs(piece.kind as usize, pi, piece.owner);
+            match pat {
+                MovePattern::Step { .. } => {
+                    for &d in dirs {
+                        let to = tables.line(d)[from as usize];
+                        // Whatever stands there now, the royal piece would
+                        // stand there after its move.
+                        if to != Cell::MAX && passable(to) {
+                            map[to as usize] = true;
+                        }
+                    }
+                }
+                MovePattern::Slide {
+                    max,
+                    strike_at_range,
+                    jump: None,
+                    ..
+                } => {
+                    for &d in dirs {
+                        let line = tables.line(d);
+                        let mut at = from;
+                        for dist in 1..=*max as u32 {
+                            let to = line[at as usize];
+                            if to == Cell::MAX || !passable(to) {
+                                break;
+                            }
+                            if dist == 1 || *strike_at_range {
+                                map[to as usize] = true;
+                            }
+                            if occupant[to as usize].is_some() {
+                                break;
+                            }
+                            at = to;
+                        }
+                    }
+                }
+                // Paths and jumping slides: no map (the caller tests moves
+                // one by one).
+                _ => return false,
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,8 @@
+//! The front ends: the command line, the REPL session, network play,
+//! rendering, game clocks and reload on save.
+pub mod cli;
+pub mod clock;
+pub mod net;
+pub mod render;
+pub mod session;
+pub mod watch;

@@ -1,0 +1,5 @@
+//! Players the host runs: what a player knows and the worlds consistent
+//! with it ([`determinize`]), agents, and many-game simulation.
+pub mod agent;
+pub mod determinize;
+pub mod simulate;
