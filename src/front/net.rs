@@ -10,9 +10,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::state::PlayerId;
 use crate::front::session::Session;
-use crate::record::view::Viewer;
+use crate::record::view::{Event, PlayerId, Viewer};
 
 pub const PROTOCOL_VERSION: u32 = 1;
 /// The longest message a client may send, in bytes.
@@ -103,7 +102,7 @@ struct Shared {
     clients: Vec<Client>,
     next_id: u64,
     save: Option<PathBuf>,
-    last_events: Vec<crate::engine::Event>,
+    last_events: Vec<Event>,
     ended: bool,
 }
 
@@ -398,6 +397,119 @@ fn read_line(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Result
     Ok(Some(Ok(String::from_utf8_lossy(&buf).trim().to_string())))
 }
 
+impl Shared {
+    /// Seats a client that said hello: a returning seat by token, a named
+    /// free seat, the first free seat, or a spectator. Sends the welcome
+    /// and the state; returns the client's id, or what to tell it.
+    fn greet(
+        &mut self,
+        tx: &Sender<String>,
+        version: u32,
+        name: String,
+        seat: Option<String>,
+        tok: Option<String>,
+        spectator: bool,
+    ) -> Result<u64, String> {
+        if version != PROTOCOL_VERSION {
+            return Err(format!(
+                "protocol version {version} is not {PROTOCOL_VERSION}"
+            ));
+        }
+        let players = self.session.engine.variant.players.clone();
+        let by_token = tok.as_ref().and_then(|t| {
+            self.seats
+                .iter()
+                .position(|s| s.token.as_deref() == Some(t.as_str()))
+        });
+        let chosen = if spectator {
+            None
+        } else if let Some(i) = by_token {
+            Some(i)
+        } else if let Some(name) = &seat {
+            match players.iter().position(|p| p == name) {
+                Some(i) if self.seats[i].token.is_none() && !self.seats[i].local => Some(i),
+                Some(_) => return Err(format!("seat {name} is taken")),
+                None => return Err(format!("no seat {name} (seats: {})", players.join(", "))),
+            }
+        } else {
+            self.seats
+                .iter()
+                .position(|s| s.token.is_none() && !s.local)
+        };
+        if tok.is_some() && by_token.is_none() {
+            return Err("unknown token".to_string());
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let seat_token = chosen.map(|i| {
+            let s = &mut self.seats[i];
+            let t = s.token.clone().unwrap_or_else(token);
+            s.token = Some(t.clone());
+            s.name = Some(name.clone());
+            s.client = Some(id);
+            t
+        });
+        self.clients.push(Client {
+            id,
+            name,
+            seat: chosen.map(|i| i as PlayerId),
+            tx: tx.clone(),
+        });
+        let engine = &self.session.engine;
+        let _ = tx.send(line(&HostMsg::Welcome {
+            version: PROTOCOL_VERSION,
+            variant: engine.variant.name.clone(),
+            players,
+            seat: chosen.map(|i| engine.player_name(i as PlayerId).to_string()),
+            token: seat_token,
+        }));
+        if by_token.is_some() {
+            self.session.resume_clock();
+        }
+        let _ = tx.send(line(&self.state_msg(chosen.map(|i| i as PlayerId))));
+        if let Some(o) = &self.session.state.outcome {
+            let _ = tx.send(line(&HostMsg::End {
+                outcome: self.session.engine.outcome_text(o),
+            }));
+        }
+        Ok(id)
+    }
+
+    /// Relays a client's chat line (cut to 500 characters) to everyone.
+    fn chat(&self, id: u64, text: &str) {
+        let from = self
+            .clients
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        let text: String = text.chars().take(500).collect();
+        for c in &self.clients {
+            let _ = c.tx.send(line(&HostMsg::Chat {
+                from: from.clone(),
+                text: text.clone(),
+            }));
+        }
+    }
+
+    /// A client has gone: its seat waits for its token, and the clock
+    /// pauses while its player is away.
+    fn leave(&mut self, id: u64) {
+        let seat = self
+            .clients
+            .iter()
+            .find(|c| c.id == id)
+            .and_then(|c| c.seat);
+        self.clients.retain(|c| c.id != id);
+        if let Some(p) = seat {
+            self.seats[p as usize].client = None;
+            if self.session.engine.acting_player(&self.session.state) == Some(p) {
+                self.session.pause_clock();
+            }
+        }
+    }
+}
+
 fn handle(shared: Arc<Mutex<Shared>>, stream: TcpStream) {
     let Ok(write_half) = stream.try_clone() else {
         return;
@@ -447,80 +559,12 @@ fn handle(shared: Arc<Mutex<Shared>>, stream: TcpStream) {
                     spectator,
                 }),
                 None,
-            ) => {
-                if version != PROTOCOL_VERSION {
-                    let _ = tx.send(err(&format!(
-                        "protocol version {version} is not {PROTOCOL_VERSION}"
-                    )));
-                    continue;
+            ) => match g.greet(&tx, version, name, seat, tok, spectator) {
+                Ok(id) => me = Some(id),
+                Err(e) => {
+                    let _ = tx.send(err(&e));
                 }
-                let players = g.session.engine.variant.players.clone();
-                // A returning seat by token, a named free seat, the first free seat, or a spectator.
-                let by_token = tok.as_ref().and_then(|t| {
-                    g.seats
-                        .iter()
-                        .position(|s| s.token.as_deref() == Some(t.as_str()))
-                });
-                let chosen = if spectator {
-                    None
-                } else if let Some(i) = by_token {
-                    Some(i)
-                } else if let Some(name) = &seat {
-                    match players.iter().position(|p| p == name) {
-                        Some(i) if g.seats[i].token.is_none() && !g.seats[i].local => Some(i),
-                        Some(_) => {
-                            let _ = tx.send(err(&format!("seat {name} is taken")));
-                            continue;
-                        }
-                        None => {
-                            let _ = tx.send(err(&format!(
-                                "no seat {name} (seats: {})",
-                                players.join(", ")
-                            )));
-                            continue;
-                        }
-                    }
-                } else {
-                    g.seats.iter().position(|s| s.token.is_none() && !s.local)
-                };
-                if tok.is_some() && by_token.is_none() {
-                    let _ = tx.send(err("unknown token"));
-                    continue;
-                }
-                let id = g.next_id;
-                g.next_id += 1;
-                let seat_token = chosen.map(|i| {
-                    let s = &mut g.seats[i];
-                    let t = s.token.clone().unwrap_or_else(token);
-                    s.token = Some(t.clone());
-                    s.name = Some(name.clone());
-                    s.client = Some(id);
-                    t
-                });
-                g.clients.push(Client {
-                    id,
-                    name: name.clone(),
-                    seat: chosen.map(|i| i as PlayerId),
-                    tx: tx.clone(),
-                });
-                me = Some(id);
-                let _ = tx.send(line(&HostMsg::Welcome {
-                    version: PROTOCOL_VERSION,
-                    variant: g.session.engine.variant.name.clone(),
-                    players,
-                    seat: chosen.map(|i| g.session.engine.player_name(i as PlayerId).to_string()),
-                    token: seat_token,
-                }));
-                if by_token.is_some() {
-                    g.session.resume_clock();
-                }
-                let _ = tx.send(line(&g.state_msg(chosen.map(|i| i as PlayerId))));
-                if let Some(o) = &g.session.state.outcome {
-                    let _ = tx.send(line(&HostMsg::End {
-                        outcome: g.session.engine.outcome_text(o),
-                    }));
-                }
-            }
+            },
             (Ok(ClientMsg::Hello { .. }), Some(_)) => {
                 let _ = tx.send(err("already greeted"));
             }
@@ -533,35 +577,12 @@ fn handle(shared: Arc<Mutex<Shared>>, stream: TcpStream) {
                     g.send(id, &HostMsg::Error { message: e });
                 }
             }
-            (Ok(ClientMsg::Chat { text }), Some(id)) => {
-                let from = g
-                    .clients
-                    .iter()
-                    .find(|c| c.id == id)
-                    .map(|c| c.name.clone())
-                    .unwrap_or_default();
-                let text: String = text.chars().take(500).collect();
-                for c in &g.clients {
-                    let _ = c.tx.send(line(&HostMsg::Chat {
-                        from: from.clone(),
-                        text: text.clone(),
-                    }));
-                }
-            }
+            (Ok(ClientMsg::Chat { text }), Some(id)) => g.chat(id, &text),
             (Ok(ClientMsg::Bye), Some(_)) => break,
         }
     }
-    // Gone: the seat waits for its token; the clock pauses while its player is away.
-    let mut g = lock(&shared);
     if let Some(id) = me {
-        let seat = g.clients.iter().find(|c| c.id == id).and_then(|c| c.seat);
-        g.clients.retain(|c| c.id != id);
-        if let Some(p) = seat {
-            g.seats[p as usize].client = None;
-            if g.session.engine.acting_player(&g.session.state) == Some(p) {
-                g.session.pause_clock();
-            }
-        }
+        lock(&shared).leave(id);
     }
 }
 

@@ -361,8 +361,24 @@ impl Engine {
 
     /// Builds a state from a position (checked against this variant).
     pub fn from_position(&self, pos: &Position) -> Result<GameState, String> {
-        let b = &self.variant.board;
         let mut s = self.empty_state(pos.seed);
+        self.read_cells(pos, &mut s)?;
+        s.hold_turn = pos.hold_turn;
+        s.rng = ChaCha8Rng::seed_from_u64(pos.seed);
+        s.rng.set_word_pos(pos.rng_position as u128);
+        s.ply = pos.ply;
+        if let Some(t) = &pos.to_move {
+            s.to_move = self.player_id(t)?;
+        }
+        self.read_pieces(pos, &mut s)?;
+        self.read_bookkeeping(pos, &mut s)?;
+        s.check_consistency()?;
+        Ok(s)
+    }
+
+    /// A position's terrain, marks and cell counters.
+    fn read_cells(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
+        let b = &self.variant.board;
         if let Some(t) = &pos.terrain {
             s.terrain = vec![0; b.cell_count()];
             for (tag, cells) in t {
@@ -395,13 +411,47 @@ impl Engine {
             })?;
             s.set_cell_counter(&c.name, cell, c.value);
         }
-        s.hold_turn = pos.hold_turn;
-        s.rng = ChaCha8Rng::seed_from_u64(pos.seed);
-        s.rng.set_word_pos(pos.rng_position as u128);
-        s.ply = pos.ply;
-        if let Some(t) = &pos.to_move {
-            s.to_move = self.player_id(t)?;
-        }
+        Ok(())
+    }
+
+    /// One piece of a position (`what` names it in messages).
+    fn read_piece(
+        &self,
+        pp: &PiecePos,
+        loc: Loc,
+        what: &str,
+        s: &GameState,
+    ) -> Result<Piece, String> {
+        let owner = self
+            .player_id(&pp.owner)
+            .map_err(|e| format!("{what}: {e}"))?;
+        let kind = self.variant.kind_index(&pp.kind).ok_or_else(|| {
+            let known: Vec<_> = self.variant.kinds.iter().map(|k| k.name.as_str()).collect();
+            format!(
+                "{what}: unknown piece kind `{}` (kinds: {})",
+                pp.kind,
+                known.join(", ")
+            )
+        })?;
+        let known_by = match &pp.known_by {
+            Some(list) => self.player_set(list).map_err(|e| format!("{what}: {e}"))? | (1 << owner),
+            None if self.variant.hidden_identities => 1 << owner,
+            None => s.all_players(),
+        };
+        Ok(Piece {
+            kind: kind as u16,
+            owner,
+            loc,
+            known_by,
+            moved: pp.moved,
+            attrs: pp.attrs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        })
+    }
+
+    /// A position's pieces, on the board and in containers, under the ids
+    /// it gives (all or none) or numbered in order.
+    fn read_pieces(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
+        let b = &self.variant.board;
         let total = pos.pieces.len() + pos.containers.iter().map(|c| c.pieces.len()).sum::<usize>();
         let ids_given = pos
             .pieces
@@ -410,33 +460,10 @@ impl Engine {
             .all(|p| p.id.is_some());
         let mut slots: Vec<Option<Piece>> = vec![None; total];
         let mut next_id = 0usize;
-        let mut make = |pp: &PiecePos,
-                        loc: Loc,
-                        what: &str,
-                        s: &GameState|
-         -> Result<(PieceId, Piece), String> {
-            let owner = self
-                .player_id(&pp.owner)
-                .map_err(|e| format!("{what}: {e}"))?;
-            let kind = self.variant.kind_index(&pp.kind).ok_or_else(|| {
-                let known: Vec<_> = self.variant.kinds.iter().map(|k| k.name.as_str()).collect();
-                format!(
-                    "{what}: unknown piece kind `{}` (kinds: {})",
-                    pp.kind,
-                    known.join(", ")
-                )
-            })?;
-            let known_by = match &pp.known_by {
-                Some(list) => {
-                    self.player_set(list).map_err(|e| format!("{what}: {e}"))? | (1 << owner)
-                }
-                None if self.variant.hidden_identities => 1 << owner,
-                None => s.all_players(),
-            };
-            let id = if ids_given {
-                pp.id.unwrap() as usize
-            } else {
-                next_id
+        let mut take_id = |pp: &PiecePos, what: &str| -> Result<PieceId, String> {
+            let id = match pp.id {
+                Some(id) if ids_given => id as usize,
+                _ => next_id,
             };
             next_id += 1;
             if id >= total {
@@ -444,17 +471,7 @@ impl Engine {
                     "{what}: id {id} is out of range (there are {total} pieces)"
                 ));
             }
-            Ok((
-                id as PieceId,
-                Piece {
-                    kind: kind as u16,
-                    owner,
-                    loc,
-                    known_by,
-                    moved: pp.moved,
-                    attrs: pp.attrs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-                },
-            ))
+            Ok(id as PieceId)
         };
         for (i, pp) in pos.pieces.iter().enumerate() {
             let what = format!("pieces[{i}]");
@@ -471,7 +488,8 @@ impl Engine {
             if s.board[cell as usize].is_some() {
                 return Err(format!("{what}: {at} already holds a piece"));
             }
-            let (id, piece) = make(pp, Loc::Cell(cell), &what, &s)?;
+            let piece = self.read_piece(pp, Loc::Cell(cell), &what, s)?;
+            let id = take_id(pp, &what)?;
             if slots[id as usize].is_some() {
                 return Err(format!("{what}: id {id} is used twice"));
             }
@@ -483,7 +501,8 @@ impl Engine {
             let k = s.container_id(&c.name, owner);
             for (i, pp) in c.pieces.iter().enumerate() {
                 let what = format!("containers[{ci}].pieces[{i}]");
-                let (id, piece) = make(pp, Loc::Container(k), &what, &s)?;
+                let piece = self.read_piece(pp, Loc::Container(k), &what, s)?;
+                let id = take_id(pp, &what)?;
                 if slots[id as usize].is_some() {
                     return Err(format!("{what}: id {id} is used twice"));
                 }
@@ -495,6 +514,13 @@ impl Engine {
             .into_iter()
             .map(|p| p.expect("every id filled"))
             .collect();
+        Ok(())
+    }
+
+    /// A position's counters, repetition bookkeeping, pending choices,
+    /// eliminated players and outcome.
+    fn read_bookkeeping(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
+        let b = &self.variant.board;
         for c in &pos.counters {
             let p = c.player.as_deref().map(|p| self.player_id(p)).transpose()?;
             s.set_counter(&c.name, p, c.value);
@@ -523,7 +549,6 @@ impl Engine {
         s.pending = pos.pending.clone();
         s.eliminated = self.player_set(&pos.eliminated)?;
         s.outcome = pos.outcome.clone();
-        s.check_consistency()?;
-        Ok(s)
+        Ok(())
     }
 }

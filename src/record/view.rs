@@ -9,8 +9,12 @@
 use serde::Serialize;
 
 use crate::base::effect::Effect;
-use crate::base::state::{GameState, Loc, PieceId, PlayerId};
-use crate::engine::{Engine, Event};
+/// A player and an action's events, as front ends name them when they
+/// handle views.
+pub use crate::base::state::PlayerId;
+use crate::base::state::{GameState, Loc, PieceId};
+use crate::engine::Engine;
+pub use crate::engine::Event;
 
 /// Who is looking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
