@@ -1,0 +1,108 @@
+//! Piece kinds as validated: [`Kind`], its [`MovePattern`]s and their
+//! [`Target`]s.
+//!
+//! Changes when what a kind of piece can be or how it may move changes (the
+//! engine's move generation reads these).
+
+use super::Value;
+use crate::base::geometry::Cell;
+use crate::base::state::KindId;
+
+/// What a move may end on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// An empty cell.
+    pub empty: bool,
+    /// A cell holding an enemy piece (a strike or a capture by displacement).
+    pub enemy: bool,
+    /// When set, only enemies of these kinds.
+    pub enemy_kinds: Option<Vec<KindId>>,
+    /// The directions are relative to the mover (see
+    /// [`crate::base::geometry::Directions::relative`]).
+    pub relative: bool,
+    /// When set, the move is only made from these cells (one list per player).
+    pub from_zone: Option<Vec<Vec<Cell>>>,
+}
+
+impl Target {
+    pub const ANY: Target = Target {
+        empty: true,
+        enemy: true,
+        enemy_kinds: None,
+        relative: false,
+        from_zone: None,
+    };
+    /// Whether an enemy of `kind` may be struck.
+    pub fn strikes(&self, kind: KindId) -> bool {
+        self.enemy && self.enemy_kinds.as_ref().is_none_or(|k| k.contains(&kind))
+    }
+}
+
+/// Jumping over enemy pieces during a slide (each jumped piece must be
+/// followed by an empty cell, so two adjacent pieces are never jumped).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Jump {
+    /// When set, only enemies of these kinds may be jumped.
+    pub kinds: Option<Vec<KindId>>,
+    pub max: u8,
+}
+
+/// A movement pattern, generated natively by the host.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MovePattern {
+    /// One step in any of the directions.
+    Step {
+        deltas: Vec<(i8, i8)>,
+        target: Target,
+    },
+    /// Any number of empty squares in a straight line (up to `max`).
+    /// A strike is allowed from an adjacent square, or at the end of a longer
+    /// slide when `strike_at_range` is set. A slide longer than
+    /// `reveal_beyond` reveals the piece's kind to everyone.
+    Slide {
+        deltas: Vec<(i8, i8)>,
+        max: u8,
+        strike_at_range: bool,
+        reveal_beyond: Option<u8>,
+        target: Target,
+        jump: Option<Jump>,
+    },
+    /// Up to `steps` single steps through empty squares, turning freely; the
+    /// last square may hold an enemy.
+    Path {
+        deltas: Vec<(i8, i8)>,
+        steps: u8,
+        target: Target,
+    },
+}
+
+/// A kind of piece.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub name: String,
+    pub display: String,
+    pub symbol: String,
+    pub code: Option<char>,
+    pub rank: i64,
+    pub count: u32,
+    pub moves: Vec<MovePattern>,
+    pub attrs: Vec<(String, Value)>,
+    /// The letter naming the kind in move notation, if any.
+    pub letter: Option<String>,
+    pub royal: bool,
+    pub promote: Option<Promote>,
+}
+
+/// Promotion of a kind (see the YAML `promote:`).
+#[derive(Clone, Debug)]
+pub struct Promote {
+    /// The promotion cells of each player.
+    pub zone: Vec<Vec<Cell>>,
+    pub to: Vec<KindId>,
+}
+
+impl Kind {
+    pub fn is_mobile(&self) -> bool {
+        !self.moves.is_empty()
+    }
+}

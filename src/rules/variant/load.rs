@@ -1,0 +1,271 @@
+//! Finding and reading variant files: bundled names and paths, the
+//! `extends` chain, the scripts beside them, and the YAML parse itself.
+//!
+//! Changes when where variants are looked for, or how files are read and
+//! parsed (and their syntax errors placed), changes.
+
+use std::path::{Path, PathBuf};
+
+use super::merge::{merge, Origins};
+use super::raw::RawVariant;
+use super::validate::validate;
+use super::{Diagnostic, LoadError, Variant};
+
+/// Names a file the way messages print it: relative to the working directory
+/// when it lies below it.
+pub fn display_path(path: &Path) -> String {
+    if let Ok(cwd) = std::env::current_dir() {
+        if let Ok(rel) = path.strip_prefix(&cwd) {
+            return rel.display().to_string();
+        }
+    }
+    path.display().to_string()
+}
+
+/// Finds a variant by bundled name or path.
+pub fn resolve_variant_path(name_or_path: &str) -> Result<PathBuf, String> {
+    let p = Path::new(name_or_path);
+    if p.is_file() {
+        return Ok(p.to_path_buf());
+    }
+    let file = if name_or_path.ends_with(".yaml") {
+        name_or_path.to_string()
+    } else {
+        format!("{name_or_path}.yaml")
+    };
+    for dir in [
+        PathBuf::from("variants"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("variants"),
+    ] {
+        let candidate = dir.join(&file);
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(format!(
+        "no variant `{name_or_path}`: not a file, and not bundled (try one of: {})",
+        bundled_variants().join(", ")
+    ))
+}
+
+/// The names of the bundled variants.
+pub fn bundled_variants() -> Vec<String> {
+    let mut names = Vec::new();
+    for dir in [
+        PathBuf::from("variants"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("variants"),
+    ] {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "yaml") {
+                    if let Some(s) = p.file_stem().and_then(|s| s.to_str()) {
+                        if !names.iter().any(|n| n == s) {
+                            names.push(s.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    names.sort();
+    names
+}
+
+/// The files of a variant, base first, each with the variant it holds.
+type Chain = Vec<(PathBuf, RawVariant)>;
+
+/// The merged variant, which file set each item, the files (base first) and
+/// the scripts (with how messages name them).
+type Merged = (RawVariant, Origins, Vec<PathBuf>, Vec<(PathBuf, String)>);
+
+impl Variant {
+    /// Loads a variant from a bundled name or a path, applying option overrides
+    /// given as `name=value` pairs. A variant that `extends` another is laid
+    /// over it (recursively).
+    pub fn load(name_or_path: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
+        let path = resolve_variant_path(name_or_path).map_err(|m| {
+            LoadError(vec![Diagnostic {
+                file: name_or_path.to_string(),
+                line: 1,
+                column: 1,
+                message: m,
+            }])
+        })?;
+        let text = read_text(&path)?;
+        Variant::from_str(&text, &path, overrides)
+    }
+
+    /// Parses and validates variant YAML text; `path` is used for messages and
+    /// to find the script and the base variant.
+    pub fn from_str(
+        text: &str,
+        path: &Path,
+        overrides: &[(String, String)],
+    ) -> Result<Variant, LoadError> {
+        let chain = read_chain(text, path)?;
+        let (merged, origins, files, scripts) = lay_chain(chain)?;
+        validate(merged, origins, files, scripts, overrides)
+    }
+}
+
+/// Reads the file at `path` (whose text is `text`) and the bases it
+/// `extends`, recursively; base first.
+fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
+    // Child first while reading.
+    let mut chain: Chain = vec![(path.to_path_buf(), parse_raw(text, path)?)];
+    while let Some(ext) = chain.last().and_then(|(_, r)| r.extends.as_ref()) {
+        let (from, loc) = (chain.last().unwrap().0.clone(), ext.referenced);
+        let err = |m: String| {
+            LoadError(vec![Diagnostic {
+                file: display_path(&from),
+                line: loc.line().max(1),
+                column: loc.column().max(1),
+                message: m,
+            }])
+        };
+        if chain.len() > 8 {
+            return Err(err("`extends` chain is longer than 8 (a cycle?)".into()));
+        }
+        let beside = from.parent().unwrap_or(Path::new(".")).join(format!(
+            "{}{}",
+            ext.value,
+            if ext.value.ends_with(".yaml") {
+                ""
+            } else {
+                ".yaml"
+            }
+        ));
+        let base_path = if beside.is_file() {
+            beside
+        } else {
+            resolve_variant_path(&ext.value).map_err(|m| err(format!("extends: {m}")))?
+        };
+        let base_path = base_path.canonicalize().unwrap_or(base_path);
+        if chain
+            .iter()
+            .any(|(p, _)| p.canonicalize().ok().as_ref() == Some(&base_path))
+        {
+            return Err(err(format!("`extends: {}` makes a cycle", ext.value)));
+        }
+        let text = read_text(&base_path)?;
+        let raw = parse_raw(&text, &base_path)?;
+        chain.push((base_path, raw));
+    }
+    chain.reverse();
+    Ok(chain)
+}
+
+/// Lays each file of `chain` over the one before, noting where each item
+/// came from and finding each file's script beside it.
+fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
+    let mut origins = Origins::default();
+    let mut scripts = Vec::new();
+    let mut files = Vec::new();
+    let mut merged = RawVariant::default();
+    let mut script_errors = Vec::new();
+    for (i, (p, raw)) in chain.into_iter().enumerate() {
+        origins.mark(&raw, i);
+        if let Some(sc) = &raw.script {
+            let sp = p.parent().unwrap_or(Path::new(".")).join(&sc.value);
+            let sp = sp.canonicalize().unwrap_or(sp);
+            if !sp.is_file() {
+                script_errors.push(Diagnostic {
+                    file: display_path(&p),
+                    line: sc.referenced.line().max(1),
+                    column: sc.referenced.column().max(1),
+                    message: format!("script `{}` not found", sc.value),
+                });
+            }
+            if !scripts.iter().any(|(q, _): &(PathBuf, String)| q == &sp) {
+                let shown = display_path(&sp);
+                scripts.push((sp, shown));
+            }
+        }
+        files.push(p);
+        merged = merge(merged, raw);
+    }
+    if !script_errors.is_empty() {
+        return Err(LoadError(script_errors));
+    }
+    Ok((merged, origins, files, scripts))
+}
+
+fn read_text(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|e| {
+        LoadError(vec![Diagnostic {
+            file: display_path(path),
+            line: 1,
+            column: 1,
+            message: format!("cannot read: {e}"),
+        }])
+    })
+}
+
+fn parse_raw(text: &str, path: &Path) -> Result<RawVariant, LoadError> {
+    serde_saphyr::from_str(text).map_err(|e| {
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line().max(1), l.column().max(1)))
+            .unwrap_or((1, 1));
+        let msg = e.without_snippet().to_string();
+        let msg = msg.lines().next().unwrap_or("").trim().to_string();
+        LoadError(vec![Diagnostic {
+            file: display_path(path),
+            line,
+            column,
+            message: strip_location_suffix(&msg),
+        }])
+    })
+}
+
+fn strip_location_suffix(msg: &str) -> String {
+    // serde-saphyr appends " at line L column C"; we print it in front instead.
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A small variant for tests: two players, one kind, one option.
+    pub(in crate::rules::variant) const MINI: &str = "name: Mini\nplayers: [a, b]\nboard: { files: 3, ranks: 3 }\noptions:\n  n: { default: 2 }\npieces:\n  man: { symbol: M, moves: [{ step: orthogonal }] }\nrules:\n  repetition_limit: $n\n";
+
+    /// Loads `text` as `mini.yaml` with the option overrides `o`.
+    pub(in crate::rules::variant) fn load(
+        text: &str,
+        o: &[(&str, &str)],
+    ) -> Result<Variant, LoadError> {
+        let o: Vec<(String, String)> = o
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        Variant::from_str(text, Path::new("mini.yaml"), &o)
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let e = load(&MINI.replace("symbol: M", "symbol: M, speed: 3"), &[]).unwrap_err();
+        assert_eq!(e.0[0].file, "mini.yaml");
+        assert_eq!(e.0[0].line, 7);
+        assert!(e.0[0].message.contains("unknown field `speed`"), "{}", e);
+        let e = load(
+            &MINI.replace("name: Mini\n", "name: Mini\nname: Again\n"),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.to_string().to_lowercase().contains("duplicate"), "{e}");
+        let e = load(&MINI.replace("$n", "$nope"), &[]).unwrap_err();
+        assert_eq!(
+            (
+                e.0[0].line,
+                e.0[0].message.contains("unknown option `nope`")
+            ),
+            (9, true),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! `extends`: laying a child variant over its base, key by key.
+//!
+//! Changes when the merge rules change (which keys replace, which merge by
+//! key, what `~` removes), or when the schema gains a field to merge.
+//! [`Origins`] remembers which file of the chain set each item, so that
+//! errors found after merging name the right file.
+
+use serde_saphyr::Spanned;
+
+use super::raw::{RawPiece, RawVariant};
+
+/// Which file (index into the chain, base first) last set each item, so that
+/// errors found after merging name the right file.
+#[derive(Default)]
+pub(super) struct Origins(std::collections::HashMap<String, usize>);
+
+impl Origins {
+    pub(super) fn mark(&mut self, raw: &RawVariant, file: usize) {
+        let mut set = |k: String| {
+            self.0.insert(k, file);
+        };
+        if raw.script.is_some() {
+            set("script".into());
+        }
+        for k in raw.board.terrain.keys() {
+            set(format!("terrain.{k}"));
+        }
+        if raw.board.blocking.is_some() {
+            set("blocking".into());
+        }
+        for k in raw.board.zones.keys() {
+            set(format!("zones.{k}"));
+        }
+        for k in raw.options.keys() {
+            set(format!("options.{k}"));
+        }
+        for (k, p) in &raw.pieces {
+            if let Some(p) = p {
+                set(format!("pieces.{k}"));
+                if p.value.moves.is_some() {
+                    set(format!("pieces.{k}.moves"));
+                }
+            }
+        }
+        for k in raw.setup.zones.keys() {
+            set(format!("setup.{k}"));
+        }
+        if raw.rules.repetition_limit.is_some() {
+            set("rules.repetition_limit".into());
+        }
+        if raw.start.is_some() {
+            set("start".into());
+        }
+    }
+
+    pub(super) fn get(&self, key: &str) -> usize {
+        self.0.get(key).copied().unwrap_or(0)
+    }
+}
+
+/// Lays `child` over `base` (see the README: scalars and lists replace, maps
+/// merge by key, piece kinds merge field by field, `~` removes a kind).
+pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
+    base.extends = child.extends;
+    base.name = child.name.or(base.name);
+    base.description = child.description.or(base.description);
+    base.script = child.script.or(base.script);
+    base.players = child.players.or(base.players);
+    base.min_players = child.min_players.or(base.min_players);
+    base.hidden_identities = child.hidden_identities.or(base.hidden_identities);
+    base.board.files = child.board.files.or(base.board.files);
+    base.board.ranks = child.board.ranks.or(base.board.ranks);
+    base.board.terrain.extend(child.board.terrain);
+    base.board.blocking = child.board.blocking.or(base.board.blocking);
+    base.board.zones.extend(child.board.zones);
+    for (k, o) in child.options {
+        match o {
+            Some(o) => {
+                base.options.insert(k, Some(o));
+            }
+            None => {
+                base.options.shift_remove(&k);
+            }
+        }
+    }
+    for (k, p) in child.pieces {
+        match p {
+            None => {
+                base.pieces.shift_remove(&k);
+            }
+            Some(p) => {
+                let merged = match base.pieces.get_mut(&k).and_then(Option::take) {
+                    Some(b) => {
+                        let (b, c) = (b.value, p.value);
+                        let mut attrs = b.attrs;
+                        attrs.extend(c.attrs);
+                        Spanned {
+                            value: RawPiece {
+                                name: c.name.or(b.name),
+                                symbol: c.symbol.or(b.symbol),
+                                code: c.code.or(b.code),
+                                rank: c.rank.or(b.rank),
+                                count: c.count.or(b.count),
+                                moves: c.moves.or(b.moves),
+                                letter: c.letter.or(b.letter),
+                                royal: c.royal.or(b.royal),
+                                promote: c.promote.or(b.promote),
+                                attrs,
+                            },
+                            referenced: p.referenced,
+                            defined: p.defined,
+                        }
+                    }
+                    None => p,
+                };
+                base.pieces.insert(k, Some(merged));
+            }
+        }
+    }
+    base.setup.zones.extend(child.setup.zones);
+    base.start = child.start.or(base.start);
+    base.notation = child.notation.or(base.notation);
+    base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);
+    base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
+    base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
+    base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
+    base.rules.strike_reveals = child.rules.strike_reveals.or(base.rules.strike_reveals);
+    base.rules.public_attrs = child.rules.public_attrs.or(base.rules.public_attrs);
+    base.rules.mark_symbols = child.rules.mark_symbols.or(base.rules.mark_symbols);
+    base.rules.repetition_draw = child.rules.repetition_draw.or(base.rules.repetition_draw);
+    if !child.rules.repetition_counters.is_empty() {
+        base.rules.repetition_counters = child.rules.repetition_counters;
+    }
+    if !child.rules.extra_moves_when.is_empty() {
+        base.rules.extra_moves_when = child.rules.extra_moves_when;
+    }
+    base.rules.no_progress = child.rules.no_progress.or(base.rules.no_progress);
+    base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
+    base.rules.after_action_when = child
+        .rules
+        .after_action_when
+        .or(base.rules.after_action_when);
+    base
+}

@@ -1,0 +1,137 @@
+//! The validated variant: [`Variant`] and its small accessors.
+//!
+//! Changes when a variant gains or loses a validated property. The loader
+//! goes YAML → raw spec (`raw`, serde) → merged over its base (`merge`)
+//! → validated [`Variant`] (`validate`); `load` finds and reads the files.
+//!
+//! Every error names the YAML file, line and column: syntax errors come from
+//! serde-saphyr, and errors found after parsing (an unknown piece kind, a
+//! square off the board, an unknown option) point at the offending value.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::base::geometry::{Board, Cell};
+
+mod diagnostic;
+mod kinds;
+mod load;
+mod merge;
+mod notation;
+mod raw;
+mod turn;
+mod validate;
+mod value;
+
+pub use diagnostic::{Diagnostic, LoadError};
+pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
+pub use load::{bundled_variants, display_path, resolve_variant_path};
+pub use notation::{Notation, NotationStyle};
+pub use turn::{AfterActionWhen, NoMoves, NoProgress};
+pub use value::Value;
+
+/// A declared option with its default and its current value.
+#[derive(Clone, Debug)]
+pub struct OptionSpec {
+    pub name: String,
+    pub default: Value,
+    pub value: Value,
+    pub doc: String,
+}
+
+/// A validated variant, with its options resolved.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub description: String,
+    /// The YAML file it was loaded from.
+    pub path: PathBuf,
+    /// The Lua scripts, base variant first, and how to name them in messages.
+    pub scripts: Vec<(PathBuf, String)>,
+    /// The YAML files, base variant first (what `reload` must re-read).
+    pub files: Vec<PathBuf>,
+    pub players: Vec<String>,
+    pub hidden_identities: bool,
+    pub board: Board,
+    pub options: Vec<OptionSpec>,
+    pub kinds: Vec<Kind>,
+    /// For each player, the zone where their army is set up.
+    pub setup_zones: Vec<Vec<Cell>>,
+    pub repetition_limit: Option<u32>,
+    pub no_moves: NoMoves,
+    /// A safety cap on game length (plies); the game is drawn when reached.
+    pub max_plies: u32,
+    /// Piece attributes shown to every viewer.
+    pub public_attrs: Vec<String>,
+    /// Symbols drawn for cell marks, by mark value.
+    pub mark_symbols: Vec<(String, String)>,
+    /// Whether players may offer and accept draws (`offer-draw`, `accept-draw`).
+    pub draw_offers: bool,
+    /// Whether a strike shows both pieces to every player before
+    /// `rules.strike` resolves it.
+    pub strike_reveals: bool,
+    /// Drawn when a position occurs this many times (board, player to move
+    /// and `repetition_counters`).
+    pub repetition_draw: Option<u32>,
+    pub repetition_counters: Vec<String>,
+    /// `rules.extra_moves` is asked only while one of these global counters
+    /// is not 0 (empty: always).
+    pub extra_moves_when: Vec<String>,
+    /// The starting position (FEN-like), when the variant has one.
+    pub start: Option<String>,
+    /// Where `start` was written (file, line, column), for messages.
+    pub start_at: Option<(String, u64, u64)>,
+    pub notation: Notation,
+    /// The no-progress draw (`rules.no_progress`).
+    pub no_progress: Option<NoProgress>,
+    /// The move-number counter (`rules.move_number`).
+    pub move_number: Option<String>,
+    /// When `rules.after_action` is called after a move: when one of these
+    /// clauses holds (`rules.after_action_when`); `None`: always.
+    pub after_action_when: Option<Vec<AfterActionWhen>>,
+}
+
+impl Variant {
+    /// The variant's short name: its file name without `.yaml`.
+    pub fn id(&self) -> String {
+        self.path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string()
+    }
+
+    pub fn option(&self, name: &str) -> Option<&Value> {
+        self.options
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| &o.value)
+    }
+
+    pub fn kind_index(&self, name: &str) -> Option<usize> {
+        self.kinds.iter().position(|k| k.name == name)
+    }
+
+    pub fn player_index(&self, name: &str) -> Option<usize> {
+        self.players
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(name))
+    }
+
+    /// The option values that differ from their defaults, as `name=value`.
+    pub fn option_overrides(&self) -> Vec<(String, String)> {
+        self.options
+            .iter()
+            .filter(|o| o.value != o.default)
+            .map(|o| (o.name.clone(), o.value.to_string()))
+            .collect()
+    }
+
+    /// The option values as a map (for records and positions).
+    pub fn option_map(&self) -> BTreeMap<String, Value> {
+        self.options
+            .iter()
+            .map(|o| (o.name.clone(), o.value.clone()))
+            .collect()
+    }
+}

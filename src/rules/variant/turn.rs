@@ -1,0 +1,67 @@
+//! Turn and game-end settings (the `rules:` section, as validated): what
+//! happens to a player with no moves, the no-progress draw, when
+//! `rules.after_action` is called.
+//!
+//! Changes when the host gains or changes a built-in turn or ending rule.
+
+use serde::Deserialize;
+
+use crate::base::geometry::Cell;
+use crate::base::state::{KindId, PlayerId};
+
+/// What happens to a player who has no legal action on their turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoMoves {
+    /// The player loses (with two players, the other wins).
+    Lose,
+    /// The game is drawn.
+    Draw,
+    /// The turn passes to the next player.
+    Pass,
+    /// The player loses if another player can still move; if nobody can,
+    /// the game is drawn.
+    LoseUnlessAllStuck,
+}
+
+/// A draw after `plies` plies without a capture or a move of one of
+/// `reset_kinds`, counted in the global counter `counter`.
+#[derive(Clone, Debug)]
+pub struct NoProgress {
+    pub plies: u32,
+    pub counter: String,
+    pub reset_kinds: Vec<KindId>,
+    pub reason: String,
+}
+
+/// A clause of the moves after which `rules.after_action` is called: each
+/// condition that is not empty must hold.
+#[derive(Clone, Debug, Default)]
+pub struct AfterActionWhen {
+    pub kinds: Vec<KindId>,
+    pub cells: Vec<Cell>,
+    /// Per player, the cells the move must start on.
+    pub from_zone: Option<Vec<Vec<Cell>>>,
+    pub counters: Vec<String>,
+}
+
+impl AfterActionWhen {
+    /// Whether a move of a `kind` piece of `player` from `from` to `to`
+    /// meets this clause, with `counter` reading global counters.
+    pub fn holds(
+        &self,
+        kind: KindId,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        counter: impl Fn(&str) -> i64,
+    ) -> bool {
+        (self.kinds.is_empty() || self.kinds.contains(&kind))
+            && (self.cells.is_empty() || self.cells.contains(&from) || self.cells.contains(&to))
+            && self
+                .from_zone
+                .as_ref()
+                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(&from)))
+            && (self.counters.is_empty() || self.counters.iter().any(|c| counter(c) != 0))
+    }
+}

@@ -1,0 +1,205 @@
+//! Validation: the merged raw spec → a [`Variant`], every problem placed at
+//! its file, line and column.
+//!
+//! Changes when the order of the checks or what they share ([`Ctx`])
+//! changes; each section of the schema is checked in its own file.
+
+use std::path::PathBuf;
+
+use super::merge::Origins;
+use super::raw::{Param, RawVariant};
+use super::{display_path, Diagnostic, LoadError, NoMoves, OptionSpec, Value, Variant};
+use crate::base::geometry::{Board, Cell};
+
+mod board;
+mod notation;
+mod options;
+mod pieces;
+mod players;
+mod rules;
+mod setup;
+
+/// Checks the merged variant `raw`: `origins` says which of `files` (base
+/// first) set each item, `scripts` are the Lua files found beside them, and
+/// `overrides` are the `name=value` options given on the command line.
+pub(super) fn validate(
+    raw: RawVariant,
+    origins: Origins,
+    files: Vec<PathBuf>,
+    scripts: Vec<(PathBuf, String)>,
+    overrides: &[(String, String)],
+) -> Result<Variant, LoadError> {
+    // Options first: everything else may refer to them.
+    let (options, override_errors) = options::options(&raw, overrides);
+    let shown: Vec<String> = files.iter().map(|p| display_path(p)).collect();
+    let mut cx = Ctx {
+        file: shown.len() - 1,
+        files: shown,
+        origins,
+        diags: override_errors,
+        options: &options,
+    };
+    let name = players::name(&raw, &mut cx);
+    let players = players::players(&raw, &mut cx);
+    let board = board::board(&raw.board, &mut cx)?;
+    let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
+    let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
+    let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
+    cx.check()?;
+    let start_at = setup::start_at(&raw, &cx);
+    let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
+    let after_action_when = rules::after_action_when(&raw.rules, &board, &players, &kinds, &mut cx);
+    cx.check()?;
+    let path = files.last().cloned().unwrap_or_default();
+    Ok(Variant {
+        name,
+        description: raw.description.unwrap_or_default(),
+        path,
+        scripts,
+        files,
+        players,
+        hidden_identities: raw.hidden_identities.unwrap_or(false),
+        board,
+        options,
+        kinds,
+        setup_zones,
+        repetition_limit,
+        no_moves: raw.rules.no_moves.unwrap_or(NoMoves::Lose),
+        max_plies: raw.rules.max_plies.unwrap_or(10_000),
+        draw_offers: raw.rules.draw_offers.unwrap_or(false),
+        strike_reveals: raw.rules.strike_reveals.unwrap_or(false),
+        repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
+        repetition_counters: raw.rules.repetition_counters.clone(),
+        extra_moves_when: raw.rules.extra_moves_when.clone(),
+        no_progress,
+        move_number: raw.rules.move_number.clone(),
+        after_action_when,
+        start_at,
+        start: raw.start.map(|s| s.value),
+        notation: notation::notation(raw.notation),
+        public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
+        mark_symbols: raw
+            .rules
+            .mark_symbols
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect(),
+    })
+}
+
+/// What every check shares: the files and which one set each item, the
+/// problems found so far, and the options (for `$option` values).
+struct Ctx<'a> {
+    files: Vec<String>,
+    origins: Origins,
+    /// The file the current item came from (set before checking it).
+    file: usize,
+    diags: Vec<Diagnostic>,
+    options: &'a [OptionSpec],
+}
+
+impl Ctx<'_> {
+    /// Checks the next items as coming from wherever `key` was last set.
+    fn from(&mut self, key: &str) {
+        self.file = self.origins.get(key);
+    }
+
+    /// Stops with the problems found so far, if any.
+    fn check(&mut self) -> Result<(), LoadError> {
+        if self.diags.is_empty() {
+            Ok(())
+        } else {
+            Err(LoadError(std::mem::take(&mut self.diags)))
+        }
+    }
+
+    fn err_top(&mut self, message: impl Into<String>) {
+        self.diags.push(Diagnostic {
+            file: self.files.last().cloned().unwrap_or_default(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+        });
+    }
+
+    /// A problem with the command-line options (`--option name=value`).
+    fn err_option(&mut self, message: impl Into<String>) {
+        self.diags.push(option_error(message));
+    }
+
+    fn err_at(&mut self, loc: serde_saphyr::Location, message: impl Into<String>) {
+        self.diags.push(Diagnostic {
+            file: self.files[self.file].clone(),
+            line: loc.line().max(1),
+            column: loc.column().max(1),
+            message: message.into(),
+        });
+    }
+
+    fn resolve<T: Clone>(
+        &mut self,
+        p: &Param<T>,
+        loc: serde_saphyr::Location,
+        pick: impl Fn(&Value) -> Option<T>,
+        want: &str,
+    ) -> Option<T> {
+        match p {
+            Param::Lit(v) => Some(v.clone()),
+            Param::Opt(name) => {
+                let Some(stripped) = name.strip_prefix('$') else {
+                    self.err_at(loc, format!("expected {want} or `$option`, found `{name}`"));
+                    return None;
+                };
+                match self.options.iter().find(|o| o.name == stripped) {
+                    Some(o) => match pick(&o.value) {
+                        Some(v) => Some(v),
+                        None => {
+                            let t = o.value.type_name();
+                            self.err_at(
+                                loc,
+                                format!("option `{stripped}` is {t}, expected {want}"),
+                            );
+                            None
+                        }
+                    },
+                    None => {
+                        let known: Vec<_> = self.options.iter().map(|o| o.name.as_str()).collect();
+                        self.err_at(
+                            loc,
+                            format!(
+                                "unknown option `{stripped}` (declared options: {})",
+                                known.join(", ")
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A problem with the command-line options, placed at `--option:1:1`.
+fn option_error(message: impl Into<String>) -> Diagnostic {
+    Diagnostic {
+        file: "--option".into(),
+        line: 1,
+        column: 1,
+        message: message.into(),
+    }
+}
+
+/// A zone per player: `<player>_<zone>` where the board has it, else `<zone>`.
+fn player_zones(board: &Board, players: &[String], zone: &str) -> Option<Vec<Vec<Cell>>> {
+    let zones: Vec<Option<Vec<Cell>>> = players
+        .iter()
+        .map(|p| {
+            board
+                .zone(&format!("{p}_{zone}"))
+                .or_else(|| board.zone(zone))
+                .map(<[Cell]>::to_vec)
+        })
+        .collect();
+    zones.into_iter().collect()
+}

@@ -1,0 +1,293 @@
+//! The `pieces:` section: each kind of piece, its moves and its promotion.
+//!
+//! Changes when what a kind or a move may declare changes.
+
+use serde_saphyr::{Location, Spanned};
+
+use super::{player_zones, Ctx};
+use crate::base::geometry::Board;
+use crate::base::state::KindId;
+use crate::rules::variant::raw::{RawMove, RawPiece, RawPromote, RawVariant};
+use crate::rules::variant::{Jump, Kind, MovePattern, Promote, Target, Value};
+
+/// What the checks of one kind need besides the context.
+struct Scope<'a> {
+    /// The kind's key in `pieces:`.
+    name: &'a str,
+    board: &'a Board,
+    players: &'a [String],
+    /// Every kind's key, in order (a kind's id is its place here).
+    kind_names: &'a [&'a String],
+}
+
+impl Scope<'_> {
+    /// The ids of the kinds named in `list` (`what` names the field in
+    /// messages); unknown names are reported at `loc` and left out.
+    fn kind_ids(&self, cx: &mut Ctx, loc: Location, list: &[String], what: &str) -> Vec<KindId> {
+        let mut ids = Vec::new();
+        for k in list {
+            match self.kind_names.iter().position(|n| *n == k) {
+                Some(i) => ids.push(i as KindId),
+                None => cx.err_at(
+                    loc,
+                    format!(
+                        "piece `{}`: `{what}` names `{k}`, which is no piece kind",
+                        self.name
+                    ),
+                ),
+            }
+        }
+        ids
+    }
+}
+
+/// The piece kinds, in the order written (`~` removes a base kind).
+pub(super) fn kinds(
+    raw: &RawVariant,
+    board: &Board,
+    players: &[String],
+    cx: &mut Ctx,
+) -> Vec<Kind> {
+    let kind_names: Vec<&String> = raw
+        .pieces
+        .iter()
+        .filter(|(_, p)| p.is_some())
+        .map(|(k, _)| k)
+        .collect();
+    let mut kinds = Vec::new();
+    for (name, p) in &raw.pieces {
+        let Some(p) = p else { continue };
+        let s = Scope {
+            name,
+            board,
+            players,
+            kind_names: &kind_names,
+        };
+        kinds.push(kind(&s, p, cx));
+    }
+    kinds
+}
+
+/// One kind of piece.
+fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
+    let name = s.name;
+    cx.from(&format!("pieces.{name}"));
+    let loc = p.referenced;
+    let p = &p.value;
+    let symbol = match &p.symbol {
+        Some(sym) if !sym.is_empty() && sym.chars().count() <= 3 => sym.clone(),
+        _ => {
+            cx.err_at(
+                loc,
+                format!("piece `{name}`: `symbol` must be 1 to 3 characters"),
+            );
+            String::new()
+        }
+    };
+    // Problems with the moves, and then with the promotion, are placed in
+    // the file that last set the moves.
+    cx.from(&format!("pieces.{name}.moves"));
+    let moves = p
+        .moves
+        .iter()
+        .flatten()
+        .filter_map(|m| move_pattern(s, &m.value, m.referenced, cx))
+        .collect();
+    Kind {
+        name: name.to_string(),
+        display: p.name.clone().unwrap_or_else(|| name.to_string()),
+        symbol,
+        code: p.code,
+        rank: p.rank.unwrap_or(0),
+        count: p.count.unwrap_or(1),
+        moves,
+        attrs: p
+            .attrs
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        letter: p.letter.clone(),
+        royal: p.royal.unwrap_or(false),
+        promote: p.promote.as_ref().and_then(|pr| promote(s, pr, loc, cx)),
+    }
+}
+
+/// One move of a kind: a `step`, a `slide` or a `path` in a set of
+/// directions, with what it may end on.
+fn move_pattern(s: &Scope, m: &RawMove, mloc: Location, cx: &mut Ctx) -> Option<MovePattern> {
+    let name = s.name;
+    let forms = [&m.step, &m.slide, &m.path]
+        .iter()
+        .filter(|x| x.is_some())
+        .count();
+    if forms != 1 {
+        cx.err_at(
+            mloc,
+            format!("piece `{name}`: a move needs exactly one of `step`, `slide`, `path`"),
+        );
+        return None;
+    }
+    let dir_name = m
+        .step
+        .as_ref()
+        .or(m.slide.as_ref())
+        .or(m.path.as_ref())
+        .unwrap();
+    let Some(directions) = s.board.directions(dir_name) else {
+        let known: Vec<_> = s.board.directions.iter().map(|d| d.name.as_str()).collect();
+        cx.err_at(
+            mloc,
+            format!(
+                "piece `{name}`: unknown direction set `{dir_name}` (expected one of: {})",
+                known.join(", ")
+            ),
+        );
+        return None;
+    };
+    let deltas = directions.deltas.clone();
+    let relative = directions.relative;
+    let enemy_kinds = m
+        .onto_kinds
+        .as_ref()
+        .map(|l| s.kind_ids(cx, mloc, l, "onto_kinds"));
+    let jump_kinds = m
+        .jump_kinds
+        .as_ref()
+        .map(|l| s.kind_ids(cx, mloc, l, "jump_kinds"));
+    let target = target(s, m, mloc, enemy_kinds, relative, cx);
+    Some(if m.step.is_some() {
+        MovePattern::Step { deltas, target }
+    } else if m.slide.is_some() {
+        let jump = jump(s, m, mloc, jump_kinds, cx);
+        let strike_at_range = strike_at_range(m, mloc, cx);
+        MovePattern::Slide {
+            deltas,
+            max: m.max.unwrap_or(u8::MAX),
+            strike_at_range,
+            reveal_beyond: m.reveal_beyond,
+            target,
+            jump,
+        }
+    } else {
+        MovePattern::Path {
+            deltas,
+            steps: m.steps.unwrap_or(1),
+            target,
+        }
+    })
+}
+
+/// What a move may end on (`onto`, `onto_kinds`) and where it may start
+/// (`from_zone`).
+fn target(
+    s: &Scope,
+    m: &RawMove,
+    mloc: Location,
+    enemy_kinds: Option<Vec<KindId>>,
+    relative: bool,
+    cx: &mut Ctx,
+) -> Target {
+    let name = s.name;
+    let (empty, enemy) = match m.onto.as_deref() {
+        None | Some("any") => (true, true),
+        Some("empty") => (true, false),
+        Some("enemy") => (false, true),
+        Some(other) => {
+            cx.err_at(
+                mloc,
+                format!("piece `{name}`: `onto: {other}`: expected empty, enemy or any"),
+            );
+            (true, true)
+        }
+    };
+    let from_zone = m.from_zone.as_ref().and_then(|z| {
+        let zones = player_zones(s.board, s.players, z);
+        if zones.is_none() {
+            cx.err_at(
+                mloc,
+                format!("piece `{name}`: `from_zone: {z}` names no zone"),
+            );
+        }
+        zones
+    });
+    Target {
+        empty,
+        enemy,
+        enemy_kinds,
+        relative,
+        from_zone,
+    }
+}
+
+/// A slide's `jump` (with `jump_kinds` and `max_jumps`).
+fn jump(
+    s: &Scope,
+    m: &RawMove,
+    mloc: Location,
+    kinds: Option<Vec<KindId>>,
+    cx: &mut Ctx,
+) -> Option<Jump> {
+    match m.jump.as_deref() {
+        None => None,
+        Some("enemy") => {
+            let max = match &m.max_jumps {
+                None => Some(u8::MAX as i64),
+                Some(pv) => cx.resolve(
+                    pv,
+                    mloc,
+                    |v| match v {
+                        Value::Int(i) => Some(*i),
+                        _ => None,
+                    },
+                    "an integer",
+                ),
+            };
+            Some(Jump {
+                kinds,
+                max: max.unwrap_or(0).clamp(0, 255) as u8,
+            })
+        }
+        Some(other) => {
+            cx.err_at(
+                mloc,
+                format!("piece `{}`: `jump: {other}`: expected `enemy`", s.name),
+            );
+            None
+        }
+    }
+}
+
+/// A slide's `strike_at_range` (a boolean or a boolean option).
+fn strike_at_range(m: &RawMove, mloc: Location, cx: &mut Ctx) -> bool {
+    match &m.strike_at_range {
+        None => false,
+        Some(pv) => cx
+            .resolve(
+                pv,
+                mloc,
+                |v| match v {
+                    Value::Bool(b) => Some(*b),
+                    _ => None,
+                },
+                "a boolean",
+            )
+            .unwrap_or(false),
+    }
+}
+
+/// A kind's `promote`: the zone where it promotes and the kinds it may
+/// become.
+fn promote(s: &Scope, pr: &RawPromote, loc: Location, cx: &mut Ctx) -> Option<Promote> {
+    let zone = player_zones(s.board, s.players, &pr.zone);
+    if zone.is_none() {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `promote.zone: {}` names no zone",
+                s.name, pr.zone
+            ),
+        );
+    }
+    let to = s.kind_ids(cx, loc, &pr.to, "promote.to");
+    zone.map(|zone| Promote { zone, to })
+}

@@ -1,0 +1,48 @@
+//! The variant's name and its `players:` (with `min_players` and the int
+//! option `players`, which keeps the first N seats).
+//!
+//! Changes when how a variant names itself or its seats changes.
+
+use super::Ctx;
+use crate::rules::variant::raw::RawVariant;
+use crate::rules::variant::Value;
+
+/// The variant's `name` (required).
+pub(super) fn name(raw: &RawVariant, cx: &mut Ctx) -> String {
+    raw.name.clone().unwrap_or_else(|| {
+        cx.err_top("missing field `name`");
+        String::new()
+    })
+}
+
+/// The players who take part: all of `players`, or the first N when the
+/// variant has an int option `players` set to N.
+pub(super) fn players(raw: &RawVariant, cx: &mut Ctx) -> Vec<String> {
+    let mut players = raw.players.clone().unwrap_or_default();
+    if players.is_empty() || players.len() > 8 {
+        cx.err_top(format!(
+            "`players` must name 1 to 8 players, found {}",
+            players.len()
+        ));
+    }
+    // A variant for a varying number of players: the int option `players`
+    // keeps the first N of the list.
+    let options = cx.options;
+    if let Some(Value::Int(n)) = options
+        .iter()
+        .find(|o| o.name == "players")
+        .map(|o| &o.value)
+    {
+        let min = raw.min_players.unwrap_or(players.len() as u8) as i64;
+        if *n < min.max(1) || *n > players.len() as i64 {
+            cx.err_option(format!(
+                "option `players`: this variant is for {} to {} players, not {n}",
+                min.max(1),
+                players.len()
+            ));
+        } else {
+            players.truncate(*n as usize);
+        }
+    }
+    players
+}

@@ -1,0 +1,123 @@
+//! The `rules:` settings that need checking: `repetition_limit` (maybe an
+//! option), `no_progress` and `after_action_when` (which name kinds, cells
+//! and zones). The plain settings are copied as they are by
+//! [`super::validate`].
+//!
+//! Changes when a turn or game-end setting gains something to check.
+
+use serde_saphyr::Location;
+
+use super::{player_zones, Ctx};
+use crate::base::geometry::Board;
+use crate::base::state::KindId;
+use crate::rules::variant::raw::{RawAfterActionWhen, RawRules};
+use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
+
+/// `rules.repetition_limit`: a positive integer or an int option; 0 or
+/// less means none.
+pub(super) fn repetition_limit(rules: &RawRules, cx: &mut Ctx) -> Option<u32> {
+    cx.from("rules.repetition_limit");
+    rules.repetition_limit.as_ref().and_then(|s| {
+        cx.resolve(
+            &s.value,
+            s.referenced,
+            |v| match v {
+                Value::Int(i) => Some(*i),
+                _ => None,
+            },
+            "an integer",
+        )
+        .and_then(|n| if n > 0 { Some(n as u32) } else { None })
+    })
+}
+
+/// The id of the kind named `k` (`what` names the field in messages).
+fn kind_id(kinds: &[Kind], cx: &mut Ctx, loc: Location, what: &str, k: &String) -> Option<KindId> {
+    match kinds.iter().position(|x| x.name == *k) {
+        Some(i) => Some(i as KindId),
+        None => {
+            cx.err_at(loc, format!("{what} names `{k}`, which is no piece kind"));
+            None
+        }
+    }
+}
+
+/// `rules.no_progress`: the fifty-move rule and its like.
+pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Option<NoProgress> {
+    rules.no_progress.as_ref().map(|np| {
+        let loc = np.referenced;
+        let v = &np.value;
+        NoProgress {
+            plies: v.plies,
+            counter: v.counter.clone(),
+            reset_kinds: v
+                .reset_kinds
+                .iter()
+                .filter_map(|k| kind_id(kinds, cx, loc, "`rules.no_progress.reset_kinds`", k))
+                .collect(),
+            reason: v
+                .reason
+                .clone()
+                .unwrap_or_else(|| format!("{} plies without a capture", v.plies)),
+        }
+    })
+}
+
+/// `rules.after_action_when`: the clauses under which `rules.after_action`
+/// is called after a move.
+pub(super) fn after_action_when(
+    rules: &RawRules,
+    board: &Board,
+    players: &[String],
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Option<Vec<AfterActionWhen>> {
+    rules.after_action_when.as_ref().map(|w| {
+        let loc = w.referenced;
+        w.value
+            .iter()
+            .map(|v| clause(v, loc, board, players, kinds, cx))
+            .collect()
+    })
+}
+
+/// One clause of `rules.after_action_when` (all placed at the list's `loc`).
+fn clause(
+    v: &RawAfterActionWhen,
+    loc: Location,
+    board: &Board,
+    players: &[String],
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> AfterActionWhen {
+    AfterActionWhen {
+        kinds: v
+            .kinds
+            .iter()
+            .filter_map(|k| kind_id(kinds, cx, loc, "`rules.after_action_when.kinds`", k))
+            .collect(),
+        cells: v
+            .cells
+            .iter()
+            .filter_map(|c| match board.parse_cells(c) {
+                Ok(cells) => Some(cells),
+                Err(e) => {
+                    cx.err_at(loc, format!("`rules.after_action_when.cells`: {e}"));
+                    None
+                }
+            })
+            .flatten()
+            .collect(),
+        from_zone: v.from_zone.as_ref().and_then(|z| {
+            let zone = player_zones(board, players, z);
+            if zone.is_none() {
+                cx.err_at(
+                    loc,
+                    format!("`rules.after_action_when.from_zone: {z}` names no zone"),
+                );
+            }
+            zone
+        }),
+        counters: v.counters.clone(),
+    }
+}
