@@ -1,0 +1,90 @@
+//! The board's geometry as scripts see it: size, cell names, indices and
+//! coordinates, neighbours and zones.
+
+use mlua::UserDataMethods;
+
+use super::Api;
+use crate::base::geometry::Cell;
+use crate::rules::lua::context::{parse_cell, with_ctx};
+
+/// Registers the geometry methods.
+pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
+    m.add_method("board_size", |lua, _, ()| {
+        with_ctx(lua, |cx| {
+            Ok((
+                cx.variant().board.files as i64,
+                cx.variant().board.ranks as i64,
+            ))
+        })
+    });
+    m.add_method("index", |lua, _, cell: String| {
+        with_ctx(lua, |cx| parse_cell(cx, &cell).map(|c| c as i64))
+    });
+    m.add_method("cell_name", |lua, _, index: u32| {
+        with_ctx(lua, |cx| {
+            let b = &cx.variant().board;
+            if (index as usize) < b.cell_count() {
+                Ok(b.cell_name(index as Cell))
+            } else {
+                Err(mlua::Error::runtime(format!("there is no cell {index}")))
+            }
+        })
+    });
+    m.add_method("coords", |lua, _, cell: String| {
+        with_ctx(lua, |cx| {
+            let c = parse_cell(cx, &cell)?;
+            let (f, r) = cx.variant().board.coords(c);
+            Ok((f, r))
+        })
+    });
+    m.add_method("cell_at", |lua, _, (file, rank): (i32, i32)| {
+        with_ctx(lua, |cx| {
+            let b = &cx.variant().board;
+            Ok(
+                if file >= 0 && rank >= 0 && file < b.files as i32 && rank < b.ranks as i32 {
+                    Some(b.cell_name((rank * b.files as i32 + file) as Cell))
+                } else {
+                    None
+                },
+            )
+        })
+    });
+    m.add_method(
+        "neighbors",
+        |lua, _, (cell, dirs): (String, Option<String>)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let b = &cx.variant().board;
+                let name = dirs.as_deref().unwrap_or("orthogonal");
+                let d = b.directions(name).ok_or_else(|| {
+                    mlua::Error::runtime(format!("unknown direction set `{name}`"))
+                })?;
+                Ok(d.deltas
+                    .iter()
+                    .filter_map(|&delta| b.offset(c, delta))
+                    .map(|n| b.cell_name(n))
+                    .collect::<Vec<_>>())
+            })
+        },
+    );
+    m.add_method("zone", |lua, _, name: String| {
+        with_ctx(lua, |cx| {
+            let b = &cx.variant().board;
+            let cells = b
+                .zone(&name)
+                .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
+            Ok(cells.iter().map(|&c| b.cell_name(c)).collect::<Vec<_>>())
+        })
+    });
+    m.add_method("in_zone", |lua, _, (cell, name): (String, String)| {
+        with_ctx(lua, |cx| {
+            let c = parse_cell(cx, &cell)?;
+            let cells = cx
+                .variant()
+                .board
+                .zone(&name)
+                .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
+            Ok(cells.contains(&c))
+        })
+    });
+}

@@ -1,0 +1,33 @@
+//! The `g` object every hook receives: which areas the API has. Each area's
+//! methods live in their own file and are registered here.
+
+mod board;
+mod counters;
+mod events;
+mod marks;
+mod moves;
+mod pieces;
+mod queries;
+mod terrain;
+mod turn;
+mod visibility;
+
+use mlua::{UserData, UserDataMethods};
+
+/// The `g` object passed to every hook.
+pub(super) struct Api;
+
+impl UserData for Api {
+    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+        turn::register_turn(m);
+        events::register_events(m);
+        pieces::register_pieces(m);
+        moves::register_moves(m);
+        visibility::register_visibility(m);
+        counters::register_counters(m);
+        marks::register_marks(m);
+        board::register_board(m);
+        terrain::register_terrain(m);
+        queries::register_queries(m);
+    }
+}

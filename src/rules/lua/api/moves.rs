@@ -1,0 +1,97 @@
+//! Where pieces are: capturing, moving, sending to a container and adding
+//! pieces during play (`g:capture`, `g:move`, `g:send`, `g:add_piece`).
+
+use mlua::{UserDataMethods, Value as LV};
+
+use super::Api;
+use crate::base::effect::Effect;
+use crate::rules::lua::context::{check_piece, parse_cell, parse_player, to_player_set, with_ctx};
+
+/// Registers the methods that move, remove and add pieces.
+pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
+    m.add_method("capture", |lua, _, id: u32| {
+        with_ctx(lua, |cx| {
+            let id = check_piece(cx, id)?;
+            let cell = cx.state().cell_of(id);
+            cx.state_mut().capture(id);
+            cx.effects.push(Effect::Captured { piece: id, cell });
+            Ok(())
+        })
+    });
+    m.add_method("move", |lua, _, (id, cell): (u32, String)| {
+        with_ctx(lua, |cx| {
+            let id = check_piece(cx, id)?;
+            let c = parse_cell(cx, &cell)?;
+            if cx.state().piece_at(c).is_some() {
+                return Err(mlua::Error::runtime(format!(
+                    "cannot move onto {cell}: it is occupied"
+                )));
+            }
+            if cx.state().terrain[c as usize] & cx.variant().board.blocking != 0 {
+                return Err(mlua::Error::runtime(format!(
+                    "cannot move onto {cell}: its terrain blocks pieces"
+                )));
+            }
+            let from = cx.state().cell_of(id);
+            cx.state_mut().place(id, c);
+            cx.effects.push(Effect::Moved {
+                piece: id,
+                from,
+                to: c,
+            });
+            Ok(())
+        })
+    });
+    m.add_method(
+        "send",
+        |lua, _, (id, name, owner, front): (u32, String, Option<String>, Option<bool>)| {
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
+                let cell = cx.state().cell_of(id);
+                let k = cx.state_mut().container_id(&name, owner);
+                if front.unwrap_or(false) {
+                    cx.state_mut().send_to_front(id, k);
+                } else {
+                    cx.state_mut().send_to(id, k);
+                }
+                cx.effects.push(Effect::Captured { piece: id, cell });
+                Ok(())
+            })
+        },
+    );
+    m.add_method(
+        "add_piece",
+        |lua, _, (kind, owner, place, known): (String, String, String, Option<LV>)| {
+            let known = match known {
+                Some(v) => Some(to_player_set(lua, &v)?),
+                None => None,
+            };
+            with_ctx(lua, |cx| {
+                let k =
+                    cx.variant().kind_index(&kind).ok_or_else(|| {
+                        mlua::Error::runtime(format!("unknown piece kind `{kind}`"))
+                    })? as u16;
+                let p = parse_player(cx, &owner)?;
+                let known = known.unwrap_or(0) | (1 << p);
+                let id = match cx.variant().board.parse_cell(&place) {
+                    Some(c) => {
+                        if cx.state().piece_at(c).is_some() {
+                            return Err(mlua::Error::runtime(format!(
+                                "cannot add a piece on {place}: it is occupied"
+                            )));
+                        }
+                        let id = cx.state_mut().add_piece(k, p, c, false);
+                        cx.state_mut().pieces[id as usize].known_by = known;
+                        id
+                    }
+                    None => {
+                        let c = cx.state_mut().container_id(&place, Some(p));
+                        cx.state_mut().add_piece_to(k, p, c, known)
+                    }
+                };
+                Ok(id)
+            })
+        },
+    );
+}

@@ -1,0 +1,111 @@
+//! Finding pieces and handing them to scripts as tables: `g:piece`,
+//! `g:piece_at`, `g:pieces`, `g:count` (with their filter) and `g:container`.
+
+use mlua::{Lua, Table, UserDataMethods, Value as LV};
+
+use super::Api;
+use crate::base::state::PieceId;
+use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+use crate::rules::lua::prelude::piece_table;
+
+/// Registers the methods that find pieces.
+pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
+    m.add_method("piece", |lua, _, id: u32| {
+        let ok = with_ctx(lua, |cx| Ok((id as usize) < cx.state().pieces.len()))?;
+        if !ok {
+            return Ok(LV::Nil);
+        }
+        piece_table(lua, id as PieceId).map(LV::Table)
+    });
+    m.add_method("piece_at", |lua, _, cell: String| {
+        let id = with_ctx(lua, |cx| {
+            let c = parse_cell(cx, &cell)?;
+            Ok(cx.state().piece_at(c))
+        })?;
+        match id {
+            Some(id) => piece_table(lua, id).map(LV::Table),
+            None => Ok(LV::Nil),
+        }
+    });
+    m.add_method("pieces", |lua, _, filter: Option<Table>| {
+        let mut ids = Vec::new();
+        filtered_pieces(lua, filter, |id| ids.push(id))?;
+        let t = lua.create_table_with_capacity(ids.len(), 0)?;
+        for id in ids {
+            t.push(piece_table(lua, id)?)?;
+        }
+        Ok(t)
+    });
+    m.add_method("count", |lua, _, filter: Option<Table>| {
+        let mut n = 0;
+        filtered_pieces(lua, filter, |_| n += 1)?;
+        Ok(n)
+    });
+    m.add_method(
+        "container",
+        |lua, _, (name, owner): (String, Option<String>)| {
+            let ids = with_ctx(lua, |cx| {
+                let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
+                Ok(cx
+                    .state()
+                    .containers
+                    .iter()
+                    .find(|c| c.name == name && c.owner == owner)
+                    .map(|c| c.pieces.clone())
+                    .unwrap_or_default())
+            })?;
+            let t = lua.create_table_with_capacity(ids.len(), 0)?;
+            for id in ids {
+                t.push(piece_table(lua, id)?)?;
+            }
+            Ok(t)
+        },
+    );
+}
+
+/// Calls `each` with every piece on the board that a filter table
+/// (`{owner = ..., kind = ..., mobile = ...}`, each optional) picks.
+fn filtered_pieces(
+    lua: &Lua,
+    filter: Option<Table>,
+    mut each: impl FnMut(PieceId),
+) -> mlua::Result<()> {
+    with_ctx(lua, |cx| {
+        // The filter's fields, read with the keys made once (a plain
+        // table: no metamethods are consulted).
+        let n = cx.names();
+        let field = |key: &mlua::LuaString| match &filter {
+            Some(f) => f.raw_get::<LV>(key),
+            None => Ok(LV::Nil),
+        };
+        let owner: Option<mlua::LuaString> = lua.unpack(field(&n.owner)?)?;
+        let kind: Option<mlua::LuaString> = lua.unpack(field(&n.kind)?)?;
+        let mobile: Option<bool> = lua.unpack(field(&n.mobile)?)?;
+        let owner = match &owner {
+            Some(o) => Some(parse_player(cx, &o.to_str()?)?),
+            None => None,
+        };
+        let kind = match &kind {
+            Some(k) => {
+                let k = k.to_str()?;
+                let i = cx.variant().kind_index(&k);
+                Some(
+                    i.ok_or_else(|| mlua::Error::runtime(format!("unknown piece kind `{k}`")))?
+                        as u16,
+                )
+            }
+            None => None,
+        };
+        let (state, variant) = (cx.state(), cx.variant());
+        for &id in state.board.iter().flatten() {
+            let p = &state.pieces[id as usize];
+            if owner.is_none_or(|o| p.owner == o)
+                && kind.is_none_or(|k| p.kind == k)
+                && mobile.is_none_or(|m| variant.kinds[p.kind as usize].is_mobile() == m)
+            {
+                each(id);
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,62 @@
+//! Questions about the whole board in one call: the board as two arrays
+//! (`g:grid`) and whether a cell is attacked (`g:attacked`, answered above
+//! this layer).
+
+use mlua::{UserDataMethods, Value as LV};
+
+use super::Api;
+use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+
+/// Registers the whole-board questions.
+pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
+    // The whole board in two arrays indexed by cell index + 1: the kind
+    // name (or false) and the owner's name (or false) of each cell. One
+    // call instead of one per cell, for rules that scan the board.
+    m.add_method("grid", |lua, _, ()| {
+        with_ctx(lua, |cx| {
+            let kind_names: Vec<LV> = cx
+                .variant()
+                .kinds
+                .iter()
+                .map(|k| lua.create_string(&k.name).map(LV::String))
+                .collect::<mlua::Result<_>>()?;
+            let player_names: Vec<LV> = cx
+                .variant()
+                .players
+                .iter()
+                .map(|p| lua.create_string(p).map(LV::String))
+                .collect::<mlua::Result<_>>()?;
+            let pieces = &cx.state().pieces;
+            let kinds = lua.create_sequence_from(cx.state().board.iter().map(|slot| {
+                slot.map_or(LV::Boolean(false), |id| {
+                    kind_names[pieces[id as usize].kind as usize].clone()
+                })
+            }))?;
+            let owners = lua.create_sequence_from(cx.state().board.iter().map(|slot| {
+                slot.map_or(LV::Boolean(false), |id| {
+                    player_names[pieces[id as usize].owner as usize].clone()
+                })
+            }))?;
+            Ok((kinds, owners))
+        })
+    });
+    m.add_method(
+        "attacked",
+        |lua, _, (cell, by, from): (String, String, Option<String>)| {
+            with_ctx(lua, |cx| {
+                let c = parse_cell(cx, &cell)?;
+                let by = parse_player(cx, &by)?;
+                let mut board = cx.state().board.clone();
+                if let Some(f) = from {
+                    let f = parse_cell(cx, &f)?;
+                    board[c as usize] = board[f as usize].take();
+                }
+                let query = cx
+                    .attacked
+                    .clone()
+                    .ok_or_else(|| mlua::Error::runtime("g:attacked is not available here"))?;
+                Ok(query(cx.state(), &board, c, by))
+            })
+        },
+    );
+}

@@ -1,0 +1,49 @@
+//! Whose turn it is and what game this is: `g:player`, `g:players`, `g:ply`,
+//! `g:option`, `g:continue_turn`, `g:turn_order`.
+
+use mlua::UserDataMethods;
+
+use super::Api;
+use crate::rules::lua::context::{parse_player, player_name, value_to_lua, with_ctx};
+
+/// Registers the turn and game methods.
+pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
+    m.add_method("player", |lua, _, ()| {
+        with_ctx(lua, |cx| Ok(player_name(cx, cx.state().to_move)))
+    });
+    m.add_method("players", |lua, _, ()| {
+        let players = with_ctx(lua, |cx| Ok(cx.names().players.clone()))?;
+        lua.create_sequence_from(players)
+    });
+    m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state().ply)));
+    m.add_method("option", |lua, _, name: String| {
+        let v = with_ctx(lua, |cx| {
+            cx.variant()
+                .option(&name)
+                .cloned()
+                .ok_or_else(|| mlua::Error::runtime(format!("unknown option `{name}`")))
+        })?;
+        value_to_lua(lua, &v)
+    });
+    m.add_method("continue_turn", |lua, _, ()| {
+        with_ctx(lua, |cx| {
+            cx.state_mut().hold_turn = true;
+            Ok(())
+        })
+    });
+    m.add_method("turn_order", |lua, _, from: Option<String>| {
+        with_ctx(lua, |cx| {
+            let start = match from.as_deref() {
+                Some(p) => parse_player(cx, p)?,
+                None => cx.state().to_move,
+            };
+            let s = cx.state();
+            let n = s.players.max(1);
+            Ok((0..n)
+                .map(|i| (start + i) % n)
+                .filter(|q| s.eliminated & (1 << q) == 0)
+                .map(|q| player_name(cx, q))
+                .collect::<Vec<_>>())
+        })
+    });
+}

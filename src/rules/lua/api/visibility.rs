@@ -1,0 +1,30 @@
+//! Who knows a piece's identity: `g:reveal` (an effect players see) and
+//! `g:set_known` (set quietly).
+
+use mlua::{UserDataMethods, Value as LV};
+
+use super::Api;
+use crate::base::effect::Effect;
+use crate::rules::lua::context::{check_piece, player_set, to_player_set, with_ctx};
+
+/// Registers the visibility methods.
+pub(super) fn register_visibility<M: UserDataMethods<Api>>(m: &mut M) {
+    m.add_method("reveal", |lua, _, (id, to): (u32, LV)| {
+        with_ctx(lua, |cx| {
+            let to = player_set(cx, &to)?;
+            let id = check_piece(cx, id)?;
+            cx.state_mut().reveal(id, to);
+            cx.effects.push(Effect::Revealed { piece: id, to });
+            Ok(())
+        })
+    });
+    m.add_method("set_known", |lua, _, (id, to): (u32, LV)| {
+        let to = to_player_set(lua, &to)?;
+        with_ctx(lua, |cx| {
+            let id = check_piece(cx, id)?;
+            let owner = cx.state().pieces[id as usize].owner;
+            cx.state_mut().pieces[id as usize].known_by = to | (1 << owner);
+            Ok(())
+        })
+    });
+}

@@ -1,0 +1,207 @@
+//! What an API call works through: the call context that points at the
+//! game state during a hook call, and converting Lua values to the game's
+//! (players, cells, pieces, player sets) and back.
+
+use std::sync::Arc;
+
+use mlua::{Function, Lua, Value as LV};
+
+use super::Facts;
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, PieceId, PlayerId, PlayerSet};
+use crate::rules::variant::{Value, Variant};
+
+/// What a hook call sees: the state, the variant, and what it has done.
+///
+/// One context lives in the Lua state for its whole life; a hook call points
+/// it at the caller's state instead of moving or copying the state. A call
+/// that may change the state (`Rules::call`) writes through the pointer; a
+/// question (`Rules::query`) reads through it, and its first write makes a
+/// private copy that the rest of the call reads and writes (copy on write),
+/// so a question never changes the caller's state.
+pub struct CallCtx {
+    pub(super) target: *mut GameState,
+    pub(super) writable: bool,
+    pub(super) scratch: Option<Box<GameState>>,
+    pub(super) variant: Option<Arc<Variant>>,
+    pub effects: Vec<Effect>,
+    /// Builds piece tables (see `HOST_PRELUDE`).
+    pub(super) piece_maker: Option<Function>,
+    /// Strings made once for the Lua state's life.
+    pub(super) names: Option<Names>,
+    /// How `g:attacked` is answered (see [`Rules::set_attacked`]).
+    pub(super) attacked: Option<Arc<AttackedQuery>>,
+}
+
+/// Whether player `by` could capture on `cell` with a declared move, on the
+/// board `occupant`: asked by `g:attacked`, answered by the engine above
+/// this layer (which builds the movement tables), so the bridge does not
+/// depend on it.
+pub type AttackedQuery =
+    dyn Fn(&GameState, &[Option<PieceId>], Cell, PlayerId) -> bool + Send + Sync;
+
+/// Strings the API hands to scripts or looks up often, made once: making
+/// a Lua string through mlua hashes it and, under the memory limit, does so
+/// in a protected call (over a thousand instructions each time).
+pub(super) struct Names {
+    pub(super) players: Vec<mlua::LuaString>,
+    /// The keys of a piece filter (`g:pieces`, `g:count`).
+    pub(super) owner: mlua::LuaString,
+    pub(super) kind: mlua::LuaString,
+    pub(super) mobile: mlua::LuaString,
+}
+
+impl Names {
+    /// Makes the strings once, when the rules load.
+    pub(super) fn make(lua: &Lua, facts: &Facts) -> mlua::Result<Names> {
+        Ok(Names {
+            players: facts
+                .players
+                .iter()
+                .map(|p| lua.create_string(p))
+                .collect::<mlua::Result<_>>()?,
+            owner: lua.create_string("owner")?,
+            kind: lua.create_string("kind")?,
+            mobile: lua.create_string("mobile")?,
+        })
+    }
+}
+
+// SAFETY: the pointer is set only for the duration of one hook call, made by
+// the thread that holds the borrow it came from; between calls it is null.
+unsafe impl Send for CallCtx {}
+
+impl CallCtx {
+    pub(super) fn idle() -> CallCtx {
+        CallCtx {
+            target: std::ptr::null_mut(),
+            writable: false,
+            scratch: None,
+            variant: None,
+            effects: Vec::new(),
+            piece_maker: None,
+            names: None,
+            attacked: None,
+        }
+    }
+
+    #[inline]
+    pub(super) fn active(&self) -> bool {
+        !self.target.is_null() && self.variant.is_some()
+    }
+
+    /// The state the hook sees.
+    #[inline]
+    pub fn state(&self) -> &GameState {
+        match &self.scratch {
+            Some(s) => s,
+            // SAFETY: `active()` was checked by `with_ctx`; the caller of
+            // the hook holds the borrow for the call's duration.
+            None => unsafe { &*self.target },
+        }
+    }
+
+    /// The state the hook changes: the caller's in a call, a private copy
+    /// in a question.
+    #[inline]
+    pub fn state_mut(&mut self) -> &mut GameState {
+        if self.writable {
+            // SAFETY: as in `state`; a writable call came from `&mut`.
+            return unsafe { &mut *self.target };
+        }
+        let target = self.target;
+        // SAFETY: as in `state`.
+        self.scratch
+            .get_or_insert_with(|| Box::new(unsafe { (*target).clone() }))
+    }
+
+    #[inline]
+    pub fn variant(&self) -> &Variant {
+        self.variant.as_deref().expect("checked by with_ctx")
+    }
+
+    #[inline]
+    pub(super) fn names(&self) -> &Names {
+        self.names.as_ref().expect("made when the rules load")
+    }
+}
+
+#[inline]
+pub(super) fn with_ctx<R>(
+    lua: &Lua,
+    f: impl FnOnce(&mut CallCtx) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let mut cx = lua
+        .app_data_mut::<CallCtx>()
+        .filter(|cx| cx.active())
+        .ok_or_else(|| mlua::Error::runtime("the game API is only available inside a rule call"))?;
+    f(&mut cx)
+}
+
+#[inline]
+pub(super) fn player_name(cx: &CallCtx, p: PlayerId) -> String {
+    cx.variant()
+        .players
+        .get(p as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("player{p}"))
+}
+
+#[inline]
+pub(super) fn parse_player(cx: &CallCtx, name: &str) -> mlua::Result<PlayerId> {
+    cx.variant()
+        .player_index(name)
+        .map(|i| i as PlayerId)
+        .ok_or_else(|| mlua::Error::runtime(format!("unknown player `{name}`")))
+}
+
+#[inline]
+pub(super) fn parse_cell(cx: &CallCtx, name: &str) -> mlua::Result<Cell> {
+    cx.variant()
+        .board
+        .parse_cell(name)
+        .ok_or_else(|| mlua::Error::runtime(format!("`{name}` is not a cell of the board")))
+}
+
+#[inline]
+pub(super) fn check_piece(cx: &CallCtx, id: u32) -> mlua::Result<PieceId> {
+    if (id as usize) < cx.state().pieces.len() {
+        Ok(id as PieceId)
+    } else {
+        Err(mlua::Error::runtime(format!("there is no piece {id}")))
+    }
+}
+
+#[inline]
+pub(super) fn to_player_set(lua: &Lua, v: &LV) -> mlua::Result<PlayerSet> {
+    with_ctx(lua, |cx| player_set(cx, v))
+}
+
+/// [`to_player_set`] inside a call that already holds the context.
+#[inline]
+pub(super) fn player_set(cx: &CallCtx, v: &LV) -> mlua::Result<PlayerSet> {
+    match v {
+        LV::String(s) if s.as_bytes() == b"all" => Ok(cx.state().all_players()),
+        LV::String(s) => Ok(1 << parse_player(cx, &s.to_str()?)?),
+        LV::Table(t) => {
+            let mut set = 0;
+            for name in t.sequence_values::<String>() {
+                set |= 1 << parse_player(cx, &name?)?;
+            }
+            Ok(set)
+        }
+        _ => Err(mlua::Error::runtime(
+            "expected \"all\", a player name, or a list of player names",
+        )),
+    }
+}
+
+#[inline]
+pub(super) fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
+    Ok(match v {
+        Value::Bool(b) => LV::Boolean(*b),
+        Value::Int(i) => LV::Integer(*i),
+        Value::Str(s) => LV::String(lua.create_string(s)?),
+    })
+}

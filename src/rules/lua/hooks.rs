@@ -1,0 +1,589 @@
+//! Calling the hooks a script defines: which hooks there are, and the
+//! methods the engine calls them through (each hook's arguments and how its
+//! answer is read), inside the call context and budget.
+
+use std::sync::Arc;
+
+use mlua::{Function, Lua, Table, Value as LV};
+
+use super::context::{AttackedQuery, CallCtx};
+use super::errors::describe_error;
+use super::prelude::{piece_args, piece_table};
+use super::sandbox::TICKS;
+use super::{ActionInfo, Rules};
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{Choice, GameState, PieceId, PlayerId};
+use crate::rules::variant::Variant;
+
+/// The hooks a script defined in its `rules` table (each optional).
+pub(super) struct Hooks {
+    pub(super) strike: Option<Function>,
+    pub(super) after_action: Option<Function>,
+    pub(super) on_choice: Option<Function>,
+    pub(super) filter: Option<Function>,
+    pub(super) frozen: Option<Function>,
+    pub(super) consistent: Option<Function>,
+    pub(super) evaluate: Option<Function>,
+    pub(super) captures: Option<Function>,
+    pub(super) attacked: Option<Function>,
+    pub(super) check_cells: Option<Function>,
+    pub(super) extra_moves: Option<Function>,
+    pub(super) position_fields: Option<Function>,
+    pub(super) actions: Option<Function>,
+    pub(super) perform: Option<Function>,
+    pub(super) setup: Option<Function>,
+}
+
+impl Hooks {
+    /// Reads the hooks from the loaded `rules` table: each must be a
+    /// function or absent, and `actions` and `perform` come together.
+    pub(super) fn collect(rules: &Table) -> Result<Hooks, String> {
+        let hook = |name: &str| -> Result<Option<Function>, String> {
+            match rules.get::<LV>(name).map_err(|e| e.to_string())? {
+                LV::Nil => Ok(None),
+                LV::Function(f) => Ok(Some(f)),
+                other => Err(format!(
+                    "rules.{name} must be a function, found {}",
+                    other.type_name()
+                )),
+            }
+        };
+        let strike = hook("strike")?;
+        let after_action = hook("after_action")?;
+        let on_choice = hook("on_choice")?;
+        let filter = hook("filter")?;
+        let frozen = hook("frozen")?;
+        let consistent = hook("consistent")?;
+        let evaluate = hook("evaluate")?;
+        let captures = hook("captures")?;
+        let attacked = hook("attacked")?;
+        let check_cells = hook("check_cells")?;
+        let actions = hook("actions")?;
+        let perform = hook("perform")?;
+        let setup = hook("setup")?;
+        if actions.is_some() != perform.is_some() {
+            return Err(
+                "rules.actions and rules.perform go together: define both or neither".into(),
+            );
+        }
+        let extra_moves = hook("extra_moves")?;
+        let position_fields = hook("position_fields")?;
+        Ok(Hooks {
+            strike,
+            after_action,
+            on_choice,
+            filter,
+            frozen,
+            consistent,
+            evaluate,
+            captures,
+            attacked,
+            check_cells,
+            extra_moves,
+            position_fields,
+            actions,
+            perform,
+            setup,
+        })
+    }
+}
+
+/// The board as the fast hooks receive it: a buffer of two bytes per cell
+/// (cell index order), the kind's number (from 1; 0 for an empty cell) and
+/// the owner's number (from 1).
+fn cells_buffer(lua: &Lua, state: &GameState) -> mlua::Result<mlua::Buffer> {
+    let mut bytes = Vec::with_capacity(state.board.len() * 2);
+    for slot in &state.board {
+        match slot {
+            Some(id) => {
+                let p = &state.pieces[*id as usize];
+                bytes.push((p.kind + 1).min(255) as u8);
+                bytes.push(p.owner + 1);
+            }
+            None => bytes.extend([0, 0]),
+        }
+    }
+    lua.create_buffer(bytes)
+}
+/// Cell indices from Lua, keeping those on the board.
+fn cells_in(v: &[i64], variant: &Variant) -> Vec<Cell> {
+    let n = variant.board.cell_count() as i64;
+    v.iter()
+        .filter(|&&c| (0..n).contains(&c))
+        .map(|&c| c as Cell)
+        .collect()
+}
+impl Rules {
+    pub fn script_name(&self) -> &str {
+        &self.script_name
+    }
+
+    pub fn has_after_action(&self) -> bool {
+        self.hooks.after_action.is_some()
+    }
+
+    pub fn has_strike(&self) -> bool {
+        self.hooks.strike.is_some()
+    }
+
+    /// Sets how `g:attacked` is answered: the engine gives its movement
+    /// query when it loads the rules.
+    pub fn set_attacked(&mut self, query: Box<AttackedQuery>) {
+        if let Some(mut cx) = self.lua.app_data_mut::<CallCtx>() {
+            cx.attacked = Some(Arc::from(query));
+        }
+    }
+
+    /// Sets the instruction budget of each hook call.
+    pub fn set_budget(&mut self, ticks: i64) {
+        self.budget_per_call = ticks;
+    }
+
+    /// Runs `f` with the state moved into the Lua state. The state comes back
+    /// whatever happens; on error its contents may be partly changed, so
+    /// callers work on a copy.
+    pub(super) fn call<R>(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
+    ) -> Result<R, String> {
+        self.enter(state, true, variant, effects, f)
+    }
+
+    /// Points the call context at `state` for one hook call (`writable`: the
+    /// hook may change it; else changes go to a private copy), runs `f`, and
+    /// puts the context back as it was (calls may nest).
+    fn enter<R>(
+        &self,
+        state: *mut GameState,
+        writable: bool,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
+    ) -> Result<R, String> {
+        TICKS.with(|t| t.set(self.budget_per_call));
+        let saved = {
+            let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
+            if !cx.variant.as_ref().is_some_and(|v| Arc::ptr_eq(v, variant)) {
+                cx.variant = Some(variant.clone());
+            }
+            (
+                std::mem::replace(&mut cx.target, state),
+                std::mem::replace(&mut cx.writable, writable),
+                cx.scratch.take(),
+                std::mem::replace(&mut cx.effects, std::mem::take(effects)),
+            )
+        };
+        let result = f(&self.lua, &self.api);
+        {
+            let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
+            cx.target = saved.0;
+            cx.writable = saved.1;
+            cx.scratch = saved.2;
+            *effects = std::mem::replace(&mut cx.effects, saved.3);
+        }
+        result.map_err(|e| describe_error(&e, &self.script_names))
+    }
+
+    /// Asks `rules.strike(g, attacker, defender)` who wins a strike:
+    /// `"attacker"`, `"defender"`, `"both"` (both removed) or `"none"`.
+    pub fn strike(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        attacker: PieceId,
+        defender: PieceId,
+    ) -> Result<String, String> {
+        let Some(hook) = &self.hooks.strike else {
+            return Ok("attacker".into());
+        };
+        self.call(state, variant, effects, |lua, api| {
+            let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
+            self.strike_caller.call::<String>((
+                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5,
+            ))
+        })
+    }
+
+    /// Calls `rules.after_action(g, action)` if the script defines it;
+    /// `action` is a table `{kind, text, player, from, to, piece}` (`kind` is
+    /// `"move"`, `"choice"` or `"draw"`; `piece` the id of the piece that
+    /// acted, for a move).
+    pub fn after_action(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        action: &ActionInfo,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.hooks.after_action else {
+            return Ok(());
+        };
+        self.call(state, variant, effects, |_, api| {
+            self.after_action_caller.call::<()>((
+                hook,
+                api,
+                // Its number (from 1): the prelude has the names.
+                action.kind as i64 + 1,
+                action.player as i64 + 1,
+                action.from.map(|c| c as i64),
+                action.to.map(|c| c as i64),
+                action.piece,
+                action.piece_kind.map(|k| k as i64),
+                action.captured,
+                action.text.as_deref(),
+            ))
+        })
+    }
+
+    pub fn has_filter(&self) -> bool {
+        self.hooks.filter.is_some()
+    }
+
+    /// Asks `rules.filter(g, moves)` which of the generated moves a rule
+    /// forbids: `moves` is a list of `{from, to, piece}`; the answer a list of
+    /// their indices (1-based) to remove, or nil. The state is not changed.
+    pub fn filter(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        moves: &[(Cell, Cell, PieceId)],
+    ) -> Result<Vec<usize>, String> {
+        let Some(hook) = &self.hooks.filter else {
+            return Ok(Vec::new());
+        };
+        self.query(state, variant, |lua, api| {
+            let list = lua.create_table_with_capacity(moves.len(), 0)?;
+            for &(from, to, piece) in moves {
+                let t = lua.create_table_with_capacity(0, 3)?;
+                t.set("from", variant.board.cell_name(from))?;
+                t.set("to", variant.board.cell_name(to))?;
+                t.set("piece", piece)?;
+                list.push(t)?;
+            }
+            let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
+            Ok(out.unwrap_or_default())
+        })
+    }
+
+    pub fn has_consistent(&self) -> bool {
+        self.hooks.consistent.is_some()
+    }
+
+    /// Asks `rules.consistent(g, piece)` whether a sampled kind is possible
+    /// for a piece (used when sampling determinizations); true without the hook.
+    pub fn consistent(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        piece: PieceId,
+    ) -> Result<bool, String> {
+        let Some(hook) = &self.hooks.consistent else {
+            return Ok(true);
+        };
+        self.query(state, variant, |lua, api| {
+            let t = piece_table(lua, piece)?;
+            let ok: Option<bool> = hook.call((api.clone(), t))?;
+            Ok(ok.unwrap_or(true))
+        })
+    }
+
+    pub fn has_evaluate(&self) -> bool {
+        self.hooks.evaluate.is_some()
+    }
+
+    /// Asks `rules.evaluate(g, player)` how good a position is for a player,
+    /// as an estimated chance of winning in [0, 1] (clamped).
+    pub fn evaluate(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<f64, String> {
+        let Some(hook) = &self.hooks.evaluate else {
+            return Ok(0.5);
+        };
+        let name = variant.players[player as usize].clone();
+        self.query(state, variant, |_, api| {
+            let v: f64 = hook.call((api.clone(), name))?;
+            Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
+        })
+    }
+
+    pub fn has_frozen(&self) -> bool {
+        self.hooks.frozen.is_some()
+    }
+
+    pub fn has_captures(&self) -> bool {
+        self.hooks.captures.is_some()
+    }
+
+    pub fn has_attacked(&self) -> bool {
+        self.hooks.attacked.is_some()
+    }
+
+    pub fn has_check_cells(&self) -> bool {
+        self.hooks.check_cells.is_some()
+    }
+
+    /// Asks `rules.check_cells(g, player, cells)` which cells can matter to
+    /// whether `player`'s royal pieces could be captured after a move of
+    /// theirs: `None` (the hook answered nil) means every move must be
+    /// tested. The rules promise that, when no royal piece can be captured
+    /// now, a move that starts, ends and captures outside the list leaves
+    /// them safe.
+    pub fn check_cells(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Option<Vec<Cell>>, String> {
+        let Some(hook) = &self.hooks.check_cells else {
+            return Ok(None);
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            hook.call::<Option<Vec<i64>>>((
+                api.clone(),
+                variant.players[player as usize].as_str(),
+                cells,
+            ))
+        })
+        .map(|o| o.map(|v| cells_in(&v, variant)))
+    }
+
+    /// Asks `rules.frozen(g, player)` which cells hold pieces of `player`
+    /// that cannot move now (cell indices, 0-based). The state is not changed.
+    pub fn frozen(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Vec<Cell>, String> {
+        let Some(hook) = &self.hooks.frozen else {
+            return Ok(Vec::new());
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let out: Option<Vec<i64>> = hook.call((
+                api.clone(),
+                variant.players[player as usize].as_str(),
+                cells,
+            ))?;
+            Ok(out.unwrap_or_default())
+        })
+        .map(|v| cells_in(&v, variant))
+    }
+
+    /// Asks `rules.captures(g, from, to)` which cells a move captures besides
+    /// an enemy on `to` (cell indices; the state is the one before the move).
+    pub fn captures(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        from: Cell,
+        to: Cell,
+    ) -> Result<Vec<Cell>, String> {
+        let Some(hook) = &self.hooks.captures else {
+            return Ok(Vec::new());
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64, cells))?;
+            Ok(out.unwrap_or_default())
+        })
+        .map(|v| cells_in(&v, variant))
+    }
+
+    /// Asks `rules.attacked(g, cell, by)`: could player `by`, moving now,
+    /// capture the piece on `cell`?
+    pub fn attacked(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        cell: Cell,
+        by: PlayerId,
+    ) -> Result<bool, String> {
+        let Some(hook) = &self.hooks.attacked else {
+            return Ok(false);
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            hook.call::<bool>((
+                api.clone(),
+                cell as i64,
+                variant.players[by as usize].as_str(),
+                cells,
+            ))
+        })
+    }
+
+    pub fn has_extra_moves(&self) -> bool {
+        self.hooks.extra_moves.is_some()
+    }
+
+    pub fn has_on_choice(&self) -> bool {
+        self.hooks.on_choice.is_some()
+    }
+
+    /// Asks `rules.extra_moves(g, player, cells)` for the moves the rules add
+    /// to the declared ones: `{from, to, captures}` (cell indices; `captures`
+    /// the cells the move empties besides `to`). The state is not changed.
+    pub fn extra_moves(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Vec<(Cell, Cell, Vec<Cell>)>, String> {
+        let Some(hook) = &self.hooks.extra_moves else {
+            return Ok(Vec::new());
+        };
+        let n = variant.board.cell_count() as i64;
+        let cell = move |v: i64| -> mlua::Result<Cell> {
+            if (0..n).contains(&v) {
+                Ok(v as Cell)
+            } else {
+                Err(mlua::Error::runtime(format!(
+                    "rules.extra_moves: {v} is not a cell index"
+                )))
+            }
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let list: Option<Vec<Table>> = hook.call((
+                api.clone(),
+                variant.players[player as usize].as_str(),
+                cells,
+            ))?;
+            let mut out = Vec::new();
+            for m in list.unwrap_or_default() {
+                let from = cell(m.get("from")?)?;
+                let to = cell(m.get("to")?)?;
+                let caps: Option<Vec<i64>> = m.get("captures")?;
+                let caps = caps
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(cell)
+                    .collect::<mlua::Result<Vec<Cell>>>()?;
+                out.push((from, to, caps));
+            }
+            Ok(out)
+        })
+    }
+
+    /// Calls `rules.position_fields(g, fields)` with the fields of a FEN
+    /// line after the player to move (castling rights, en passant...).
+    pub fn position_fields(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        fields: &[&str],
+    ) -> Result<(), String> {
+        let Some(hook) = &self.hooks.position_fields else {
+            return Ok(());
+        };
+        let mut effects = Vec::new();
+        self.call(state, variant, &mut effects, |_, api| {
+            hook.call::<()>((api.clone(), fields.to_vec()))
+        })
+    }
+
+    /// Runs a question against a state without changing it: the hook works
+    /// on a scratch copy, so whatever it writes is discarded.
+    fn query<R>(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
+    ) -> Result<R, String> {
+        let mut effects = Vec::new();
+        let target = state as *const GameState as *mut GameState;
+        self.enter(target, false, variant, &mut effects, f)
+    }
+
+    /// Calls `rules.on_choice(g, player, reason, option)` with a choice's answer.
+    pub fn on_choice(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        choice: &Choice,
+        option: &str,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.hooks.on_choice else {
+            return Err(format!(
+                "{}: a choice was answered but the script defines no rules.on_choice",
+                self.script_name
+            ));
+        };
+        let player = variant.players[choice.player as usize].clone();
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>((
+                api.clone(),
+                player,
+                choice.reason.clone(),
+                option.to_string(),
+            ))
+        })
+    }
+
+    pub fn has_actions(&self) -> bool {
+        self.hooks.actions.is_some()
+    }
+
+    /// Asks `rules.actions(g)` for the extra actions of the player to move:
+    /// a list of distinct labels (the state is not changed).
+    pub fn actions(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+    ) -> Result<Vec<String>, String> {
+        let Some(hook) = &self.hooks.actions else {
+            return Ok(Vec::new());
+        };
+        self.query(state, variant, |lua, api| {
+            let cells = cells_buffer(lua, state)?;
+            let out: Option<Vec<String>> = hook.call((api.clone(), cells))?;
+            Ok(out.unwrap_or_default())
+        })
+    }
+
+    /// Calls `rules.perform(g, label)` to apply one of the listed actions.
+    pub fn perform(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        label: &str,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.hooks.perform else {
+            return Err("the script defines no rules.perform".into());
+        };
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>((api.clone(), label.to_string()))
+        })
+    }
+
+    pub fn has_setup(&self) -> bool {
+        self.hooks.setup.is_some()
+    }
+
+    /// Calls `rules.setup(g)` once on a new game, after the declared setups.
+    pub fn setup(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), String> {
+        let Some(hook) = &self.hooks.setup else {
+            return Ok(());
+        };
+        self.call(state, variant, effects, |_, api| {
+            hook.call::<()>(api.clone())
+        })
+    }
+}

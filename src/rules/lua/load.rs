@@ -1,0 +1,144 @@
+//! Making [`Rules`] from a variant's scripts: reading them, building the
+//! sandboxed state they load into, running them in order and keeping the
+//! hooks they define.
+
+use mlua::{AnyUserData, Function, Lua, Table};
+
+use super::api::Api;
+use super::context::{CallCtx, Names};
+use super::errors::{describe_error, script_diagnostic};
+use super::hooks::Hooks;
+use super::sandbox::{self, TICKS};
+use super::{prelude, Facts, Rules, DEFAULT_BUDGET};
+use crate::base::geometry::Cell;
+use crate::rules::variant::{Diagnostic, LoadError, Value, Variant};
+
+impl Rules {
+    /// Creates the sandboxed state and loads the variant's scripts, base
+    /// variant first: a script that extends another finds `rules` already
+    /// filled by its base, and may keep a base hook in a local before
+    /// replacing it.
+    pub fn load(variant: &Variant) -> Result<Rules, LoadError> {
+        let mut sources = Vec::new();
+        for (path, shown) in &variant.scripts {
+            let src = std::fs::read_to_string(path).map_err(|e| {
+                LoadError(vec![Diagnostic {
+                    file: shown.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!("cannot read script: {e}"),
+                }])
+            })?;
+            sources.push((src, shown.clone()));
+        }
+        let options: Vec<(String, Value)> = variant
+            .options
+            .iter()
+            .map(|o| (o.name.clone(), o.value.clone()))
+            .collect();
+        let facts = Facts {
+            kinds: variant.kinds.iter().map(|k| k.name.clone()).collect(),
+            players: variant.players.clone(),
+            kind_info: variant
+                .kinds
+                .iter()
+                .map(|k| (k.rank, k.is_mobile(), k.attrs.clone()))
+                .collect(),
+            cells: (0..variant.board.cell_count())
+                .map(|c| variant.board.cell_name(c as Cell))
+                .collect(),
+            files: variant.board.files as i64,
+            ranks: variant.board.ranks as i64,
+        };
+        Rules::from_sources_with(&sources, &options, &facts)
+            .map_err(|(shown, msg)| LoadError(vec![script_diagnostic(&shown, &msg)]))
+    }
+
+    /// Loads rules from Lua sources `(source, file name)`, in order. On error,
+    /// returns the file that failed and the message.
+    /// The variant's option values are readable while the scripts load, as
+    /// the read-only global `options`, so a script can define a hook only
+    /// when an option asks for it.
+    pub fn from_sources(
+        sources: &[(String, String)],
+        options: &[(String, Value)],
+    ) -> Result<Rules, (String, String)> {
+        Rules::from_sources_with(sources, options, &Facts::default())
+    }
+
+    /// Like [`Rules::from_sources`], with the variant's static facts as the
+    /// read-only globals `kinds` (name → number, in declaration order from
+    /// 1), `players` (name → number from 1) and `board` (`files`, `ranks`).
+    pub fn from_sources_with(
+        sources: &[(String, String)],
+        options: &[(String, Value)],
+        facts: &Facts,
+    ) -> Result<Rules, (String, String)> {
+        let display = sources
+            .last()
+            .map(|s| s.1.clone())
+            .unwrap_or_else(|| "<no script>".into());
+        let names: Vec<String> = sources.iter().map(|s| s.1.clone()).collect();
+        let fail = |m: String| (display.clone(), m);
+        let (lua, api, after_action_caller, strike_caller) =
+            prepare_state(options, facts).map_err(|e| fail(e.to_string()))?;
+        run_scripts(&lua, sources, &names)?;
+        let rules: Table = lua
+            .globals()
+            .get("rules")
+            .map_err(|e| fail(e.to_string()))?;
+        let hooks = Hooks::collect(&rules).map_err(fail)?;
+        sandbox::lock(&lua, &rules);
+        Ok(Rules {
+            lua,
+            budget_per_call: DEFAULT_BUDGET,
+            script_name: display.clone(),
+            script_names: names,
+            hooks,
+            api,
+            after_action_caller,
+            strike_caller,
+        })
+    }
+}
+
+/// The state the scripts load into: sandboxed, with its globals, the `g`
+/// object, and the prelude's builders and the API's strings in the call
+/// context; sealed (memory limit, final builtins). Returns it with the `g`
+/// object and the `after_action` and `strike` callers.
+fn prepare_state(
+    options: &[(String, Value)],
+    facts: &Facts,
+) -> mlua::Result<(Lua, AnyUserData, Function, Function)> {
+    let lua = sandbox::new_state()?;
+    sandbox::restrict_globals(&lua)?;
+    sandbox::set_globals(&lua, options, facts)?;
+    let api = lua.create_userdata(Api)?;
+    let (after_action_caller, piece_maker, strike_caller) = prelude::run(&lua, facts)?;
+    let made = Names::make(&lua, facts)?;
+    {
+        let mut cx = lua.app_data_mut::<CallCtx>().expect("call context");
+        cx.piece_maker = Some(piece_maker);
+        cx.names = Some(made);
+    }
+    sandbox::seal(&lua)?;
+    Ok((lua, api, after_action_caller, strike_caller))
+}
+
+/// Runs the scripts `(source, file name)` in order, each with a larger
+/// budget than a hook call; on error, the file that failed and the message.
+fn run_scripts(
+    lua: &Lua,
+    sources: &[(String, String)],
+    names: &[String],
+) -> Result<(), (String, String)> {
+    for (source, shown) in sources {
+        TICKS.with(|t| t.set(DEFAULT_BUDGET * 5));
+        lua.load(source.as_str())
+            .set_name(format!("@{shown}"))
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .exec()
+            .map_err(|e| (shown.clone(), describe_error(&e, names)))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! The Lua bridge's public face: the types the engine hands in and gets
+//! back, over a sandboxed Luau state per loaded variant.
+//!
+//! Sandbox: only the `math`, `string`, `table`, `utf8`, `bit32` and `buffer`
+//! libraries; no `io`, `os`, `debug`, `require`, `load`, `loadstring`,
+//! `getfenv`/`setfenv`, `collectgarbage`, `newproxy`; globals and the `rules`
+//! table are read-only once the script has loaded, so a script keeps no state
+//! of its own between calls. Every hook call has an instruction budget
+//! (counted by Luau's interrupt, which fires on calls and loop back-edges) and
+//! the state has a memory limit. `math.random` draws from the game's seeded
+//! generator.
+//!
+//! During a hook call the Lua state's call context points at the game state
+//! (see [`CallCtx`]), so API functions read and change it directly; a hook
+//! that may change it works on the engine's copy, which is discarded if the
+//! hook fails, and a read-only question copies the state only if it writes.
+//!
+//! The parts, one reason to change each:
+//! - `sandbox`: what makes the Luau state safe (libraries, globals, budget,
+//!   memory);
+//! - `context`: the call context the API works through, and converting
+//!   Lua values to the game's;
+//! - `prelude` (with `prelude.luau`): the tables rules receive;
+//! - `api`: the `g` object, one file per area;
+//! - `load`: making [`Rules`] from a variant's scripts;
+//! - `hooks`: the hooks a script defines, and calling them;
+//! - `repl`: evaluating typed Lua and printing its values;
+//! - `errors`: turning Lua errors into messages and diagnostics.
+
+mod api;
+mod context;
+mod errors;
+mod hooks;
+mod load;
+mod prelude;
+mod repl;
+mod sandbox;
+
+use mlua::{Function, Lua};
+
+use crate::base::geometry::Cell;
+use crate::base::state::{PieceId, PlayerId};
+use crate::rules::variant::Value;
+
+pub use context::{AttackedQuery, CallCtx};
+pub use errors::{describe_error, script_diagnostic};
+pub use repl::{is_incomplete, show_value};
+
+/// Instruction budget per hook call, in interrupt ticks.
+pub const DEFAULT_BUDGET: i64 = 2_000_000;
+/// Memory limit of a variant's Lua state.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
+
+/// What an action is, as `rules.after_action` names it (`action.kind`,
+/// one of [`ACTION_KINDS`], in the same order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    Move,
+    Choice,
+    Scripted,
+    Draw,
+}
+
+/// The names of the [`ActionKind`]s, handed to the prelude once.
+const ACTION_KINDS: [&str; 4] = ["move", "choice", "scripted", "draw"];
+
+/// An action as `rules.after_action` sees it.
+#[derive(Clone, Debug)]
+pub struct ActionInfo {
+    pub kind: ActionKind,
+    /// The action's text; `None` for a move (the table builds `from-to`
+    /// when the script asks for it).
+    pub text: Option<String>,
+    pub player: PlayerId,
+    pub from: Option<Cell>,
+    pub to: Option<Cell>,
+    pub piece: Option<PieceId>,
+    /// The acting piece's kind (before the action).
+    pub piece_kind: Option<crate::base::state::KindId>,
+    /// How many pieces the action captured.
+    pub captured: usize,
+}
+
+/// A kind as piece tables show it: rank, whether it moves, attributes.
+pub type KindInfo = (i64, bool, Vec<(String, Value)>);
+
+/// Static facts about a variant that scripts may read as globals.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    pub kinds: Vec<String>,
+    /// Per kind: its rank, whether it moves, and its attributes.
+    pub kind_info: Vec<KindInfo>,
+    /// Cell names in index order.
+    pub cells: Vec<String>,
+    pub players: Vec<String>,
+    pub files: i64,
+    pub ranks: i64,
+}
+
+/// A loaded rules script.
+pub struct Rules {
+    lua: Lua,
+    budget_per_call: i64,
+    script_name: String,
+    script_names: Vec<String>,
+    /// The hooks the script defined.
+    hooks: hooks::Hooks,
+    api: mlua::AnyUserData,
+    /// Builds the action table and calls `rules.after_action`.
+    after_action_caller: Function,
+    /// Builds both piece tables and calls `rules.strike`.
+    strike_caller: Function,
+}

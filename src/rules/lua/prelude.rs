@@ -1,0 +1,79 @@
+//! The tables rules receive: the host prelude (`prelude.luau`) that builds
+//! them inside Luau from numbers, and the host's side of it (what a piece
+//! table is made from).
+
+use mlua::{Function, Lua, Table};
+
+use super::context::{value_to_lua, with_ctx};
+use super::{Facts, ACTION_KINDS};
+use crate::base::geometry::Cell;
+use crate::base::state::{Loc, PieceId, PlayerId};
+
+/// Tables rules receive, built inside Luau from numbers (names come from
+/// tables made once): one call across the boundary instead of one per
+/// field. `after_action` builds the `action` table (`text` of a move made
+/// only when read) and calls the hook; `piece` builds a piece table.
+const HOST_PRELUDE: &str = include_str!("prelude.luau");
+
+/// Runs the prelude with the variant's names, returning its builders:
+/// the `after_action` caller, the piece maker and the `strike` caller.
+pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<(Function, Function, Function)> {
+    let kattrs = facts
+        .kind_info
+        .iter()
+        .map(|(_, _, attrs)| {
+            let t = lua.create_table()?;
+            for (k, v) in attrs {
+                t.set(k.as_str(), value_to_lua(lua, v)?)?;
+            }
+            Ok(t)
+        })
+        .collect::<mlua::Result<Vec<Table>>>()?;
+    lua.load(HOST_PRELUDE).set_name("=host").call((
+        facts.players.clone(),
+        facts.kinds.clone(),
+        facts.cells.clone(),
+        facts.kind_info.iter().map(|k| k.0).collect::<Vec<_>>(),
+        facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
+        kattrs,
+        ACTION_KINDS,
+    ))
+}
+
+/// A piece as a Lua table: `id`, `kind`, `owner`, `rank`, `cell`, `moved`,
+/// the kind's attributes and the piece's own attributes.
+#[inline]
+pub(super) fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
+    let maker = with_ctx(lua, |cx| {
+        cx.piece_maker
+            .clone()
+            .ok_or_else(|| mlua::Error::runtime("the host prelude is missing"))
+    })?;
+    maker.call(piece_args(lua, id)?)
+}
+
+/// What the prelude's `piece` needs to build a piece table: id, kind,
+/// owner, cell, moved, and the piece's own attributes (if any).
+pub(super) type PieceArgs = (
+    PieceId,
+    crate::base::state::KindId,
+    PlayerId,
+    Option<Cell>,
+    bool,
+    Option<Table>,
+);
+
+#[inline]
+pub(super) fn piece_args(lua: &Lua, id: PieceId) -> mlua::Result<PieceArgs> {
+    let (kind, owner, cell, moved, own) = with_ctx(lua, |cx| {
+        let p = &cx.state().pieces[id as usize];
+        let cell = match p.loc {
+            Loc::Cell(c) => Some(c),
+            _ => None,
+        };
+        let own = (!p.attrs.is_empty()).then(|| p.attrs.clone());
+        Ok((p.kind, p.owner, cell, p.moved, own))
+    })?;
+    let own = own.map(|own| lua.create_table_from(own)).transpose()?;
+    Ok((id, kind, owner, cell, moved, own))
+}
