@@ -9,6 +9,9 @@ use crate::base::state::{Outcome, PieceId, PlayerId};
 
 /// An action as data. Its canonical text form (see [`Engine::action_text`])
 /// parses back with [`Engine::parse_action`].
+///
+/// [`Engine::action_text`]: super::Engine::action_text
+/// [`Engine::parse_action`]: super::Engine::parse_action
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// A piece goes from one cell to another: a move, or a strike when the

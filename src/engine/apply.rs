@@ -78,6 +78,60 @@ impl Engine {
             _ => None,
         };
         let moving_kind = moving.map(|(id, _, _)| s.pieces[id as usize].kind);
+        let info = self.after_action_info(s, a, mover, moving, moving_kind);
+        if self.variant.draw_offers
+            && matches!(a, Action::Move { .. })
+            && s.counter(DRAW_OFFER, None) - 1 != mover as i64
+        {
+            // A move instead of an answer declines a standing offer.
+            s.counters.remove(DRAW_OFFER, None);
+        }
+        self.perform(s, a, mover, events, &mut effects)?;
+        let captured = captured_count(events, &effects);
+        if let Some(mut info) = info {
+            if s.outcome.is_none() {
+                info.captured = captured;
+                self.rules
+                    .after_action(s, &self.variant, &mut effects, &info)
+                    .map_err(ActionError::Script)?;
+            }
+        }
+        self.count_no_progress(s, moving_kind, captured);
+        events.extend(effects.into_iter().map(Event::Effect));
+        s.ply += 1;
+        if s.hold_turn {
+            // The rules keep the turn (a turn of several actions).
+            s.hold_turn = false;
+            if s.outcome.is_none() && s.ply >= self.variant.max_plies {
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
+                });
+            }
+        } else if *a != Action::OfferDraw {
+            listed = self.advance_turn(s, next);
+        }
+        self.count_repetition(s, a, events);
+        if let Some(o) = &s.outcome {
+            events.push(Event::Ended(o.clone()));
+            listed = false;
+        }
+        Ok(listed)
+    }
+
+    /// What `rules.after_action` will be told about the action, when the
+    /// rules have the hook and the variant's `after_action_when` (if any)
+    /// holds for the moving piece. `moving`: the piece, from and to of a
+    /// move; `captured` is counted once the action is performed.
+    #[inline]
+    fn after_action_info(
+        &self,
+        s: &GameState,
+        a: &Action,
+        mover: PlayerId,
+        moving: Option<(PieceId, Cell, Cell)>,
+        moving_kind: Option<KindId>,
+    ) -> Option<ActionInfo> {
         let wanted = match (&self.variant.after_action_when, moving) {
             (Some(w), Some((id, from, to))) => {
                 let p = &s.pieces[id as usize];
@@ -86,7 +140,7 @@ impl Engine {
             }
             _ => true,
         };
-        let info = (wanted && self.rules.has_after_action()).then(|| ActionInfo {
+        (wanted && self.rules.has_after_action()).then(|| ActionInfo {
             kind: match a {
                 Action::Move { .. } => ActionKind::Move,
                 Action::Choose { .. } => ActionKind::Choice,
@@ -100,14 +154,21 @@ impl Engine {
             piece: moving.map(|m| m.0),
             piece_kind: moving_kind,
             captured: 0,
-        });
-        if self.variant.draw_offers
-            && matches!(a, Action::Move { .. })
-            && s.counter(DRAW_OFFER, None) - 1 != mover as i64
-        {
-            // A move instead of an answer declines a standing offer.
-            s.counters.remove(DRAW_OFFER, None);
-        }
+        })
+    }
+
+    /// Does what the action itself does, by its kind: a scripted action's
+    /// `rules.perform`, a draw offer or acceptance, a choice (a promotion,
+    /// or `rules.on_choice`), or a move with the promotion it may trigger.
+    #[inline]
+    fn perform(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        mover: PlayerId,
+        events: &mut Vec<Event>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), ActionError> {
         match *a {
             Action::Scripted { index } => {
                 let list = self
@@ -118,7 +179,7 @@ impl Engine {
                     ActionError::Illegal(format!("there is no listed action number {index} here"))
                 })?;
                 self.rules
-                    .perform(s, &self.variant, &mut effects, &label)
+                    .perform(s, &self.variant, effects, &label)
                     .map_err(ActionError::Script)?;
             }
             Action::OfferDraw => {
@@ -151,38 +212,28 @@ impl Engine {
                     }
                     None => self
                         .rules
-                        .on_choice(s, &self.variant, &mut effects, &choice, &label)
+                        .on_choice(s, &self.variant, effects, &choice, &label)
                         .map_err(ActionError::Script)?,
                 }
             }
             Action::Move { from, to } => {
                 let side = self.extra_side_captures(s, from, to);
-                self.do_move(s, mover, from, to, &side, events, &mut effects)?;
+                self.do_move(s, mover, from, to, &side, events, effects)?;
                 if let Some(c) = self.promotion(s, from, to) {
                     s.pending.insert(0, c);
                 }
             }
         }
-        let captured = events
-            .iter()
-            .map(|e| match e {
-                Event::Struck { result, .. } if result == "both" => 2,
-                Event::Struck { result, .. } if result != "none" => 1,
-                _ => 0,
-            })
-            .sum::<usize>()
-            + effects
-                .iter()
-                .filter(|e| matches!(e, Effect::Captured { .. }))
-                .count();
-        if let Some(mut info) = info {
-            if s.outcome.is_none() {
-                info.captured = captured;
-                self.rules
-                    .after_action(s, &self.variant, &mut effects, &info)
-                    .map_err(ActionError::Script)?;
-            }
-        }
+        Ok(())
+    }
+
+    /// The variant's `no_progress` rule after a move of a piece of
+    /// `moving_kind` that captured `captured` pieces: the counter restarts
+    /// on a capture or a move of a resetting kind, else grows, and the game
+    /// is drawn when it reaches the limit. Actions that are not moves leave
+    /// it alone.
+    #[inline]
+    fn count_no_progress(&self, s: &mut GameState, moving_kind: Option<KindId>, captured: usize) {
         if let (Some(np), Some(kind)) = (&self.variant.no_progress, moving_kind) {
             let n = if captured > 0 || np.reset_kinds.contains(&kind) {
                 0
@@ -197,20 +248,13 @@ impl Engine {
                 });
             }
         }
-        events.extend(effects.into_iter().map(Event::Effect));
-        s.ply += 1;
-        if s.hold_turn {
-            // The rules keep the turn (a turn of several actions).
-            s.hold_turn = false;
-            if s.outcome.is_none() && s.ply >= self.variant.max_plies {
-                s.outcome = Some(Outcome {
-                    winners: vec![],
-                    reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
-                });
-            }
-        } else if *a != Action::OfferDraw {
-            listed = self.advance_turn(s, next);
-        }
+    }
+
+    /// The variant's `repetition_draw` rule after an action (`events`: what
+    /// it did): the position left is recorded (the record restarts after a
+    /// capture), and the game is drawn when it has occurred often enough.
+    #[inline]
+    fn count_repetition(&self, s: &mut GameState, a: &Action, events: &[Event]) {
         if let Some(n) = self.variant.repetition_draw {
             if s.outcome.is_none() && s.pending.is_empty() && !a.is_social() {
                 let captured = events.iter().any(|e| {
@@ -233,11 +277,6 @@ impl Engine {
                 }
             }
         }
-        if let Some(o) = &s.outcome {
-            events.push(Event::Ended(o.clone()));
-            listed = false;
-        }
-        Ok(listed)
     }
 
     /// Moves a piece (a strike when `to` holds an enemy) and removes what
@@ -269,62 +308,15 @@ impl Engine {
         side.extend_from_slice(extra_side);
         match s.piece_at(to) {
             None => {
-                s.place(id, to);
-                s.pieces[id as usize].moved = true;
+                self.move_to_empty(s, mover, id, from, to, effects);
                 events.push(Event::Moved {
                     piece: id,
                     from,
                     to,
                 });
-                self.reveal_by_distance(s, id, from, to, effects);
-                let sh = &mut s.shuttles[mover as usize];
-                if sh.piece == Some(id) && sh.to == from && sh.from == to {
-                    sh.count += 1;
-                } else {
-                    *sh = Shuttle {
-                        piece: Some(id),
-                        from,
-                        to,
-                        count: 1,
-                    };
-                }
-                sh.from = from;
-                sh.to = to;
             }
             Some(def) => {
-                s.pieces[id as usize].moved = true;
-                self.reveal_by_distance(s, id, from, to, effects);
-                if self.variant.strike_reveals {
-                    let all = s.all_players();
-                    for p in [id, def] {
-                        s.reveal(p, all);
-                        effects.push(Effect::Revealed { piece: p, to: all });
-                    }
-                }
-                let result = self
-                    .rules
-                    .strike(s, &self.variant, effects, id, def)
-                    .map_err(ActionError::Script)?;
-                match result.as_str() {
-                    "attacker" => {
-                        s.capture(def);
-                        if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
-                            s.place(id, to);
-                        }
-                    }
-                    "defender" => s.capture(id),
-                    "both" => {
-                        s.capture(id);
-                        s.capture(def);
-                    }
-                    "none" => {}
-                    other => {
-                        return Err(ActionError::Script(format!(
-                            "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
-                            self.rules.script_name()
-                        )))
-                    }
-                }
+                let result = self.strike(s, id, def, from, to, effects)?;
                 events.push(Event::Struck {
                     attacker: id,
                     defender: def,
@@ -348,6 +340,86 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// A move onto an empty cell: the piece goes there (revealed if it
+    /// slid far), and the mover's back-and-forth count goes on or restarts.
+    #[inline]
+    fn move_to_empty(
+        &self,
+        s: &mut GameState,
+        mover: PlayerId,
+        id: PieceId,
+        from: Cell,
+        to: Cell,
+        effects: &mut Vec<Effect>,
+    ) {
+        s.place(id, to);
+        s.pieces[id as usize].moved = true;
+        self.reveal_by_distance(s, id, from, to, effects);
+        let sh = &mut s.shuttles[mover as usize];
+        if sh.piece == Some(id) && sh.to == from && sh.from == to {
+            sh.count += 1;
+        } else {
+            *sh = Shuttle {
+                piece: Some(id),
+                from,
+                to,
+                count: 1,
+            };
+        }
+        sh.from = from;
+        sh.to = to;
+    }
+
+    /// The piece `id` on `from` strikes `def` on `to`: both are revealed if
+    /// the variant says so, `rules.strike` decides, and the loser (or both)
+    /// is captured; an attacker that wins takes the cell. Returns the
+    /// strike's result (`attacker`, `defender`, `both` or `none`).
+    #[inline]
+    fn strike(
+        &self,
+        s: &mut GameState,
+        id: PieceId,
+        def: PieceId,
+        from: Cell,
+        to: Cell,
+        effects: &mut Vec<Effect>,
+    ) -> Result<String, ActionError> {
+        s.pieces[id as usize].moved = true;
+        self.reveal_by_distance(s, id, from, to, effects);
+        if self.variant.strike_reveals {
+            let all = s.all_players();
+            for p in [id, def] {
+                s.reveal(p, all);
+                effects.push(Effect::Revealed { piece: p, to: all });
+            }
+        }
+        let result = self
+            .rules
+            .strike(s, &self.variant, effects, id, def)
+            .map_err(ActionError::Script)?;
+        match result.as_str() {
+            "attacker" => {
+                s.capture(def);
+                if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
+                    s.place(id, to);
+                }
+            }
+            "defender" => s.capture(id),
+            "both" => {
+                s.capture(id);
+                s.capture(def);
+            }
+            "none" => {}
+            other => {
+                return Err(ActionError::Script(format!(
+                    "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
+                    self.rules.script_name()
+                )))
+            }
+        }
+        Ok(result)
     }
 
     fn reveal_by_distance(
@@ -412,4 +484,22 @@ impl Engine {
             _ => 1,
         }
     }
+}
+
+/// How many pieces an action captured: a strike's loser (both when both
+/// lose) and each capture the hooks reported.
+#[inline]
+fn captured_count(events: &[Event], effects: &[Effect]) -> usize {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Struck { result, .. } if result == "both" => 2,
+            Event::Struck { result, .. } if result != "none" => 1,
+            _ => 0,
+        })
+        .sum::<usize>()
+        + effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Captured { .. }))
+            .count()
 }

@@ -111,73 +111,18 @@ impl Engine {
             if m == ROYAL_CELL && g.royals.len() == 1 {
                 // The royal piece moves: is its new cell reachable by an
                 // enemy once it has left the old one? One map per position.
-                if g.reach.is_none() {
-                    let board = &mut g.scratch;
-                    let royal = board[from as usize].take();
-                    let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
-                    let mut map = std::mem::take(&mut g.spare_map);
-                    map.resize(s.board.len(), false);
-                    let usable = (0..s.players).all(|q| {
-                        q == player
-                            || s.eliminated & (1 << q) != 0
-                            || capture_map(&self.moves, s, board, q, victim, &mut map)
-                    });
-                    board[from as usize] = royal;
-                    g.reach = Some(usable.then_some(map));
-                }
-                if let Some(Some(map)) = &g.reach {
-                    return !map[to as usize];
+                if let Some(safe) = self.royal_move_safe(g, s, player, from, to) {
+                    return safe;
                 }
             }
             if m != ROYAL_CELL && g.royals.len() == 1 {
                 // Only the lines through `from` can open: look along each
                 // for the first piece, on the board after the move.
-                let r = g.royals[0];
-                let saved_to = g.scratch[to as usize];
-                g.scratch[to as usize] = g.scratch[from as usize].take();
-                let mut exposed = false;
-                for (i, next) in self.line_next.iter().enumerate() {
-                    if m & (1 << i) == 0 {
-                        continue;
-                    }
-                    let mut c = next[r as usize];
-                    while c != Cell::MAX {
-                        if s.terrain[c as usize] & self.variant.board.blocking != 0 {
-                            break;
-                        }
-                        if let Some(id) = g.scratch[c as usize] {
-                            let q = s.pieces[id as usize].owner;
-                            exposed = q != player
-                                && s.eliminated & (1 << q) == 0
-                                && reaches(&self.moves, s, &g.scratch, id, c, r);
-                            break;
-                        }
-                        c = next[c as usize];
-                    }
-                    if exposed {
-                        break;
-                    }
-                }
-                g.scratch[from as usize] = g.scratch[to as usize];
-                g.scratch[to as usize] = saved_to;
-                return !exposed;
+                return !self.opens_line(g, s, player, from, to, m);
             }
         }
-        if let Some(mask) = &g.relevant {
-            let outside = |c: &Cell| !mask[*c as usize];
-            if outside(&from) && outside(&to) && side.iter().all(outside) {
-                // Only what the move captures is left to look at, and only
-                // when an enemy stands on a cell that matters.
-                let captures_outside = !g.enemy_relevant
-                    || !self.rules.has_captures()
-                    || self
-                        .rules
-                        .captures(s, &self.variant, from, to)
-                        .is_ok_and(|c| c.iter().all(outside));
-                if captures_outside {
-                    return true;
-                }
-            }
+        if self.outside_check_cells(g, s, from, to, side) {
+            return true;
         }
         if g.native {
             if g.scratch.is_empty() {
@@ -190,6 +135,117 @@ impl Engine {
         } else {
             !self.exposes_royal(s, player, from, to, side)
         }
+    }
+
+    /// The line shortcut when the (single) royal piece itself moves
+    /// `from`→`to`: is its new cell out of every enemy's reach once it has
+    /// left the old one? One map per position, made on the first such move;
+    /// `None` when no map can be made (the move is tested in full).
+    #[inline]
+    fn royal_move_safe(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<bool> {
+        if g.reach.is_none() {
+            let board = &mut g.scratch;
+            let royal = board[from as usize].take();
+            let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
+            let mut map = std::mem::take(&mut g.spare_map);
+            map.resize(s.board.len(), false);
+            let usable = (0..s.players).all(|q| {
+                q == player
+                    || s.eliminated & (1 << q) != 0
+                    || capture_map(&self.moves, s, board, q, victim, &mut map)
+            });
+            board[from as usize] = royal;
+            g.reach = Some(usable.then_some(map));
+        }
+        match &g.reach {
+            Some(Some(map)) => Some(!map[to as usize]),
+            _ => None,
+        }
+    }
+
+    /// The line shortcut when another piece moves `from`→`to`, `from` being
+    /// on the lines `lines` (bits, see [`Guard::rays`]) from the (single)
+    /// royal piece: only those lines can open. Looks along each for the
+    /// first piece, on the board after the move; whether one is an enemy
+    /// that then reaches the royal piece.
+    #[inline]
+    fn opens_line(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        lines: u32,
+    ) -> bool {
+        let r = g.royals[0];
+        let saved_to = g.scratch[to as usize];
+        g.scratch[to as usize] = g.scratch[from as usize].take();
+        let mut exposed = false;
+        for (i, next) in self.line_next.iter().enumerate() {
+            if lines & (1 << i) == 0 {
+                continue;
+            }
+            let mut c = next[r as usize];
+            while c != Cell::MAX {
+                if s.terrain[c as usize] & self.variant.board.blocking != 0 {
+                    break;
+                }
+                if let Some(id) = g.scratch[c as usize] {
+                    let q = s.pieces[id as usize].owner;
+                    exposed = q != player
+                        && s.eliminated & (1 << q) == 0
+                        && reaches(&self.moves, s, &g.scratch, id, c, r);
+                    break;
+                }
+                c = next[c as usize];
+            }
+            if exposed {
+                break;
+            }
+        }
+        g.scratch[from as usize] = g.scratch[to as usize];
+        g.scratch[to as usize] = saved_to;
+        exposed
+    }
+
+    /// The scripted-check shortcut (`rules.check_cells`): whether the move
+    /// touches none of the cells that can matter, and captures none of them
+    /// either (asked only when an enemy stands on one), so that it is safe.
+    #[inline]
+    fn outside_check_cells(
+        &self,
+        g: &Guard,
+        s: &GameState,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        let Some(mask) = &g.relevant else {
+            return false;
+        };
+        let outside = |c: &Cell| !mask[*c as usize];
+        if outside(&from) && outside(&to) && side.iter().all(outside) {
+            // Only what the move captures is left to look at, and only
+            // when an enemy stands on a cell that matters.
+            let captures_outside = !g.enemy_relevant
+                || !self.rules.has_captures()
+                || self
+                    .rules
+                    .captures(s, &self.variant, from, to)
+                    .is_ok_and(|c| c.iter().all(outside));
+            if captures_outside {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether check is decided natively (no rule hook changes captures,
