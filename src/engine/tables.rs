@@ -1,13 +1,16 @@
-//! "Could a piece of player P move onto this cell?" answered from the cell
-//! outwards instead of by generating every piece's moves.
+//! The movement tables built once per variant from its declared movement:
+//! [`MoveTables`] (neighbours and slots for generating moves) and
+//! [`AttackTable`] (reverse movement).
 //!
-//! Built once per variant from the declared movement: for every step delta,
-//! the kinds that step that way; for every slide direction, the kinds that
-//! slide that way. An attacker with a step `d` can only stand on `cell - d`;
-//! one with a (non-jumping) slide along `d` can only be the first piece met
-//! walking from `cell` along `-d`. Each candidate found is then confirmed by
-//! the exact test (`reaches`), so the answer is the same as generating all
-//! moves. Kinds with paths or jumping slides are looked up piece by piece.
+//! The attack table answers "Could a piece of player P move onto this
+//! cell?" from the cell outwards instead of by generating every piece's
+//! moves. For every step delta, the kinds that step that way; for every
+//! slide direction, the kinds that slide that way. An attacker with a step
+//! `d` can only stand on `cell - d`; one with a (non-jumping) slide along
+//! `d` can only be the first piece met walking from `cell` along `-d`. Each
+//! candidate found is then confirmed by the exact test (`reaches`), so the
+//! answer is the same as generating all moves. Kinds with paths or jumping
+//! slides are looked up piece by piece.
 
 use crate::base::geometry::Board;
 use crate::rules::variant::{Kind, MovePattern, Target};
