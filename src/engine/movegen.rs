@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, KindId, PieceId, PlayerId};
+use crate::base::state::{GameState, KindId, Piece, PieceId, PlayerId};
 use crate::engine::tables::{AttackTable, MoveTables};
-use crate::rules::variant::{MovePattern, Target, Variant};
+use crate::rules::variant::{Jump, MovePattern, Target, Variant};
 
 /// A variant's declared movement with the tables built from it.
 pub struct Moves {
@@ -43,17 +43,14 @@ pub(crate) fn piece_moves_on(
     let piece = &s.pieces[id as usize];
     let kind = &variant.kinds[piece.kind as usize];
     let owner = piece.owner;
-    let blocking = variant.board.blocking;
-    let terrain = &s.terrain[..];
-    let pieces = &s.pieces[..];
-    let piece_at = |c: Cell| occupant[c as usize];
-    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
-    // The enemy on a cell, if any: its kind.
-    let enemy = |c: Cell| {
-        piece_at(c)
-            .map(|o| &pieces[o as usize])
-            .filter(|o| o.owner != owner)
-            .map(|o| o.kind)
+    let scan = Scan {
+        tables: &m.steps,
+        occupant,
+        terrain: &s.terrain[..],
+        blocking: variant.board.blocking,
+        pieces: &s.pieces[..],
+        owner,
+        from,
     };
     let tables = &m.steps;
     for (pi, pat) in kind.moves.iter().enumerate() {
@@ -69,113 +66,174 @@ pub(crate) fn piece_moves_on(
             }
         }
         match pat {
-            MovePattern::Step { target, .. } => {
-                for &d in dirs {
-                    let to = tables.line(d)[from as usize];
-                    if to == Cell::MAX || !passable(to) {
-                        continue;
-                    }
-                    match piece_at(to) {
-                        None => {
-                            if target.empty {
-                                emit(to)
-                            }
-                        }
-                        Some(o) => {
-                            let o = &pieces[o as usize];
-                            if o.owner != owner && target.strikes(o.kind) {
-                                emit(to)
-                            }
-                        }
-                    }
-                }
-            }
+            MovePattern::Step { target, .. } => scan.steps(dirs, target, emit),
             MovePattern::Slide {
                 max,
                 strike_at_range,
                 target,
                 jump,
                 ..
-            } => {
+            } => scan.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
+            MovePattern::Path { steps, target, .. } => scan.paths(dirs, *steps, target, emit),
+        }
+    }
+}
+
+/// What generating one piece's moves reads: the movement tables, the
+/// board `occupant`, the terrain, the pieces, and the moving piece's owner
+/// and cell.
+struct Scan<'a> {
+    tables: &'a MoveTables,
+    occupant: &'a [Option<PieceId>],
+    terrain: &'a [u32],
+    blocking: u32,
+    pieces: &'a [Piece],
+    owner: PlayerId,
+    from: Cell,
+}
+
+impl Scan<'_> {
+    #[inline]
+    fn piece_at(&self, c: Cell) -> Option<PieceId> {
+        self.occupant[c as usize]
+    }
+
+    #[inline]
+    fn passable(&self, c: Cell) -> bool {
+        self.terrain[c as usize] & self.blocking == 0
+    }
+
+    /// The enemy on a cell, if any: its kind.
+    #[inline]
+    fn enemy(&self, c: Cell) -> Option<KindId> {
+        self.piece_at(c)
+            .map(|o| &self.pieces[o as usize])
+            .filter(|o| o.owner != self.owner)
+            .map(|o| o.kind)
+    }
+
+    /// A step pattern's targets: one step along each of `dirs`, onto an
+    /// empty cell or an enemy the pattern strikes.
+    #[inline]
+    fn steps(&self, dirs: &[u16], target: &Target, emit: &mut impl FnMut(Cell)) {
+        let tables = self.tables;
+        for &d in dirs {
+            let to = tables.line(d)[self.from as usize];
+            if to == Cell::MAX || !self.passable(to) {
+                continue;
+            }
+            match self.piece_at(to) {
+                None => {
+                    if target.empty {
+                        emit(to)
+                    }
+                }
+                Some(o) => {
+                    let o = &self.pieces[o as usize];
+                    if o.owner != self.owner && target.strikes(o.kind) {
+                        emit(to)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A slide pattern's targets: along each of `dirs` through empty cells
+    /// (up to `max`), jumping enemies as `jump` allows, and striking the
+    /// first enemy met when adjacent or `strike_at_range`.
+    #[inline]
+    fn slides(
+        &self,
+        dirs: &[u16],
+        max: u8,
+        strike_at_range: bool,
+        target: &Target,
+        jump: Option<&Jump>,
+        emit: &mut impl FnMut(Cell),
+    ) {
+        let tables = self.tables;
+        for &d in dirs {
+            let line = tables.line(d);
+            let mut at = self.from;
+            let mut jumps = 0u8;
+            let mut dist = 0u32;
+            while dist < max as u32 {
+                let to = line[at as usize];
+                if to == Cell::MAX || !self.passable(to) {
+                    break;
+                }
+                dist += 1;
+                match self.piece_at(to) {
+                    None => {
+                        if target.empty {
+                            emit(to);
+                        }
+                    }
+                    Some(_) => {
+                        let ek = self.enemy(to);
+                        if let (Some(j), Some(k)) = (jump, ek) {
+                            let beyond = tables
+                                .next(d, to)
+                                .filter(|&b| self.passable(b))
+                                .filter(|&b| self.piece_at(b).is_none());
+                            if jumps < j.max
+                                && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
+                                && beyond.is_some()
+                            {
+                                jumps += 1;
+                                at = to;
+                                continue;
+                            }
+                        }
+                        if ek.is_some_and(|k| target.strikes(k))
+                            && (dist == 1 || strike_at_range)
+                            && jumps == 0
+                        {
+                            emit(to);
+                        }
+                        break;
+                    }
+                }
+                at = to;
+            }
+        }
+    }
+
+    /// A path pattern's targets: up to `steps` single steps along `dirs`,
+    /// turning freely, through empty cells.
+    #[inline]
+    fn paths(&self, dirs: &[u16], steps: u8, target: &Target, emit: &mut impl FnMut(Cell)) {
+        let tables = self.tables;
+        // Breadth-first over empty cells; the last step may strike.
+        let mut frontier = vec![self.from];
+        let mut seen = vec![self.from];
+        for _ in 0..steps {
+            let mut next = Vec::new();
+            for &at in &frontier {
                 for &d in dirs {
-                    let line = tables.line(d);
-                    let mut at = from;
-                    let mut jumps = 0u8;
-                    let mut dist = 0u32;
-                    while dist < *max as u32 {
-                        let to = line[at as usize];
-                        if to == Cell::MAX || !passable(to) {
-                            break;
-                        }
-                        dist += 1;
-                        match piece_at(to) {
-                            None => {
-                                if target.empty {
-                                    emit(to);
-                                }
-                            }
-                            Some(_) => {
-                                let ek = enemy(to);
-                                if let (Some(j), Some(k)) = (jump, ek) {
-                                    let beyond = tables
-                                        .next(d, to)
-                                        .filter(|&b| passable(b))
-                                        .filter(|&b| piece_at(b).is_none());
-                                    if jumps < j.max
-                                        && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
-                                        && beyond.is_some()
-                                    {
-                                        jumps += 1;
-                                        at = to;
-                                        continue;
-                                    }
-                                }
-                                if ek.is_some_and(|k| target.strikes(k))
-                                    && (dist == 1 || *strike_at_range)
-                                    && jumps == 0
-                                {
-                                    emit(to);
-                                }
-                                break;
+                    let Some(to) = tables.next(d, at) else {
+                        continue;
+                    };
+                    if !self.passable(to) || seen.contains(&to) {
+                        continue;
+                    }
+                    match self.piece_at(to) {
+                        None => {
+                            seen.push(to);
+                            next.push(to);
+                            if target.empty {
+                                emit(to);
                             }
                         }
-                        at = to;
+                        Some(_) => {
+                            if self.enemy(to).is_some_and(|k| target.strikes(k)) {
+                                emit(to);
+                            }
+                        }
                     }
                 }
             }
-            MovePattern::Path { steps, target, .. } => {
-                // Breadth-first over empty cells; the last step may strike.
-                let mut frontier = vec![from];
-                let mut seen = vec![from];
-                for _ in 0..*steps {
-                    let mut next = Vec::new();
-                    for &at in &frontier {
-                        for &d in dirs {
-                            let Some(to) = tables.next(d, at) else {
-                                continue;
-                            };
-                            if !passable(to) || seen.contains(&to) {
-                                continue;
-                            }
-                            match piece_at(to) {
-                                None => {
-                                    seen.push(to);
-                                    next.push(to);
-                                    if target.empty {
-                                        emit(to);
-                                    }
-                                }
-                                Some(_) => {
-                                    if enemy(to).is_some_and(|k| target.strikes(k)) {
-                                        emit(to);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    frontier = next;
-                }
-            }
+            frontier = next;
         }
     }
 }
@@ -200,6 +258,8 @@ pub(crate) fn piece_targets(
 /// Whether player `by` could capture the piece on `cell` with a declared move
 /// of one of its pieces, on the board `occupant`. (Frozen pieces are not
 /// considered; [`Engine::attacked`] asks the rules for them.)
+///
+/// [`Engine::attacked`]: super::Engine::attacked
 pub(crate) fn attacked_on(
     m: &Moves,
     s: &GameState,

@@ -1,13 +1,16 @@
-//! "Could a piece of player P move onto this cell?" answered from the cell
-//! outwards instead of by generating every piece's moves.
+//! The movement tables built once per variant from its declared movement:
+//! [`MoveTables`] (neighbours and slots for generating moves) and
+//! [`AttackTable`] (reverse movement).
 //!
-//! Built once per variant from the declared movement: for every step delta,
-//! the kinds that step that way; for every slide direction, the kinds that
-//! slide that way. An attacker with a step `d` can only stand on `cell - d`;
-//! one with a (non-jumping) slide along `d` can only be the first piece met
-//! walking from `cell` along `-d`. Each candidate found is then confirmed by
-//! the exact test (`reaches`), so the answer is the same as generating all
-//! moves. Kinds with paths or jumping slides are looked up piece by piece.
+//! The attack table answers "Could a piece of player P move onto this
+//! cell?" from the cell outwards instead of by generating every piece's
+//! moves. For every step delta, the kinds that step that way; for every
+//! slide direction, the kinds that slide that way. An attacker with a step
+//! `d` can only stand on `cell - d`; one with a (non-jumping) slide along
+//! `d` can only be the first piece met walking from `cell` along `-d`. Each
+//! candidate found is then confirmed by the exact test (`reaches`), so the
+//! answer is the same as generating all moves. Kinds with paths or jumping
+//! slides are looked up piece by piece.
 
 use crate::base::geometry::Board;
 use crate::rules::variant::{Kind, MovePattern, Target};
@@ -218,6 +221,30 @@ pub struct MoveTables {
 impl MoveTables {
     pub fn new(kinds: &[Kind], board: &Board) -> MoveTables {
         let mut t = MoveTables::default();
+        t.number_directions(kinds, board);
+        t.lay_out_slots(kinds.len(), board.cell_count());
+        t.max_span = t.spans(board.cell_count());
+        t.reveal_beyond = kinds
+            .iter()
+            .map(|kind| {
+                kind.moves
+                    .iter()
+                    .filter_map(|pat| match pat {
+                        MovePattern::Slide { reveal_beyond, .. } => *reveal_beyond,
+                        _ => None,
+                    })
+                    .min()
+            })
+            .collect();
+        t.direct = t.direct_rules(kinds);
+        t
+    }
+
+    /// Numbers the directions the patterns use (as seen by either owner
+    /// parity) with their neighbour tables (`next`), and records each
+    /// pattern's direction numbers (`dirs`), how far each kind reaches
+    /// along each direction (`reach`) and whether some kind has paths.
+    fn number_directions(&mut self, kinds: &[Kind], board: &Board) {
         let mut seen: Vec<(i8, i8)> = Vec::new();
         let table = |d: (i8, i8)| -> Vec<u16> {
             (0..board.cell_count() as u16)
@@ -243,7 +270,7 @@ impl MoveTables {
                     MovePattern::Step { .. } => 1,
                     MovePattern::Slide { max, .. } => *max,
                     MovePattern::Path { steps, .. } => {
-                        t.has_path = true;
+                        self.has_path = true;
                         *steps
                     }
                 };
@@ -255,32 +282,38 @@ impl MoveTables {
                         } else {
                             d
                         };
-                        let n = id(&mut t, d);
+                        let n = id(self, d);
                         list.push(n);
-                        reaches.push((t.dirs.len(), parity, n, far));
+                        reaches.push((self.dirs.len(), parity, n, far));
                     }
                 }
                 per_pattern.push(both);
             }
-            t.dirs.push(per_pattern);
+            self.dirs.push(per_pattern);
         }
-        let dirs = t.next.len();
-        t.reach = vec![[vec![0; dirs], vec![0; dirs]]; kinds.len()];
+        let dirs = self.next.len();
+        self.reach = vec![[vec![0; dirs], vec![0; dirs]]; kinds.len()];
         for (kind, parity, d, far) in reaches {
-            let r = &mut t.reach[kind][parity][d as usize];
+            let r = &mut self.reach[kind][parity][d as usize];
             *r = (*r).max(far);
         }
-        let cells = board.cell_count();
+    }
+
+    /// Lays out the slots (`row`, `starts`, `slots`): one row of slots per
+    /// distinct reach (per kind and parity), in each row every cell's slots,
+    /// directions in order, nearest first, up to the reach and the edge.
+    fn lay_out_slots(&mut self, kinds: usize, cells: usize) {
+        let dirs = self.next.len();
         // Per direction, per cell: how many steps that way stay on the board.
         let edge: Vec<Vec<u8>> = (0..dirs)
             .map(|d| {
                 (0..cells)
                     .map(|c| {
                         let mut n = 0u8;
-                        let mut at = t.next[d][c];
+                        let mut at = self.next[d][c];
                         while at != u16::MAX && n < u8::MAX {
                             n += 1;
-                            at = t.next[d][at as usize];
+                            at = self.next[d][at as usize];
                         }
                         n
                     })
@@ -289,10 +322,10 @@ impl MoveTables {
             .collect();
         // One row of slots per distinct reach (per kind and parity).
         let mut rows: Vec<Vec<u8>> = Vec::new();
-        for k in 0..kinds.len() {
+        for k in 0..kinds {
             let mut pair = [0u32; 2];
             for (parity, base) in pair.iter_mut().enumerate() {
-                let reach = &t.reach[k][parity];
+                let reach = &self.reach[k][parity];
                 let i = match rows.iter().position(|r| r == reach) {
                     Some(i) => i,
                     None => {
@@ -302,16 +335,16 @@ impl MoveTables {
                 };
                 *base = (i * (cells + 1)) as u32;
             }
-            t.row.push(pair);
+            self.row.push(pair);
         }
         for reach in &rows {
             for c in 0..cells {
-                t.starts.push(t.slots.len() as u32);
+                self.starts.push(self.slots.len() as u32);
                 for (d, (&far, steps)) in reach.iter().zip(&edge).enumerate() {
                     let mut at = c as u16;
                     for dist in 1..=far.min(steps[c]) {
-                        at = t.next[d][at as usize];
-                        t.slots.push(Slot {
+                        at = self.next[d][at as usize];
+                        self.slots.push(Slot {
                             to: at,
                             dir: d as u8,
                             dist,
@@ -319,34 +352,33 @@ impl MoveTables {
                     }
                 }
             }
-            t.starts.push(t.slots.len() as u32);
+            self.starts.push(self.slots.len() as u32);
         }
-        t.max_span = t
-            .row
+    }
+
+    /// Per kind: its largest span over the `cells` and both owner parities.
+    fn spans(&self, cells: usize) -> Vec<u16> {
+        self.row
             .iter()
             .map(|pair| {
                 let span = |base: u32| {
                     (0..cells)
-                        .map(|c| t.starts[base as usize + c + 1] - t.starts[base as usize + c])
+                        .map(|c| {
+                            self.starts[base as usize + c + 1] - self.starts[base as usize + c]
+                        })
                         .max()
                         .unwrap_or(0) as u16
                 };
                 span(pair[0]).max(span(pair[1]))
             })
-            .collect();
-        t.reveal_beyond = kinds
-            .iter()
-            .map(|kind| {
-                kind.moves
-                    .iter()
-                    .filter_map(|pat| match pat {
-                        MovePattern::Slide { reveal_beyond, .. } => *reveal_beyond,
-                        _ => None,
-                    })
-                    .min()
-            })
-            .collect();
-        t.direct = kinds
+            .collect()
+    }
+
+    /// Per kind: its one pattern's target rule when its slots name its
+    /// moves one to one (see [`MoveTables::direct`]).
+    fn direct_rules(&self, kinds: &[Kind]) -> Vec<Option<DirectRule>> {
+        let dirs = self.next.len();
+        kinds
             .iter()
             .enumerate()
             .map(|(k, kind)| {
@@ -366,13 +398,12 @@ impl MoveTables {
                     },
                     _ => return None,
                 };
-                let distinct = t.dirs[k][0]
+                let distinct = self.dirs[k][0]
                     .iter()
                     .all(|dirs| dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d)));
                 (rule.target.from_zone.is_none() && distinct && dirs <= 256).then_some(rule)
             })
-            .collect();
-        t
+            .collect()
     }
 
     /// The target rule of a kind whose slots name its moves one to one

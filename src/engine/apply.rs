@@ -1,0 +1,505 @@
+//! Applying an action: the transaction (the action performed, the rule
+//! hooks, the draw counters, the turn passed), the move itself with its
+//! strike and captures, and the promotion it may trigger.
+
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
+use crate::engine::action::DRAW_OFFER;
+use crate::engine::turn::Next;
+use crate::engine::{Action, ActionError, Engine, Event};
+use crate::rules::lua::{ActionInfo, ActionKind};
+
+impl Engine {
+    /// Applies an action for the acting player. On any error the state is
+    /// exactly as before.
+    pub fn apply(&self, s: &mut GameState, a: &Action) -> Result<Vec<Event>, ActionError> {
+        if !self.legal_actions(s).contains(a) {
+            return Err(ActionError::Illegal(self.explain_illegal(s, a)));
+        }
+        let mut next = s.clone();
+        let events = self.apply_unchecked(&mut next, a)?;
+        *s = next;
+        Ok(events)
+    }
+
+    /// Applies an action known to be legal, on a state the caller may throw
+    /// away if an error comes back (a rule script failed).
+    pub fn apply_unchecked(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+    ) -> Result<Vec<Event>, ActionError> {
+        self.apply_listing(s, a, None).map(|r| r.0)
+    }
+
+    /// [`Engine::apply_unchecked`] that also lists, into `next`, the legal
+    /// actions of the position it leaves when the turn passes (the turn
+    /// rule has to look for them anyway); the `bool` says whether `next`
+    /// holds them (else the caller lists them itself).
+    pub fn apply_listing(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        next: Option<&mut Vec<Action>>,
+    ) -> Result<(Vec<Event>, bool), ActionError> {
+        let next = match next {
+            Some(list) => Next::List(list),
+            None => Next::Check,
+        };
+        let mut events = Vec::new();
+        let listed = self.apply_next(s, a, next, &mut events)?;
+        Ok((events, listed))
+    }
+
+    /// [`Engine::apply_listing`] with the turn rule's question (can the next
+    /// player move?) answered as `next` says; the `bool` says whether `next`
+    /// describes the position left (a filled list, a drawn action). The
+    /// events go to `events` (cleared first), a buffer the caller may keep.
+    pub(super) fn apply_next(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        next: Next,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, ActionError> {
+        let mut listed = false;
+        events.clear();
+        let mut effects = Vec::new();
+        let mover = self.acting_player(s).unwrap_or(s.to_move);
+        if self.variant.repetition_draw.is_some() && s.positions.is_empty() && s.pending.is_empty()
+        {
+            // The first position of a game (or after a capture) counts too.
+            let h = self.position_hash(s);
+            s.positions.push(h);
+        }
+        let moving = match *a {
+            Action::Move { from, to } => s.piece_at(from).map(|id| (id, from, to)),
+            _ => None,
+        };
+        let moving_kind = moving.map(|(id, _, _)| s.pieces[id as usize].kind);
+        let info = self.after_action_info(s, a, mover, moving, moving_kind);
+        if self.variant.draw_offers
+            && matches!(a, Action::Move { .. })
+            && s.counter(DRAW_OFFER, None) - 1 != mover as i64
+        {
+            // A move instead of an answer declines a standing offer.
+            s.counters.remove(DRAW_OFFER, None);
+        }
+        self.perform(s, a, mover, events, &mut effects)?;
+        let captured = captured_count(events, &effects);
+        if let Some(mut info) = info {
+            if s.outcome.is_none() {
+                info.captured = captured;
+                self.rules
+                    .after_action(s, &self.variant, &mut effects, &info)
+                    .map_err(ActionError::Script)?;
+            }
+        }
+        self.count_no_progress(s, moving_kind, captured);
+        events.extend(effects.into_iter().map(Event::Effect));
+        s.ply += 1;
+        if s.hold_turn {
+            // The rules keep the turn (a turn of several actions).
+            s.hold_turn = false;
+            if s.outcome.is_none() && s.ply >= self.variant.max_plies {
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
+                });
+            }
+        } else if *a != Action::OfferDraw {
+            listed = self.advance_turn(s, next);
+        }
+        self.count_repetition(s, a, events);
+        if let Some(o) = &s.outcome {
+            events.push(Event::Ended(o.clone()));
+            listed = false;
+        }
+        Ok(listed)
+    }
+
+    /// What `rules.after_action` will be told about the action, when the
+    /// rules have the hook and the variant's `after_action_when` (if any)
+    /// holds for the moving piece. `moving`: the piece, from and to of a
+    /// move; `captured` is counted once the action is performed.
+    #[inline]
+    fn after_action_info(
+        &self,
+        s: &GameState,
+        a: &Action,
+        mover: PlayerId,
+        moving: Option<(PieceId, Cell, Cell)>,
+        moving_kind: Option<KindId>,
+    ) -> Option<ActionInfo> {
+        let wanted = match (&self.variant.after_action_when, moving) {
+            (Some(w), Some((id, from, to))) => {
+                let p = &s.pieces[id as usize];
+                w.iter()
+                    .any(|w| w.holds(p.kind, p.owner, from, to, |c| s.counter(c, None)))
+            }
+            _ => true,
+        };
+        (wanted && self.rules.has_after_action()).then(|| ActionInfo {
+            kind: match a {
+                Action::Move { .. } => ActionKind::Move,
+                Action::Choose { .. } => ActionKind::Choice,
+                Action::Scripted { .. } => ActionKind::Scripted,
+                _ => ActionKind::Draw,
+            },
+            text: (!matches!(a, Action::Move { .. })).then(|| self.action_text(s, a)),
+            player: mover,
+            from: moving.map(|m| m.1),
+            to: moving.map(|m| m.2),
+            piece: moving.map(|m| m.0),
+            piece_kind: moving_kind,
+            captured: 0,
+        })
+    }
+
+    /// Does what the action itself does, by its kind: a scripted action's
+    /// `rules.perform`, a draw offer or acceptance, a choice (a promotion,
+    /// or `rules.on_choice`), or a move with the promotion it may trigger.
+    #[inline]
+    fn perform(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        mover: PlayerId,
+        events: &mut Vec<Event>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), ActionError> {
+        match *a {
+            Action::Scripted { index } => {
+                let list = self
+                    .rules
+                    .actions(s, &self.variant)
+                    .map_err(ActionError::Script)?;
+                let label = list.get(index as usize).cloned().ok_or_else(|| {
+                    ActionError::Illegal(format!("there is no listed action number {index} here"))
+                })?;
+                self.rules
+                    .perform(s, &self.variant, effects, &label)
+                    .map_err(ActionError::Script)?;
+            }
+            Action::OfferDraw => {
+                s.set_counter(DRAW_OFFER, None, mover as i64 + 1);
+                events.push(Event::Effect(Effect::Note(format!(
+                    "{} offers a draw",
+                    self.player_name(mover)
+                ))));
+            }
+            Action::AcceptDraw => {
+                s.counters.remove(DRAW_OFFER, None);
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: "draw by agreement".into(),
+                });
+            }
+            Action::Choose { index } => {
+                let choice = s.pending.remove(0);
+                let label = choice.options[index as usize].clone();
+                events.push(Event::Chose {
+                    player: choice.player,
+                    label: label.clone(),
+                });
+                match choice.piece {
+                    // A promotion: the piece becomes the chosen kind.
+                    Some(id) => {
+                        if let Some(k) = self.variant.kind_index(&label) {
+                            s.set_kind(id, k as KindId);
+                        }
+                    }
+                    None => self
+                        .rules
+                        .on_choice(s, &self.variant, effects, &choice, &label)
+                        .map_err(ActionError::Script)?,
+                }
+            }
+            Action::Move { from, to } => {
+                let side = self.extra_side_captures(s, from, to);
+                self.do_move(s, mover, from, to, &side, events, effects)?;
+                if let Some(c) = self.promotion(s, from, to) {
+                    s.pending.insert(0, c);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The variant's `no_progress` rule after a move of a piece of
+    /// `moving_kind` that captured `captured` pieces: the counter restarts
+    /// on a capture or a move of a resetting kind, else grows, and the game
+    /// is drawn when it reaches the limit. Actions that are not moves leave
+    /// it alone.
+    #[inline]
+    fn count_no_progress(&self, s: &mut GameState, moving_kind: Option<KindId>, captured: usize) {
+        if let (Some(np), Some(kind)) = (&self.variant.no_progress, moving_kind) {
+            let n = if captured > 0 || np.reset_kinds.contains(&kind) {
+                0
+            } else {
+                s.counter(&np.counter, None) + 1
+            };
+            s.set_counter(&np.counter, None, n);
+            if n >= np.plies as i64 && s.outcome.is_none() {
+                s.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("draw: {}", np.reason),
+                });
+            }
+        }
+    }
+
+    /// The variant's `repetition_draw` rule after an action (`events`: what
+    /// it did): the position left is recorded (the record restarts after a
+    /// capture), and the game is drawn when it has occurred often enough.
+    #[inline]
+    fn count_repetition(&self, s: &mut GameState, a: &Action, events: &[Event]) {
+        if let Some(n) = self.variant.repetition_draw {
+            if s.outcome.is_none() && s.pending.is_empty() && !a.is_social() {
+                let captured = events.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::Struck { .. } | Event::Effect(Effect::Captured { .. })
+                    )
+                });
+                if captured {
+                    s.positions.clear();
+                }
+                let h = self.position_hash(s);
+                let seen = s.positions.iter().filter(|&&x| x == h).count() as u32 + 1;
+                s.positions.push(h);
+                if seen >= n {
+                    s.outcome = Some(Outcome {
+                        winners: vec![],
+                        reason: format!("draw: the same position occurred {n} times"),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Moves a piece (a strike when `to` holds an enemy) and removes what
+    /// the move captures as a side effect (`rules.captures`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn do_move(
+        &self,
+        s: &mut GameState,
+        mover: PlayerId,
+        from: Cell,
+        to: Cell,
+        extra_side: &[Cell],
+        events: &mut Vec<Event>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), ActionError> {
+        let id = s.piece_at(from).ok_or_else(|| {
+            ActionError::Illegal(format!(
+                "there is no piece on {}",
+                self.variant.board.cell_name(from)
+            ))
+        })?;
+        let mut side = if self.rules.has_captures() {
+            self.rules
+                .captures(s, &self.variant, from, to)
+                .map_err(ActionError::Script)?
+        } else {
+            Vec::new()
+        };
+        side.extend_from_slice(extra_side);
+        match s.piece_at(to) {
+            None => {
+                self.move_to_empty(s, mover, id, from, to, effects);
+                events.push(Event::Moved {
+                    piece: id,
+                    from,
+                    to,
+                });
+            }
+            Some(def) => {
+                let result = self.strike(s, id, def, from, to, effects)?;
+                events.push(Event::Struck {
+                    attacker: id,
+                    defender: def,
+                    from,
+                    to,
+                    result,
+                });
+                s.shuttles[mover as usize] = Shuttle::default();
+            }
+        }
+
+        for c in side {
+            if let Some(victim) = s.piece_at(c) {
+                if victim != id {
+                    s.capture(victim);
+                    effects.push(Effect::Captured {
+                        piece: victim,
+                        cell: Some(c),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A move onto an empty cell: the piece goes there (revealed if it
+    /// slid far), and the mover's back-and-forth count goes on or restarts.
+    #[inline]
+    fn move_to_empty(
+        &self,
+        s: &mut GameState,
+        mover: PlayerId,
+        id: PieceId,
+        from: Cell,
+        to: Cell,
+        effects: &mut Vec<Effect>,
+    ) {
+        s.place(id, to);
+        s.pieces[id as usize].moved = true;
+        self.reveal_by_distance(s, id, from, to, effects);
+        let sh = &mut s.shuttles[mover as usize];
+        if sh.piece == Some(id) && sh.to == from && sh.from == to {
+            sh.count += 1;
+        } else {
+            *sh = Shuttle {
+                piece: Some(id),
+                from,
+                to,
+                count: 1,
+            };
+        }
+        sh.from = from;
+        sh.to = to;
+    }
+
+    /// The piece `id` on `from` strikes `def` on `to`: both are revealed if
+    /// the variant says so, `rules.strike` decides, and the loser (or both)
+    /// is captured; an attacker that wins takes the cell. Returns the
+    /// strike's result (`attacker`, `defender`, `both` or `none`).
+    #[inline]
+    fn strike(
+        &self,
+        s: &mut GameState,
+        id: PieceId,
+        def: PieceId,
+        from: Cell,
+        to: Cell,
+        effects: &mut Vec<Effect>,
+    ) -> Result<String, ActionError> {
+        s.pieces[id as usize].moved = true;
+        self.reveal_by_distance(s, id, from, to, effects);
+        if self.variant.strike_reveals {
+            let all = s.all_players();
+            for p in [id, def] {
+                s.reveal(p, all);
+                effects.push(Effect::Revealed { piece: p, to: all });
+            }
+        }
+        let result = self
+            .rules
+            .strike(s, &self.variant, effects, id, def)
+            .map_err(ActionError::Script)?;
+        match result.as_str() {
+            "attacker" => {
+                s.capture(def);
+                if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
+                    s.place(id, to);
+                }
+            }
+            "defender" => s.capture(id),
+            "both" => {
+                s.capture(id);
+                s.capture(def);
+            }
+            "none" => {}
+            other => {
+                return Err(ActionError::Script(format!(
+                    "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
+                    self.rules.script_name()
+                )))
+            }
+        }
+        Ok(result)
+    }
+
+    fn reveal_by_distance(
+        &self,
+        s: &mut GameState,
+        id: PieceId,
+        from: Cell,
+        to: Cell,
+        effects: &mut Vec<Effect>,
+    ) {
+        let kind = s.pieces[id as usize].kind as usize;
+        let Some(n) = self.moves.steps.reveal_beyond(kind) else {
+            return;
+        };
+        let b = &self.variant.board;
+        let (f1, r1) = b.coords(from);
+        let (f2, r2) = b.coords(to);
+        let dist = (f1 - f2).abs().max((r1 - r2).abs());
+        if dist > n as i32 {
+            let all = s.all_players();
+            if s.pieces[id as usize].known_by != all {
+                s.reveal(id, all);
+                effects.push(Effect::Revealed { piece: id, to: all });
+            }
+        }
+    }
+
+    /// The promotion choice a move triggers: the piece (of a kind with
+    /// `promote:`) ended its move in its owner's promotion zone.
+    fn promotion(&self, s: &GameState, from: Cell, to: Cell) -> Option<crate::base::state::Choice> {
+        let _ = from;
+        let id = s.piece_at(to)?;
+        let piece = &s.pieces[id as usize];
+        let pr = self.variant.kinds[piece.kind as usize].promote.as_ref()?;
+        if !pr.zone[piece.owner as usize].contains(&to) || pr.to.is_empty() {
+            return None;
+        }
+        Some(crate::base::state::Choice {
+            player: piece.owner,
+            reason: "promotion".into(),
+            options: pr
+                .to
+                .iter()
+                .map(|&k| self.variant.kinds[k as usize].name.clone())
+                .collect(),
+            piece: Some(id),
+        })
+    }
+
+    /// How many choices a legal move leads to when a promotion follows it
+    /// (else 1), without applying it.
+    pub(super) fn promotion_options(&self, s: &GameState, a: &Action) -> u64 {
+        let Action::Move { from, to } = *a else {
+            return 1;
+        };
+        let Some(id) = s.piece_at(from) else { return 1 };
+        let piece = &s.pieces[id as usize];
+        match &self.variant.kinds[piece.kind as usize].promote {
+            Some(pr) if pr.zone[piece.owner as usize].contains(&to) && !pr.to.is_empty() => {
+                pr.to.len() as u64
+            }
+            _ => 1,
+        }
+    }
+}
+
+/// How many pieces an action captured: a strike's loser (both when both
+/// lose) and each capture the hooks reported.
+#[inline]
+fn captured_count(events: &[Event], effects: &[Effect]) -> usize {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Struck { result, .. } if result == "both" => 2,
+            Event::Struck { result, .. } if result != "none" => 1,
+            _ => 0,
+        })
+        .sum::<usize>()
+        + effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Captured { .. }))
+            .count()
+}

@@ -1,0 +1,427 @@
+//! Check: whether a royal piece is attacked, and the self-check test every
+//! move of a variant with royal pieces must pass (the [`Guard`] with its
+//! shortcuts, and the full test on a scratch board).
+
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, PieceId, PlayerId};
+use crate::engine::movegen::{attacked_except, attacked_on, capture_map, reaches};
+use crate::engine::Engine;
+
+impl Engine {
+    /// Turns the self-check shortcuts off (`true`) or on (the default).
+    pub fn set_exhaustive_check(&mut self, on: bool) {
+        self.exhaustive_check = on;
+    }
+
+    /// What the self-check test needs to know about a position, found once
+    /// per position: the royal cells and, when check is native, no royal
+    /// piece is attacked now and every slide is plain, the lines from the
+    /// royal pieces (so that most moves need no test at all).
+    pub(crate) fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
+        let with_rays = with_rays && !self.exhaustive_check;
+        let native = self.native_check();
+        let mut pool = GUARD_POOL.with(|p| p.take());
+        let mut royals = std::mem::take(&mut pool.royals);
+        royals.extend(s.board.iter().enumerate().filter_map(|(c, slot)| {
+            let p = &s.pieces[(*slot)? as usize];
+            (p.owner == player && self.variant.kinds[p.kind as usize].royal).then_some(c as Cell)
+        }));
+        let lines = self.slide_lines.as_deref().unwrap_or(&[]);
+        let rays = (with_rays
+            && native
+            && self.slide_lines.is_some()
+            && lines.len() < 32
+            && !royals.iter().any(|&r| {
+                (0..s.players).any(|q| {
+                    q != player
+                        && s.eliminated & (1 << q) == 0
+                        && attacked_on(&self.moves, s, &s.board, r, q)
+                })
+            }))
+        .then(|| {
+            let mut rays = std::mem::take(&mut pool.rays);
+            rays.resize(s.board.len(), 0);
+            for &r in &royals {
+                rays[r as usize] = ROYAL_CELL;
+                for (i, next) in self.line_next.iter().enumerate() {
+                    let mut c = next[r as usize];
+                    while c != Cell::MAX {
+                        rays[c as usize] |= 1 << i;
+                        c = next[c as usize];
+                    }
+                }
+            }
+            rays
+        });
+        // Scripted check: the cells the rules say can matter.
+        let relevant = (with_rays && !native && self.rules.has_check_cells())
+            .then(|| match self.rules.check_cells(s, &self.variant, player) {
+                Ok(list) => list,
+                Err(e) => {
+                    eprintln!("rule error in rules.check_cells: {e}");
+                    None
+                }
+            })
+            .flatten()
+            .map(|list| {
+                let mut mask = vec![false; s.board.len()];
+                for c in list {
+                    mask[c as usize] = true;
+                }
+                mask
+            });
+        let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
+            mask.iter().enumerate().any(|(c, &m)| {
+                m && s.board[c].is_some_and(|id| s.pieces[id as usize].owner != player)
+            })
+        });
+        Guard {
+            native,
+            scratch: std::mem::take(&mut pool.scratch),
+            royals,
+            rays,
+            reach: None,
+            spare_map: std::mem::take(&mut pool.map),
+            relevant,
+            enemy_relevant,
+        }
+    }
+
+    /// Whether moving `from`→`to` (capturing `side` besides `to`) leaves
+    /// `player`'s royal pieces safe.
+    pub(crate) fn guard_allows(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        if let (Some(rays), true) = (&g.rays, side.is_empty()) {
+            let m = rays[from as usize];
+            if m == 0 {
+                // On no line from a royal piece: it opens none (steps do
+                // not depend on other pieces).
+                return true;
+            }
+            if g.scratch.is_empty() {
+                g.scratch.extend_from_slice(&s.board);
+            }
+            if m == ROYAL_CELL && g.royals.len() == 1 {
+                // The royal piece moves: is its new cell reachable by an
+                // enemy once it has left the old one? One map per position.
+                if let Some(safe) = self.royal_move_safe(g, s, player, from, to) {
+                    return safe;
+                }
+            }
+            if m != ROYAL_CELL && g.royals.len() == 1 {
+                // Only the lines through `from` can open: look along each
+                // for the first piece, on the board after the move.
+                return !self.opens_line(g, s, player, from, to, m);
+            }
+        }
+        if self.outside_check_cells(g, s, from, to, side) {
+            return true;
+        }
+        if g.native {
+            if g.scratch.is_empty() {
+                g.scratch.extend_from_slice(&s.board);
+            }
+            let royals = std::mem::take(&mut g.royals);
+            let exposed = self.exposes_royal_on(s, &mut g.scratch, &royals, player, from, to, side);
+            g.royals = royals;
+            !exposed
+        } else {
+            !self.exposes_royal(s, player, from, to, side)
+        }
+    }
+
+    /// The line shortcut when the (single) royal piece itself moves
+    /// `from`→`to`: is its new cell out of every enemy's reach once it has
+    /// left the old one? One map per position, made on the first such move;
+    /// `None` when no map can be made (the move is tested in full).
+    #[inline]
+    fn royal_move_safe(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<bool> {
+        if g.reach.is_none() {
+            let board = &mut g.scratch;
+            let royal = board[from as usize].take();
+            let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
+            let mut map = std::mem::take(&mut g.spare_map);
+            map.resize(s.board.len(), false);
+            let usable = (0..s.players).all(|q| {
+                q == player
+                    || s.eliminated & (1 << q) != 0
+                    || capture_map(&self.moves, s, board, q, victim, &mut map)
+            });
+            board[from as usize] = royal;
+            g.reach = Some(usable.then_some(map));
+        }
+        match &g.reach {
+            Some(Some(map)) => Some(!map[to as usize]),
+            _ => None,
+        }
+    }
+
+    /// The line shortcut when another piece moves `from`→`to`, `from` being
+    /// on the lines `lines` (bits, see [`Guard::rays`]) from the (single)
+    /// royal piece: only those lines can open. Looks along each for the
+    /// first piece, on the board after the move; whether one is an enemy
+    /// that then reaches the royal piece.
+    #[inline]
+    fn opens_line(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        lines: u32,
+    ) -> bool {
+        let r = g.royals[0];
+        let saved_to = g.scratch[to as usize];
+        g.scratch[to as usize] = g.scratch[from as usize].take();
+        let mut exposed = false;
+        for (i, next) in self.line_next.iter().enumerate() {
+            if lines & (1 << i) == 0 {
+                continue;
+            }
+            let mut c = next[r as usize];
+            while c != Cell::MAX {
+                if s.terrain[c as usize] & self.variant.board.blocking != 0 {
+                    break;
+                }
+                if let Some(id) = g.scratch[c as usize] {
+                    let q = s.pieces[id as usize].owner;
+                    exposed = q != player
+                        && s.eliminated & (1 << q) == 0
+                        && reaches(&self.moves, s, &g.scratch, id, c, r);
+                    break;
+                }
+                c = next[c as usize];
+            }
+            if exposed {
+                break;
+            }
+        }
+        g.scratch[from as usize] = g.scratch[to as usize];
+        g.scratch[to as usize] = saved_to;
+        exposed
+    }
+
+    /// The scripted-check shortcut (`rules.check_cells`): whether the move
+    /// touches none of the cells that can matter, and captures none of them
+    /// either (asked only when an enemy stands on one), so that it is safe.
+    #[inline]
+    fn outside_check_cells(
+        &self,
+        g: &Guard,
+        s: &GameState,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        let Some(mask) = &g.relevant else {
+            return false;
+        };
+        let outside = |c: &Cell| !mask[*c as usize];
+        if outside(&from) && outside(&to) && side.iter().all(outside) {
+            // Only what the move captures is left to look at, and only
+            // when an enemy stands on a cell that matters.
+            let captures_outside = !g.enemy_relevant
+                || !self.rules.has_captures()
+                || self
+                    .rules
+                    .captures(s, &self.variant, from, to)
+                    .is_ok_and(|c| c.iter().all(outside));
+            if captures_outside {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether check is decided natively (no rule hook changes captures,
+    /// attacks or mobility).
+    fn native_check(&self) -> bool {
+        !self.rules.has_captures() && !self.rules.has_attacked() && !self.rules.has_frozen()
+    }
+
+    /// The cells of `player`'s royal pieces.
+    fn royal_cells(&self, s: &GameState, player: PlayerId) -> Vec<Cell> {
+        s.board
+            .iter()
+            .enumerate()
+            .filter_map(|(c, slot)| {
+                let p = &s.pieces[(*slot)? as usize];
+                (p.owner == player && self.variant.kinds[p.kind as usize].royal)
+                    .then_some(c as Cell)
+            })
+            .collect()
+    }
+
+    /// [`Engine::exposes_royal`] for native check, on `scratch` (a copy of
+    /// the board, left as it was found) with `royals` the royal cells.
+    #[allow(clippy::too_many_arguments)]
+    fn exposes_royal_on(
+        &self,
+        s: &GameState,
+        scratch: &mut [Option<PieceId>],
+        royals: &[Cell],
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        let saved_to = scratch[to as usize];
+        let saved_side: Vec<Option<PieceId>> =
+            side.iter().map(|&c| scratch[c as usize].take()).collect();
+        scratch[to as usize] = scratch[from as usize].take();
+        let attacked = royals.iter().any(|&r| {
+            let r = if r == from { to } else { r };
+            (0..s.players).any(|q| {
+                q != player
+                    && s.eliminated & (1 << q) == 0
+                    && attacked_on(&self.moves, s, scratch, r, q)
+            })
+        });
+        scratch[from as usize] = scratch[to as usize];
+        scratch[to as usize] = saved_to;
+        for (i, &c) in side.iter().enumerate().rev() {
+            scratch[c as usize] = saved_side[i];
+        }
+        attacked
+    }
+
+    /// Whether moving `from`→`to` would leave one of `player`'s royal pieces
+    /// capturable. The move is played on a scratch copy with its strike and
+    /// its side captures (`rules.captures`), not `rules.after_action`.
+    /// `side`: cells the move captures besides `to` (an extra move's).
+    pub(super) fn exposes_royal(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        side: &[Cell],
+    ) -> bool {
+        if self.native_check() {
+            // Natively, on a copy of the board only.
+            let royals = self.royal_cells(s, player);
+            return self.exposes_royal_on(s, &mut s.board.clone(), &royals, player, from, to, side);
+        }
+        let mut t = s.clone();
+        let (mut ev, mut ef) = (Vec::new(), Vec::new());
+        if self
+            .do_move(&mut t, player, from, to, side, &mut ev, &mut ef)
+            .is_err()
+        {
+            return false;
+        }
+        self.royal_attacked(&t, player)
+    }
+
+    /// Whether a royal piece of `player` could be captured by another player
+    /// (not eliminated) moving now: "check".
+    pub fn royal_attacked(&self, s: &GameState, player: PlayerId) -> bool {
+        if !self.has_royal {
+            return false;
+        }
+        for (cell, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            let piece = &s.pieces[id as usize];
+            if piece.owner != player || !self.variant.kinds[piece.kind as usize].royal {
+                continue;
+            }
+            for q in 0..s.players {
+                if q != player && s.eliminated & (1 << q) == 0 && self.attacked(s, cell as Cell, q)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether player `by`, moving now, could capture the piece on `cell`:
+    /// `rules.attacked` when the variant defines it, else any declared move
+    /// of an unfrozen piece of `by` that ends on `cell`.
+    pub fn attacked(&self, s: &GameState, cell: Cell, by: PlayerId) -> bool {
+        if self.rules.has_attacked() {
+            return self
+                .rules
+                .attacked(s, &self.variant, cell, by)
+                .unwrap_or_else(|e| {
+                    eprintln!("rule error in rules.attacked: {e}");
+                    false
+                });
+        }
+        let frozen = self.frozen_cells(s, by);
+        attacked_except(&self.moves, s, &s.board, cell, by, &frozen)
+    }
+}
+
+/// Marks the royal piece's own cell in [`Guard::rays`].
+const ROYAL_CELL: u32 = u32::MAX;
+
+/// See [`Engine::guard`].
+pub(crate) struct Guard {
+    native: bool,
+    royals: Vec<Cell>,
+    /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
+    /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
+    /// move in full.
+    rays: Option<Vec<u32>>,
+    /// A copy of the board to try moves on (native check).
+    scratch: Vec<Option<PieceId>>,
+    /// With `rays`: the cells where an enemy could capture the (single)
+    /// royal piece once it has left its cell; made for its first move.
+    reach: Option<Option<Vec<bool>>>,
+    /// Scripted check (`rules.check_cells`): the cells that can matter.
+    relevant: Option<Vec<bool>>,
+    /// Whether an enemy piece stands on one of them (then what a move
+    /// captures has to be asked).
+    enemy_relevant: bool,
+    /// An empty buffer for `reach`'s map.
+    spare_map: Vec<bool>,
+}
+
+/// A guard's buffers, kept between positions (one set per thread) so that
+/// listing moves allocates nothing for the check test.
+#[derive(Default)]
+struct GuardPool {
+    royals: Vec<Cell>,
+    rays: Vec<u32>,
+    scratch: Vec<Option<PieceId>>,
+    map: Vec<bool>,
+}
+
+thread_local! {
+    static GUARD_POOL: std::cell::Cell<GuardPool> = std::cell::Cell::new(GuardPool::default());
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let mut pool = GuardPool {
+            royals: std::mem::take(&mut self.royals),
+            rays: self.rays.take().unwrap_or_default(),
+            scratch: std::mem::take(&mut self.scratch),
+            map: match self.reach.take() {
+                Some(Some(map)) => map,
+                _ => std::mem::take(&mut self.spare_map),
+            },
+        };
+        pool.royals.clear();
+        pool.rays.clear();
+        pool.scratch.clear();
+        pool.map.clear();
+        GUARD_POOL.with(|p| p.set(pool));
+    }
+}

@@ -1,0 +1,301 @@
+//! Which actions are legal: listing them (declared moves, the script's
+//! extra and filtered moves, frozen pieces, the back-and-forth ban, draw
+//! offers) and asking whether any exists.
+
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, PieceId, PlayerId};
+use crate::engine::action::DRAW_OFFER;
+use crate::engine::movegen::{piece_moves_on, piece_targets};
+use crate::engine::{Action, Engine};
+
+impl Engine {
+    /// The player who acts now: the one owing the first pending choice, else
+    /// the player to move. `None` when the game is over.
+    pub fn acting_player(&self, s: &GameState) -> Option<PlayerId> {
+        if s.outcome.is_some() {
+            None
+        } else if let Some(c) = s.pending.first() {
+            Some(c.player)
+        } else {
+            Some(s.to_move)
+        }
+    }
+
+    /// All legal actions, sorted and unique.
+    pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
+        let mut out = Vec::with_capacity(64);
+        self.legal_actions_into(s, &mut out);
+        out
+    }
+
+    /// Like [`Engine::legal_actions`], reusing a buffer.
+    pub fn legal_actions_into(&self, s: &GameState, out: &mut Vec<Action>) {
+        out.clear();
+        if s.outcome.is_some() {
+            return;
+        }
+        if let Some(c) = s.pending.first() {
+            out.extend((0..c.options.len() as u16).map(|index| Action::Choose { index }));
+            return;
+        }
+        let p = s.to_move;
+        let frozen = self.frozen_cells(s, p);
+        // Cells in order, and each piece's targets sorted: the list comes out
+        // sorted without sorting it whole.
+        let mut targets = Vec::new();
+        for (from, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            if s.pieces[id as usize].owner != p {
+                continue;
+            }
+            let from = from as Cell;
+            if frozen.contains(&from) {
+                continue;
+            }
+            piece_targets(&self.moves, s, id, from, &mut targets);
+            out.extend(targets.iter().map(|&to| Action::Move { from, to }));
+        }
+        let extras = self.extra_moves(s, p);
+        if !extras.is_empty() {
+            out.extend(
+                extras
+                    .iter()
+                    .map(|&(from, to, _)| Action::Move { from, to }),
+            );
+            out.sort_unstable();
+            out.dedup();
+        }
+        if let Some(banned) = self.banned_by_repetition(s) {
+            if let Some(i) = out.iter().position(|a| *a == banned) {
+                out.remove(i);
+            }
+        }
+        if self.has_royal {
+            let mut guard = self.guard(s, p, true);
+            out.retain(|a| match *a {
+                Action::Move { from, to } => {
+                    let side = extras
+                        .iter()
+                        .find(|e| e.0 == from && e.1 == to)
+                        .map_or(&[][..], |e| &e.2[..]);
+                    self.guard_allows(&mut guard, s, p, from, to, side)
+                }
+                _ => true,
+            });
+        }
+        if self.rules.has_filter() {
+            self.apply_filter(s, out);
+        }
+        if self.rules.has_actions() {
+            match self.rules.actions(s, &self.variant) {
+                Ok(list) => {
+                    out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }))
+                }
+                Err(e) => eprintln!("rule error in rules.actions: {e}"),
+            }
+        }
+        if self.variant.draw_offers && !out.is_empty() {
+            match s.counter(DRAW_OFFER, None) {
+                0 => out.push(Action::OfferDraw),
+                n if n - 1 != p as i64 => out.push(Action::AcceptDraw),
+                _ => {}
+            }
+        }
+    }
+
+    /// The legal actions of one player (empty unless that player acts now).
+    pub fn legal_actions_for(&self, s: &GameState, player: PlayerId) -> Vec<Action> {
+        if self.acting_player(s) == Some(player) {
+            self.legal_actions(s)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether the player to move has at least one legal action (stops early).
+    pub fn has_legal_action(&self, s: &GameState) -> bool {
+        if !s.pending.is_empty() {
+            return true;
+        }
+        if self.rules.has_filter() || self.rules.has_actions() {
+            return self.legal_actions(s).iter().any(|a| !a.is_social());
+        }
+        let p = s.to_move;
+        let banned = self.banned_by_repetition(s);
+        let frozen = self.frozen_cells(s, p);
+        let mut guard = None;
+        for (from, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            if s.pieces[id as usize].owner != p {
+                continue;
+            }
+            let from = from as Cell;
+            if frozen.contains(&from) {
+                continue;
+            }
+            let mut found = false;
+            self.piece_moves(s, id, from, &mut |to| {
+                found |= banned != Some(Action::Move { from, to })
+                    && !found
+                    && (!self.has_royal || {
+                        let g = guard.get_or_insert_with(|| self.guard(s, p, false));
+                        self.guard_allows(g, s, p, from, to, &[])
+                    });
+            });
+            if found {
+                return true;
+            }
+        }
+        self.extra_moves(s, p).iter().any(|(from, to, side)| {
+            !frozen.contains(from)
+                && banned
+                    != Some(Action::Move {
+                        from: *from,
+                        to: *to,
+                    })
+                && (!self.has_royal || {
+                    let g = guard.get_or_insert_with(|| self.guard(s, p, false));
+                    self.guard_allows(g, s, p, *from, *to, side)
+                })
+        })
+    }
+
+    /// Removes the moves `rules.filter` forbids. A failing filter forbids
+    /// nothing and is reported on stderr once per call (listing actions has
+    /// no error path; applying re-checks through the same list).
+    fn apply_filter(&self, s: &GameState, out: &mut Vec<Action>) {
+        let moves: Vec<(Cell, Cell, PieceId)> = out
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
+                _ => None,
+            })
+            .collect();
+        match self.rules.filter(s, &self.variant, &moves) {
+            Ok(mut drop) => {
+                drop.sort_unstable();
+                drop.dedup();
+                for i in drop.into_iter().rev() {
+                    if i >= 1 && i <= out.len() {
+                        out.remove(i - 1);
+                    }
+                }
+            }
+            Err(e) => eprintln!("rule error in rules.filter: {e}"),
+        }
+    }
+
+    /// The one move the back-and-forth limit forbids now, if any: the piece
+    /// that shuttled `limit` times going back once more.
+    pub(crate) fn banned_by_repetition(&self, s: &GameState) -> Option<Action> {
+        let limit = self.variant.repetition_limit?;
+        let sh = &s.shuttles[s.to_move as usize];
+        let piece = sh.piece?;
+        (sh.count >= limit && s.piece_at(sh.to) == Some(piece) && s.piece_at(sh.from).is_none())
+            .then_some(Action::Move {
+                from: sh.to,
+                to: sh.from,
+            })
+    }
+
+    /// How many consecutive back-and-forth moves between the same two cells
+    /// the piece would have made after this action.
+    pub(super) fn shuttle_count(&self, s: &GameState, a: &Action) -> u32 {
+        let Action::Move { from, to } = *a else {
+            return 0;
+        };
+        let sh = &s.shuttles[s.to_move as usize];
+        match s.piece_at(from) {
+            Some(id)
+                if sh.piece == Some(id)
+                    && sh.to == from
+                    && sh.from == to
+                    && s.piece_at(to).is_none() =>
+            {
+                sh.count + 1
+            }
+            _ => 1,
+        }
+    }
+
+    /// The moves `rules.extra_moves` adds for `player`, with the cells each
+    /// captures besides its target. A failing hook adds nothing (reported on
+    /// stderr); moves of pieces that are not the player's are dropped.
+    pub(crate) fn extra_moves(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+    ) -> Vec<(Cell, Cell, Vec<Cell>)> {
+        if !self.rules.has_extra_moves()
+            || !self.variant.extra_moves_when.is_empty()
+                && self
+                    .variant
+                    .extra_moves_when
+                    .iter()
+                    .all(|c| s.counters.get(c, None).is_none_or(|v| v == 0))
+        {
+            return Vec::new();
+        }
+        let mut v = self
+            .rules
+            .extra_moves(s, &self.variant, player)
+            .unwrap_or_else(|e| {
+                eprintln!("rule error in rules.extra_moves: {e}");
+                Vec::new()
+            });
+        v.retain(|&(from, to, _)| {
+            from != to
+                && s.piece_at(from)
+                    .is_some_and(|id| s.pieces[id as usize].owner == player)
+                && s.piece_at(to)
+                    .is_none_or(|id| s.pieces[id as usize].owner != player)
+        });
+        v
+    }
+
+    /// The cells a move captures besides its target when it is one of the
+    /// rules' extra moves (a declared move with the same cells wins).
+    pub(super) fn extra_side_captures(&self, s: &GameState, from: Cell, to: Cell) -> Vec<Cell> {
+        if !self.rules.has_extra_moves() {
+            return Vec::new();
+        }
+        let Some(id) = s.piece_at(from) else {
+            return Vec::new();
+        };
+        let mut declared = false;
+        self.piece_moves(s, id, from, &mut |c| declared |= c == to);
+        if declared {
+            return Vec::new();
+        }
+        self.extra_moves(s, s.pieces[id as usize].owner)
+            .into_iter()
+            .find(|e| e.0 == from && e.1 == to)
+            .map(|e| e.2)
+            .unwrap_or_default()
+    }
+
+    /// The cells of `player`'s pieces that `rules.frozen` says cannot move.
+    /// A failing hook freezes nothing and is reported on stderr.
+    pub fn frozen_cells(&self, s: &GameState, player: PlayerId) -> Vec<Cell> {
+        if !self.rules.has_frozen() {
+            return Vec::new();
+        }
+        self.rules
+            .frozen(s, &self.variant, player)
+            .unwrap_or_else(|e| {
+                eprintln!("rule error in rules.frozen: {e}");
+                Vec::new()
+            })
+    }
+
+    /// Generates the target cells of one piece's declared moves.
+    pub(super) fn piece_moves(
+        &self,
+        s: &GameState,
+        id: PieceId,
+        from: Cell,
+        emit: &mut impl FnMut(Cell),
+    ) {
+        piece_moves_on(&self.moves, s, &s.board, id, from, emit)
+    }
+}

@@ -1,0 +1,144 @@
+//! Walking the game tree: random playouts (sampled or listed) and perft.
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::base::state::GameState;
+use crate::engine::sampler::Sampler;
+use crate::engine::turn::Next;
+use crate::engine::{Action, ActionError, Engine};
+
+impl Engine {
+    /// Whether random playouts may draw moves with a [`Sampler`] instead of
+    /// listing them: the legal moves are the declared moves and the
+    /// script's `extra_moves`, less the back-and-forth ban and moves that
+    /// leave a royal piece capturable (no script lists or filters moves,
+    /// nothing is frozen, no paths).
+    pub fn samples_moves(&self) -> bool {
+        !self.rules.has_filter()
+            && !self.rules.has_actions()
+            && !self.rules.has_frozen()
+            && !self.moves.steps.has_path()
+    }
+
+    /// Plays random legal actions from `s` until the game ends or `max` plies;
+    /// returns the number of plies played. Every legal action is equally
+    /// likely at each ply.
+    pub fn random_playout(
+        &self,
+        s: &mut GameState,
+        rng: &mut ChaCha8Rng,
+        max: u32,
+    ) -> Result<u32, ActionError> {
+        self.random_playout_logged(s, rng, max, None)
+    }
+
+    /// [`Engine::random_playout`], adding the actions played to `log`.
+    pub fn random_playout_logged(
+        &self,
+        s: &mut GameState,
+        rng: &mut ChaCha8Rng,
+        max: u32,
+        mut log: Option<&mut Vec<Action>>,
+    ) -> Result<u32, ActionError> {
+        use rand::Rng;
+        let mut n = 0;
+        let mut events = Vec::new();
+        if self.samples_moves() {
+            let mut sampler = Sampler::new();
+            // The action the turn rule drew for the player to move (it
+            // needs to know whether there is one; this one is it).
+            let mut drawn = None;
+            while s.outcome.is_none() && n < max {
+                let a = if let Some(c) = s.pending.first() {
+                    if c.options.is_empty() {
+                        break;
+                    }
+                    Action::Choose {
+                        index: rng.random_range(0..c.options.len()) as u16,
+                    }
+                } else if let Some(a) = drawn.take() {
+                    a
+                } else {
+                    sampler.sync(self, s);
+                    match sampler.sample(self, s, rng) {
+                        Some(a) => a,
+                        None => break,
+                    }
+                };
+                self.apply_next(
+                    s,
+                    &a,
+                    Next::Draw(&mut sampler, rng, &mut drawn),
+                    &mut events,
+                )?;
+                if let Some(log) = log.as_deref_mut() {
+                    log.push(a);
+                }
+                n += 1;
+            }
+            return Ok(n);
+        }
+        let mut actions = Vec::new();
+        let mut listed = false;
+        while s.outcome.is_none() && n < max {
+            if !listed {
+                self.legal_actions_into(s, &mut actions);
+            }
+            actions.retain(|a| !a.is_social());
+            if actions.is_empty() {
+                break;
+            }
+            let a = actions[rng.random_range(0..actions.len())];
+            // In place: a playout that fails is abandoned whole.
+            listed = self.apply_next(s, &a, Next::List(&mut actions), &mut events)?;
+            if let Some(log) = log.as_deref_mut() {
+                log.push(a);
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Counts the leaf nodes of the legal-action tree to `depth`. A choice
+    /// the same player must make right after an action (a promotion) is part
+    /// of that turn: it takes no depth, so a move with four promotion choices
+    /// counts as four leaves (as chess perft counts promotions).
+    pub fn perft(&self, s: &GameState, depth: u32) -> Result<u64, ActionError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        self.perft_listed(s, depth, self.legal_actions(s))
+    }
+
+    /// [`Engine::perft`] with the position's legal actions already listed.
+    fn perft_listed(
+        &self,
+        s: &GameState,
+        depth: u32,
+        actions: Vec<Action>,
+    ) -> Result<u64, ActionError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        // Without scripted choices, the follow-up choices are known natively.
+        if depth == 1 && !self.rules.has_on_choice() {
+            return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
+        }
+        let actor = self.acting_player(s);
+        let mut total = 0;
+        let mut listed = Vec::new();
+        for a in actions {
+            let mut next = s.clone();
+            let have = self.apply_listing(&mut next, &a, Some(&mut listed))?.1;
+            let same_turn = !next.pending.is_empty() && self.acting_player(&next) == actor;
+            let depth = if same_turn { depth } else { depth - 1 };
+            let list = if have {
+                std::mem::take(&mut listed)
+            } else {
+                self.legal_actions(&next)
+            };
+            total += self.perft_listed(&next, depth, list)?;
+        }
+        Ok(total)
+    }
+}

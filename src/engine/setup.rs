@@ -1,0 +1,168 @@
+//! Setting up a game: the empty board, the army, setup zones and setup
+//! strings, random setups and the new game itself.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, Outcome, PlayerId};
+use crate::engine::turn::Next;
+use crate::engine::Engine;
+
+impl Engine {
+    /// An empty board (terrain laid, no pieces) with red to move.
+    pub fn empty_state(&self, seed: u64) -> GameState {
+        let v = &self.variant;
+        let mut s = GameState::empty(v.board.cell_count(), v.players.len() as u8, seed);
+        s.terrain = v.board.terrain.clone();
+        s
+    }
+
+    /// The army of a player: kind ids in declaration order, each `count` times.
+    pub fn army(&self) -> Vec<KindId> {
+        let mut army = Vec::new();
+        for (i, k) in self.variant.kinds.iter().enumerate() {
+            for _ in 0..k.count {
+                army.push(i as KindId);
+            }
+        }
+        army
+    }
+
+    /// Cells of a player's setup zone, ordered from the front row (nearest the
+    /// middle of the board) to the back, each row left to right as that player
+    /// sees the board.
+    pub fn setup_cells(&self, player: PlayerId) -> Vec<Cell> {
+        let board = &self.variant.board;
+        let zone = &self.variant.setup_zones[player as usize];
+        let mid = (board.ranks as f64 - 1.0) / 2.0;
+        let mean =
+            zone.iter().map(|&c| board.coords(c).1 as f64).sum::<f64>() / zone.len().max(1) as f64;
+        let faces_up = mean <= mid;
+        let mut cells: Vec<Cell> = zone
+            .iter()
+            .copied()
+            .filter(|&c| board.terrain[c as usize] & board.blocking == 0)
+            .collect();
+        cells.sort_by_key(|&c| {
+            let (f, r) = board.coords(c);
+            if faces_up {
+                (-r, f)
+            } else {
+                (r, -f)
+            }
+        });
+        cells
+    }
+
+    /// Parses a setup string (one kind code per cell of the setup zone, in
+    /// [`Engine::setup_cells`] order; `A`, `.` or `_` for an empty cell).
+    /// `back_first` reads the rows from the back row instead.
+    pub fn parse_setup(
+        &self,
+        player: PlayerId,
+        text: &str,
+        back_first: bool,
+    ) -> Result<Vec<(Cell, KindId)>, String> {
+        let cells = self.setup_cells(player);
+        let chars: Vec<char> = text.trim().chars().collect();
+        if chars.len() != cells.len() {
+            return Err(format!(
+                "a setup for {} needs {} letters (one per cell of the setup zone), found {}",
+                self.player_name(player),
+                cells.len(),
+                chars.len()
+            ));
+        }
+        let files = self.variant.board.files as usize;
+        let rows = chars.len() / files.max(1);
+        let mut out = Vec::new();
+        for (i, ch) in chars.iter().enumerate() {
+            let idx = if back_first && rows * files == chars.len() {
+                let (r, f) = (i / files, i % files);
+                (rows - 1 - r) * files + f
+            } else {
+                i
+            };
+            if matches!(ch, 'A' | '.' | '_') {
+                continue;
+            }
+            let kind = self
+                .variant
+                .kinds
+                .iter()
+                .position(|k| k.code == Some(*ch))
+                .ok_or_else(|| format!("setup letter `{ch}` is no piece kind's code"))?;
+            out.push((cells[idx], kind as KindId));
+        }
+        let mut diffs = Vec::new();
+        for (k, kind) in self.variant.kinds.iter().enumerate() {
+            let got = out.iter().filter(|x| x.1 as usize == k).count();
+            if got != kind.count as usize {
+                diffs.push(format!("{got} {} instead of {}", kind.display, kind.count));
+            }
+        }
+        if !diffs.is_empty() {
+            return Err(format!(
+                "the setup for {} does not hold the army of this variant: {}",
+                self.player_name(player),
+                diffs.join(", ")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// A random legal setup for a player, drawn from `rng`.
+    pub fn random_setup(&self, player: PlayerId, rng: &mut ChaCha8Rng) -> Vec<(Cell, KindId)> {
+        let mut cells = self.setup_cells(player);
+        cells.shuffle(rng);
+        let mut army = self.army();
+        army.shuffle(rng);
+        cells.into_iter().zip(army).collect()
+    }
+
+    /// A new game: each player's setup given, or random from the seed.
+    /// Pieces are numbered in board order, so an id tells nothing of a kind.
+    pub fn new_game(&self, seed: u64, setups: &[Option<Vec<(Cell, KindId)>>]) -> GameState {
+        if let Some(start) = &self.variant.start {
+            // Checked when the variant loaded.
+            if let Ok(s) = self.parse_fen(start, seed) {
+                return s;
+            }
+        }
+        let mut state = self.empty_state(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5e7u64.rotate_left(40));
+        let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
+        for p in 0..self.variant.players.len() as PlayerId {
+            if self.variant.setup_zones[p as usize].is_empty() {
+                continue;
+            }
+            let setup = match setups.get(p as usize).cloned().flatten() {
+                Some(s) => s,
+                None => self.random_setup(p, &mut rng),
+            };
+            placed.extend(setup.into_iter().map(|(c, k)| (c, k, p)));
+        }
+        placed.sort_by_key(|x| x.0);
+        for (c, k, p) in placed {
+            state.add_piece(k, p, c, !self.variant.hidden_identities);
+        }
+        if self.rules.has_setup() {
+            let mut effects = Vec::new();
+            if let Err(e) = self.rules.setup(&mut state, &self.variant, &mut effects) {
+                state.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("the setup failed: {e}"),
+                });
+                return state;
+            }
+        }
+        // A first player who cannot move at all meets the no-move rule at once.
+        if !self.has_legal_action(&state) {
+            state.to_move = state.players.saturating_sub(1);
+            self.advance_turn(&mut state, Next::Check);
+        }
+        state
+    }
+}
