@@ -1,0 +1,118 @@
+//! `bench`: what is timed (random playouts, or a reload and replay) and how
+//! the figures are printed.
+
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::base::state::PlayerId;
+use crate::engine::Engine;
+use crate::front::session::{parse_pairs, Session};
+
+pub(super) fn bench(
+    variant: &str,
+    playouts: u32,
+    seed: u64,
+    options: &[String],
+) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let mut plies: u64 = 0;
+    let mut reasons: std::collections::BTreeMap<String, u32> = Default::default();
+    let mut wins = vec![0u32; engine.variant.players.len()];
+    let mut draws = 0;
+    for i in 0..playouts {
+        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+        let mut state = engine.new_game(game_seed, &[]);
+        let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
+        plies += engine
+            .random_playout(&mut state, &mut rng, u32::MAX)
+            .map_err(|e| format!("playout {i}: {e}"))? as u64;
+        match &state.outcome {
+            Some(o) => {
+                let kind = o.reason.split(':').next().unwrap_or("").to_string();
+                let kind = if kind.contains("flag") {
+                    "flag captured".to_string()
+                } else if kind.contains("cannot move") {
+                    "no legal action".to_string()
+                } else {
+                    kind
+                };
+                *reasons.entry(kind).or_default() += 1;
+                match o.winners.as_slice() {
+                    [w] => wins[*w as usize] += 1,
+                    _ => draws += 1,
+                }
+            }
+            None => *reasons.entry("unfinished".into()).or_default() += 1,
+        }
+    }
+    let secs = t.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "variant: {}  playouts: {playouts}  seed: {seed}",
+        engine.variant.name
+    );
+    let w: Vec<String> = wins
+        .iter()
+        .enumerate()
+        .map(|(p, n)| format!("{} {n}", engine.player_name(p as PlayerId)))
+        .collect();
+    println!("wins: {}  draws: {draws}", w.join(", "));
+    println!(
+        "endings: {}",
+        reasons
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "plies: {plies}  mean length: {:.1}  time: {secs:.3} s",
+        plies as f64 / playouts.max(1) as f64
+    );
+    println!(
+        "playouts/s: {:.1}  plies/s: {:.0}",
+        playouts as f64 / secs,
+        plies as f64 / secs
+    );
+    Ok(())
+}
+
+pub(super) fn bench_reload(
+    variant: &str,
+    actions: u32,
+    seed: u64,
+    options: &[String],
+) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let mut session = Session::new(variant, &overrides, seed)?;
+    // A game of `actions` actions (restarted with another seed if one ends early).
+    let mut game_seed = seed;
+    while (session.history.len() as u32) < actions {
+        let (out, _) = session.execute("random")?;
+        if out.is_empty() || session.state.outcome.is_some() {
+            game_seed += 1;
+            session.execute(&format!("new --seed {game_seed}"))?;
+        }
+    }
+    let runs = 20;
+    let t = Instant::now();
+    for _ in 0..runs {
+        let report = session.reload()?;
+        if !matches!(report, crate::front::session::ReloadReport::Same { .. }) {
+            return Err(format!(
+                "the replay diverged: {}",
+                session.report_text(&report)
+            ));
+        }
+    }
+    let ms = t.elapsed().as_secs_f64() * 1000.0 / runs as f64;
+    println!(
+        "variant: {}  actions: {actions}  runs: {runs}",
+        session.engine.variant.name
+    );
+    println!("reload+replay ms: {ms:.2}");
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! `perft`, `apply` and `render`: how one position is read from the command
+//! line (a file, a FEN-like line or a seed) and counted, played on or drawn.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::replay::{play_texts, replay_record};
+use crate::base::state::GameState;
+use crate::engine::Engine;
+use crate::front::session::parse_pairs;
+use crate::record::view::Viewer;
+use crate::record::{read_yaml, to_yaml, Position};
+
+/// Loads the engine and the starting state: from a position file (whose
+/// variant must match) or a new seeded game.
+pub(super) fn start(
+    variant: &str,
+    position: Option<PathBuf>,
+    seed: u64,
+    options: &[String],
+) -> Result<(Engine, GameState), String> {
+    let mut overrides = parse_pairs(options)?;
+    match position {
+        Some(path)
+            if !path.is_file() && path.to_string_lossy().contains('/') && {
+                let t = path.to_string_lossy();
+                !t.ends_with(".yaml") && !t.ends_with(".yml")
+            } =>
+        {
+            // A FEN-like line rather than a file.
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let state = engine
+                .parse_fen(&path.to_string_lossy(), seed)
+                .map_err(|e| format!("--position: {e}"))?;
+            Ok((engine, state))
+        }
+        Some(path) => {
+            let pos: Position = read_yaml(&path)?;
+            for (k, v) in &pos.options {
+                if !overrides.iter().any(|(o, _)| o == k) {
+                    overrides.push((k.clone(), v.to_string()));
+                }
+            }
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let state = engine
+                .from_position(&pos)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((engine, state))
+        }
+        None => {
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let state = engine.new_game(seed, &[]);
+            Ok((engine, state))
+        }
+    }
+}
+
+pub(super) fn perft(
+    variant: &str,
+    position: Option<PathBuf>,
+    seed: u64,
+    depth: u32,
+    options: &[String],
+) -> Result<(), String> {
+    let (engine, state) = start(variant, position, seed, options)?;
+    for d in 1..=depth {
+        let t = Instant::now();
+        let n = engine.perft(&state, d).map_err(|e| e.to_string())?;
+        println!("perft {d} {n}  ({:.3} s)", t.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+pub(super) fn apply(
+    variant: &str,
+    position: Option<PathBuf>,
+    seed: u64,
+    as_player: Option<String>,
+    save: Option<PathBuf>,
+    options: &[String],
+    actions: &[String],
+) -> Result<(), String> {
+    let (engine, mut state) = start(variant, position, seed, options)?;
+    let viewer = engine.viewer_or(as_player.as_deref(), Viewer::Omniscient)?;
+    let last = play_texts(&engine, &mut state, actions, |i, text, after, events| {
+        println!("{}. {text}", i + 1);
+        for line in engine.event_lines(after, events, viewer) {
+            println!("   {line}");
+        }
+    })?;
+    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    if let Some(path) = save {
+        let text = to_yaml(&engine.to_position(&state))?;
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("saved position to {}", path.display());
+    }
+    Ok(())
+}
+
+pub(super) fn render(
+    variant: &str,
+    position: Option<PathBuf>,
+    record: Option<PathBuf>,
+    ply: Option<usize>,
+    seed: u64,
+    as_player: Option<&str>,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let (engine, state, last) = match record {
+        Some(path) => {
+            let rec: crate::record::Record = read_yaml(&path)?;
+            let overrides = crate::record::overrides(&rec.options);
+            let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+            let (state, last) =
+                replay_record(&engine, &rec, ply.unwrap_or(usize::MAX), |_, _, _, _| {})
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            (engine, state, last)
+        }
+        None => {
+            let (engine, state) = start(variant, position, seed, &[])?;
+            (engine, state, None)
+        }
+    };
+    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    std::fs::write(out, engine.render_svg(&engine.view(&state, viewer), last))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,224 @@
+//! The REPL loop: how each line is run, printed and followed (quit, watch
+//! files), the same for a terminal and for piped input; where the lines come
+//! from is a `LineSource`.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::editor::ReplHelper;
+use crate::front::session::{Flow, Session};
+use crate::front::watch::Watch;
+
+/// The lines of standard input, with the line editor when it is a terminal.
+pub fn repl(
+    variant: &str,
+    seed: Option<u64>,
+    overrides: &[(String, String)],
+    clock: Option<&str>,
+) -> Result<(), String> {
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(1)
+    });
+    let mut session = Session::new(variant, overrides, seed)?;
+    session.set_clock(clock)?;
+    let interactive = std::io::stdin().is_terminal();
+    session.color = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let session = Arc::new(Mutex::new(session));
+    if interactive {
+        {
+            let s = lock(&session);
+            println!(
+                "sandtable — {} (seed {seed}). Type `help` for commands, an action such as a4-a5 to play it.",
+                s.engine.variant.name
+            );
+            println!("{}", s.board(s.viewer));
+        }
+        run_lines(&session, Editor::open()?)
+    } else {
+        // Scripted: one command per line, no line editor; errors are printed
+        // and reading goes on, but the exit code reports them.
+        run_lines(&session, StdinLines::new())
+    }
+}
+
+/// Where the REPL's lines come from, and where messages from the file
+/// watcher go while it reads them.
+trait LineSource {
+    /// The next line to run; `None` ends the session.
+    fn next_line(&mut self, session: &Arc<Mutex<Session>>) -> Result<Option<String>, String>;
+    /// Prints the watcher's messages (from another thread).
+    fn watch_printer(&mut self) -> Result<Box<dyn FnMut(String) + Send>, String>;
+    /// Ends the session; `failed` tells whether a command failed.
+    fn finish(self, failed: bool) -> Result<(), String>;
+}
+
+/// Runs every line of `source` in the session.
+fn run_lines(session: &Arc<Mutex<Session>>, mut source: impl LineSource) -> Result<(), String> {
+    let mut watcher: Option<Watch> = None;
+    let mut failed = false;
+    while let Some(line) = source.next_line(session)? {
+        let result = lock(session).execute(&line);
+        match result {
+            Ok((out, flow)) => {
+                if !out.is_empty() {
+                    println!("{out}");
+                }
+                match flow {
+                    Flow::Quit => break,
+                    Flow::Watch(on) => {
+                        watcher = None;
+                        if on {
+                            watcher = Some(start_watch(session, source.watch_printer()?)?);
+                        }
+                    }
+                    Flow::Continue => {}
+                }
+            }
+            Err(e) => {
+                failed = true;
+                println!("error: {e}");
+            }
+        }
+    }
+    drop(watcher);
+    source.finish(failed)
+}
+
+/// The terminal: the line editor, with a prompt naming the side to act and
+/// a history kept in `~/.sandtable_history`. Failed commands do not change
+/// the exit code.
+struct Editor {
+    rl: rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory>,
+    history: Option<PathBuf>,
+}
+
+impl Editor {
+    fn open() -> Result<Editor, String> {
+        let mut rl: rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory> =
+            rustyline::Editor::new().map_err(|e| e.to_string())?;
+        rl.set_helper(Some(ReplHelper {
+            commands: crate::front::session::command_names(),
+            words: Default::default(),
+        }));
+        let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".sandtable_history"));
+        if let Some(h) = &history {
+            let _ = rl.load_history(h);
+        }
+        Ok(Editor { rl, history })
+    }
+
+    /// The prompt: the clocks and the player to act.
+    fn prompt(&self, session: &Arc<Mutex<Session>>) -> String {
+        let s = lock(session);
+        if let Some(h) = self.rl.helper() {
+            h.refresh(&s);
+        }
+        let clock = s
+            .clock_text()
+            .map(|c| format!("[{c}] "))
+            .unwrap_or_default();
+        match s.engine.acting_player(&s.state) {
+            Some(p) => format!("{clock}{}> ", s.engine.player_name(p)),
+            None => "over> ".to_string(),
+        }
+    }
+}
+
+impl LineSource for Editor {
+    fn next_line(&mut self, session: &Arc<Mutex<Session>>) -> Result<Option<String>, String> {
+        loop {
+            // The session is not locked while the line is read: the
+            // watcher may reload meanwhile.
+            let prompt = self.prompt(session);
+            match self.rl.readline(&prompt) {
+                Ok(line) => {
+                    let _ = self.rl.add_history_entry(line.as_str());
+                    return Ok(Some(line));
+                }
+                Err(rustyline::error::ReadlineError::Interrupted) => continue,
+                Err(_) => return Ok(None),
+            }
+        }
+    }
+
+    fn watch_printer(&mut self) -> Result<Box<dyn FnMut(String) + Send>, String> {
+        let mut printer = self
+            .rl
+            .create_external_printer()
+            .map_err(|e| e.to_string())?;
+        Ok(Box::new(move |msg| {
+            use rustyline::ExternalPrinter;
+            let _ = printer.print(msg);
+        }))
+    }
+
+    fn finish(mut self, _failed: bool) -> Result<(), String> {
+        if let Some(h) = &self.history {
+            let _ = self.rl.save_history(h);
+        }
+        Ok(())
+    }
+}
+
+/// The lines of standard input without a line editor (piped input; also
+/// what `play` and `serve` read).
+pub(super) struct StdinLines(std::io::Lines<std::io::StdinLock<'static>>);
+
+impl StdinLines {
+    pub(super) fn new() -> StdinLines {
+        StdinLines(std::io::stdin().lock().lines())
+    }
+
+    /// The next line; `None` at the end of the input.
+    pub(super) fn next_line(&mut self) -> Result<Option<String>, String> {
+        self.0.next().transpose().map_err(|e| e.to_string())
+    }
+}
+
+/// Piped input: no prompt, the watcher's messages on standard output, and
+/// an exit code that reports failed commands.
+impl LineSource for StdinLines {
+    fn next_line(&mut self, _: &Arc<Mutex<Session>>) -> Result<Option<String>, String> {
+        StdinLines::next_line(self)
+    }
+
+    fn watch_printer(&mut self) -> Result<Box<dyn FnMut(String) + Send>, String> {
+        Ok(Box::new(|msg| println!("{msg}")))
+    }
+
+    fn finish(self, failed: bool) -> Result<(), String> {
+        if failed {
+            Err("some commands failed".into())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    session
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Watches the session's variant files; on a save, reloads and reports.
+fn start_watch(
+    session: &Arc<Mutex<Session>>,
+    mut say: impl FnMut(String) + Send + 'static,
+) -> Result<Watch, String> {
+    let files = lock(session).watched_files();
+    let target = session.clone();
+    Watch::start(&files, move || {
+        let mut s = lock(&target);
+        let msg = match s.reload() {
+            Ok(report) => format!("files changed: {}", s.report_text(&report)),
+            Err(e) => format!("files changed, the old rules stay: {e}"),
+        };
+        say(msg);
+    })
+}

@@ -1,0 +1,112 @@
+//! `replay`: how a saved record or movetext is played again and checked.
+
+use std::path::PathBuf;
+
+use super::positions::start;
+use crate::base::state::GameState;
+use crate::engine::Engine;
+use crate::record::read_yaml;
+use crate::record::view::Viewer;
+
+pub(super) fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String> {
+    let rec: crate::record::Record = read_yaml(file)?;
+    let overrides = crate::record::overrides(&rec.options);
+    let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
+    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    let (state, last) = replay_record(&engine, &rec, usize::MAX, |i, text, after, events| {
+        println!("{}. {text}", i + 1);
+        for l in engine.event_lines(after, events, viewer) {
+            println!("   {l}");
+        }
+    })
+    .map_err(|e| format!("{}: {e}", file.display()))?;
+    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    let outcome = state.outcome.as_ref().map(|o| engine.outcome_text(o));
+    match (&outcome, &rec.result) {
+        (Some(o), Some(r)) if o != r => {
+            return Err(format!("the record says `{r}` but the replay ends `{o}`"))
+        }
+        (Some(o), _) => println!("outcome: {o}"),
+        (None, _) => println!(
+            "outcome: still playing ({} to act)",
+            engine.player_name(engine.acting_player(&state).unwrap_or(0))
+        ),
+    }
+    Ok(())
+}
+
+pub(super) fn replay_movetext(
+    variant: &str,
+    file: &str,
+    position: Option<PathBuf>,
+    as_player: Option<&str>,
+    options: &[String],
+) -> Result<(), String> {
+    let path = std::path::Path::new(file);
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+    if crate::record::parse_yaml::<crate::record::Record>(&text, file).is_ok() {
+        return replay(path, as_player);
+    }
+    let (engine, mut state) = start(variant, position, 1, options)?;
+    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    let mut last = None;
+    engine
+        .play_movetext(&mut state, &text, |m, after| {
+            let note = if m.written == m.engine_text {
+                String::new()
+            } else {
+                format!("   (written {})", m.written)
+            };
+            println!("{} {}{note}", m.number, m.engine_text);
+            for l in engine.event_lines(after, &m.events, viewer) {
+                println!("   {l}");
+            }
+            if let crate::engine::Action::Move { from, to } = m.action {
+                last = Some((from, to));
+            }
+        })
+        .map_err(|e| format!("{file}: {e}"))?;
+    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    println!("outcome: {}", engine.status_text(&state));
+    Ok(())
+}
+
+/// Plays a record's first `upto` actions from its start, calling `each`
+/// with the index, the text, the state after and the events of each action.
+pub(super) fn replay_record(
+    engine: &Engine,
+    rec: &crate::record::Record,
+    upto: usize,
+    each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
+) -> Result<(GameState, Option<(u16, u16)>), String> {
+    let mut state = engine.from_position(&rec.start)?;
+    let upto = upto.min(rec.actions.len());
+    let last = play_texts(engine, &mut state, &rec.actions[..upto], each)?;
+    Ok((state, last))
+}
+
+/// Plays actions given as text, in order, calling `each` with the index,
+/// the canonical text, the state after and the events of each; stops at the first
+/// that fails, naming it. Returns the cells of the last move.
+pub(super) fn play_texts(
+    engine: &Engine,
+    state: &mut GameState,
+    actions: &[String],
+    mut each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
+) -> Result<Option<(u16, u16)>, String> {
+    let mut last = None;
+    for (i, text) in actions.iter().enumerate() {
+        let action = engine
+            .parse_action(state, text)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        let canonical = engine.action_text(state, &action);
+        let events = engine
+            .apply(state, &action)
+            .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
+        if let crate::engine::Action::Move { from, to } = action {
+            last = Some((from, to));
+        }
+        each(i, &canonical, state, &events);
+    }
+    Ok(last)
+}

@@ -1,0 +1,104 @@
+//! `serve`: what the host's terminal does while it hosts a network game (the
+//! network play itself is in `front::net`).
+
+use std::path::PathBuf;
+
+use super::repl::StdinLines;
+use crate::front::session::{parse_pairs, Session};
+
+// The arguments of `serve` (its help is the doc of `Cmd::Serve`).
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    pub variant: String,
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// Address to listen on (0.0.0.0: every interface)
+    #[arg(long, default_value = "0.0.0.0")]
+    pub bind: String,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long = "option", short = 'o')]
+    pub options: Vec<String>,
+    #[arg(long)]
+    pub clock: Option<String>,
+    /// PLAYER=human (this terminal), PLAYER=AGENT (random, mcts:200: the host plays), or PLAYER=remote (default)
+    #[arg(long = "seat")]
+    pub seats: Vec<String>,
+    /// Where the game record is saved when the game ends or the host stops
+    #[arg(long, default_value = "game.yaml")]
+    pub save: PathBuf,
+}
+
+pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
+    let ServeArgs {
+        variant,
+        port,
+        bind,
+        seed,
+        options,
+        clock,
+        seats,
+        save,
+    } = args;
+    let addr = format!("{bind}:{port}");
+    let overrides = parse_pairs(&options)?;
+    let mut session = Session::new(&variant, &overrides, seed)?;
+    session.set_clock(clock.as_deref())?;
+    let n = session.engine.variant.players.len();
+    let mut local = vec![None; n];
+    let mut human = None;
+    for (player, kind) in parse_pairs(&seats)? {
+        let p = session.engine.player_id(&player)?;
+        match kind.as_str() {
+            "human" => human = Some(p),
+            "remote" => {}
+            other => {
+                let spec = crate::play::agent::AgentSpec::parse(other)
+                    .map_err(|e| format!("{e}; or human, remote"))?;
+                local[p as usize] = Some(spec);
+            }
+        }
+    }
+    let server =
+        crate::front::net::Server::start_with_agents(session, &addr, local, Some(save.clone()))?;
+    println!(
+        "hosting on {} — others run: sandtable join HOST:{} --name NAME",
+        server.addr,
+        server.addr.port()
+    );
+    println!(
+        "type `say TEXT` to chat{}, `quit` to stop",
+        if human.is_some() {
+            ", or an action to play"
+        } else {
+            ""
+        }
+    );
+    let rx = server.local_client("host", human);
+    std::thread::spawn(move || {
+        for l in rx {
+            if !crate::front::net::print_host_line(l.trim()) {
+                break;
+            }
+        }
+    });
+    let mut input = StdinLines::new();
+    while let Some(l) = input.next_line()? {
+        let l = l.trim();
+        if l == "quit" {
+            break;
+        } else if let Some(t) = l.strip_prefix("say ") {
+            server.chat("host", t);
+        } else if let Some(p) = human {
+            if let Err(e) = server.act_local(p, l) {
+                println!("error: {e}");
+            }
+        } else if !l.is_empty() {
+            println!("this terminal plays no seat (use --seat PLAYER=human)");
+        }
+    }
+    server.stop("the host stopped");
+    println!("record saved to {}", save.display());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    Ok(())
+}

@@ -1,0 +1,250 @@
+//! The REPL's command table: which commands there are, their syntax and
+//! help, and how a line is read as a command or an action. What a command
+//! does lives with its group (`game`, `inspect`, `records`, `reload`).
+
+use clap::{CommandFactory, Parser};
+
+use super::{Flow, Session};
+
+/// The REPL's commands (also used to generate `help`).
+#[derive(Parser, Debug)]
+#[command(multicall = true, disable_help_subcommand = true)]
+pub enum Command {
+    /// Load a variant by bundled name or YAML path, and start a new game
+    Load {
+        variant: String,
+        /// Set an option: NAME=VALUE (repeatable)
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Start a new game: random setups from a seed, or setups from text or files
+    New {
+        /// Seed for random setups and every chance event
+        #[arg(long)]
+        seed: Option<u64>,
+        /// PLAYER=SETUP: a string of piece codes, FILE, FILE:LINE, or `random`
+        #[arg(long = "setup")]
+        setups: Vec<String>,
+        /// Setup strings list the front row first, as in the collection of
+        /// classic setups (default: the back row first, the first letter at
+        /// the player's back-row left corner)
+        #[arg(long)]
+        front_first: bool,
+    },
+    /// Show the board as a player, `public`, or `all` (omniscient)
+    Show { viewer: Option<String> },
+    /// Set the default viewpoint for `show` and events
+    #[command(name = "as")]
+    ViewAs { viewer: String },
+    /// List the legal actions of the position
+    Actions,
+    /// Play one or more actions (an action alone on a line also plays it)
+    Play { actions: Vec<String> },
+    /// Play N random legal actions (default 1), drawn from the game's seed
+    Random { n: Option<u32> },
+    /// Let a bot play for the side to act: AGENT is random, mcts (default),
+    /// mcts:ITERATIONS or mcts:MSms; the bot sees only what its player knows
+    Bot { agent: Option<String> },
+    /// Take back the last N actions (default 1)
+    Undo { n: Option<usize> },
+    /// List the actions played so far
+    History,
+    /// List the variant's options and their values
+    Options,
+    /// Describe the variant's pieces
+    Pieces,
+    /// Set up a position from a FEN-like line (`clxwkxli/pppppppp/8/8/8/8/PPPPPPPP/ILXKWXLC w`)
+    Position {
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        fen: Vec<String>,
+    },
+    /// Print the position as a FEN-like line
+    Fen,
+    /// Save the current position to a YAML file
+    SavePosition { file: String },
+    /// Load a position from a YAML file (the history starts there)
+    LoadPosition { file: String },
+    /// Save the game record (start position and actions) to a YAML file;
+    /// with --as, only what that player saw
+    SaveRecord {
+        file: String,
+        #[arg(long = "as")]
+        as_viewer: Option<String>,
+    },
+    /// Save the board as an SVG picture, as a viewer sees it
+    Svg {
+        file: String,
+        #[arg(long = "as")]
+        as_viewer: Option<String>,
+    },
+    /// Load a game record and replay it
+    LoadRecord { file: String },
+    /// Evaluate Lua against the current state (read-only; `lua! CODE` or `=! EXPR` applies it); `g` is the game
+    Lua { code: Vec<String> },
+    /// Show the clocks, or set them: `clock 15m`, `clock 15m+5s`, `clock off`
+    Clock { spec: Option<String> },
+    /// Re-read the variant's YAML and Lua and replay the game under the new rules
+    Reload,
+    /// Reload whenever the variant's YAML or Lua files are saved (`watch off` stops)
+    Watch { off: Option<String> },
+    /// Change an option and reload: `set rescues 2`
+    Set { name: String, value: String },
+    /// Show help for all commands, or one
+    Help { command: Option<String> },
+    /// Leave the REPL
+    #[command(alias = "exit")]
+    Quit,
+}
+
+/// A line of input: a command, or an action to play.
+enum Line {
+    Command(Command),
+    Action(String),
+}
+
+impl Session {
+    /// Runs one command line.
+    pub fn execute(&mut self, line: &str) -> Result<(String, Flow), String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok((String::new(), Flow::Continue));
+        }
+        if let Some(code) = line
+            .strip_prefix("=!")
+            .or_else(|| line.strip_prefix("lua! "))
+        {
+            return self.apply_lua(code).map(|s| (s, Flow::Continue));
+        }
+        if let Some(code) = line.strip_prefix('=').or_else(|| line.strip_prefix("lua ")) {
+            return self.eval_lua(code).map(|s| (s, Flow::Continue));
+        }
+        match self.parse_line(line)? {
+            Line::Command(cmd) => self.run_command(cmd),
+            Line::Action(text) => self.play(&text).map(|s| (s, Flow::Continue)),
+        }
+    }
+
+    /// Reads a line as a command, else as an action to play.
+    fn parse_line(&self, line: &str) -> Result<Line, String> {
+        let words = split_words(line);
+        let e = match Command::try_parse_from(&words) {
+            Ok(c) => return Ok(Line::Command(c)),
+            Err(e) => e,
+        };
+        // A bare action plays it.
+        if words.len() == 1 && self.engine.parse_action(&self.state, &words[0]).is_ok() {
+            return Ok(Line::Action(words[0].clone()));
+        }
+        // So does a whole line that is an action's label (`flip c3`).
+        let whole = line.trim();
+        if words.len() > 1 && self.engine.parse_action(&self.state, whole).is_ok() {
+            return Ok(Line::Action(whole.to_string()));
+        }
+        if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+            return Err(format!(
+                "unknown command `{}` (and not an action); try `help`",
+                words[0]
+            ));
+        }
+        Err(e.render().to_string().trim_end().to_string())
+    }
+
+    /// Runs a parsed command: each command's body is a method of its group.
+    fn run_command(&mut self, cmd: Command) -> Result<(String, Flow), String> {
+        let out = match cmd {
+            Command::Quit => return Ok((String::new(), Flow::Quit)),
+            Command::Watch { off } => return Ok(self.watch(off.as_deref())),
+            Command::Help { command } => help_text(command.as_deref())?,
+            Command::Load {
+                variant,
+                options,
+                seed,
+            } => self.load_variant(&variant, &options, seed)?,
+            Command::New {
+                seed,
+                setups,
+                front_first,
+            } => self.new_game(seed, &setups, front_first)?,
+            Command::Show { viewer } => self.show(viewer.as_deref())?,
+            Command::ViewAs { viewer } => self.view_as(&viewer)?,
+            Command::Actions => self.actions_text(),
+            Command::Play { actions } => self.play_words(&actions)?,
+            Command::Random { n } => self.play_random(n.unwrap_or(1))?,
+            Command::Bot { agent } => self.play_bot(agent.as_deref())?,
+            Command::Undo { n } => self.undo(n.unwrap_or(1)),
+            Command::History => self.history_text(),
+            Command::Options => self.options_text(),
+            Command::Pieces => self.pieces_text(),
+            Command::Position { fen } => self.set_position(&fen.join(" "))?,
+            Command::Fen => self.engine.to_fen(&self.state),
+            Command::SavePosition { file } => self.save_position(&file)?,
+            Command::LoadPosition { file } => self.load_position(&file)?,
+            Command::Svg { file, as_viewer } => self.save_svg(&file, as_viewer.as_deref())?,
+            Command::SaveRecord { file, as_viewer } => {
+                self.save_record(&file, as_viewer.as_deref())?
+            }
+            Command::LoadRecord { file } => self.load_record_file(&file)?,
+            Command::Reload => self.reload_text()?,
+            Command::Set { name, value } => self.set_text(&name, &value)?,
+            Command::Clock { spec } => self.clock_command(spec.as_deref())?,
+            Command::Lua { code } => self.eval_lua(&code.join(" "))?,
+        };
+        Ok((out, Flow::Continue))
+    }
+}
+
+/// Help for every command, or for one, from the command table.
+pub fn help_text(command: Option<&str>) -> Result<String, String> {
+    let mut cmd = Command::command();
+    match command {
+        None => {
+            let mut out = String::from("Commands (an action such as a4-a5 alone on a line plays it; `=EXPR` evaluates Lua):\n");
+            for sub in cmd.get_subcommands() {
+                out.push_str(&format!(
+                    "  {:<14} {}\n",
+                    sub.get_name(),
+                    sub.get_about().map(|a| a.to_string()).unwrap_or_default()
+                ));
+            }
+            Ok(out)
+        }
+        Some(name) => {
+            let sub = cmd
+                .find_subcommand_mut(name)
+                .ok_or_else(|| format!("no command `{name}`; try `help`"))?;
+            Ok(sub.render_long_help().to_string())
+        }
+    }
+}
+
+/// Names of the REPL commands (for completion).
+pub fn command_names() -> Vec<String> {
+    Command::command()
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect()
+}
+
+fn split_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    for ch in line.chars() {
+        match (quote, ch) {
+            (None, '"' | '\'') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            (_, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}

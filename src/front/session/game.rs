@@ -1,0 +1,234 @@
+//! How the REPL starts games and plays actions: loading a variant, new games
+//! and their setups, actions by hand, at random or by a bot, taking them
+//! back, applying Lua, and the clock.
+
+use std::path::Path;
+
+use rand::Rng;
+
+use super::{Played, Session};
+use crate::base::geometry::Cell;
+use crate::base::state::{KindId, PlayerId};
+use crate::engine::{Action, Engine};
+
+/// Reads a setup spec: piece-code letters, FILE, FILE:LINE or `random`.
+pub fn read_setup_spec(
+    engine: &Engine,
+    player: PlayerId,
+    spec: &str,
+    back_first: bool,
+) -> Result<Option<Vec<(Cell, KindId)>>, String> {
+    if spec == "random" {
+        return Ok(None);
+    }
+    let (file, line) = match spec.rsplit_once(':') {
+        Some((f, n)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+            (f, n.parse::<usize>().ok())
+        }
+        _ => (spec, None),
+    };
+    let text = if Path::new(file).is_file() {
+        let all = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        let lines: Vec<&str> = all
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        let n = line.unwrap_or(1);
+        lines
+            .get(n.wrapping_sub(1))
+            .ok_or_else(|| {
+                format!(
+                    "{file}: there is no setup line {n} (it has {})",
+                    lines.len()
+                )
+            })?
+            .to_string()
+    } else {
+        spec.to_string()
+    };
+    engine.parse_setup(player, &text, back_first).map(Some)
+}
+
+impl Session {
+    /// Plays one action given as text; returns the events as the current
+    /// viewer sees them.
+    pub fn play(&mut self, text: &str) -> Result<String, String> {
+        let action = self
+            .engine
+            .parse_action(&self.state, text)
+            .map_err(|e| format!("{text}: {e}"))?;
+        self.play_action(action).map_err(|e| format!("{text}: {e}"))
+    }
+
+    fn play_action(&mut self, action: Action) -> Result<String, String> {
+        if let Some((_, clock)) = &mut self.clock {
+            if let Some(p) = self.engine.acting_player(&self.state) {
+                if clock.flagged(p) {
+                    clock.stop();
+                    self.engine.lose_on_time(&mut self.state, p);
+                    return Err(format!(
+                        "too late: {}",
+                        self.engine
+                            .outcome_text(self.state.outcome.as_ref().expect("just set"))
+                    ));
+                }
+            }
+        }
+        let before = self.state.clone();
+        let canonical = self.engine.action_text(&self.state, &action);
+        let events = self
+            .engine
+            .apply(&mut self.state, &action)
+            .map_err(|e| e.to_string())?;
+        self.history.push(Played {
+            text: canonical.clone(),
+            before,
+            events: events.clone(),
+        });
+        if let Action::Move { from, to } = action {
+            self.last = Some((from, to));
+        }
+        if let Some((_, clock)) = &mut self.clock {
+            clock.stop();
+            if let Some(p) = self.engine.acting_player(&self.state) {
+                clock.start(p);
+            }
+        }
+        let lines = self.engine.event_lines(&self.state, &events, self.viewer);
+        Ok(format!("{canonical}\n  {}", lines.join("\n  ")))
+    }
+
+    /// `load VARIANT`: a new session on another variant, keeping the clock
+    /// and the colours.
+    pub(super) fn load_variant(
+        &mut self,
+        variant: &str,
+        options: &[String],
+        seed: Option<u64>,
+    ) -> Result<String, String> {
+        let overrides = super::parse_pairs(options)?;
+        let clock = self.clock.as_ref().map(|(spec, _)| spec.clone());
+        let color = self.color;
+        *self = Session::new(variant, &overrides, seed.unwrap_or(self.state.seed))?;
+        self.color = color;
+        self.set_clock(clock.as_deref())?;
+        Ok(format!(
+            "loaded {} ({})\n{}",
+            self.engine.variant.name,
+            self.engine.variant.path.display(),
+            self.board(self.viewer)
+        ))
+    }
+
+    /// `new`: a new game from a seed and the players' setups.
+    pub(super) fn new_game(
+        &mut self,
+        seed: Option<u64>,
+        setups: &[String],
+        front_first: bool,
+    ) -> Result<String, String> {
+        let back_first = !front_first;
+        let seed = seed.unwrap_or_else(|| self.state.seed.wrapping_add(1));
+        let mut specs: Vec<Option<Vec<(Cell, KindId)>>> =
+            vec![None; self.engine.variant.players.len()];
+        for (player, spec) in super::parse_pairs(setups)? {
+            let p = self.engine.player_id(&player)?;
+            specs[p as usize] = read_setup_spec(&self.engine, p, &spec, back_first)?;
+        }
+        let state = self.engine.new_game(seed, &specs);
+        self.reset_to(state);
+        Ok(format!(
+            "new game, seed {seed}\n{}",
+            self.board(self.viewer)
+        ))
+    }
+
+    /// `play ACTIONS...`: plays the actions in order.
+    pub(super) fn play_words(&mut self, actions: &[String]) -> Result<String, String> {
+        // Actions are words (`a4-a5 b7-b6`), except a label with
+        // spaces (`suicide e5`, `flip c3`): words that only read
+        // together as an action are played as one.
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < actions.len() {
+            let mut take = 1;
+            if self.engine.parse_action(&self.state, &actions[i]).is_err() {
+                for j in (i + 2..=actions.len()).rev() {
+                    let joined = actions[i..j].join(" ");
+                    if self.engine.parse_action(&self.state, &joined).is_ok() {
+                        take = j - i;
+                        break;
+                    }
+                }
+            }
+            out.push(self.play(&actions[i..i + take].join(" "))?);
+            i += take;
+        }
+        Ok(out.join("\n"))
+    }
+
+    /// `random N`: plays N random legal actions, drawn from the game's seed.
+    pub(super) fn play_random(&mut self, n: u32) -> Result<String, String> {
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let mut acts = self.engine.legal_actions(&self.state);
+            acts.retain(|a| !a.is_social());
+            if acts.is_empty() {
+                break;
+            }
+            let a = acts[self.rng.random_range(0..acts.len())];
+            out.push(self.play_action(a)?);
+        }
+        Ok(out.join("\n"))
+    }
+
+    /// `bot AGENT`: a bot plays for the side to act.
+    pub(super) fn play_bot(&mut self, agent: Option<&str>) -> Result<String, String> {
+        let spec = crate::play::agent::AgentSpec::parse(agent.unwrap_or("mcts"))?;
+        let mut bot = spec.build(self.rng.random());
+        let a = crate::play::agent::agent_action(&self.engine, bot.as_mut(), &self.state)
+            .ok_or("there is nothing to play: the game is over or nobody can act")?;
+        self.play_action(a)
+    }
+
+    /// `undo N`: takes back the last N actions.
+    pub(super) fn undo(&mut self, n: usize) -> String {
+        let n = n.min(self.history.len());
+        for _ in 0..n {
+            let played = self.history.pop().expect("n bounded by history");
+            self.state = played.before;
+        }
+        self.last = None;
+        format!("took back {n} action(s)\n{}", self.board(self.viewer))
+    }
+
+    /// `=! CODE` or `lua! CODE`: applies Lua to the state.
+    pub(super) fn apply_lua(&mut self, code: &str) -> Result<String, String> {
+        // Applied: the changed state becomes the start of a new game
+        // record (what it did is not an action of the game).
+        let mut copy = self.state.clone();
+        let out = self
+            .engine
+            .rules
+            .eval_mut(&mut copy, &self.engine.variant, code)?;
+        copy.check_consistency()?;
+        self.reset_to(copy);
+        Ok(format!(
+            "{out}\napplied: the game restarts from this position (history cleared)\n{}",
+            self.board(self.viewer)
+        ))
+    }
+
+    /// `clock [SPEC|off]`: sets the clocks and shows them.
+    pub(super) fn clock_command(&mut self, spec: Option<&str>) -> Result<String, String> {
+        match spec {
+            Some("off") => self.set_clock(None)?,
+            Some(spec) => self.set_clock(Some(spec))?,
+            None => {}
+        }
+        Ok(self
+            .clock_text()
+            .unwrap_or_else(|| "no clock (try `clock 15m`)".into()))
+    }
+}

@@ -1,0 +1,172 @@
+//! Positions, records and pictures in files: what is saved and loaded, from
+//! a FEN-like line, position and record YAML (whole, or as one player saw
+//! the game), and SVG.
+
+use std::path::Path;
+
+use super::Session;
+use crate::engine::Engine;
+use crate::record::view::Viewer;
+use crate::record::{read_yaml, to_yaml, PlayerRecord, Position, Record, SeenAction};
+
+impl Session {
+    /// The game as one viewer saw it (see [`PlayerRecord`]).
+    pub fn player_record(&self, viewer: Viewer) -> PlayerRecord {
+        let e = &self.engine;
+        let actions = self
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let after = self.history.get(i + 1).map(|n| &n.before).unwrap_or(&self.state);
+                // Another player's answer to a choice is not shown.
+                let hidden = matches!(viewer, Viewer::Player(v) if e.acting_player(&p.before) != Some(v))
+                    && !p.before.pending.is_empty();
+                SeenAction {
+                    action: if hidden { "(a choice)".into() } else { p.text.clone() },
+                    events: e.event_lines(after, &p.events, viewer),
+                }
+            })
+            .collect();
+        PlayerRecord {
+            variant: e.variant.id(),
+            viewer: e.viewer_name(viewer),
+            start: e.view(&self.start, viewer),
+            actions,
+            result: self.state.outcome.as_ref().map(|o| e.outcome_text(o)),
+        }
+    }
+
+    pub fn record(&self) -> Record {
+        let start = self.engine.to_position(&self.start);
+        Record {
+            variant: start.variant.clone(),
+            options: start.options.clone(),
+            start,
+            actions: self.history.iter().map(|p| p.text.clone()).collect(),
+            result: self
+                .state
+                .outcome
+                .as_ref()
+                .map(|o| self.engine.outcome_text(o)),
+        }
+    }
+
+    /// Replays a record's actions from its start; stops at the first action
+    /// that fails, naming its index.
+    pub fn load_record(&mut self, rec: &Record) -> Result<String, String> {
+        let overrides = crate::record::overrides(&rec.options);
+        let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
+        let start = engine.from_position(&rec.start)?;
+        self.engine = engine;
+        self.variant_arg = rec.variant.clone();
+        self.overrides = overrides;
+        self.reset_to(start);
+        for (i, a) in rec.actions.iter().enumerate() {
+            self.play(a)
+                .map_err(|e| format!("action {} of the record: {e}", i + 1))?;
+        }
+        Ok(format!("replayed {} actions", rec.actions.len()))
+    }
+
+    /// `position FEN`: the game restarts from a FEN-like line.
+    pub(super) fn set_position(&mut self, fen: &str) -> Result<String, String> {
+        let state = self.engine.parse_fen(fen, self.state.seed)?;
+        self.reset_to(state);
+        Ok(format!(
+            "position set (the history starts here)\n{}",
+            self.board(self.viewer)
+        ))
+    }
+
+    /// `save-position FILE`.
+    pub(super) fn save_position(&self, file: &str) -> Result<String, String> {
+        let text = to_yaml(&self.engine.to_position(&self.state))?;
+        std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+        Ok(format!("saved position to {file}"))
+    }
+
+    /// `load-position FILE`: into the loaded variant when the position fits
+    /// it (so a position can be tried under a house rule), else into the
+    /// variant the file names.
+    pub(super) fn load_position(&mut self, file: &str) -> Result<String, String> {
+        let pos: Position = read_yaml(Path::new(file))?;
+        let current = (pos.options.is_empty())
+            .then(|| self.engine.from_position(&pos).ok())
+            .flatten();
+        let note = match current {
+            Some(state) => {
+                self.reset_to(state);
+                format!(
+                    "loaded position from {file} into {}",
+                    self.engine.variant.name
+                )
+            }
+            None => {
+                let overrides = crate::record::overrides(&pos.options);
+                let engine = Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
+                let state = engine
+                    .from_position(&pos)
+                    .map_err(|e| format!("{file}: {e}"))?;
+                self.engine = engine;
+                self.variant_arg = pos.variant.clone();
+                self.overrides = overrides;
+                self.reset_to(state);
+                format!(
+                    "loaded position from {file} (variant {})",
+                    self.engine.variant.name
+                )
+            }
+        };
+        Ok(format!("{note}\n{}", self.board(self.viewer)))
+    }
+
+    /// `svg FILE [--as VIEWER]`: the board as a picture.
+    pub(super) fn save_svg(&self, file: &str, as_viewer: Option<&str>) -> Result<String, String> {
+        let v = self.engine.viewer_or(as_viewer, self.viewer)?;
+        let svg = self
+            .engine
+            .render_svg(&self.engine.view(&self.state, v), self.last);
+        std::fs::write(file, svg).map_err(|e| format!("{file}: {e}"))?;
+        Ok(format!(
+            "saved the board as {} sees it to {file}",
+            self.engine.viewer_name(v)
+        ))
+    }
+
+    /// `save-record FILE [--as VIEWER]`: the whole record, or what one
+    /// viewer saw.
+    pub(super) fn save_record(
+        &self,
+        file: &str,
+        as_viewer: Option<&str>,
+    ) -> Result<String, String> {
+        match as_viewer {
+            Some(v) => {
+                let v = self.engine.viewer_or(Some(v), self.viewer)?;
+                let text = to_yaml(&self.player_record(v))?;
+                std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+                Ok(format!(
+                    "saved {}'s record of {} actions to {file}",
+                    self.engine.viewer_name(v),
+                    self.history.len()
+                ))
+            }
+            None => {
+                let text = to_yaml(&self.record())?;
+                std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+                Ok(format!(
+                    "saved record of {} actions to {file}",
+                    self.history.len()
+                ))
+            }
+        }
+    }
+
+    /// `load-record FILE`: replays a saved record.
+    pub(super) fn load_record_file(&mut self, file: &str) -> Result<String, String> {
+        let rec: Record = read_yaml(Path::new(file))?;
+        let msg = self.load_record(&rec)?;
+        Ok(format!("{msg}\n{}", self.board(self.viewer)))
+    }
+}
