@@ -77,7 +77,7 @@ fn known_answer_and_compare() {
     assert_eq!(b["seats"][1]["wins"]["count"], 200);
     let diffs = r["compare"].as_array().unwrap();
     let red_diff = &diffs[0];
-    assert_eq!(red_diff["test"], "two-proportion z-test");
+    assert_eq!(red_diff["test"], "exact McNemar");
     assert_eq!(red_diff["significant"], true);
     assert!((red_diff["diff"].as_f64().unwrap() + red as f64 / 200.0).abs() < 1e-9);
     let draws = diffs.iter().find(|d| d["name"] == "draws").unwrap();

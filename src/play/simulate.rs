@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::state::PlayerId;
 use crate::engine::Engine;
 use crate::play::agent::{agent_action, AgentSpec};
+use crate::play::compare::{compare, Diff};
 
 /// The seed of game `index` of a run with seed `base` (SplitMix64).
 pub fn game_seed(base: u64, index: u64) -> u64 {
@@ -399,7 +400,7 @@ pub fn stats(run: &RunFile, arm: &Arm) -> Stats {
     }
 }
 
-fn mean_sd(x: &[f64]) -> (f64, f64) {
+pub(crate) fn mean_sd(x: &[f64]) -> (f64, f64) {
     if x.is_empty() {
         return (0.0, 0.0);
     }
@@ -411,115 +412,6 @@ fn mean_sd(x: &[f64]) -> (f64, f64) {
         0.0
     };
     (mean, var.sqrt())
-}
-
-/// The standard normal distribution function (erfc by a Chebyshev fit,
-/// |error| < 1.2e-7, Numerical Recipes `erfcc`).
-fn normal_cdf(x: f64) -> f64 {
-    let z = x.abs() / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 {
-        1.0 - r / 2.0
-    } else {
-        r / 2.0
-    }
-}
-
-/// One statistic of a comparison: A, B, B - A and a two-sided p-value.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Diff {
-    pub name: String,
-    pub a: f64,
-    pub b: f64,
-    pub diff: f64,
-    pub test: String,
-    pub p_value: f64,
-    pub significant: bool,
-}
-
-/// Two-proportion z-test (pooled), two-sided.
-pub fn two_proportion(k1: u64, n1: u64, k2: u64, n2: u64) -> f64 {
-    if n1 == 0 || n2 == 0 {
-        return 1.0;
-    }
-    let (p1, p2) = (k1 as f64 / n1 as f64, k2 as f64 / n2 as f64);
-    let p = (k1 + k2) as f64 / (n1 + n2) as f64;
-    let se = (p * (1.0 - p) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
-    if se == 0.0 {
-        return 1.0;
-    }
-    2.0 * (1.0 - normal_cdf(((p1 - p2) / se).abs()))
-}
-
-/// Welch's t-test, two-sided, with the normal approximation of the t
-/// distribution (fine for the tens of games and more a simulation plays).
-pub fn welch(a: &[f64], b: &[f64]) -> f64 {
-    let (ma, sa) = mean_sd(a);
-    let (mb, sb) = mean_sd(b);
-    let se = (sa * sa / a.len().max(1) as f64 + sb * sb / b.len().max(1) as f64).sqrt();
-    if se == 0.0 {
-        return if ma == mb { 1.0 } else { 0.0 };
-    }
-    2.0 * (1.0 - normal_cdf(((ma - mb) / se).abs()))
-}
-
-/// Side-by-side statistics of two arms played under the same seeds.
-pub fn compare(run: &RunFile, a: &Arm, b: &Arm) -> Vec<Diff> {
-    let (sa, sb) = (stats(run, a), stats(run, b));
-    let (na, nb) = (sa.games, sb.games);
-    let prop = |name: String, ka: u64, kb: u64| {
-        let (pa, pb) = (ka as f64 / na.max(1) as f64, kb as f64 / nb.max(1) as f64);
-        let p = two_proportion(ka, na, kb, nb);
-        Diff {
-            name,
-            a: pa,
-            b: pb,
-            diff: pb - pa,
-            test: "two-proportion z-test".into(),
-            p_value: p,
-            significant: p < 0.05,
-        }
-    };
-    let mut out = Vec::new();
-    for (x, y) in sa.seats.iter().zip(&sb.seats) {
-        out.push(prop(
-            format!("{} ({}) wins", x.player, x.agent),
-            x.wins.count,
-            y.wins.count,
-        ));
-    }
-    out.push(prop("draws".into(), sa.draws.count, sb.draws.count));
-    let la: Vec<f64> = a.games.iter().map(|g| g.plies as f64).collect();
-    let lb: Vec<f64> = b.games.iter().map(|g| g.plies as f64).collect();
-    let p = welch(&la, &lb);
-    out.push(Diff {
-        name: "length (plies)".into(),
-        a: sa.length.mean,
-        b: sb.length.mean,
-        diff: sb.length.mean - sa.length.mean,
-        test: "Welch t-test".into(),
-        p_value: p,
-        significant: p < 0.05,
-    });
-    let endings: std::collections::BTreeSet<&String> =
-        sa.endings.keys().chain(sb.endings.keys()).collect();
-    for e in endings {
-        let ka = sa.endings.get(e).copied().unwrap_or(0);
-        let kb = sb.endings.get(e).copied().unwrap_or(0);
-        out.push(prop(format!("ended: {e}"), ka, kb));
-    }
-    out
 }
 
 /// The machine-readable report (`--json`).
@@ -650,7 +542,7 @@ pub fn report_text(run: &RunFile) -> String {
         }
         let _ = writeln!(
             out,
-            "  (rates: two-proportion z-test; length: Welch t-test; two-sided, significant at p < 0.05)"
+            "  (games paired by seed; rates: exact McNemar test on the games whose outcome differs;\n   length: paired t-test; two-sided, significant at p < 0.05)"
         );
     }
     out
@@ -667,15 +559,6 @@ mod tests {
         let r = wilson(0, 10);
         assert_eq!(r.ci95.0, 0.0);
         assert!((r.ci95.1 - 0.2775).abs() < 1e-3);
-    }
-
-    #[test]
-    fn normal_cdf_and_tests() {
-        assert!((normal_cdf(1.959964) - 0.975).abs() < 1e-6);
-        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
-        assert!(two_proportion(50, 100, 50, 100) > 0.99);
-        assert!(two_proportion(80, 100, 50, 100) < 0.001);
-        assert!(welch(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]) > 0.99);
     }
 
     #[test]
