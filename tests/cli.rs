@@ -86,6 +86,39 @@ fn check_names_file_line_of_a_lua_syntax_error() {
 }
 
 #[test]
+fn check_plays_random_games_and_names_the_line_of_a_hook_that_fails() {
+    // The script loads; its strike hook fails only when a strike happens.
+    let dir = copy_variant(
+        |y| y,
+        |l| {
+            format!(
+                "{l}\nfunction rules.strike(g, a, d)\n  local t = nil\n  return t.winner\nend\n"
+            )
+        },
+    );
+    let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    let line = std::fs::read_to_string(dir.path().join("scripts/classic_stratego.lua"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("return t.winner"))
+        .unwrap()
+        + 1;
+    assert!(
+        out.contains(&format!("scripts/classic_stratego.lua:{line}:")),
+        "{out}"
+    );
+    assert!(
+        out.contains("a random game (seed 1) hit a rule error"),
+        "{out}"
+    );
+    // The bundled variant passes, having played its games.
+    let o = run(Path::new(ROOT), &["check", "classic_stratego"], None);
+    assert!(text(&o).contains("random games played"), "{}", text(&o));
+}
+
+#[test]
 fn check_points_at_the_yaml_line_of_errors_found_after_parsing() {
     let dir = copy_variant(
         |y| {
@@ -279,6 +312,38 @@ fn play_random_against_random_reaches_an_end() {
 }
 
 #[test]
+fn play_takes_its_own_flags_after_the_seats() {
+    // As the README writes it: `--clock` after the seat flags.
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "play",
+            "ultimate_lightning",
+            "--red",
+            "random",
+            "--blue",
+            "random",
+            "--clock",
+            "15m+5s",
+            "--seed",
+            "3",
+            "-o",
+            "rescues=2",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("game over:"), "{}", text(&o));
+    let o = run(
+        Path::new(ROOT),
+        &["play", "classic_stratego", "--red", "random", "--clock"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("`--clock` needs a value"), "{}", text(&o));
+}
+
+#[test]
 fn play_human_reads_actions_from_standard_input() {
     let o = run(
         Path::new(ROOT),
@@ -292,7 +357,7 @@ fn play_human_reads_actions_from_standard_input() {
             "--blue",
             "random",
         ],
-        Some("z1-z2\na1-a2\nactions\nquit\n"),
+        Some("z1-z2\na1-a2\nactions\nhelp\nquit\n"),
     );
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
@@ -300,6 +365,8 @@ fn play_human_reads_actions_from_standard_input() {
         out.contains("cannot read action") && out.contains("red leaves the game"),
         "{out}"
     );
+    assert!(out.contains("type an action to play it"), "{out}");
+    assert!(!out.contains("`h` is not a cell"), "{out}");
 }
 
 #[test]

@@ -1,7 +1,18 @@
-//! `check`: how problems found in variant files are reported.
+//! `check`: how problems found in variant files are reported, including
+//! the rule errors that only show when the rules run.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
+use crate::rules::variant::Value;
+
+/// Random games `check` plays under the variant's options as given.
+const GAMES: u64 = 3;
+/// Their length at most, in plies: enough to reach the rules that fire
+/// mid-game (strikes, promotions, rescues), short enough to stay quick.
+const PLIES: u32 = 300;
 
 pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
     let overrides = match parse_pairs(options) {
@@ -14,7 +25,16 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
     let mut bad = false;
     for v in variants {
         match Engine::load(v, &overrides) {
-            Ok(e) => println!("{}: ok ({})", v, e.variant.name),
+            Ok(e) => match play_some(v, &e, &overrides) {
+                Ok(games) => println!(
+                    "{}: ok ({}; {games} random games played)",
+                    v, e.variant.name
+                ),
+                Err(m) => {
+                    bad = true;
+                    println!("{m}");
+                }
+            },
             Err(err) => {
                 bad = true;
                 for d in err.0 {
@@ -24,4 +44,49 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
         }
     }
     i32::from(bad)
+}
+
+/// Plays a few short seeded random games under the options as given, and
+/// one more with each yes/no option flipped, so that a hook that fails, loops
+/// or answers nonsense is found before anyone plays. Returns how many games
+/// were played, or the first rule error with the option set and seed that
+/// found it.
+fn play_some(
+    variant: &str,
+    engine: &Engine,
+    overrides: &[(String, String)],
+) -> Result<u64, String> {
+    let mut played = 0;
+    for seed in 1..=GAMES {
+        play_one(engine, seed, &[])?;
+        played += 1;
+    }
+    for o in &engine.variant.options {
+        let Value::Bool(b) = o.value else { continue };
+        let mut flipped = overrides.to_vec();
+        flipped.retain(|(k, _)| k != &o.name);
+        flipped.push((o.name.clone(), (!b).to_string()));
+        let set = [(o.name.clone(), (!b).to_string())];
+        let e = Engine::load(variant, &flipped).map_err(|e| e.to_string())?;
+        play_one(&e, 1, &set)?;
+        played += 1;
+    }
+    Ok(played)
+}
+
+fn play_one(engine: &Engine, seed: u64, set: &[(String, String)]) -> Result<(), String> {
+    let mut s = engine.new_game(seed, &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    engine
+        .random_playout(&mut s, &mut rng, PLIES)
+        .map_err(|e| {
+            let with: Vec<String> = set.iter().map(|(k, v)| format!(" -o {k}={v}")).collect();
+            format!(
+                "{}: a random game (seed {seed}{}) hit a rule error at ply {}: {e}",
+                crate::rules::variant::display_path(&engine.variant.path),
+                with.concat(),
+                s.ply
+            )
+        })?;
+    Ok(())
 }

@@ -25,7 +25,12 @@ pub(super) fn play(
     seats: &[String],
 ) -> Result<(), String> {
     let mut overrides = parse_pairs(options)?;
-    let rest = take_players_flag(seats, &mut overrides)?;
+    let mut late = LateFlags {
+        seed,
+        clock: clock.map(str::to_string),
+    };
+    let rest = take_late_flags(seats, &mut overrides, &mut late)?;
+    let (seed, clock) = (late.seed, late.clock.as_deref());
     let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
     let n = engine.variant.players.len();
     let kinds = seat_kinds(&engine, &rest)?;
@@ -92,22 +97,48 @@ pub(super) fn play(
     Ok(())
 }
 
-/// Takes `--players N` (which lands among the seats after the variant) into
-/// the options; returns the other seat flags.
-fn take_players_flag(
+/// `play`'s own flags written after a seat flag (`--red human --clock 15m`):
+/// clap hands everything after the first seat to the seats.
+struct LateFlags {
+    seed: u64,
+    clock: Option<String>,
+}
+
+/// Takes `play`'s own flags that landed among the seats (`--players N`,
+/// `--clock C`, `--seed N`, `-o NAME=VALUE`, each also as `--flag=value`)
+/// into the options and `late`; returns the seat flags.
+fn take_late_flags(
     seats: &[String],
     overrides: &mut Vec<(String, String)>,
+    late: &mut LateFlags,
 ) -> Result<Vec<String>, String> {
     let mut rest = Vec::new();
     let mut it = seats.iter();
     while let Some(flag) = it.next() {
-        if flag == "--players" {
-            let n = it.next().ok_or("`--players` needs a number")?;
-            overrides.push(("players".into(), n.clone()));
-        } else if let Some(n) = flag.strip_prefix("--players=") {
-            overrides.push(("players".into(), n.to_string()));
-        } else {
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) if n.starts_with('-') => (n, Some(v.to_string())),
+            _ => (flag.as_str(), None),
+        };
+        if !matches!(name, "--players" | "--clock" | "--seed" | "-o" | "--option") {
             rest.push(flag.clone());
+            continue;
+        }
+        let value = match inline {
+            Some(v) => v,
+            None => it
+                .next()
+                .cloned()
+                .ok_or_else(|| format!("`{name}` needs a value"))?,
+        };
+        match name {
+            "--players" => overrides.push(("players".into(), value)),
+            "--clock" => late.clock = Some(value),
+            "--seed" => {
+                late.seed = value
+                    .parse()
+                    .map_err(|_| format!("`--seed {value}`: not a whole number"))?
+            }
+            _ => overrides.extend(parse_pairs(&[value])?),
         }
     }
     Ok(rest)
@@ -158,6 +189,19 @@ fn human_action(
         if line == "quit" || line == "resign" {
             println!("{} leaves the game", engine.player_name(p));
             return Ok(None);
+        }
+        if line == "help" || line == "?" {
+            println!(
+                "type an action to play it (`actions` lists the legal ones), `board` to see the board again, or `quit`"
+            );
+            continue;
+        }
+        if line == "board" {
+            print!(
+                "{}",
+                engine.render(&engine.view(state, Viewer::Player(p)), None)
+            );
+            continue;
         }
         if line == "actions" {
             let t: Vec<String> = engine
