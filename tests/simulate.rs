@@ -206,3 +206,19 @@ fn play_against_a_bot_from_the_cli() {
     ]);
     assert!(out.contains("wins") || out.contains("draw"), "{out}");
 }
+
+#[test]
+fn players_flag_sets_the_number_of_seats() {
+    let r = json(&[
+        "simulate",
+        "lost_island",
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--seats",
+        "random",
+        "-q",
+    ]);
+    assert_eq!(r["arms"][0]["seats"].as_array().unwrap().len(), 3, "{r}");
+}

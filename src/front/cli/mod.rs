@@ -70,6 +70,7 @@ impl Cmd {
             | Cmd::Apply { options, .. }
             | Cmd::Bench { options, .. }
             | Cmd::Serve(ServeArgs { options, .. })
+            | Cmd::Simulate(SimulateArgs { options, .. })
             | Cmd::Play { options, .. } => Some(options),
             _ => None,
         }
@@ -219,7 +220,7 @@ pub fn run(mut cli: Cli) -> i32 {
             Some(o) => o.push(format!("players={n}")),
             None => {
                 eprintln!(
-                    "error: --players goes with repl, check, perft, apply, bench, serve or play"
+                    "error: --players goes with repl, check, perft, apply, bench, serve, simulate or play"
                 );
                 return 2;
             }
