@@ -18,8 +18,25 @@
 //! events, the network state message of that seat, and at the end the
 //! per-viewer record (`save-record --as`) and `replay --as`.
 //!
-//! The default run takes a few seconds in release; `-- --ignored` runs a
+//! The default run takes about 25 s in release; `-- --ignored` runs a
 //! longer one.
+//!
+//! What it found on today's main before the fixes (commit e6b2167, with
+//! only the plumbing this test needs: `net::state_message` and
+//! `cli::replay_text`): classic Stratego and Ultimate Lightning, no
+//! differing channel; Lost Island with 2, 3 and 4 players, in every option
+//! set with `choose_setup` (the default, `free_setup`, `secret_fights` +
+//! `removed_face_down`, the storm and loot options), `save-record --as
+//! public` and `replay --as` (for every player and for public) differed:
+//! they wrote the other players' setup answers (which scout starts where,
+//! the boat order). With `choose_setup: false`, nothing. Ultimate
+//! Lightning's rescue, run with the old script (and the re-hiding allowed),
+//! showed no difference either: the rescued kind could be read off the
+//! public captured pile, so every consistent world agreed on it, which is
+//! why the rescue is now declared public rather than hidden. The pending
+//! question (`red must choose (which scout starts on a1)`) was not caught:
+//! it is the same in every world, so it hides nothing a viewer could not
+//! know; it is hidden now all the same, as issue 17 asks.
 
 use std::collections::BTreeMap;
 

@@ -226,7 +226,7 @@ pieces:
 }
 
 #[test]
-fn a_rescue_choice_is_public_and_ids_are_not_reused_for_hidden_pieces() {
+fn after_a_rescue_blue_sees_what_the_rules_make_public() {
     use sandtable::record::view::Viewer;
     let e = ul();
     let mut s = position(&e, RESCUE_AGAIN);
