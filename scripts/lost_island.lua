@@ -15,6 +15,11 @@
 --   cell counter "coins" loot lying on a tile
 --   piece attrs flag, ring (public)
 
+-- Choices whose answer everyone sees at the table (a bomb's orientation,
+-- a storm's direction, the tile removed...) are declared public; the setup
+-- answers (which scout starts where, the boat order) are not.
+local PUBLIC = true
+
 local DIRS = {
   north = { 0, 1 },
   south = { 0, -1 },
@@ -388,7 +393,7 @@ local function continue_bomb(g)
   if #targets == 1 then
     offer_expert(g, targets[1], 1)
   else
-    g:choose(g:player(), "the bomb hits next", targets)
+    g:choose(g:player(), "the bomb hits next", targets, PUBLIC)
   end
 end
 
@@ -400,7 +405,7 @@ function offer_expert(g, cell, from_index)
     if coins(g, order[i]) >= 2 then
       g:set_counter("bomb_asked", i)
       g:set_counter("bomb_cell", g:cell(cell).index)
-      g:choose(order[i], "bomb expert? the bomb is about to hit " .. cell, { "pass", "expert" })
+      g:choose(order[i], "bomb expert? the bomb is about to hit " .. cell, { "pass", "expert" }, PUBLIC)
       return
     end
   end
@@ -506,7 +511,7 @@ local function start_storm(g, cell)
     end
     return
   end
-  g:choose(g:player(), "storm on " .. cell .. ": which direction", dirs)
+  g:choose(g:player(), "storm on " .. cell .. ": which direction", dirs, PUBLIC)
 end
 
 -- ---------------------------------------------------------------- flipping
@@ -528,7 +533,7 @@ local function flip(g, cell)
     if pattern == "line" then
       g:set_counter("bomb_tile", g:cell(cell).index)
       g:choose(g:player(), "bomb on " .. cell .. " (value " .. value .. "): which orientation",
-        { "horizontal", "vertical" })
+        { "horizontal", "vertical" }, PUBLIC)
       g:set_counter("bomb_value", tonumber(value) or 0)
     else
       start_bomb(g, cell, tonumber(value) or 0, pattern, nil)
@@ -653,7 +658,7 @@ local function remove_tile(g, cell)
     if #list == 1 then
       put_flag(g, list[1])
     elseif #list > 1 then
-      g:choose(me, "where the flag goes", list)
+      g:choose(me, "where the flag goes", list, PUBLIC)
       wait = true
     end
   end
@@ -666,7 +671,7 @@ local function remove_tile(g, cell)
     if content == "storm" and options.shrink_storms and not wait then
       local dirs = storm_dirs(g, cell)
       if #dirs > 0 then
-        g:choose(me, "storm on " .. cell .. ": which direction", dirs)
+        g:choose(me, "storm on " .. cell .. ": which direction", dirs, PUBLIC)
         wait = true
       end
     end
@@ -689,7 +694,7 @@ local function shrink(g)
       finish_turn(g)
     end
   else
-    g:choose(me, "remove a tile", list)
+    g:choose(me, "remove a tile", list, PUBLIC)
   end
 end
 
@@ -730,7 +735,7 @@ function rules.setup(g)
   if options.free_setup then
     -- Stone tiles placed in turn, then scouts one at a time.
     g:set_counter("setup_stage", 1)
-    g:choose(players[1], "place a stone tile", all_cells(g))
+    g:choose(players[1], "place a stone tile", all_cells(g), PUBLIC)
     return
   end
   local stones = split(options.stones, ",")
@@ -804,13 +809,14 @@ local function free_setup_next(g)
         table.insert(free, c)
       end
     end
-    g:choose(players[(#stones % #players) + 1], "place a stone tile", free)
+    g:choose(players[(#stones % #players) + 1], "place a stone tile", free, PUBLIC)
     return
   end
   if g:counter("setup_stage") == 1 then
     place_tiles(g, stones)
     for _, p in ipairs(players) do
-      for _, v in ipairs({ 1, 2, 3, 4, 5, 6 }) do
+      -- In a shuffled order, so that a scout's id says nothing of its value.
+      for _, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
         g:add_piece("v" .. v, p, "boat")
       end
     end

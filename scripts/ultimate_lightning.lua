@@ -135,15 +135,20 @@ function rules.after_action(g, action)
   if #kinds == 0 then
     return
   end
-  g:set_attr(piece.id, "rescued", 1)
+  -- The piece that may rescue; it is used up only if a rescue takes place.
+  g:set_counter("rescuer", piece.id + 1, me)
   table.insert(kinds, "none")
-  g:choose(me, "rescue", kinds)
+  -- Public: the captured pile is seen by both players, and so is the
+  -- piece that comes back from it (variants/README.md, ultimate_lightning).
+  g:choose(me, "rescue", kinds, true)
 end
 
--- The answers: which captured piece comes back, then where it goes.
+-- The answers: which captured piece comes back, then where it goes. Both
+-- are public; the rescued piece stays known to everyone.
 function rules.on_choice(g, player, reason, option)
   if reason == "rescue" then
     if option == "none" then
+      g:set_counter("rescuer", 0, player)
       return
     end
     local cells = {}
@@ -152,15 +157,20 @@ function rules.on_choice(g, player, reason, option)
         table.insert(cells, cell)
       end
     end
-    g:choose(player, "rescue " .. option, cells)
+    g:choose(player, "rescue " .. option, cells, true)
   else
     local kind = string.match(reason, "^rescue (%w+)$")
     for _, p in ipairs(g:container("captured", player)) do
       if p.kind == kind then
         g:move(p.id, option)
-        g:set_known(p.id, player)
+        g:reveal(p.id, "all")
         g:set_counter("rescues", g:counter("rescues", player) + 1, player)
-        g:log(player .. " rescues a piece onto " .. option)
+        local rescuer = g:counter("rescuer", player) - 1
+        if rescuer >= 0 then
+          g:set_attr(rescuer, "rescued", 1)
+        end
+        g:set_counter("rescuer", 0, player)
+        g:log(player .. " rescues " .. kind .. " onto " .. option)
         return
       end
     end

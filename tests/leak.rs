@@ -106,10 +106,13 @@ fn the_opening_view_names_no_enemy_piece() {
 #[test]
 fn a_record_for_one_player_holds_only_what_that_player_knew() {
     use sandtable::front::session::Session;
-    for variant in ["classic_stratego", "ultimate_lightning"] {
+    for (variant, blue) in [
+        ("classic_stratego", Viewer::Player(1)),
+        ("ultimate_lightning", Viewer::Player(1)),
+        ("ultimate_lightning", Viewer::Public),
+    ] {
         let mut session = Session::new(variant, &[], 21).unwrap();
         session.execute("random 120").unwrap();
-        let blue = Viewer::Player(1);
         let yaml = sandtable::record::to_yaml(&session.player_record(blue)).unwrap();
         // Permute the kinds of every piece blue never learned, in every state
         // of the game alike: blue's record must not change.
@@ -218,4 +221,180 @@ fn lost_island_views_hide_scout_values_tiles_and_boats_with_2_3_and_4_players() 
             assert!(hidden_tiles_seen, "the test needs face-down tiles");
         }
     }
+}
+
+/// Plays random actions in a session (drawn from `seed`) until `stop` holds
+/// or `plies` are played.
+fn play_until(session: &mut sandtable::front::session::Session, seed: u64, plies: usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..plies {
+        let mut acts = session.engine.legal_actions(&session.state);
+        acts.retain(|a| !a.is_social());
+        if acts.is_empty() {
+            break;
+        }
+        let a = acts[rng.random_range(0..acts.len())];
+        let text = session.engine.action_text(&session.state, &a);
+        session.play(&text).unwrap();
+    }
+}
+
+#[test]
+fn lost_island_records_and_replays_for_a_viewer_hold_no_setup_answer() {
+    use sandtable::front::session::Session;
+    for players in ["2", "4"] {
+        let o = [("players".to_string(), players.to_string())];
+        let mut session = Session::new("lost_island", &o, 5).unwrap();
+        play_until(&mut session, 5, 60);
+        // The setup answers of the game: which scout starts where, the boat order.
+        let setup: Vec<(usize, u8)> = session
+            .history
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let c = p.before.pending.first()?;
+                c.reason.starts_with("which scout").then_some((i, c.player))
+            })
+            .collect();
+        assert_eq!(setup.len(), 5 * players.parse::<usize>().unwrap());
+        for viewer in [Viewer::Public, Viewer::Player(1)] {
+            let name = session.engine.viewer_name(viewer);
+            let rec = session.player_record(viewer);
+            let yaml = sandtable::record::to_yaml(&rec).unwrap();
+            let replay =
+                sandtable::front::cli::replay_text(&session.record(), Some(&name)).unwrap();
+            assert!(!yaml.contains("seed") && !replay.contains("seed"));
+            for &(i, chooser) in &setup {
+                let own = viewer == Viewer::Player(chooser);
+                let shown = &rec.actions[i].action;
+                assert_eq!(
+                    own,
+                    shown != "(choice)",
+                    "{name}: action {i} shows `{shown}`"
+                );
+                let line = format!("{}. {}\n", i + 1, session.history[i].text);
+                assert_eq!(own, replay.contains(&line), "{name}: replay shows `{line}`");
+                // Nor the question (which tile) or the options.
+                assert!(rec.actions[i]
+                    .events
+                    .iter()
+                    .all(|e| own || !e.contains("which scout")));
+            }
+        }
+    }
+}
+
+#[test]
+fn ultimate_lightning_records_and_replays_show_a_rescue_and_nothing_hidden() {
+    use sandtable::front::session::Session;
+    let mut found = false;
+    for seed in 0..40 {
+        let mut session = Session::new("ultimate_lightning", &[], seed).unwrap();
+        play_until(&mut session, seed, 600);
+        let Some(i) = session.history.iter().position(|p| {
+            p.before
+                .pending
+                .first()
+                .is_some_and(|c| c.reason == "rescue")
+        }) else {
+            continue;
+        };
+        found = true;
+        for viewer in [Viewer::Public, Viewer::Player(1), Viewer::Player(0)] {
+            let name = session.engine.viewer_name(viewer);
+            let rec = session.player_record(viewer);
+            let yaml = sandtable::record::to_yaml(&rec).unwrap();
+            let replay =
+                sandtable::front::cli::replay_text(&session.record(), Some(&name)).unwrap();
+            assert!(!yaml.contains("seed") && !replay.contains("seed"));
+            // The rescue is public: its answer is in every record.
+            assert_eq!(rec.actions[i].action, session.history[i].text);
+            // Nothing else is hidden: no action is masked, and no kind
+            // appears that the viewer did not know at the end.
+            assert!(rec.actions.iter().all(|a| a.action != "(choice)"));
+            let view = session.engine.view(&session.state, viewer);
+            let pv = session.engine.view(&session.start, viewer);
+            for (c, cell) in pv.cells.iter().enumerate() {
+                if let (Some(p), Some(id)) = (cell, session.start.board[c]) {
+                    assert_eq!(p.kind.is_some(), viewer_knew(&session.start, viewer, id));
+                }
+            }
+            assert!(view.pending.as_ref().is_none_or(|c| c.reason.is_none()
+                || viewer == Viewer::Player(0)
+                || session.state.pending[0].public));
+        }
+        break;
+    }
+    assert!(found, "no rescue in 40 random games");
+}
+
+fn viewer_knew(s: &GameState, viewer: Viewer, id: u16) -> bool {
+    match viewer {
+        Viewer::Player(p) => s.knows(p, id),
+        Viewer::Public => s.pieces[id as usize].known_by == s.all_players(),
+        Viewer::Omniscient => true,
+    }
+}
+
+/// A copy of classic Stratego whose script, after every move, shows the
+/// moved piece to everyone and then hides it again from the opponent;
+/// `follow` adds the YAML declaration that lets a player follow it.
+fn rehiding_variant(follow: bool) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/classic_stratego.yaml"
+    ))
+    .unwrap()
+    .replace(
+        "script: ../scripts/classic_stratego.lua",
+        "script: rules.lua",
+    );
+    if follow {
+        yaml = yaml.replace("rules:\n", "rules:\n  followable_when_hidden_again: true\n");
+        assert!(yaml.contains("followable_when_hidden_again"));
+    }
+    let base = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/classic_stratego.lua"
+    ))
+    .unwrap();
+    let lua = format!(
+        "{base}\nfunction rules.after_action(g, action)\n  if action.kind ~= \"move\" then return end\n  g:reveal(action.piece, \"all\")\n  g:set_known(action.piece, action.player)\nend\n"
+    );
+    let path = dir.path().join("copy.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    std::fs::write(dir.path().join("rules.lua"), lua).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn a_piece_shown_and_hidden_again_is_refused_unless_the_variant_lets_players_follow_it() {
+    let (_dir, path) = rehiding_variant(false);
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap();
+    let mut s = common::position(
+        &e,
+        "to_move: red\npieces:\n  - { at: a1, owner: red, kind: flag }\n  - { at: e4, owner: red, kind: major }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: a10, owner: blue, kind: general }\n",
+    );
+    let before = s.clone();
+    let a = e.parse_action(&s, "e4-e5").unwrap();
+    let err = e.apply(&mut s, &a).unwrap_err().to_string();
+    assert!(
+        err.contains("rules.lua:") && err.contains("hidden again"),
+        "{err}"
+    );
+    assert_eq!(s, before, "the refused action changed nothing");
+    // Declared followable: allowed, and the opponent no longer knows it.
+    let (_dir2, path2) = rehiding_variant(true);
+    let e2 = Engine::load(path2.to_str().unwrap(), &[]).unwrap();
+    let mut s2 = common::position(
+        &e2,
+        "to_move: red\npieces:\n  - { at: a1, owner: red, kind: flag }\n  - { at: e4, owner: red, kind: major }\n  - { at: j10, owner: blue, kind: flag }\n  - { at: a10, owner: blue, kind: general }\n",
+    );
+    let a = e2.parse_action(&s2, "e4-e5").unwrap();
+    e2.apply(&mut s2, &a).unwrap();
+    let id = s2
+        .piece_at(e2.variant.board.parse_cell("e5").unwrap())
+        .unwrap();
+    assert!(!s2.knows(1, id));
 }

@@ -335,3 +335,86 @@ fn four_clients_play_lost_island_to_its_end_and_see_nothing_hidden() {
     });
     assert!(some_hidden_boat);
 }
+
+/// Starts `sandtable serve VARIANT` without `--seed` on a free port, joins
+/// it as red and returns red's army (kind by cell) and every line received.
+fn serve_unseeded_and_join(variant: &str) -> (Vec<(usize, String)>, Vec<String>) {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(["serve", variant, "--port", "0", "--bind", "127.0.0.1"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let addr = first
+        .split_whitespace()
+        .find(|w| w.starts_with("127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no address in `{first}`"))
+        .to_string();
+    let mut c = TestClient::connect(&addr, &seat_hello("r", "red"));
+    let m = c.until(|m| matches!(m, HostMsg::State { .. }));
+    let HostMsg::State { view, .. } = m else {
+        unreachable!()
+    };
+    let army = own_army(&view, "red");
+    c.send(r#"{"type":"bye"}"#);
+    drop(child.stdin.take());
+    let _ = child.wait();
+    (army, c.raw)
+}
+
+fn own_army(view: &sandtable::record::view::View, owner: &str) -> Vec<(usize, String)> {
+    view.cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            c.as_ref()
+                .filter(|p| p.owner == owner)
+                .map(|p| (i, p.kind.clone().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn serve_without_a_seed_deals_secret_armies_and_never_sends_the_seed() {
+    let (a, raw_a) = serve_unseeded_and_join("classic_stratego");
+    let (b, _) = serve_unseeded_and_join("classic_stratego");
+    assert_eq!(a.len(), 40);
+    assert_ne!(a, b, "two unseeded hosts dealt the same army");
+    let seed1 = Session::new("classic_stratego", &[], 1).unwrap();
+    let red1 = own_army(
+        &seed1
+            .engine
+            .view(&seed1.state, sandtable::record::view::Viewer::Player(0)),
+        "red",
+    );
+    assert!(
+        a != red1 && b != red1,
+        "an unseeded host dealt seed 1's army"
+    );
+    for l in &raw_a {
+        assert!(!l.contains("seed"), "a message names the seed: {l}");
+    }
+    // With a known seed: its digits appear in no byte sent to a seat.
+    let seed = 9_187_201_950_435_737_471u64;
+    let server = host("classic_stratego", seed);
+    let addr = server.addr.to_string();
+    let mut red = TestClient::connect(&addr, &seat_hello("r", "red"));
+    let mut blue = TestClient::connect(&addr, &seat_hello("b", "blue"));
+    red.until(|m| matches!(m, HostMsg::State { .. }));
+    blue.until(|m| matches!(m, HostMsg::State { .. }));
+    red.send(&action("a4-a5"));
+    red.send(&action("offer-draw"));
+    std::thread::sleep(Duration::from_millis(200));
+    let text = seed.to_string();
+    for l in red.raw.iter().chain(&blue.raw) {
+        assert!(!l.contains(&text) && !l.contains("seed"), "{l}");
+    }
+    server.stop("done");
+}

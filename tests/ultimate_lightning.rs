@@ -113,7 +113,7 @@ fn ties_go_to_the_striker_and_bombs_are_spent() {
 }
 
 #[test]
-fn a_rescue_brings_back_a_captured_piece_hidden_from_the_opponent() {
+fn a_rescue_brings_back_a_captured_piece_that_everyone_sees() {
     let e = ul();
     let mut s = position(
         &e,
@@ -152,8 +152,8 @@ containers:
         .piece_at(e.variant.board.parse_cell("e3").unwrap())
         .unwrap();
     assert!(
-        s.knows(0, id) && !s.knows(1, id),
-        "the rescued piece is hidden from blue"
+        s.knows(0, id) && s.knows(1, id),
+        "the rescued piece comes back from the public pile onto a square both see: public"
     );
     assert_eq!(s.counter("rescues", Some(0)), 1);
     assert_eq!(e.acting_player(&s), Some(1), "the rescue ends red's turn");
@@ -162,6 +162,98 @@ containers:
     assert_eq!(e.acting_player(&s), Some(1));
     play(&e, &mut s, &["a7-a6", "b9-b10"]);
     assert_eq!(e.acting_player(&s), Some(1));
+}
+
+/// A piece on the opponent's back row with a marshal in red's pile, and a
+/// general of blue's to shuttle with.
+const RESCUE_AGAIN: &str = r#"
+to_move: red
+pieces:
+  - { at: a1, owner: red, kind: flag }
+  - { at: e9, owner: red, kind: captain }
+  - { at: j10, owner: blue, kind: flag }
+  - { at: a7, owner: blue, kind: general }
+containers:
+  - name: captured
+    owner: red
+    pieces:
+      - { owner: red, kind: marshal, known_by: [blue] }
+"#;
+
+#[test]
+fn declining_a_rescue_does_not_use_up_the_piece() {
+    let e = ul();
+    let mut s = position(&e, RESCUE_AGAIN);
+    play(&e, &mut s, &["e9-e10", "none"]);
+    assert_eq!(e.acting_player(&s), Some(1));
+    assert_eq!(s.counter("rescues", Some(0)), 0);
+    // Back off the row and on again: the same piece may still rescue.
+    play(&e, &mut s, &["a7-a6", "e10-e9", "a6-a7", "e9-e10"]);
+    assert_eq!(e.acting_player(&s), Some(0), "a second chance to rescue");
+    assert_eq!(legal(&e, &s), vec!["marshal", "none"]);
+    play(&e, &mut s, &["marshal", "e4"]);
+    assert_eq!(s.counter("rescues", Some(0)), 1);
+    // Now it is used up.
+    play(&e, &mut s, &["a7-a6", "e10-e9", "a6-a7", "e9-e10"]);
+    assert_eq!(e.acting_player(&s), Some(1), "a piece rescues once");
+}
+
+#[test]
+fn arriving_with_nothing_captured_does_not_use_up_the_piece() {
+    let e = ul();
+    let mut s = position(
+        &e,
+        r#"
+to_move: red
+pieces:
+  - { at: a1, owner: red, kind: flag }
+  - { at: e9, owner: red, kind: captain }
+  - { at: a6, owner: red, kind: sergeant }
+  - { at: j10, owner: blue, kind: flag }
+  - { at: a7, owner: blue, kind: general }
+"#,
+    );
+    play(&e, &mut s, &["e9-e10"]);
+    assert_eq!(e.acting_player(&s), Some(1), "nothing to rescue yet");
+    // Blue captures the sergeant; the captain comes back to the row.
+    play(&e, &mut s, &["a7-a6", "e10-e9", "a6-a7", "e9-e10"]);
+    assert_eq!(
+        e.acting_player(&s),
+        Some(0),
+        "the captain still has its rescue"
+    );
+    assert_eq!(legal(&e, &s), vec!["none", "sergeant"]);
+}
+
+#[test]
+fn after_a_rescue_blue_sees_what_the_rules_make_public() {
+    use sandtable::record::view::Viewer;
+    let e = ul();
+    let mut s = position(&e, RESCUE_AGAIN);
+    play(&e, &mut s, &["e9-e10"]);
+    // Blue and spectators see the question and the options: both are public.
+    for v in [Viewer::Player(1), Viewer::Public] {
+        let view = e.view(&s, v);
+        let c = view.pending.as_ref().unwrap();
+        assert_eq!(c.reason.as_deref(), Some("rescue"));
+        assert_eq!(c.options.as_ref().unwrap(), &vec!["marshal", "none"]);
+    }
+    let events = {
+        let a = e.parse_action(&s, "marshal").unwrap();
+        e.apply(&mut s, &a).unwrap()
+    };
+    assert!(e
+        .event_lines(&s, &events, Viewer::Player(1))
+        .contains(&"choice: red chose marshal".to_string()));
+    let a = e.parse_action(&s, "e4").unwrap();
+    let events = e.apply(&mut s, &a).unwrap();
+    let blue = e.event_lines(&s, &events, Viewer::Player(1));
+    assert!(
+        blue.iter().any(|l| l == "place: red Marshal on e4"),
+        "{blue:?}"
+    );
+    let board = e.render(&e.view(&s, Viewer::Player(1)), None);
+    assert!(board.contains("RM") || board.contains("R10"), "{board}");
 }
 
 #[test]

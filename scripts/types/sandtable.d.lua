@@ -96,6 +96,8 @@ function Game:set_counter(name, value, player) end
 function Game:reveal(id, to) end
 ---@param id integer
 ---@param players Players
+--- Hiding a piece again from a player who knew it is an error unless the
+--- variant declares `rules: { followable_when_hidden_again: true }`.
 function Game:set_known(id, players) end
 ---@param id integer
 function Game:capture(id) end
@@ -114,7 +116,8 @@ function Game:set_attr(id, name, value) end
 ---@param player Player
 ---@param reason string
 ---@param options string[]
-function Game:choose(player, reason, options) end
+---@param public boolean|nil true: every player sees the question, options and answer (default: only the chooser)
+function Game:choose(player, reason, options, public) end
 ---@param text string
 function Game:log(text) end
 -- Turns of several actions, turn order, queues, terrain, cell marks.

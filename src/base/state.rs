@@ -77,6 +77,45 @@ pub struct Choice {
     /// choices rules push, which `rules.on_choice` answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub piece: Option<PieceId>,
+    /// Everyone may see the question, the options and the answer (the
+    /// variant declares it, e.g. `g:choose(p, reason, options, true)`);
+    /// else others see only who must choose.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub public: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A seed nobody can guess: 64 bits from the operating system's generator.
+/// Games started without `--seed` use it (see README, "Seeds").
+pub fn secret_seed() -> u64 {
+    use rand::TryRngCore;
+    rand::rngs::OsRng
+        .try_next_u64()
+        .unwrap_or_else(|_| rand::random())
+}
+
+/// The ChaCha stream of a seed's key that deals hidden setups: one per
+/// player for the host's random setups ([`setup_rng`]), and one for a
+/// script's `rules.setup`. Stream 0 is the public chance of the game
+/// (`GameState::rng`); no stream's output tells anything of another's.
+const SETUP_STREAM: u64 = 0x5e70_0000;
+
+/// The generator that deals `player`'s hidden setup from `seed`.
+pub fn setup_rng(seed: u64, player: PlayerId) -> ChaCha8Rng {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    r.set_stream(SETUP_STREAM + 1 + player as u64);
+    r
+}
+
+/// The generator a script's `rules.setup` draws from (tiles, values dealt
+/// at the start): a stream apart from the game's public chance.
+pub fn script_setup_rng(seed: u64) -> ChaCha8Rng {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    r.set_stream(SETUP_STREAM);
+    r
 }
 
 /// Named counters, global (`None`) or per player, sorted by name then

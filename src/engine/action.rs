@@ -59,6 +59,8 @@ pub enum Event {
     Chose {
         player: PlayerId,
         label: String,
+        /// The choice was public: everyone sees the answer.
+        public: bool,
     },
     Ended(Outcome),
 }

@@ -202,6 +202,7 @@ impl Engine {
                 events.push(Event::Chose {
                     player: choice.player,
                     label: label.clone(),
+                    public: choice.public,
                 });
                 match choice.piece {
                     // A promotion: the piece becomes the chosen kind.
@@ -466,6 +467,8 @@ impl Engine {
                 .map(|&k| self.variant.kinds[k as usize].name.clone())
                 .collect(),
             piece: Some(id),
+            // The promoted kind shows on the board unless identities hide.
+            public: !self.variant.hidden_identities,
         })
     }
 

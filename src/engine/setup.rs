@@ -2,11 +2,10 @@
 //! strings, random setups and the new game itself.
 
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, KindId, Outcome, PlayerId};
+use crate::base::state::{script_setup_rng, setup_rng, GameState, KindId, Outcome, PlayerId};
 use crate::engine::turn::Next;
 use crate::engine::Engine;
 
@@ -124,6 +123,13 @@ impl Engine {
 
     /// A new game: each player's setup given, or random from the seed.
     /// Pieces are numbered in board order, so an id tells nothing of a kind.
+    ///
+    /// Hidden setups and public chance come from separate streams of the
+    /// seed's generator: each player's random setup from its own
+    /// ([`setup_rng`]), a script's `rules.setup` from another
+    /// ([`script_setup_rng`]), and the state's `rng` (public chance during
+    /// play) starts fresh on stream 0. What one stream shows (a player's own
+    /// army, a chance draw everyone sees) tells nothing of the others.
     pub fn new_game(&self, seed: u64, setups: &[Option<Vec<(Cell, KindId)>>]) -> GameState {
         if let Some(start) = &self.variant.start {
             // Checked when the variant loaded.
@@ -132,7 +138,6 @@ impl Engine {
             }
         }
         let mut state = self.empty_state(seed);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5e7u64.rotate_left(40));
         let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
         for p in 0..self.variant.players.len() as PlayerId {
             if self.variant.setup_zones[p as usize].is_empty() {
@@ -140,7 +145,7 @@ impl Engine {
             }
             let setup = match setups.get(p as usize).cloned().flatten() {
                 Some(s) => s,
-                None => self.random_setup(p, &mut rng),
+                None => self.random_setup(p, &mut setup_rng(seed, p)),
             };
             placed.extend(setup.into_iter().map(|(c, k)| (c, k, p)));
         }
@@ -150,7 +155,10 @@ impl Engine {
         }
         if self.rules.has_setup() {
             let mut effects = Vec::new();
-            if let Err(e) = self.rules.setup(&mut state, &self.variant, &mut effects) {
+            let chance = std::mem::replace(&mut state.rng, script_setup_rng(seed));
+            let done = self.rules.setup(&mut state, &self.variant, &mut effects);
+            state.rng = chance;
+            if let Err(e) = done {
                 state.outcome = Some(Outcome {
                     winners: vec![],
                     reason: format!("the setup failed: {e}"),

@@ -78,6 +78,32 @@ pub enum HostMsg {
     },
 }
 
+/// The state message the host sends a seat (`None`: a spectator) after an
+/// action whose events are `last_events`: built only from that viewer's
+/// view, that viewer's event lines and that seat's legal actions. It never
+/// holds the seed.
+pub fn state_message(session: &Session, seat: Option<PlayerId>, last_events: &[Event]) -> HostMsg {
+    let s = session;
+    let viewer = seat.map(Viewer::Player).unwrap_or(Viewer::Public);
+    let view = s.engine.view(&s.state, viewer);
+    let legal = match seat {
+        Some(p) => s
+            .engine
+            .legal_actions_for(&s.state, p)
+            .iter()
+            .map(|a| s.engine.action_text(&s.state, a))
+            .collect(),
+        None => Vec::new(),
+    };
+    HostMsg::State {
+        board: s.engine.render(&view, None),
+        view: Box::new(view),
+        events: s.engine.event_lines(&s.state, last_events, viewer),
+        legal,
+        clock: s.clock_text(),
+    }
+}
+
 struct Client {
     id: u64,
     name: String,
@@ -133,31 +159,9 @@ fn token() -> String {
 }
 
 impl Shared {
-    fn viewer(&self, seat: Option<PlayerId>) -> Viewer {
-        seat.map(Viewer::Player).unwrap_or(Viewer::Public)
-    }
-
     /// The state message for one seat (or a spectator), from the view function.
     fn state_msg(&self, seat: Option<PlayerId>) -> HostMsg {
-        let s = &self.session;
-        let viewer = self.viewer(seat);
-        let view = s.engine.view(&s.state, viewer);
-        let legal = match seat {
-            Some(p) => s
-                .engine
-                .legal_actions_for(&s.state, p)
-                .iter()
-                .map(|a| s.engine.action_text(&s.state, a))
-                .collect(),
-            None => Vec::new(),
-        };
-        HostMsg::State {
-            board: s.engine.render(&view, None),
-            view: Box::new(view),
-            events: s.engine.event_lines(&s.state, &self.last_events, viewer),
-            legal,
-            clock: s.clock_text(),
-        }
+        state_message(&self.session, seat, &self.last_events)
     }
 
     fn send(&self, client: u64, msg: &HostMsg) {

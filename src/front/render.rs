@@ -116,7 +116,11 @@ impl Engine {
         }
         let caption = match (&view.outcome, &view.pending) {
             (Some(o), _) => format!("game over: {o}"),
-            (None, Some(c)) => format!("ply {}: {} must choose ({})", view.ply, c.player, c.reason),
+            (None, Some(c)) => format!(
+                "ply {}: {}",
+                view.ply,
+                crate::record::view::choice_prompt(c)
+            ),
             (None, None) => format!(
                 "ply {}: {} to move, seen by {}",
                 view.ply, view.to_move, view.viewer

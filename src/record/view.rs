@@ -28,6 +28,16 @@ pub enum Viewer {
 }
 
 impl Viewer {
+    /// Whether this viewer may see the question, the options and the answer
+    /// of a choice `chooser` makes (`public`: declared public).
+    pub fn sees_choice(&self, chooser: PlayerId, public: bool) -> bool {
+        match *self {
+            Viewer::Player(p) => public || p == chooser,
+            Viewer::Public => public,
+            Viewer::Omniscient => true,
+        }
+    }
+
     fn knows(&self, s: &GameState, id: PieceId) -> bool {
         let known = s.pieces[id as usize].known_by;
         match *self {
@@ -67,12 +77,13 @@ pub struct ViewContainer {
     pub pieces: Vec<ViewPiece>,
 }
 
-/// A pending choice, shown only to the player who must make it; others see
-/// only that a choice is pending.
+/// A pending choice: who must make it. The question and the options are
+/// shown only to that player (and an omniscient viewer), unless the variant
+/// declared the choice public; others see only that a choice is pending.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ViewChoice {
     pub player: String,
-    pub reason: String,
+    pub reason: Option<String>,
     pub options: Option<Vec<String>>,
 }
 
@@ -101,7 +112,39 @@ pub struct View {
     pub cell_counters: Vec<(String, String, i64)>,
 }
 
+/// What another player's hidden answer to a choice is shown as (events,
+/// per-viewer records, replays).
+pub const HIDDEN_CHOICE: &str = "(choice)";
+
+/// `red must choose (the question)`, or `red must choose` when the viewer
+/// may not see the question.
+pub fn choice_prompt(c: &ViewChoice) -> String {
+    match &c.reason {
+        Some(r) => format!("{} must choose ({r})", c.player),
+        None => format!("{} must choose", c.player),
+    }
+}
+
 impl Engine {
+    /// The text of an action as `viewer` may see it, in the state before
+    /// it: another player's answer to a choice that is not public is
+    /// [`HIDDEN_CHOICE`].
+    pub fn action_text_for(
+        &self,
+        before: &GameState,
+        a: &crate::engine::Action,
+        viewer: Viewer,
+    ) -> String {
+        match (a, before.pending.first()) {
+            (crate::engine::Action::Choose { .. }, Some(c))
+                if !viewer.sees_choice(c.player, c.public) =>
+            {
+                HIDDEN_CHOICE.to_string()
+            }
+            _ => self.action_text(before, a),
+        }
+    }
+
     pub fn viewer_name(&self, v: Viewer) -> String {
         match v {
             Viewer::Player(p) => self.player_name(p).to_string(),
@@ -192,14 +235,13 @@ impl Engine {
             .iter()
             .map(|(n, p, v)| (n.to_string(), p.map(|p| self.player_name(p).to_string()), v))
             .collect();
-        let pending = s.pending.first().map(|c| ViewChoice {
-            player: self.player_name(c.player).to_string(),
-            reason: c.reason.clone(),
-            options: match viewer {
-                Viewer::Player(p) if p == c.player => Some(c.options.clone()),
-                Viewer::Omniscient => Some(c.options.clone()),
-                _ => None,
-            },
+        let pending = s.pending.first().map(|c| {
+            let sees = viewer.sees_choice(c.player, c.public);
+            ViewChoice {
+                player: self.player_name(c.player).to_string(),
+                reason: sees.then(|| c.reason.clone()),
+                options: sees.then(|| c.options.clone()),
+            }
         });
         View {
             viewer: self.viewer_name(viewer),
@@ -319,11 +361,15 @@ impl Engine {
                     b.cell_name(*to)
                 )),
                 Event::Effect(Effect::Note(t)) => out.push(format!("note: {t}")),
-                Event::Chose { player, label } => {
-                    let shown = match viewer {
-                        Viewer::Player(p) if p != *player => "(hidden)".to_string(),
-                        Viewer::Public => "(hidden)".to_string(),
-                        _ => label.clone(),
+                Event::Chose {
+                    player,
+                    label,
+                    public,
+                } => {
+                    let shown = if viewer.sees_choice(*player, *public) {
+                        label.clone()
+                    } else {
+                        HIDDEN_CHOICE.to_string()
                     };
                     out.push(format!(
                         "choice: {} chose {shown}",
@@ -469,10 +515,7 @@ impl Engine {
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),
-            (None, Some(c)) => out.push_str(&format!(
-                "ply {}: {} must choose ({})\n",
-                view.ply, c.player, c.reason
-            )),
+            (None, Some(c)) => out.push_str(&format!("ply {}: {}\n", view.ply, choice_prompt(c))),
             (None, None) => out.push_str(&format!(
                 "ply {}: {} to move   (viewing as {})\n",
                 view.ply, view.to_move, view.viewer

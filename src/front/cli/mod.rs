@@ -22,6 +22,7 @@ use clap::{Parser, Subcommand};
 use crate::front::session::parse_pairs;
 
 pub use repl::repl;
+pub use replay::replay_text;
 pub use serve::ServeArgs;
 pub use simulate::SimulateArgs;
 
@@ -200,8 +201,9 @@ pub enum Cmd {
     /// Play a game in the terminal: `--PLAYER human|random|AGENT` for each seat
     Play {
         variant: String,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed of the setups and chance (default: a secret one from the OS)
+        #[arg(long)]
+        seed: Option<u64>,
         /// Time each player: `15m`, or `15m+5s` with an increment per action
         #[arg(long)]
         clock: Option<String>,
@@ -326,7 +328,13 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
             clock,
             options,
             seats,
-        } => play::play(&variant, seed, clock.as_deref(), &options, &seats),
+        } => play::play(
+            &variant,
+            seed.unwrap_or_else(crate::base::state::secret_seed),
+            clock.as_deref(),
+            &options,
+            &seats,
+        ),
         Cmd::Simulate(args) => simulate::simulate(args),
     };
     ran.map(|()| 0)

@@ -78,7 +78,8 @@ pub(super) fn play(
             }
             println!("clock: {}", c.display(&engine.variant.players));
         }
-        let text = engine.action_text(&state, &action);
+        // Another player's hidden answer to a choice shows as `(choice)`.
+        let text = engine.action_text_for(&state, &action, viewer);
         let events = engine
             .apply(&mut state, &action)
             .map_err(|e| e.to_string())?;

@@ -82,12 +82,18 @@ pub(super) fn apply(
 ) -> Result<(), String> {
     let (engine, mut state) = start(variant, position, seed, options)?;
     let viewer = engine.viewer_or(as_player.as_deref(), Viewer::Omniscient)?;
-    let last = play_texts(&engine, &mut state, actions, |i, text, after, events| {
-        println!("{}. {text}", i + 1);
-        for line in engine.event_lines(after, events, viewer) {
-            println!("   {line}");
-        }
-    })?;
+    let last = play_texts(
+        &engine,
+        &mut state,
+        actions,
+        viewer,
+        |i, text, after, events| {
+            println!("{}. {text}", i + 1);
+            for line in engine.event_lines(after, events, viewer) {
+                println!("   {line}");
+            }
+        },
+    )?;
     print!("{}", engine.render(&engine.view(&state, viewer), last));
     if let Some(path) = save {
         let text = to_yaml(&engine.to_position(&state))?;
@@ -111,9 +117,14 @@ pub(super) fn render(
             let rec: crate::record::Record = read_yaml(&path)?;
             let overrides = crate::record::overrides(&rec.options);
             let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
-            let (state, last) =
-                replay_record(&engine, &rec, ply.unwrap_or(usize::MAX), |_, _, _, _| {})
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            let (state, last) = replay_record(
+                &engine,
+                &rec,
+                ply.unwrap_or(usize::MAX),
+                Viewer::Omniscient,
+                |_, _, _, _| {},
+            )
+            .map_err(|e| format!("{}: {e}", path.display()))?;
             (engine, state, last)
         }
         None => {

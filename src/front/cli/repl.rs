@@ -17,12 +17,7 @@ pub fn repl(
     overrides: &[(String, String)],
     clock: Option<&str>,
 ) -> Result<(), String> {
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(1)
-    });
+    let seed = seed.unwrap_or_else(crate::base::state::secret_seed);
     let mut session = Session::new(variant, overrides, seed)?;
     session.set_clock(clock)?;
     let interactive = std::io::stdin().is_terminal();

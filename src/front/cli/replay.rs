@@ -10,29 +10,52 @@ use crate::record::view::Viewer;
 
 pub(super) fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String> {
     let rec: crate::record::Record = read_yaml(file)?;
+    print!(
+        "{}",
+        replay_text(&rec, as_player).map_err(|e| format!("{}: {e}", file.display()))?
+    );
+    Ok(())
+}
+
+/// What `replay RECORD --as VIEWER` prints: each action as the viewer may
+/// see it (another player's hidden answer is `(choice)`), its events for
+/// the viewer, the last board and the outcome.
+pub fn replay_text(rec: &crate::record::Record, as_player: Option<&str>) -> Result<String, String> {
+    use std::fmt::Write;
     let overrides = crate::record::overrides(&rec.options);
     let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
     let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
-    let (state, last) = replay_record(&engine, &rec, usize::MAX, |i, text, after, events| {
-        println!("{}. {text}", i + 1);
-        for l in engine.event_lines(after, events, viewer) {
-            println!("   {l}");
-        }
-    })
-    .map_err(|e| format!("{}: {e}", file.display()))?;
-    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    let mut out = String::new();
+    let (state, last) = replay_record(
+        &engine,
+        rec,
+        usize::MAX,
+        viewer,
+        |i, text, after, events| {
+            let _ = writeln!(out, "{}. {text}", i + 1);
+            for l in engine.event_lines(after, events, viewer) {
+                let _ = writeln!(out, "   {l}");
+            }
+        },
+    )?;
+    out.push_str(&engine.render(&engine.view(&state, viewer), last));
     let outcome = state.outcome.as_ref().map(|o| engine.outcome_text(o));
     match (&outcome, &rec.result) {
         (Some(o), Some(r)) if o != r => {
             return Err(format!("the record says `{r}` but the replay ends `{o}`"))
         }
-        (Some(o), _) => println!("outcome: {o}"),
-        (None, _) => println!(
-            "outcome: still playing ({} to act)",
-            engine.player_name(engine.acting_player(&state).unwrap_or(0))
-        ),
+        (Some(o), _) => {
+            let _ = writeln!(out, "outcome: {o}");
+        }
+        (None, _) => {
+            let _ = writeln!(
+                out,
+                "outcome: still playing ({} to act)",
+                engine.player_name(engine.acting_player(&state).unwrap_or(0))
+            );
+        }
     }
-    Ok(())
+    Ok(out)
 }
 
 pub(super) fn replay_movetext(
@@ -72,26 +95,30 @@ pub(super) fn replay_movetext(
 }
 
 /// Plays a record's first `upto` actions from its start, calling `each`
-/// with the index, the text, the state after and the events of each action.
+/// with the index, the text as `viewer` may see it, the state after and
+/// the events of each action.
 pub(super) fn replay_record(
     engine: &Engine,
     rec: &crate::record::Record,
     upto: usize,
+    viewer: Viewer,
     each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
 ) -> Result<(GameState, Option<(u16, u16)>), String> {
     let mut state = engine.from_position(&rec.start)?;
     let upto = upto.min(rec.actions.len());
-    let last = play_texts(engine, &mut state, &rec.actions[..upto], each)?;
+    let last = play_texts(engine, &mut state, &rec.actions[..upto], viewer, each)?;
     Ok((state, last))
 }
 
 /// Plays actions given as text, in order, calling `each` with the index,
-/// the canonical text, the state after and the events of each; stops at the first
-/// that fails, naming it. Returns the cells of the last move.
+/// the canonical text as `viewer` may see it, the state after and the
+/// events of each; stops at the first that fails, naming it. Returns the
+/// cells of the last move.
 pub(super) fn play_texts(
     engine: &Engine,
     state: &mut GameState,
     actions: &[String],
+    viewer: Viewer,
     mut each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
 ) -> Result<Option<(u16, u16)>, String> {
     let mut last = None;
@@ -99,7 +126,7 @@ pub(super) fn play_texts(
         let action = engine
             .parse_action(state, text)
             .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
-        let canonical = engine.action_text(state, &action);
+        let canonical = engine.action_text_for(state, &action, viewer);
         let events = engine
             .apply(state, &action)
             .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;

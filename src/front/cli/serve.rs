@@ -15,8 +15,9 @@ pub struct ServeArgs {
     /// Address to listen on (0.0.0.0: every interface)
     #[arg(long, default_value = "0.0.0.0")]
     pub bind: String,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the setups and chance (default: a secret one from the OS)
+    #[arg(long)]
+    pub seed: Option<u64>,
     #[arg(long = "option", short = 'o')]
     pub options: Vec<String>,
     #[arg(long)]
@@ -42,6 +43,7 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
     } = args;
     let addr = format!("{bind}:{port}");
     let overrides = parse_pairs(&options)?;
+    let seed = seed.unwrap_or_else(crate::base::state::secret_seed);
     let mut session = Session::new(&variant, &overrides, seed)?;
     session.set_clock(clock.as_deref())?;
     let n = session.engine.variant.players.len();

@@ -21,7 +21,7 @@ pub enum Command {
     },
     /// Start a new game: random setups from a seed, or setups from text or files
     New {
-        /// Seed for random setups and every chance event
+        /// Seed for random setups and every chance event (default: a secret one from the OS)
         #[arg(long)]
         seed: Option<u64>,
         /// PLAYER=SETUP: a string of piece codes, FILE, FILE:LINE, or `random`

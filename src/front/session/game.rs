@@ -129,7 +129,7 @@ impl Session {
         front_first: bool,
     ) -> Result<String, String> {
         let back_first = !front_first;
-        let seed = seed.unwrap_or_else(|| self.state.seed.wrapping_add(1));
+        let seed = seed.unwrap_or_else(crate::base::state::secret_seed);
         let mut specs: Vec<Option<Vec<(Cell, KindId)>>> =
             vec![None; self.engine.variant.players.len()];
         for (player, spec) in super::parse_pairs(setups)? {

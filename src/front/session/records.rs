@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::Session;
 use crate::engine::Engine;
-use crate::record::view::Viewer;
+use crate::record::view::{Viewer, HIDDEN_CHOICE};
 use crate::record::{read_yaml, to_yaml, PlayerRecord, Position, Record, SeenAction};
 
 impl Session {
@@ -18,12 +18,24 @@ impl Session {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let after = self.history.get(i + 1).map(|n| &n.before).unwrap_or(&self.state);
-                // Another player's answer to a choice is not shown.
-                let hidden = matches!(viewer, Viewer::Player(v) if e.acting_player(&p.before) != Some(v))
-                    && !p.before.pending.is_empty();
+                let after = self
+                    .history
+                    .get(i + 1)
+                    .map(|n| &n.before)
+                    .unwrap_or(&self.state);
+                // Another player's answer to a choice that is not public
+                // is not shown.
+                let hidden = p
+                    .before
+                    .pending
+                    .first()
+                    .is_some_and(|c| !viewer.sees_choice(c.player, c.public));
                 SeenAction {
-                    action: if hidden { "(a choice)".into() } else { p.text.clone() },
+                    action: if hidden {
+                        HIDDEN_CHOICE.into()
+                    } else {
+                        p.text.clone()
+                    },
                     events: e.event_lines(after, &p.events, viewer),
                 }
             })

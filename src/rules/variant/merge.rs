@@ -126,6 +126,10 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
     base.rules.strike_reveals = child.rules.strike_reveals.or(base.rules.strike_reveals);
     base.rules.public_attrs = child.rules.public_attrs.or(base.rules.public_attrs);
+    base.rules.followable_when_hidden_again = child
+        .rules
+        .followable_when_hidden_again
+        .or(base.rules.followable_when_hidden_again);
     base.rules.mark_symbols = child.rules.mark_symbols.or(base.rules.mark_symbols);
     base.rules.repetition_draw = child.rules.repetition_draw.or(base.rules.repetition_draw);
     if !child.rules.repetition_counters.is_empty() {

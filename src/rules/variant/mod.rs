@@ -70,6 +70,11 @@ pub struct Variant {
     /// Whether a strike shows both pieces to every player before
     /// `rules.strike` resolves it.
     pub strike_reveals: bool,
+    /// Whether a viewer may keep following a piece (by its id) after its
+    /// identity, once shown to them, is hidden from them again
+    /// (`rules.followable_when_hidden_again`). Off: the host refuses to
+    /// hide a piece again from a viewer who knew it.
+    pub followable_when_hidden_again: bool,
     /// Drawn when a position occurs this many times (board, player to move
     /// and `repetition_counters`).
     pub repetition_draw: Option<u32>,

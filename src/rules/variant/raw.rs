@@ -195,6 +195,10 @@ pub(super) struct RawRules {
     pub(super) draw_offers: Option<bool>,
     #[serde(default)]
     pub(super) strike_reveals: Option<bool>,
+    /// The physical game lets a player follow a piece whose identity was
+    /// shown to them and is hidden again (else the host refuses it).
+    #[serde(default)]
+    pub(super) followable_when_hidden_again: Option<bool>,
     /// Piece attributes everyone sees (items carried, markers on pieces).
     #[serde(default)]
     pub(super) public_attrs: Option<Vec<String>>,

@@ -38,7 +38,7 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "choose",
-        |lua, _, (player, reason, options): (String, String, Vec<String>)| {
+        |lua, _, (player, reason, options, public): (String, String, Vec<String>, Option<bool>)| {
             with_ctx(lua, |cx| {
                 let p = parse_player(cx, &player)?;
                 if options.is_empty() {
@@ -58,6 +58,7 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
                     reason,
                     options,
                     piece: None,
+                    public: public.unwrap_or(false),
                 });
                 Ok(())
             })

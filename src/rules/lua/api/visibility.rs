@@ -22,8 +22,17 @@ pub(super) fn register_visibility<M: UserDataMethods<Api>>(m: &mut M) {
         let to = to_player_set(lua, &to)?;
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
-            let owner = cx.state().pieces[id as usize].owner;
-            cx.state_mut().pieces[id as usize].known_by = to | (1 << owner);
+            let piece = &cx.state().pieces[id as usize];
+            let known = to | (1 << piece.owner);
+            // A viewer who knew the piece could follow it by its id.
+            if piece.known_by & !known != 0 && !cx.variant().followable_when_hidden_again {
+                return Err(mlua::Error::runtime(format!(
+                    "g:set_known: piece {id} would be hidden again from a player who knew it, \
+                     who could still follow it by its id (reveal it instead, or declare \
+                     `rules: {{ followable_when_hidden_again: true }}`)"
+                )));
+            }
+            cx.state_mut().pieces[id as usize].known_by = known;
             Ok(())
         })
     });

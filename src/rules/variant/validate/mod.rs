@@ -68,6 +68,7 @@ pub(super) fn validate(
         max_plies: raw.rules.max_plies.unwrap_or(10_000),
         draw_offers: raw.rules.draw_offers.unwrap_or(false),
         strike_reveals: raw.rules.strike_reveals.unwrap_or(false),
+        followable_when_hidden_again: raw.rules.followable_when_hidden_again.unwrap_or(false),
         repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
         repetition_counters: raw.rules.repetition_counters.clone(),
         extra_moves_when: raw.rules.extra_moves_when.clone(),
