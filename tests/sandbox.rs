@@ -255,7 +255,10 @@ fn pcall_gets_no_fresh_budget() {
             .err()
             .expect("load fails")
     });
-    assert!(msg.contains("budget") && msg.contains("rules.lua:1"), "{msg}");
+    assert!(
+        msg.contains("budget") && msg.contains("rules.lua:1"),
+        "{msg}"
+    );
     let msg = within(20, || {
         eval("while true do pcall(function() while true do end end) end").unwrap_err()
     });
@@ -280,7 +283,10 @@ fn host_work_for_a_script_is_bounded() {
         ("g:log(string.rep('x', 5000))", "log"),
         ("g:set_counter(string.rep('c', 500), 1)", "name"),
         ("g:set_attr(a.id, string.rep('c', 500), 1)", "name"),
-        ("local o = {} for i = 1, 10000 do o[i] = 'o' .. i end g:choose('red', 'pick', o)", "options"),
+        (
+            "local o = {} for i = 1, 10000 do o[i] = 'o' .. i end g:choose('red', 'pick', o)",
+            "options",
+        ),
     ] {
         let (err, _, _) = strike_with(body);
         assert!(err.contains(word) && err.contains("limit"), "{body}: {err}");
@@ -295,9 +301,14 @@ fn host_work_for_a_script_is_bounded() {
 
 #[test]
 fn a_hook_may_not_keep_state_in_upvalues() {
-    let (_dir, e) = load("local n = 0\nfunction rules.strike(g, a, d)\n  n = n + 1\n  return 'attacker'\nend\n");
+    let (_dir, e) = load(
+        "local n = 0\nfunction rules.strike(g, a, d)\n  n = n + 1\n  return 'attacker'\nend\n",
+    );
     let msg = e.err().expect("refused");
-    assert!(msg.contains("rules.lua:3") && msg.contains("upvalue"), "{msg}");
+    assert!(
+        msg.contains("rules.lua:3") && msg.contains("upvalue"),
+        "{msg}"
+    );
     // Through a nested closure too.
     let (_dir, e) = load("local n = 0\nfunction rules.strike(g, a, d)\n  local function f() n = n + 1 end\n  f()\n  return 'attacker'\nend\n");
     let msg = e.err().expect("refused");
@@ -332,12 +343,16 @@ fn libraries_and_what_scripts_close_over_are_frozen() {
     let (_dir, e) = load("local seen = {}\nfunction rules.strike(g, a, d)\n  seen[#seen + 1] = 1\n  return 'attacker'\nend\n");
     let e = e.unwrap_or_else(|m| panic!("{m}"));
     let s = common::position(&e, STRIKE_POSITION);
-    let err = e.apply(&mut s.clone(), &common::act(&e, &s, "e4-e5")).unwrap_err();
+    let err = e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .unwrap_err();
     assert!(err.to_string().contains("rules.lua:3"), "{err}");
     let (_dir, e) = load("local store = { n = 0 }\nsetmetatable(_G, { __index = store })\nfunction rules.strike(g, a, d)\n  store.n = n + 1\n  return 'attacker'\nend\n");
     let e = e.unwrap_or_else(|m| panic!("{m}"));
     let s = common::position(&e, STRIKE_POSITION);
-    assert!(e.apply(&mut s.clone(), &common::act(&e, &s, "e4-e5")).is_err());
+    assert!(e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .is_err());
     // The REPL's read-only `lua` as well.
     for code in ["string.n = 1", "getmetatable('').n = 1", "math.floor = nil"] {
         assert!(eval(code).is_err(), "{code}");
@@ -348,13 +363,19 @@ fn libraries_and_what_scripts_close_over_are_frozen() {
 #[test]
 fn errors_say_where_and_in_which_hook() {
     let (err, _, _) = strike_with("while true do end");
-    assert!(err.contains("rules.lua:2") && err.contains("rules.strike"), "{err}");
+    assert!(
+        err.contains("rules.lua:2") && err.contains("rules.strike"),
+        "{err}"
+    );
     let (_dir, e) = load("\n\nwhile true do end");
     let msg = e.err().unwrap();
     assert!(msg.contains("rules.lua:3"), "{msg}");
     let (err, _, _) =
         strike_with("local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
-    assert!(err.contains("memory") && err.contains("rules.lua:3"), "{err}");
+    assert!(
+        err.contains("memory") && err.contains("rules.lua:3"),
+        "{err}"
+    );
     assert!(err.contains("rules.strike"), "{err}");
     for body in [
         "error(nil)",
@@ -362,15 +383,24 @@ fn errors_say_where_and_in_which_hook() {
         "error(setmetatable({}, { __tostring = function() error('inner') end }))",
     ] {
         let (err, _, _) = strike_with(body);
-        assert!(err.contains("rules.lua") && err.contains("rules.strike"), "{body}: {err}");
+        assert!(
+            err.contains("rules.lua") && err.contains("rules.strike"),
+            "{body}: {err}"
+        );
         assert!(err.contains("error"), "{body}: {err}");
     }
     // A hook answering the wrong type.
     let (_dir, e) = load("function rules.strike(g, a, d) end");
     let e = e.unwrap();
     let s = common::position(&e, STRIKE_POSITION);
-    let err = e.apply(&mut s.clone(), &common::act(&e, &s, "e4-e5")).unwrap_err().to_string();
-    assert!(err.contains("rules.strike") && err.contains("nil") && err.contains("string"), "{err}");
+    let err = e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("rules.strike") && err.contains("nil") && err.contains("string"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -382,7 +412,10 @@ fn control_characters_never_reach_a_terminal() {
     let mut s = common::position(&e, STRIKE_POSITION);
     let a = common::act(&e, &s, "e4-e5");
     let events = format!("{:?}", e.apply(&mut s, &a).unwrap());
-    assert!(events.contains("\\\\x1b[31mp"), "print goes to the log: {events}");
+    assert!(
+        events.contains("\\\\x1b[31mp"),
+        "print goes to the log: {events}"
+    );
     assert!(events.contains("\\\\x1b[2Jl"), "{events}");
     assert!(!events.contains("\\u{1b}"), "{events}");
 }

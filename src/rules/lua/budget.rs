@@ -77,10 +77,7 @@ pub(super) fn charge_bytes(bytes: usize) -> mlua::Result<()> {
 fn message() -> String {
     match REASON.with(Cell::get) {
         Spent::Ticks => "instruction budget exceeded (a runaway loop?)".into(),
-        Spent::Memory => format!(
-            "out of memory (the limit is {} MiB)",
-            DEFAULT_MEMORY >> 20
-        ),
+        Spent::Memory => format!("out of memory (the limit is {} MiB)", DEFAULT_MEMORY >> 20),
     }
 }
 

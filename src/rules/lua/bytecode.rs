@@ -197,7 +197,11 @@ fn parse(data: &[u8]) -> Result<(Vec<Proto>, usize), String> {
 }
 
 fn parse_proto(r: &mut Reader, version: u8, types_version: u8) -> Result<Proto, String> {
-    let size = if version >= 12 { Some(r.count()?) } else { None };
+    let size = if version >= 12 {
+        Some(r.count()?)
+    } else {
+        None
+    };
     let start = r.at;
     let mut p = Proto::default();
     r.bytes(2)?; // maxstacksize, numparams
@@ -213,9 +217,7 @@ fn parse_proto(r: &mut Reader, version: u8, types_version: u8) -> Result<Proto, 
     let sizecode = r.count()?;
     p.code = (0..sizecode).map(|_| r.u32()).collect::<Result<_, _>>()?;
     let sizek = r.count()?;
-    p.closure_consts = (0..sizek)
-        .map(|_| constant(r))
-        .collect::<Result<_, _>>()?;
+    p.closure_consts = (0..sizek).map(|_| constant(r)).collect::<Result<_, _>>()?;
     let sizep = r.count()?;
     p.children = (0..sizep).map(|_| r.count()).collect::<Result<_, _>>()?;
     r.count()?; // linedefined
@@ -246,7 +248,7 @@ fn parse_proto(r: &mut Reader, version: u8, types_version: u8) -> Result<Proto, 
 fn constant(r: &mut Reader) -> Result<Option<usize>, String> {
     let k = r.u8()?;
     match k {
-        0 => {} // nil
+        0 => {}         // nil
         1 => r.at += 1, // boolean
         2 => r.at += 8, // number
         3 | 9 => {
@@ -264,7 +266,7 @@ fn constant(r: &mut Reader) -> Result<Option<usize>, String> {
             }
         }
         6 => return Ok(Some(r.count()?)), // closure
-        7 => r.at += 16, // vector
+        7 => r.at += 16,                  // vector
         8 => {
             // table with constants: key and constant index per entry
             for _ in 0..r.count()? {
@@ -323,12 +325,18 @@ mod tests {
 
     #[test]
     fn finds_writes_of_top_level_locals_only() {
-        assert_eq!(writes("local n = 0\nfunction f()\n n = n + 1\nend"), vec![3]);
+        assert_eq!(
+            writes("local n = 0\nfunction f()\n n = n + 1\nend"),
+            vec![3]
+        );
         assert_eq!(
             writes("local n = 0\nfunction f()\n local function g()\n  n = 2\n end\n g()\nend"),
             vec![4]
         );
-        assert!(writes("function f()\n local n = 0\n local function g() n = n + 1 end\n g()\n return n\nend").is_empty());
+        assert!(writes(
+            "function f()\n local n = 0\n local function g() n = n + 1 end\n g()\n return n\nend"
+        )
+        .is_empty());
         assert!(writes("local t = {}\nfunction f() t.x = 1 return #t end").is_empty());
         assert!(writes("local n = 0\nn = n + 1\nfunction f() return n end").is_empty());
         // Many constants and a table sort with a comparator.

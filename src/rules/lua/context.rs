@@ -193,7 +193,10 @@ pub(super) fn player_set(cx: &CallCtx, v: &LV) -> mlua::Result<PlayerSet> {
         LV::String(s) => Ok(1 << parse_player(cx, &s.to_str()?)?),
         LV::Table(t) => {
             let mut set = 0;
-            for name in t.sequence_values::<Name>().take(cx.state().players as usize + 1) {
+            for name in t
+                .sequence_values::<Name>()
+                .take(cx.state().players as usize + 1)
+            {
                 set |= 1 << parse_player(cx, &name?)?;
             }
             Ok(set)

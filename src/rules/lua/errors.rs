@@ -26,6 +26,9 @@ pub fn describe_error(e: &mlua::Error, scripts: &[String]) -> String {
 /// says what the hook must answer when its answer has the wrong type, and
 /// names the script when the error has no line.
 pub(super) fn describe_hook_error(e: &mlua::Error, scripts: &[String], hook: &Hook) -> String {
+    if hook.name == super::call::EVAL.name {
+        return describe_error(e, scripts);
+    }
     let script = scripts.last().map(String::as_str).unwrap_or("script");
     if let Some((from, _)) = conversion(e) {
         return format!(

@@ -35,9 +35,11 @@ pub(super) fn freeze_reachable(lua: &Lua) -> Result<(), String> {
             }
             LV::Function(f) => work.extend(upvalues(lua, &f)?.into_iter().filter(worth_visiting)),
             LV::Buffer(_) => {
-                return Err("a buffer made at load time and kept (in a top-level local or a \
+                return Err(
+                    "a buffer made at load time and kept (in a top-level local or a \
                             table) is state the game cannot see: make it inside the hook"
-                    .into())
+                        .into(),
+                )
             }
             _ => {}
         }

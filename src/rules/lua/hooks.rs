@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, Table, Value as LV};
 
+use super::call;
 use super::context::{AttackedQuery, CallCtx};
 use super::prelude::{piece_args, piece_table};
-use super::call;
 use super::{ActionInfo, Rules};
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
@@ -438,9 +438,13 @@ impl Rules {
             return Ok(());
         };
         let mut effects = Vec::new();
-        self.call(&call::POSITION_FIELDS, state, variant, &mut effects, |_, api| {
-            hook.call::<()>((api.clone(), fields.to_vec()))
-        })
+        self.call(
+            &call::POSITION_FIELDS,
+            state,
+            variant,
+            &mut effects,
+            |_, api| hook.call::<()>((api.clone(), fields.to_vec())),
+        )
     }
 
     /// Calls `rules.on_choice(g, player, reason, option)` with a choice's answer.

@@ -4,9 +4,9 @@
 use mlua::UserDataMethods;
 
 use super::Api;
-use crate::rules::lua::limits::Name;
 use crate::base::geometry::Cell;
 use crate::rules::lua::context::{parse_cell, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the geometry methods.
 pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
@@ -50,24 +50,21 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             )
         })
     });
-    m.add_method(
-        "neighbors",
-        |lua, _, (cell, dirs): (Name, Option<Name>)| {
-            with_ctx(lua, |cx| {
-                let c = parse_cell(cx, &cell)?;
-                let b = &cx.variant().board;
-                let name = dirs.as_deref().unwrap_or("orthogonal");
-                let d = b.directions(name).ok_or_else(|| {
-                    mlua::Error::runtime(format!("unknown direction set `{name}`"))
-                })?;
-                Ok(d.deltas
-                    .iter()
-                    .filter_map(|&delta| b.offset(c, delta))
-                    .map(|n| b.cell_name(n))
-                    .collect::<Vec<_>>())
-            })
-        },
-    );
+    m.add_method("neighbors", |lua, _, (cell, dirs): (Name, Option<Name>)| {
+        with_ctx(lua, |cx| {
+            let c = parse_cell(cx, &cell)?;
+            let b = &cx.variant().board;
+            let name = dirs.as_deref().unwrap_or("orthogonal");
+            let d = b
+                .directions(name)
+                .ok_or_else(|| mlua::Error::runtime(format!("unknown direction set `{name}`")))?;
+            Ok(d.deltas
+                .iter()
+                .filter_map(|&delta| b.offset(c, delta))
+                .map(|n| b.cell_name(n))
+                .collect::<Vec<_>>())
+        })
+    });
     m.add_method("zone", |lua, _, name: Name| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;

@@ -4,20 +4,17 @@
 use mlua::UserDataMethods;
 
 use super::Api;
-use crate::rules::lua::limits::{over, Name, ATTRS_MAX, CELL_COUNTERS_MAX, COUNTERS_MAX};
 use crate::rules::lua::context::{check_piece, parse_cell, parse_player, with_ctx};
+use crate::rules::lua::limits::{over, Name, ATTRS_MAX, CELL_COUNTERS_MAX, COUNTERS_MAX};
 
 /// Registers the counter, attribute and kind methods.
 pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method(
-        "counter",
-        |lua, _, (name, player): (Name, Option<Name>)| {
-            with_ctx(lua, |cx| {
-                let p = player.as_deref().map(|p| parse_player(cx, p)).transpose()?;
-                Ok(cx.state().counter(&name, p))
-            })
-        },
-    );
+    m.add_method("counter", |lua, _, (name, player): (Name, Option<Name>)| {
+        with_ctx(lua, |cx| {
+            let p = player.as_deref().map(|p| parse_player(cx, p)).transpose()?;
+            Ok(cx.state().counter(&name, p))
+        })
+    });
     m.add_method(
         "set_counter",
         |lua, _, (name, value, player): (Name, i64, Option<Name>)| {
@@ -64,26 +61,23 @@ pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
             })
         },
     );
-    m.add_method(
-        "set_attr",
-        |lua, _, (id, name, value): (u32, Name, i64)| {
-            with_ctx(lua, |cx| {
-                let id = check_piece(cx, id)?;
-                let attrs = &mut cx.state_mut().pieces[id as usize].attrs;
-                match attrs.binary_search_by(|(k, _)| k.as_str().cmp(&name)) {
-                    Ok(i) => attrs[i].1 = value,
-                    Err(_) if attrs.len() >= ATTRS_MAX => {
-                        return Err(over(
-                            &format!("a piece has at most {ATTRS_MAX} attributes"),
-                            ATTRS_MAX,
-                        ))
-                    }
-                    Err(i) => attrs.insert(i, (name.0, value)),
+    m.add_method("set_attr", |lua, _, (id, name, value): (u32, Name, i64)| {
+        with_ctx(lua, |cx| {
+            let id = check_piece(cx, id)?;
+            let attrs = &mut cx.state_mut().pieces[id as usize].attrs;
+            match attrs.binary_search_by(|(k, _)| k.as_str().cmp(&name)) {
+                Ok(i) => attrs[i].1 = value,
+                Err(_) if attrs.len() >= ATTRS_MAX => {
+                    return Err(over(
+                        &format!("a piece has at most {ATTRS_MAX} attributes"),
+                        ATTRS_MAX,
+                    ))
                 }
-                Ok(())
-            })
-        },
-    );
+                Err(i) => attrs.insert(i, (name.0, value)),
+            }
+            Ok(())
+        })
+    });
     m.add_method("clear_attr", |lua, _, (id, name): (u32, Name)| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;

@@ -14,24 +14,19 @@ use crate::rules::lua::limits::{
 
 /// Registers the outcome, choice and log methods.
 pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method(
-        "win",
-        |lua, _, (player, reason): (Name, Option<Text>)| {
-            with_ctx(lua, |cx| {
-                let p = parse_player(cx, &player)?;
-                if cx.state().outcome.is_none() {
-                    cx.state_mut().outcome = Some(Outcome {
-                        winners: vec![p],
-                        reason: reason.map_or_else(
-                            || format!("{} wins", &*player),
-                            |r| escape(&r).into_owned(),
-                        ),
-                    });
-                }
-                Ok(())
-            })
-        },
-    );
+    m.add_method("win", |lua, _, (player, reason): (Name, Option<Text>)| {
+        with_ctx(lua, |cx| {
+            let p = parse_player(cx, &player)?;
+            if cx.state().outcome.is_none() {
+                cx.state_mut().outcome = Some(Outcome {
+                    winners: vec![p],
+                    reason: reason
+                        .map_or_else(|| format!("{} wins", &*player), |r| escape(&r).into_owned()),
+                });
+            }
+            Ok(())
+        })
+    });
     m.add_method("draw", |lua, _, reason: Option<Text>| {
         with_ctx(lua, |cx| {
             if cx.state().outcome.is_none() {

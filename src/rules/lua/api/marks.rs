@@ -4,9 +4,9 @@
 use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
-use crate::rules::lua::limits::{over, Name, Text, MARKS_MAX};
 use crate::base::state::Mark;
 use crate::rules::lua::context::{parse_cell, to_player_set, with_ctx};
+use crate::rules::lua::limits::{over, Name, Text, MARKS_MAX};
 
 /// Registers the mark methods.
 pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {

@@ -4,10 +4,10 @@
 use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
-use crate::rules::lua::context::CallCtx;
-use crate::rules::lua::limits::{over, Name, CONTAINERS_MAX};
 use crate::base::effect::Effect;
+use crate::rules::lua::context::CallCtx;
 use crate::rules::lua::context::{check_piece, parse_cell, parse_player, to_player_set, with_ctx};
+use crate::rules::lua::limits::{over, Name, CONTAINERS_MAX};
 
 /// Registers the methods that move, remove and add pieces.
 pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
@@ -108,7 +108,10 @@ fn container(
     owner: Option<crate::base::state::PlayerId>,
 ) -> mlua::Result<u16> {
     let s = cx.state();
-    let known = s.containers.iter().any(|c| c.name == name && c.owner == owner);
+    let known = s
+        .containers
+        .iter()
+        .any(|c| c.name == name && c.owner == owner);
     if !known && s.containers.len() >= CONTAINERS_MAX {
         return Err(over(
             &format!("a game has at most {CONTAINERS_MAX} containers"),

@@ -4,9 +4,9 @@
 use mlua::{Lua, Table, UserDataMethods, Value as LV};
 
 use super::Api;
-use crate::rules::lua::limits::Name;
 use crate::base::state::PieceId;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+use crate::rules::lua::limits::Name;
 use crate::rules::lua::prelude::piece_table;
 
 /// Registers the methods that find pieces.

@@ -5,8 +5,8 @@
 use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
-use crate::rules::lua::limits::Name;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the whole-board questions.
 pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {

@@ -4,8 +4,8 @@
 use mlua::UserDataMethods;
 
 use super::Api;
-use crate::rules::lua::limits::Name;
 use crate::rules::lua::context::{parse_cell, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the terrain methods.
 pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {

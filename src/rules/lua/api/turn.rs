@@ -4,8 +4,8 @@
 use mlua::UserDataMethods;
 
 use super::Api;
-use crate::rules::lua::limits::Name;
 use crate::rules::lua::context::{parse_player, player_name, value_to_lua, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the turn and game methods.
 pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
