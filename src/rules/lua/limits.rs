@@ -51,20 +51,10 @@ pub(super) type Name = Str<NAME_MAX>;
 /// A text argument (see [`TEXT_MAX`]).
 pub(super) type Text = Str<TEXT_MAX>;
 
-impl<const MAX: usize> FromLua for Str<MAX> {
-    fn from_lua(v: LV, lua: &Lua) -> mlua::Result<Self> {
-        let s = match v {
-            LV::String(s) => s,
-            LV::Integer(_) | LV::Number(_) => return String::from_lua(v, lua).map(Str),
-            other => {
-                return Err(mlua::Error::FromLuaConversionError {
-                    from: other.type_name(),
-                    to: "string".into(),
-                    message: None,
-                })
-            }
-        };
-        let bytes = s.as_bytes();
+impl<const MAX: usize> Str<MAX> {
+    /// Checks a string's bytes (length first, so nothing long is copied)
+    /// and charges copying them.
+    fn check(bytes: &[u8]) -> mlua::Result<Self> {
         let what = if MAX == NAME_MAX { "a name" } else { "a text" };
         if bytes.len() > MAX {
             return Err(over(
@@ -73,15 +63,48 @@ impl<const MAX: usize> FromLua for Str<MAX> {
             ));
         }
         budget::charge_bytes(bytes.len())?;
-        let text = std::str::from_utf8(&bytes)
+        let text = std::str::from_utf8(bytes)
             .map_err(|_| mlua::Error::runtime(format!("{what} must be UTF-8")))?;
-        if MAX == NAME_MAX && text.chars().any(char::is_control) {
+        if MAX == NAME_MAX
+            && bytes.iter().any(|&b| b < 0x20 || b == 0x7f || b == 0xc2)
+            && text.chars().any(char::is_control)
+        {
             return Err(mlua::Error::runtime(format!(
                 "a name may not hold control characters: {}",
                 escape(text)
             )));
         }
         Ok(Str(text.to_string()))
+    }
+}
+
+impl<const MAX: usize> FromLua for Str<MAX> {
+    fn from_lua(v: LV, lua: &Lua) -> mlua::Result<Self> {
+        match v {
+            LV::String(s) => Self::check(&s.as_bytes()),
+            LV::Integer(_) | LV::Number(_) => String::from_lua(v, lua).map(Str),
+            other => Err(mlua::Error::FromLuaConversionError {
+                from: other.type_name(),
+                to: "string".into(),
+                message: None,
+            }),
+        }
+    }
+
+    /// Reads the argument in place on the Lua stack (no reference made, as
+    /// mlua does for `String`): API calls are on the hot path.
+    unsafe fn from_stack(idx: std::ffi::c_int, lua: &mlua::state::RawLua) -> mlua::Result<Self> {
+        let state = lua.state();
+        // SAFETY: `idx` is a valid stack index (mlua's contract); the
+        // string's bytes live while it is on the stack, during this call.
+        unsafe {
+            if mlua::ffi::lua_type(state, idx) == mlua::ffi::LUA_TSTRING {
+                let mut size = 0;
+                let data = mlua::ffi::lua_tolstring(state, idx, &mut size);
+                return Self::check(std::slice::from_raw_parts(data.cast::<u8>(), size));
+            }
+            String::from_stack(idx, lua).map(Str)
+        }
     }
 }
 
