@@ -184,3 +184,238 @@ fn the_api_refuses_what_would_break_the_game() {
     let (err, _, _) = strike_with("g:reveal(a.id, 42)");
     assert!(err.contains("expected"), "{err}");
 }
+
+// ---- issue 24: a sandbox that holds against a hostile variant or REPL line
+
+/// Runs `f` on its own thread and fails if it takes longer than `secs`
+/// (a hang on today's code is a failure, not a stuck test run).
+fn within<R: Send + 'static>(secs: u64, f: impl FnOnce() -> R + Send + 'static) -> R {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("took over {secs} s"))
+}
+
+/// Evaluates REPL Lua (`lua ...`) against classic Stratego's start.
+fn eval(code: &str) -> Result<String, String> {
+    let e = common::engine("classic_stratego", &[]);
+    let s = common::position(&e, STRIKE_POSITION);
+    e.rules.eval(&s, &e.variant, code)
+}
+
+#[test]
+fn bytes_below_tab_never_reach_the_bytecode_loader() {
+    for code in ["\x06\x03\x01", "\x1bLua"] {
+        assert!(eval(code).is_err(), "{code:?}");
+    }
+    // Luau reads a NUL as the end of the text: no crash either way.
+    let _ = eval("\x00\x01");
+    let (_dir, e) = load("\x06\x03\x01");
+    assert!(e.is_err());
+}
+
+#[test]
+fn the_repl_survives_a_bytecode_line() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(["repl", "classic_stratego"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"lua \x06\x03\x01\nlua 1 + 1\n")
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.code().is_some(), "killed by a signal: {status:?}");
+}
+
+#[test]
+fn pcall_gets_no_fresh_budget() {
+    for body in [
+        "while true do pcall(function() while true do end end) end",
+        "while true do xpcall(function() while true do end end, function() while true do end end) end",
+        "local m = setmetatable({}, { __tostring = function() while true do end end })\nwhile true do pcall(tostring, m) end",
+        "while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end end) end",
+    ] {
+        let (err, before, after) = within(20, move || strike_with(body));
+        assert!(err.contains("budget") || err.contains("memory"), "{body}: {err}");
+        assert!(err.contains("rules.lua:"), "{body}: {err}");
+        assert_eq!(before, after);
+    }
+    let msg = within(20, || {
+        load("while true do pcall(function() while true do end end) end")
+            .1
+            .err()
+            .expect("load fails")
+    });
+    assert!(
+        msg.contains("budget") && msg.contains("rules.lua:1"),
+        "{msg}"
+    );
+    let msg = within(20, || {
+        eval("while true do pcall(function() while true do end end) end").unwrap_err()
+    });
+    assert!(msg.contains("budget"), "{msg}");
+}
+
+#[test]
+fn host_work_for_a_script_is_bounded() {
+    for body in [
+        "for i = 1, 1e6 do g:log(string.rep('x', 1e6)) end",
+        "for i = 1, 1e6 do g:set_counter('c' .. i, i) end",
+        "for i = 1, 1e6 do g:set_attr(a.id, 'k' .. i, i) end",
+        "for i = 1, 1e6 do g:set_mark('a1', 'm' .. i, 'v') end",
+        "for i = 1, 1e6 do g:reveal(a.id, 'all') end",
+        "for i = 1, 1e6 do local s = string.rep('x', 1e6) end",
+    ] {
+        let (err, before, after) = within(20, move || strike_with(body));
+        assert!(!err.is_empty(), "{body}");
+        assert_eq!(before, after);
+    }
+    for (body, word) in [
+        ("g:log(string.rep('x', 5000))", "log"),
+        ("g:set_counter(string.rep('c', 500), 1)", "name"),
+        ("g:set_attr(a.id, string.rep('c', 500), 1)", "name"),
+        (
+            "local o = {} for i = 1, 10000 do o[i] = 'o' .. i end g:choose('red', 'pick', o)",
+            "options",
+        ),
+    ] {
+        let (err, _, _) = strike_with(body);
+        assert!(err.contains(word) && err.contains("limit"), "{body}: {err}");
+    }
+    // Printing a table of shared sub-tables is cut short.
+    let code = "(function() local t = {} for i = 1, 300 do t[i] = i end \
+                local u = {} for i = 1, 300 do u[i] = t end \
+                local v = {} for i = 1, 300 do v[i] = u end return v end)()";
+    let out = within(20, move || eval(code).unwrap());
+    assert!(out.len() <= 10_000 && out.contains('…'), "{}", out.len());
+}
+
+#[test]
+fn a_hook_may_not_keep_state_in_upvalues() {
+    let (_dir, e) = load(
+        "local n = 0\nfunction rules.strike(g, a, d)\n  n = n + 1\n  return 'attacker'\nend\n",
+    );
+    let msg = e.err().expect("refused");
+    assert!(
+        msg.contains("rules.lua:3") && msg.contains("upvalue"),
+        "{msg}"
+    );
+    // Through a nested closure too.
+    let (_dir, e) = load("local n = 0\nfunction rules.strike(g, a, d)\n  local function f() n = n + 1 end\n  f()\n  return 'attacker'\nend\n");
+    let msg = e.err().expect("refused");
+    assert!(msg.contains("rules.lua:3"), "{msg}");
+    // A buffer kept between calls is state as well.
+    let (_dir, e) = load("local b = buffer.create(4)\nfunction rules.strike(g, a, d)\n  buffer.writeu8(b, 0, 1)\n  return 'attacker'\nend\n");
+    assert!(e.err().expect("refused").contains("buffer"));
+    // An inner closure writing its own hook call's local is fine.
+    let (_dir, e) = load("function rules.strike(g, a, d)\n  local n = 0\n  local function f() n = n + 1 end\n  f() f()\n  return n == 2 and 'attacker' or 'defender'\nend\n");
+    let e = e.unwrap_or_else(|m| panic!("{m}"));
+    let mut s = common::position(&e, STRIKE_POSITION);
+    common::play(&e, &mut s, &["e4-e5"]);
+    assert_eq!(common::kind_at(&e, &s, "e5").as_deref(), Some("major"));
+}
+
+#[test]
+fn libraries_and_what_scripts_close_over_are_frozen() {
+    for body in [
+        "string.n = 1",
+        "math.pi = 3",
+        "table.insert = nil",
+        "getmetatable('').n = 1",
+        "getmetatable('').__index.n = 1",
+        "setmetatable(_G, {})",
+        "rawset(string, 'n', 1)",
+    ] {
+        let (err, before, after) = strike_with(body);
+        assert!(err.contains("rules.lua:2"), "{body}: {err}");
+        assert_eq!(before, after);
+    }
+    // Tables the script's functions close over, or hang on _G's metatable.
+    let (_dir, e) = load("local seen = {}\nfunction rules.strike(g, a, d)\n  seen[#seen + 1] = 1\n  return 'attacker'\nend\n");
+    let e = e.unwrap_or_else(|m| panic!("{m}"));
+    let s = common::position(&e, STRIKE_POSITION);
+    let err = e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .unwrap_err();
+    assert!(err.to_string().contains("rules.lua:3"), "{err}");
+    let (_dir, e) = load("local store = { n = 0 }\nsetmetatable(_G, { __index = store })\nfunction rules.strike(g, a, d)\n  store.n = n + 1\n  return 'attacker'\nend\n");
+    let e = e.unwrap_or_else(|m| panic!("{m}"));
+    let s = common::position(&e, STRIKE_POSITION);
+    assert!(e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .is_err());
+    // The REPL's read-only `lua` as well.
+    for code in ["string.n = 1", "getmetatable('').n = 1", "math.floor = nil"] {
+        assert!(eval(code).is_err(), "{code}");
+    }
+    assert!(eval("string.n").unwrap() == "nil");
+}
+
+#[test]
+fn errors_say_where_and_in_which_hook() {
+    let (err, _, _) = strike_with("while true do end");
+    assert!(
+        err.contains("rules.lua:2") && err.contains("rules.strike"),
+        "{err}"
+    );
+    let (_dir, e) = load("\n\nwhile true do end");
+    let msg = e.err().unwrap();
+    assert!(msg.contains("rules.lua:3"), "{msg}");
+    let (err, _, _) =
+        strike_with("local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
+    assert!(
+        err.contains("memory") && err.contains("rules.lua:3"),
+        "{err}"
+    );
+    assert!(err.contains("rules.strike"), "{err}");
+    for body in [
+        "error(nil)",
+        "error({})",
+        "error(setmetatable({}, { __tostring = function() error('inner') end }))",
+    ] {
+        let (err, _, _) = strike_with(body);
+        assert!(
+            err.contains("rules.lua") && err.contains("rules.strike"),
+            "{body}: {err}"
+        );
+        assert!(err.contains("error"), "{body}: {err}");
+    }
+    // A hook answering the wrong type.
+    let (_dir, e) = load("function rules.strike(g, a, d) end");
+    let e = e.unwrap();
+    let s = common::position(&e, STRIKE_POSITION);
+    let err = e
+        .apply(&mut s.clone(), &common::act(&e, &s, "e4-e5"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("rules.strike") && err.contains("nil") && err.contains("string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn control_characters_never_reach_a_terminal() {
+    let (err, _, _) = strike_with("error('\\27[2J\\27[31mred')");
+    assert!(!err.contains('\x1b') && err.contains("\\x1b"), "{err:?}");
+    let (_dir, e) = load("function rules.strike(g, a, d)\n  print('\\27[31mp')\n  g:log('\\27[2Jl')\n  return 'attacker'\nend\n");
+    let e = e.unwrap();
+    let mut s = common::position(&e, STRIKE_POSITION);
+    let a = common::act(&e, &s, "e4-e5");
+    let events = format!("{:?}", e.apply(&mut s, &a).unwrap());
+    assert!(
+        events.contains("\\\\x1b[31mp"),
+        "print goes to the log: {events}"
+    );
+    assert!(events.contains("\\\\x1b[2Jl"), "{events}");
+    assert!(!events.contains("\\u{1b}"), "{events}");
+}

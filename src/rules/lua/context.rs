@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, Value as LV};
 
-use super::Facts;
+use super::limits::Name;
+use super::{budget, Facts};
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId, PlayerSet};
@@ -26,6 +27,8 @@ pub struct CallCtx {
     pub(super) scratch: Option<Box<GameState>>,
     pub(super) variant: Option<Arc<Variant>>,
     pub effects: Vec<Effect>,
+    /// Log lines written by the running call (see `limits::LOG_LINES_MAX`).
+    pub(super) notes: u32,
     /// Builds piece tables (see `HOST_PRELUDE`).
     pub(super) piece_maker: Option<Function>,
     /// Strings made once for the Lua state's life.
@@ -80,6 +83,7 @@ impl CallCtx {
             scratch: None,
             variant: None,
             effects: Vec::new(),
+            notes: 0,
             piece_maker: None,
             names: None,
             attacked: None,
@@ -127,11 +131,14 @@ impl CallCtx {
     }
 }
 
+/// Runs `f` on the call context of a running hook call, charging the
+/// call's budget for the host's work (see `budget::API_CALL_TICKS`).
 #[inline]
 pub(super) fn with_ctx<R>(
     lua: &Lua,
     f: impl FnOnce(&mut CallCtx) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
+    budget::charge(budget::API_CALL_TICKS)?;
     let mut cx = lua
         .app_data_mut::<CallCtx>()
         .filter(|cx| cx.active())
@@ -186,7 +193,10 @@ pub(super) fn player_set(cx: &CallCtx, v: &LV) -> mlua::Result<PlayerSet> {
         LV::String(s) => Ok(1 << parse_player(cx, &s.to_str()?)?),
         LV::Table(t) => {
             let mut set = 0;
-            for name in t.sequence_values::<String>() {
+            for name in t
+                .sequence_values::<Name>()
+                .take(cx.state().players as usize + 1)
+            {
                 set |= 1 << parse_player(cx, &name?)?;
             }
             Ok(set)

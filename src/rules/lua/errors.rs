@@ -1,31 +1,78 @@
 //! Turning Lua errors into what people read: one line that starts with the
-//! script location, and a diagnostic for a script that fails to load.
+//! script location (control characters escaped, length capped), and a
+//! diagnostic for a script that fails to load.
 
+use super::call::Hook;
+use super::limits::{escape, TEXT_MAX};
 use super::DEFAULT_MEMORY;
 use crate::rules::variant::Diagnostic;
 
 /// Turns an mlua error into one line that starts with the script location.
 pub fn describe_error(e: &mlua::Error, scripts: &[String]) -> String {
+    let text = describe(e, scripts);
+    let mut text = escape(&text).into_owned();
+    if text.len() > TEXT_MAX {
+        let mut end = TEXT_MAX;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
+/// Like [`describe_error`] for an error of a hook call: names the hook,
+/// says what the hook must answer when its answer has the wrong type, and
+/// names the script when the error has no line.
+pub(super) fn describe_hook_error(e: &mlua::Error, scripts: &[String], hook: &Hook) -> String {
+    if hook.name == super::call::EVAL.name {
+        return describe_error(e, scripts);
+    }
+    let script = scripts.last().map(String::as_str).unwrap_or("script");
+    if let Some((from, _)) = conversion(e) {
+        return format!(
+            "{script}: {} must return {}, but it returned {from}",
+            hook.name, hook.returns
+        );
+    }
+    let text = describe_error(e, scripts);
+    let placed = scripts.iter().any(|s| text.starts_with(s.as_str()));
+    let text = if placed {
+        text
+    } else {
+        format!("{script}: {text}")
+    };
+    format!("{text} (in {})", hook.name)
+}
+
+/// The types of a failed conversion of a hook's answer.
+fn conversion(e: &mlua::Error) -> Option<(&str, &str)> {
+    match e {
+        mlua::Error::FromLuaConversionError { from, to, .. } => Some((from, to.as_str())),
+        mlua::Error::WithContext { cause, .. } => conversion(cause),
+        _ => None,
+    }
+}
+
+fn describe(e: &mlua::Error, scripts: &[String]) -> String {
     match e {
         mlua::Error::CallbackError { traceback, cause } => {
-            let root = describe_error(cause, scripts);
+            let root = describe(cause, scripts);
             if scripts.iter().any(|s| root.starts_with(s.as_str())) {
                 return root;
             }
             // An error raised by the host API: find the script line that called it.
-            let place = traceback
-                .lines()
-                .map(str::trim)
-                .find_map(|l| {
-                    let script = scripts.iter().find(|s| l.starts_with(s.as_str()))?;
-                    let rest = l[script.len()..].strip_prefix(':')?;
-                    let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-                    (!n.is_empty()).then(|| format!("{script}:{n}: "))
-                })
-                .unwrap_or_default();
-            format!("{place}{root}")
+            format!("{}{root}", place_in(traceback, scripts))
         }
-        mlua::Error::RuntimeError(m) => m.lines().next().unwrap_or("").to_string(),
+        mlua::Error::RuntimeError(m) => {
+            let (first, rest) = m.split_once('\n').unwrap_or((m, ""));
+            let first = plain_message(first);
+            if scripts.iter().any(|s| first.starts_with(s.as_str())) {
+                return first;
+            }
+            format!("{}{first}", place_in(rest, scripts))
+        }
         mlua::Error::MemoryError(_) => {
             let script = scripts.last().map(String::as_str).unwrap_or("script");
             format!(
@@ -34,9 +81,42 @@ pub fn describe_error(e: &mlua::Error, scripts: &[String]) -> String {
             )
         }
         mlua::Error::SyntaxError { message, .. } => message.clone(),
-        mlua::Error::WithContext { cause, .. } => describe_error(cause, scripts),
+        mlua::Error::WithContext { cause, .. } => describe(cause, scripts),
         other => other.to_string().lines().next().unwrap_or("").to_string(),
     }
+}
+
+/// What an error value that is not a message means to a designer.
+fn plain_message(first: &str) -> String {
+    if first == "nil" {
+        return "error(nil): an error without a message".into();
+    }
+    for kind in ["table", "userdata", "function", "buffer"] {
+        if first
+            .strip_prefix(kind)
+            .is_some_and(|r| r.starts_with(": 0x"))
+        {
+            return format!("error() was given a {kind}, not a message");
+        }
+    }
+    if first == "error in error handling" {
+        return "an error while describing an error (does a __tostring fail?)".into();
+    }
+    first.to_string()
+}
+
+/// `script:line: ` of the innermost script line in a traceback, or nothing.
+fn place_in(traceback: &str, scripts: &[String]) -> String {
+    traceback
+        .lines()
+        .map(str::trim)
+        .find_map(|l| {
+            let script = scripts.iter().find(|s| l.starts_with(s.as_str()))?;
+            let rest = l[script.len()..].strip_prefix(':')?;
+            let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            (!n.is_empty()).then(|| format!("{script}:{n}: "))
+        })
+        .unwrap_or_default()
 }
 
 /// Turns a script error line `path:line: message` into a diagnostic.

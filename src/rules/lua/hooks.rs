@@ -6,10 +6,9 @@ use std::sync::Arc;
 
 use mlua::{Function, Lua, Table, Value as LV};
 
+use super::call;
 use super::context::{AttackedQuery, CallCtx};
-use super::errors::describe_error;
 use super::prelude::{piece_args, piece_table};
-use super::sandbox::TICKS;
 use super::{ActionInfo, Rules};
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
@@ -140,54 +139,6 @@ impl Rules {
         self.budget_per_call = ticks;
     }
 
-    /// Runs `f` with the state moved into the Lua state. The state comes back
-    /// whatever happens; on error its contents may be partly changed, so
-    /// callers work on a copy.
-    pub(super) fn call<R>(
-        &self,
-        state: &mut GameState,
-        variant: &Arc<Variant>,
-        effects: &mut Vec<Effect>,
-        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
-    ) -> Result<R, String> {
-        self.enter(state, true, variant, effects, f)
-    }
-
-    /// Points the call context at `state` for one hook call (`writable`: the
-    /// hook may change it; else changes go to a private copy), runs `f`, and
-    /// puts the context back as it was (calls may nest).
-    fn enter<R>(
-        &self,
-        state: *mut GameState,
-        writable: bool,
-        variant: &Arc<Variant>,
-        effects: &mut Vec<Effect>,
-        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
-    ) -> Result<R, String> {
-        TICKS.with(|t| t.set(self.budget_per_call));
-        let saved = {
-            let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
-            if !cx.variant.as_ref().is_some_and(|v| Arc::ptr_eq(v, variant)) {
-                cx.variant = Some(variant.clone());
-            }
-            (
-                std::mem::replace(&mut cx.target, state),
-                std::mem::replace(&mut cx.writable, writable),
-                cx.scratch.take(),
-                std::mem::replace(&mut cx.effects, std::mem::take(effects)),
-            )
-        };
-        let result = f(&self.lua, &self.api);
-        {
-            let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
-            cx.target = saved.0;
-            cx.writable = saved.1;
-            cx.scratch = saved.2;
-            *effects = std::mem::replace(&mut cx.effects, saved.3);
-        }
-        result.map_err(|e| describe_error(&e, &self.script_names))
-    }
-
     /// Asks `rules.strike(g, attacker, defender)` who wins a strike:
     /// `"attacker"`, `"defender"`, `"both"` (both removed) or `"none"`.
     pub fn strike(
@@ -201,7 +152,7 @@ impl Rules {
         let Some(hook) = &self.hooks.strike else {
             return Ok("attacker".into());
         };
-        self.call(state, variant, effects, |lua, api| {
+        self.call(&call::STRIKE, state, variant, effects, |lua, api| {
             let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
             self.strike_caller.call::<String>((
                 hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5,
@@ -223,7 +174,7 @@ impl Rules {
         let Some(hook) = &self.hooks.after_action else {
             return Ok(());
         };
-        self.call(state, variant, effects, |_, api| {
+        self.call(&call::AFTER_ACTION, state, variant, effects, |_, api| {
             self.after_action_caller.call::<()>((
                 hook,
                 api,
@@ -256,7 +207,7 @@ impl Rules {
         let Some(hook) = &self.hooks.filter else {
             return Ok(Vec::new());
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::FILTER, state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
             for &(from, to, piece) in moves {
                 let t = lua.create_table_with_capacity(0, 3)?;
@@ -285,7 +236,7 @@ impl Rules {
         let Some(hook) = &self.hooks.consistent else {
             return Ok(true);
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::CONSISTENT, state, variant, |lua, api| {
             let t = piece_table(lua, piece)?;
             let ok: Option<bool> = hook.call((api.clone(), t))?;
             Ok(ok.unwrap_or(true))
@@ -308,7 +259,7 @@ impl Rules {
             return Ok(0.5);
         };
         let name = variant.players[player as usize].clone();
-        self.query(state, variant, |_, api| {
+        self.query(&call::EVALUATE, state, variant, |_, api| {
             let v: f64 = hook.call((api.clone(), name))?;
             Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
         })
@@ -345,7 +296,7 @@ impl Rules {
         let Some(hook) = &self.hooks.check_cells else {
             return Ok(None);
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::CHECK_CELLS, state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             hook.call::<Option<Vec<i64>>>((
                 api.clone(),
@@ -367,7 +318,7 @@ impl Rules {
         let Some(hook) = &self.hooks.frozen else {
             return Ok(Vec::new());
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::FROZEN, state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             let out: Option<Vec<i64>> = hook.call((
                 api.clone(),
@@ -391,7 +342,7 @@ impl Rules {
         let Some(hook) = &self.hooks.captures else {
             return Ok(Vec::new());
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::CAPTURES, state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64, cells))?;
             Ok(out.unwrap_or_default())
@@ -411,7 +362,7 @@ impl Rules {
         let Some(hook) = &self.hooks.attacked else {
             return Ok(false);
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::ATTACKED, state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             hook.call::<bool>((
                 api.clone(),
@@ -452,7 +403,7 @@ impl Rules {
                 )))
             }
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::EXTRA_MOVES, state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             let list: Option<Vec<Table>> = hook.call((
                 api.clone(),
@@ -487,22 +438,13 @@ impl Rules {
             return Ok(());
         };
         let mut effects = Vec::new();
-        self.call(state, variant, &mut effects, |_, api| {
-            hook.call::<()>((api.clone(), fields.to_vec()))
-        })
-    }
-
-    /// Runs a question against a state without changing it: the hook works
-    /// on a scratch copy, so whatever it writes is discarded.
-    fn query<R>(
-        &self,
-        state: &GameState,
-        variant: &Arc<Variant>,
-        f: impl FnOnce(&Lua, &mlua::AnyUserData) -> mlua::Result<R>,
-    ) -> Result<R, String> {
-        let mut effects = Vec::new();
-        let target = state as *const GameState as *mut GameState;
-        self.enter(target, false, variant, &mut effects, f)
+        self.call(
+            &call::POSITION_FIELDS,
+            state,
+            variant,
+            &mut effects,
+            |_, api| hook.call::<()>((api.clone(), fields.to_vec())),
+        )
     }
 
     /// Calls `rules.on_choice(g, player, reason, option)` with a choice's answer.
@@ -521,7 +463,7 @@ impl Rules {
             ));
         };
         let player = variant.players[choice.player as usize].clone();
-        self.call(state, variant, effects, |_, api| {
+        self.call(&call::ON_CHOICE, state, variant, effects, |_, api| {
             hook.call::<()>((
                 api.clone(),
                 player,
@@ -545,7 +487,7 @@ impl Rules {
         let Some(hook) = &self.hooks.actions else {
             return Ok(Vec::new());
         };
-        self.query(state, variant, |lua, api| {
+        self.query(&call::ACTIONS, state, variant, |lua, api| {
             let cells = cells_buffer(lua, state)?;
             let out: Option<Vec<String>> = hook.call((api.clone(), cells))?;
             Ok(out.unwrap_or_default())
@@ -563,7 +505,7 @@ impl Rules {
         let Some(hook) = &self.hooks.perform else {
             return Err("the script defines no rules.perform".into());
         };
-        self.call(state, variant, effects, |_, api| {
+        self.call(&call::PERFORM, state, variant, effects, |_, api| {
             hook.call::<()>((api.clone(), label.to_string()))
         })
     }
@@ -582,7 +524,7 @@ impl Rules {
         let Some(hook) = &self.hooks.setup else {
             return Ok(());
         };
-        self.call(state, variant, effects, |_, api| {
+        self.call(&call::SETUP, state, variant, effects, |_, api| {
             hook.call::<()>(api.clone())
         })
     }

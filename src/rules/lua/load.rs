@@ -8,8 +8,8 @@ use super::api::Api;
 use super::context::{CallCtx, Names};
 use super::errors::{describe_error, script_diagnostic};
 use super::hooks::Hooks;
-use super::sandbox::{self, TICKS};
-use super::{prelude, Facts, Rules, DEFAULT_BUDGET};
+use super::sandbox;
+use super::{budget, bytecode, prelude, Facts, Rules, DEFAULT_BUDGET};
 use crate::base::geometry::Cell;
 use crate::rules::variant::{Diagnostic, LoadError, Value, Variant};
 
@@ -80,6 +80,8 @@ impl Rules {
             .unwrap_or_else(|| "<no script>".into());
         let names: Vec<String> = sources.iter().map(|s| s.1.clone()).collect();
         let fail = |m: String| (display.clone(), m);
+        // The host's own Lua (prelude, freezing) runs within a budget too.
+        budget::start(DEFAULT_BUDGET * 5);
         let (lua, api, after_action_caller, strike_caller) =
             prepare_state(options, facts).map_err(|e| fail(e.to_string()))?;
         run_scripts(&lua, sources, &names)?;
@@ -88,7 +90,8 @@ impl Rules {
             .get("rules")
             .map_err(|e| fail(e.to_string()))?;
         let hooks = Hooks::collect(&rules).map_err(fail)?;
-        sandbox::lock(&lua, &rules);
+        budget::start(DEFAULT_BUDGET * 5);
+        sandbox::lock(&lua).map_err(fail)?;
         Ok(Rules {
             lua,
             budget_per_call: DEFAULT_BUDGET,
@@ -127,18 +130,48 @@ fn prepare_state(
 
 /// Runs the scripts `(source, file name)` in order, each with a larger
 /// budget than a hook call; on error, the file that failed and the message.
+/// A script whose functions write a variable of its top level is refused
+/// (see `bytecode`).
 fn run_scripts(
     lua: &Lua,
     sources: &[(String, String)],
     names: &[String],
 ) -> Result<(), (String, String)> {
     for (source, shown) in sources {
-        TICKS.with(|t| t.set(DEFAULT_BUDGET * 5));
-        lua.load(source.as_str())
-            .set_name(format!("@{shown}"))
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .exec()
-            .map_err(|e| (shown.clone(), describe_error(&e, names)))?;
+        budget::start(DEFAULT_BUDGET * 5);
+        let chunk = match sandbox::compiler().compile(source) {
+            Ok(code) => {
+                refuse_upvalue_writes(&code, shown)?;
+                lua.load(code).set_mode(mlua::chunk::ChunkMode::Binary)
+            }
+            // Compiled again as text, for the error message.
+            Err(_) => lua
+                .load(source.as_str())
+                .set_mode(mlua::chunk::ChunkMode::Text),
+        };
+        let done = chunk.set_name(format!("@{shown}")).exec();
+        if budget::spent() {
+            lua.gc_collect().ok();
+        }
+        done.map_err(|e| (shown.clone(), describe_error(&e, names)))?;
     }
     Ok(())
+}
+
+/// Refuses compiled code (which the host compiled) in which a function
+/// writes a top-level local: state kept between hook calls.
+fn refuse_upvalue_writes(code: &[u8], shown: &str) -> Result<(), (String, String)> {
+    let lines = bytecode::top_level_writes(code).map_err(|e| (shown.to_string(), e))?;
+    match lines.first() {
+        None => Ok(()),
+        Some(line) => Err((
+            shown.to_string(),
+            format!(
+                "{shown}:{line}: a function assigns a local variable of the script's top \
+                 level (an upvalue), which would keep state between calls that undo and \
+                 replay cannot see; keep it in the game (g:set_counter, g:set_attr) or \
+                 make the variable local to the function"
+            ),
+        )),
+    }
 }

@@ -28,9 +28,14 @@
 //! - `errors`: turning Lua errors into messages and diagnostics.
 
 mod api;
+mod budget;
+mod bytecode;
+mod call;
 mod context;
 mod errors;
+mod freeze;
 mod hooks;
+mod limits;
 mod load;
 mod prelude;
 mod repl;
@@ -44,6 +49,7 @@ use crate::rules::variant::Value;
 
 pub use context::{AttackedQuery, CallCtx};
 pub use errors::{describe_error, script_diagnostic};
+pub use limits::escape;
 pub use repl::{is_incomplete, show_value};
 
 /// Instruction budget per hook call, in interrupt ticks.

@@ -1,48 +1,18 @@
 //! Making a Luau state safe to run a variant's scripts: its libraries and
-//! globals, the read-only globals scripts read, the instruction budget and
-//! the memory limit.
+//! globals, the read-only globals scripts read, the instruction budget
+//! (see `budget`) and the memory limit.
 
-use mlua::{Lua, LuaOptions, StdLib, Table, Value as LV};
+use mlua::{Lua, LuaOptions, MultiValue, StdLib, Table, Value as LV};
 use rand::Rng;
 
 use super::context::{value_to_lua, CallCtx};
-use super::{Facts, DEFAULT_BUDGET, DEFAULT_MEMORY};
+use super::limits::TEXT_MAX;
+use super::{api, budget, Facts, DEFAULT_MEMORY};
 use crate::rules::variant::Value;
 
-thread_local! {
-    /// Interrupt ticks left to the hook call running on this thread (each
-    /// call sets it; calls on one Lua state always run on the calling
-    /// thread).
-    pub(super) static TICKS: std::cell::Cell<i64> = const { std::cell::Cell::new(DEFAULT_BUDGET) };
-}
-
-/// Luau's interrupt (at calls and loop back-edges): counts a tick and
-/// raises a Lua error when the call's budget is spent. A plain function on
-/// a thread-local counter, because it runs many millions of times.
-unsafe extern "C-unwind" fn budget_interrupt(
-    state: *mut mlua::ffi::lua_State,
-    gc: std::ffi::c_int,
-) {
-    if gc >= 0 {
-        return; // a garbage-collector step, not a safepoint
-    }
-    let left = TICKS.with(|t| {
-        let v = t.get() - 1;
-        t.set(v);
-        v
-    });
-    if left < 0 {
-        // Room for the error to be handled; the next call resets it.
-        TICKS.with(|t| t.set(DEFAULT_BUDGET));
-        // SAFETY: raising a Lua error from the interrupt is how Luau aborts
-        // a running script; it unwinds to the protected call.
-        unsafe {
-            mlua::ffi::luaL_error(
-                state,
-                c"instruction budget exceeded (a runaway loop?)".as_ptr(),
-            )
-        }
-    }
+/// The compiler scripts and typed Lua go through.
+pub(super) fn compiler() -> mlua::chunk::Compiler {
+    mlua::chunk::Compiler::new().set_optimization_level(2)
 }
 
 /// A Luau state with only the safe libraries, the optimizing compiler, an
@@ -51,15 +21,9 @@ pub(super) fn new_state() -> mlua::Result<Lua> {
     let libs =
         StdLib::MATH | StdLib::STRING | StdLib::TABLE | StdLib::UTF8 | StdLib::BIT | StdLib::BUFFER;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
-    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2));
+    lua.set_compiler(compiler());
     lua.set_app_data(CallCtx::idle());
-    // SAFETY: installs a plain C interrupt on this state's callbacks;
-    // `budget_interrupt` touches only a thread-local counter.
-    unsafe {
-        lua.exec_raw::<()>((), |state| {
-            (*mlua::ffi::lua_callbacks(state)).interrupt = Some(budget_interrupt);
-        })
-    }?;
+    budget::install(&lua)?;
     Ok(lua)
 }
 
@@ -104,7 +68,41 @@ pub(super) fn restrict_globals(lua: &Lua) -> mlua::Result<()> {
         })?,
     )?;
     math.set("randomseed", LV::Nil)?;
+    g.raw_set("print", lua.create_function(print)?)?;
     Ok(())
+}
+
+/// `print(...)`: a log line of the running call (its values as `tostring`
+/// shows them, tab-separated, control characters escaped); nothing at load
+/// time, where there is no game to log to.
+fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
+    let mut line = String::new();
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            line.push('\t');
+        }
+        match v {
+            LV::String(s) => {
+                let b = s.as_bytes();
+                line.push_str(&String::from_utf8_lossy(&b[..b.len().min(TEXT_MAX)]));
+            }
+            other => line.push_str(&other.to_string()?),
+        }
+        if line.len() > TEXT_MAX {
+            let mut end = TEXT_MAX;
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            line.truncate(end);
+            line.push('…');
+            break;
+        }
+    }
+    budget::charge_bytes(line.len())?;
+    match lua.app_data_mut::<CallCtx>().filter(|cx| cx.active()) {
+        Some(mut cx) => api::note(&mut cx, &line),
+        None => Ok(()),
+    }
 }
 
 /// The globals a script starts with: an empty `rules` table to fill, and
@@ -153,9 +151,8 @@ pub(super) fn seal(lua: &Lua) -> mlua::Result<()> {
     Ok(())
 }
 
-/// After the scripts load: `rules` and the globals become read-only, so a
-/// script keeps no state of its own between calls.
-pub(super) fn lock(lua: &Lua, rules: &Table) {
-    rules.set_readonly(true);
-    lua.globals().set_readonly(true);
+/// After the scripts load: everything they can reach becomes read-only
+/// (see `freeze`), so a script keeps no state of its own between calls.
+pub(super) fn lock(lua: &Lua) -> Result<(), String> {
+    super::freeze::freeze_reachable(lua)
 }

@@ -6,6 +6,7 @@ use mlua::UserDataMethods;
 use super::Api;
 use crate::base::geometry::Cell;
 use crate::rules::lua::context::{parse_cell, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the geometry methods.
 pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
@@ -17,7 +18,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             ))
         })
     });
-    m.add_method("index", |lua, _, cell: String| {
+    m.add_method("index", |lua, _, cell: Name| {
         with_ctx(lua, |cx| parse_cell(cx, &cell).map(|c| c as i64))
     });
     m.add_method("cell_name", |lua, _, index: u32| {
@@ -30,7 +31,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             }
         })
     });
-    m.add_method("coords", |lua, _, cell: String| {
+    m.add_method("coords", |lua, _, cell: Name| {
         with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
             let (f, r) = cx.variant().board.coords(c);
@@ -49,25 +50,22 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             )
         })
     });
-    m.add_method(
-        "neighbors",
-        |lua, _, (cell, dirs): (String, Option<String>)| {
-            with_ctx(lua, |cx| {
-                let c = parse_cell(cx, &cell)?;
-                let b = &cx.variant().board;
-                let name = dirs.as_deref().unwrap_or("orthogonal");
-                let d = b.directions(name).ok_or_else(|| {
-                    mlua::Error::runtime(format!("unknown direction set `{name}`"))
-                })?;
-                Ok(d.deltas
-                    .iter()
-                    .filter_map(|&delta| b.offset(c, delta))
-                    .map(|n| b.cell_name(n))
-                    .collect::<Vec<_>>())
-            })
-        },
-    );
-    m.add_method("zone", |lua, _, name: String| {
+    m.add_method("neighbors", |lua, _, (cell, dirs): (Name, Option<Name>)| {
+        with_ctx(lua, |cx| {
+            let c = parse_cell(cx, &cell)?;
+            let b = &cx.variant().board;
+            let name = dirs.as_deref().unwrap_or("orthogonal");
+            let d = b
+                .directions(name)
+                .ok_or_else(|| mlua::Error::runtime(format!("unknown direction set `{name}`")))?;
+            Ok(d.deltas
+                .iter()
+                .filter_map(|&delta| b.offset(c, delta))
+                .map(|n| b.cell_name(n))
+                .collect::<Vec<_>>())
+        })
+    });
+    m.add_method("zone", |lua, _, name: Name| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
             let cells = b
@@ -76,7 +74,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(cells.iter().map(|&c| b.cell_name(c)).collect::<Vec<_>>())
         })
     });
-    m.add_method("in_zone", |lua, _, (cell, name): (String, String)| {
+    m.add_method("in_zone", |lua, _, (cell, name): (Name, Name)| {
         with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
             let cells = cx

@@ -1,36 +1,38 @@
 //! What a rule announces besides moving pieces: the game's end (`g:win`,
-//! `g:draw`), a choice to ask a player (`g:choose`) and a log note (`g:log`).
+//! `g:draw`), a choice to ask a player (`g:choose`) and a log note (`g:log`,
+//! and `print`, which writes one).
 
-use mlua::UserDataMethods;
+use mlua::{Table, UserDataMethods};
 
 use super::Api;
 use crate::base::effect::Effect;
 use crate::base::state::{Choice, Outcome};
-use crate::rules::lua::context::{parse_player, with_ctx};
+use crate::rules::lua::context::{parse_player, with_ctx, CallCtx};
+use crate::rules::lua::limits::{
+    escape, over, Name, Str, Text, LABEL_MAX, LOG_LINES_MAX, OPTIONS_MAX, PENDING_MAX,
+};
 
 /// Registers the outcome, choice and log methods.
 pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method(
-        "win",
-        |lua, _, (player, reason): (String, Option<String>)| {
-            with_ctx(lua, |cx| {
-                let p = parse_player(cx, &player)?;
-                if cx.state().outcome.is_none() {
-                    cx.state_mut().outcome = Some(Outcome {
-                        winners: vec![p],
-                        reason: reason.unwrap_or_else(|| format!("{player} wins")),
-                    });
-                }
-                Ok(())
-            })
-        },
-    );
-    m.add_method("draw", |lua, _, reason: Option<String>| {
+    m.add_method("win", |lua, _, (player, reason): (Name, Option<Text>)| {
+        with_ctx(lua, |cx| {
+            let p = parse_player(cx, &player)?;
+            if cx.state().outcome.is_none() {
+                cx.state_mut().outcome = Some(Outcome {
+                    winners: vec![p],
+                    reason: reason
+                        .map_or_else(|| format!("{} wins", &*player), |r| escape(&r).into_owned()),
+                });
+            }
+            Ok(())
+        })
+    });
+    m.add_method("draw", |lua, _, reason: Option<Text>| {
         with_ctx(lua, |cx| {
             if cx.state().outcome.is_none() {
                 cx.state_mut().outcome = Some(Outcome {
                     winners: vec![],
-                    reason: reason.unwrap_or_else(|| "draw".into()),
+                    reason: reason.map_or_else(|| "draw".into(), |r| escape(&r).into_owned()),
                 });
             }
             Ok(())
@@ -38,36 +40,77 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "choose",
-        |lua, _, (player, reason, options, public): (String, String, Vec<String>, Option<bool>)| {
+        |lua, _, (player, reason, options, public): (Name, Text, Table, Option<bool>)| {
+            let n = options.raw_len();
+            if n > OPTIONS_MAX {
+                return Err(over(
+                    &format!("a choice has at most {OPTIONS_MAX} options, got {n}"),
+                    OPTIONS_MAX,
+                ));
+            }
+            let options = options
+                .sequence_values::<Str<LABEL_MAX>>()
+                .map(|o| o.map(|o| o.0))
+                .collect::<mlua::Result<Vec<String>>>()?;
             with_ctx(lua, |cx| {
-                let p = parse_player(cx, &player)?;
-                if options.is_empty() {
-                    return Err(mlua::Error::runtime("a choice needs at least one option"));
-                }
-                let mut sorted = options.clone();
-                sorted.sort();
-                if sorted.windows(2).any(|w| w[0] == w[1])
-                    || options.iter().any(|o| o.trim().is_empty())
-                {
-                    return Err(mlua::Error::runtime(
-                        "the options of a choice must be distinct, non-empty labels",
-                    ));
-                }
-                cx.state_mut().pending.push(Choice {
-                    player: p,
-                    reason,
-                    options,
-                    piece: None,
-                    public: public.unwrap_or(false),
-                });
-                Ok(())
+                choose(cx, &player, &reason, options, public.unwrap_or(false))
             })
         },
     );
-    m.add_method("log", |lua, _, text: String| {
-        with_ctx(lua, |cx| {
-            cx.effects.push(Effect::Note(text));
-            Ok(())
-        })
+    m.add_method("log", |lua, _, text: Text| {
+        with_ctx(lua, |cx| note(cx, &text))
     });
+}
+
+/// Pushes a pending choice after checking its options; `public`: everyone sees its question, options
+/// and answer (else only the chooser does).
+fn choose(
+    cx: &mut CallCtx,
+    player: &str,
+    reason: &str,
+    options: Vec<String>,
+    public: bool,
+) -> mlua::Result<()> {
+    let p = parse_player(cx, player)?;
+    if options.is_empty() {
+        return Err(mlua::Error::runtime("a choice needs at least one option"));
+    }
+    let mut sorted = options.clone();
+    sorted.sort();
+    if sorted.windows(2).any(|w| w[0] == w[1])
+        || options
+            .iter()
+            .any(|o| o.trim().is_empty() || o.chars().any(char::is_control))
+    {
+        return Err(mlua::Error::runtime(
+            "the options of a choice must be distinct, non-empty labels without control characters",
+        ));
+    }
+    if cx.state().pending.len() >= PENDING_MAX {
+        return Err(over(
+            &format!("at most {PENDING_MAX} choices may be pending"),
+            PENDING_MAX,
+        ));
+    }
+    cx.state_mut().pending.push(Choice {
+        player: p,
+        reason: escape(reason).into_owned(),
+        options,
+        piece: None,
+        public,
+    });
+    Ok(())
+}
+
+/// Writes a log line (control characters escaped), within the call's
+/// limits.
+pub(crate) fn note(cx: &mut CallCtx, text: &str) -> mlua::Result<()> {
+    if cx.notes >= LOG_LINES_MAX {
+        return Err(over(
+            &format!("a call writes at most {LOG_LINES_MAX} log lines"),
+            LOG_LINES_MAX as usize,
+        ));
+    }
+    cx.notes += 1;
+    super::push_effect(cx, Effect::Note(escape(text).into_owned()))
 }

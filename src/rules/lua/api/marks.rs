@@ -6,12 +6,13 @@ use mlua::{UserDataMethods, Value as LV};
 use super::Api;
 use crate::base::state::Mark;
 use crate::rules::lua::context::{parse_cell, to_player_set, with_ctx};
+use crate::rules::lua::limits::{over, Name, Text, MARKS_MAX};
 
 /// Registers the mark methods.
 pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method(
         "set_mark",
-        |lua, _, (cell, name, value, known): (String, String, String, Option<LV>)| {
+        |lua, _, (cell, name, value, known): (Name, Name, Text, Option<LV>)| {
             let known = match known {
                 Some(LV::String(s)) if s.to_str()? == "none" => 0,
                 Some(v) => to_player_set(lua, &v)?,
@@ -19,10 +20,18 @@ pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
             };
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
+                let key = (c, name.0);
+                let s = cx.state();
+                if s.marks.len() >= MARKS_MAX && !s.marks.contains_key(&key) {
+                    return Err(over(
+                        &format!("a game has at most {MARKS_MAX} marks"),
+                        MARKS_MAX,
+                    ));
+                }
                 cx.state_mut().marks.insert(
-                    (c, name),
+                    key,
                     Mark {
-                        value,
+                        value: value.0,
                         known_by: known,
                     },
                 );
@@ -30,27 +39,27 @@ pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
             })
         },
     );
-    m.add_method("mark", |lua, _, (cell, name): (String, String)| {
+    m.add_method("mark", |lua, _, (cell, name): (Name, Name)| {
         with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
-            Ok(cx.state().marks.get(&(c, name)).map(|m| m.value.clone()))
+            Ok(cx.state().marks.get(&(c, name.0)).map(|m| m.value.clone()))
         })
     });
-    m.add_method("clear_mark", |lua, _, (cell, name): (String, String)| {
+    m.add_method("clear_mark", |lua, _, (cell, name): (Name, Name)| {
         with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
-            cx.state_mut().marks.remove(&(c, name));
+            cx.state_mut().marks.remove(&(c, name.0));
             Ok(())
         })
     });
-    m.add_method("marked", |lua, _, name: String| {
+    m.add_method("marked", |lua, _, name: Name| {
         let list = with_ctx(lua, |cx| {
             let b = &cx.variant().board;
             Ok(cx
                 .state()
                 .marks
                 .iter()
-                .filter(|((_, n), _)| *n == name)
+                .filter(|((_, n), _)| *n == *name)
                 .map(|((c, _), m)| (b.cell_name(*c), m.value.clone()))
                 .collect::<Vec<_>>())
         })?;
@@ -62,11 +71,11 @@ pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "reveal_mark",
-        |lua, _, (cell, name, to): (String, String, LV)| {
+        |lua, _, (cell, name, to): (Name, Name, LV)| {
             let to = to_player_set(lua, &to)?;
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
-                if let Some(m) = cx.state_mut().marks.get_mut(&(c, name)) {
+                if let Some(m) = cx.state_mut().marks.get_mut(&(c, name.0)) {
                     m.known_by |= to;
                 }
                 Ok(())

@@ -14,6 +14,12 @@ mod visibility;
 
 use mlua::{UserData, UserDataMethods};
 
+pub(super) use events::note;
+
+use super::context::CallCtx;
+use super::limits::{over, EFFECTS_MAX};
+use crate::base::effect::Effect;
+
 /// The `g` object passed to every hook.
 pub(super) struct Api;
 
@@ -30,4 +36,17 @@ impl UserData for Api {
         terrain::register_terrain(m);
         queries::register_queries(m);
     }
+}
+
+/// Records an effect of the running action, within its limit.
+#[inline]
+pub(super) fn push_effect(cx: &mut CallCtx, effect: Effect) -> mlua::Result<()> {
+    if cx.effects.len() >= EFFECTS_MAX {
+        return Err(over(
+            &format!("an action has at most {EFFECTS_MAX} effects"),
+            EFFECTS_MAX,
+        ));
+    }
+    cx.effects.push(effect);
+    Ok(())
 }

@@ -5,7 +5,9 @@ use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::base::effect::Effect;
+use crate::rules::lua::context::CallCtx;
 use crate::rules::lua::context::{check_piece, parse_cell, parse_player, to_player_set, with_ctx};
+use crate::rules::lua::limits::{over, Name, CONTAINERS_MAX};
 
 /// Registers the methods that move, remove and add pieces.
 pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
@@ -14,11 +16,11 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
             let id = check_piece(cx, id)?;
             let cell = cx.state().cell_of(id);
             cx.state_mut().capture(id);
-            cx.effects.push(Effect::Captured { piece: id, cell });
+            super::push_effect(cx, Effect::Captured { piece: id, cell })?;
             Ok(())
         })
     });
-    m.add_method("move", |lua, _, (id, cell): (u32, String)| {
+    m.add_method("move", |lua, _, (id, cell): (u32, Name)| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
             let c = parse_cell(cx, &cell)?;
@@ -34,35 +36,38 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
             }
             let from = cx.state().cell_of(id);
             cx.state_mut().place(id, c);
-            cx.effects.push(Effect::Moved {
-                piece: id,
-                from,
-                to: c,
-            });
+            super::push_effect(
+                cx,
+                Effect::Moved {
+                    piece: id,
+                    from,
+                    to: c,
+                },
+            )?;
             Ok(())
         })
     });
     m.add_method(
         "send",
-        |lua, _, (id, name, owner, front): (u32, String, Option<String>, Option<bool>)| {
+        |lua, _, (id, name, owner, front): (u32, Name, Option<Name>, Option<bool>)| {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
                 let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
                 let cell = cx.state().cell_of(id);
-                let k = cx.state_mut().container_id(&name, owner);
+                let k = container(cx, &name, owner)?;
                 if front.unwrap_or(false) {
                     cx.state_mut().send_to_front(id, k);
                 } else {
                     cx.state_mut().send_to(id, k);
                 }
-                cx.effects.push(Effect::Captured { piece: id, cell });
+                super::push_effect(cx, Effect::Captured { piece: id, cell })?;
                 Ok(())
             })
         },
     );
     m.add_method(
         "add_piece",
-        |lua, _, (kind, owner, place, known): (String, String, String, Option<LV>)| {
+        |lua, _, (kind, owner, place, known): (Name, Name, Name, Option<LV>)| {
             let known = match known {
                 Some(v) => Some(to_player_set(lua, &v)?),
                 None => None,
@@ -86,7 +91,7 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
                         id
                     }
                     None => {
-                        let c = cx.state_mut().container_id(&place, Some(p));
+                        let c = container(cx, &place, Some(p))?;
                         cx.state_mut().add_piece_to(k, p, c, known)
                     }
                 };
@@ -94,4 +99,24 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
             })
         },
     );
+}
+
+/// The container named `name` of `owner`, made if new (within the limit).
+fn container(
+    cx: &mut CallCtx,
+    name: &str,
+    owner: Option<crate::base::state::PlayerId>,
+) -> mlua::Result<u16> {
+    let s = cx.state();
+    let known = s
+        .containers
+        .iter()
+        .any(|c| c.name == name && c.owner == owner);
+    if !known && s.containers.len() >= CONTAINERS_MAX {
+        return Err(over(
+            &format!("a game has at most {CONTAINERS_MAX} containers"),
+            CONTAINERS_MAX,
+        ));
+    }
+    Ok(cx.state_mut().container_id(name, owner))
 }

@@ -6,6 +6,7 @@ use mlua::{Lua, Table, UserDataMethods, Value as LV};
 use super::Api;
 use crate::base::state::PieceId;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+use crate::rules::lua::limits::Name;
 use crate::rules::lua::prelude::piece_table;
 
 /// Registers the methods that find pieces.
@@ -17,7 +18,7 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
         }
         piece_table(lua, id as PieceId).map(LV::Table)
     });
-    m.add_method("piece_at", |lua, _, cell: String| {
+    m.add_method("piece_at", |lua, _, cell: Name| {
         let id = with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
             Ok(cx.state().piece_at(c))
@@ -43,14 +44,14 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "container",
-        |lua, _, (name, owner): (String, Option<String>)| {
+        |lua, _, (name, owner): (Name, Option<Name>)| {
             let ids = with_ctx(lua, |cx| {
                 let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;
                 Ok(cx
                     .state()
                     .containers
                     .iter()
-                    .find(|c| c.name == name && c.owner == owner)
+                    .find(|c| c.name == *name && c.owner == owner)
                     .map(|c| c.pieces.clone())
                     .unwrap_or_default())
             })?;

@@ -6,6 +6,7 @@ use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the whole-board questions.
 pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
@@ -42,7 +43,7 @@ pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "attacked",
-        |lua, _, (cell, by, from): (String, String, Option<String>)| {
+        |lua, _, (cell, by, from): (Name, Name, Option<Name>)| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
                 let by = parse_player(cx, &by)?;

@@ -5,10 +5,11 @@ use mlua::UserDataMethods;
 
 use super::Api;
 use crate::rules::lua::context::{parse_cell, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the terrain methods.
 pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method("cell", |lua, _, cell: String| {
+    m.add_method("cell", |lua, _, cell: Name| {
         let (terrain, piece) = with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
             let bits = cx.state().terrain[c as usize];
@@ -25,13 +26,13 @@ pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
         })?;
         let index = with_ctx(lua, |cx| parse_cell(cx, &cell))?;
         let t = lua.create_table()?;
-        t.set("name", cell)?;
+        t.set("name", cell.0)?;
         t.set("index", index)?;
         t.set("terrain", terrain)?;
         t.set("piece", piece)?;
         Ok(t)
     });
-    m.add_method("has_terrain", |lua, _, (cell, tag): (String, String)| {
+    m.add_method("has_terrain", |lua, _, (cell, tag): (Name, Name)| {
         with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
             let bit = cx.variant().board.terrain_bit(&tag).ok_or_else(|| {
@@ -42,7 +43,7 @@ pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "set_terrain",
-        |lua, _, (cell, tag, on): (String, String, bool)| {
+        |lua, _, (cell, tag, on): (Name, Name, bool)| {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
                 let bit = cx.variant().board.terrain_bit(&tag).ok_or_else(|| {

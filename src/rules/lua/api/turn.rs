@@ -5,6 +5,7 @@ use mlua::UserDataMethods;
 
 use super::Api;
 use crate::rules::lua::context::{parse_player, player_name, value_to_lua, with_ctx};
+use crate::rules::lua::limits::Name;
 
 /// Registers the turn and game methods.
 pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
@@ -16,7 +17,7 @@ pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
         lua.create_sequence_from(players)
     });
     m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state().ply)));
-    m.add_method("option", |lua, _, name: String| {
+    m.add_method("option", |lua, _, name: Name| {
         let v = with_ctx(lua, |cx| {
             cx.variant()
                 .option(&name)
@@ -31,7 +32,7 @@ pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(())
         })
     });
-    m.add_method("turn_order", |lua, _, from: Option<String>| {
+    m.add_method("turn_order", |lua, _, from: Option<Name>| {
         with_ctx(lua, |cx| {
             let start = match from.as_deref() {
                 Some(p) => parse_player(cx, p)?,

@@ -14,7 +14,7 @@ pub(super) fn register_visibility<M: UserDataMethods<Api>>(m: &mut M) {
             let to = player_set(cx, &to)?;
             let id = check_piece(cx, id)?;
             cx.state_mut().reveal(id, to);
-            cx.effects.push(Effect::Revealed { piece: id, to });
+            super::push_effect(cx, Effect::Revealed { piece: id, to })?;
             Ok(())
         })
     });

@@ -1,0 +1,181 @@
+//! The instruction budget of one call into Lua: Luau's interrupt counts
+//! ticks (at calls and loop back-edges), allocations and host API calls
+//! charge more, and a state close to its memory limit spends the budget.
+//! A spent budget stays spent for the rest of the call: every later
+//! interrupt raises again, so a `pcall` that catches the error gets no
+//! fresh budget.
+
+use std::cell::Cell;
+use std::ffi::c_int;
+
+use mlua::ffi;
+
+use super::{DEFAULT_BUDGET, DEFAULT_MEMORY};
+
+/// Why a budget is spent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spent {
+    Ticks,
+    Memory,
+}
+
+thread_local! {
+    /// Interrupt ticks left to the call running on this thread (calls on
+    /// one Lua state always run on the calling thread).
+    static TICKS: Cell<i64> = const { Cell::new(DEFAULT_BUDGET) };
+    static REASON: Cell<Spent> = const { Cell::new(Spent::Ticks) };
+    /// Bytes allocated since the interrupt last looked at the memory in use.
+    static ALLOCATED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Ticks a host API call costs (a few instructions of bookkeeping).
+pub(super) const API_CALL_TICKS: i64 = 8;
+/// Bytes a script allocates or copies through the host per tick.
+const BYTES_PER_TICK: usize = 256;
+/// Above this many KiB in use, the interrupt counts the state as out of
+/// memory (with a script line to show), before the allocator's hard limit.
+const SOFT_MEMORY_KIB: c_int = ((DEFAULT_MEMORY - DEFAULT_MEMORY / 8) >> 10) as c_int;
+/// How many bytes allocated make the interrupt look at the memory in use.
+const MEMORY_CHECK_BYTES: usize = 256 << 10;
+
+/// Starts a call's budget.
+pub(super) fn start(ticks: i64) {
+    TICKS.with(|t| t.set(ticks));
+    REASON.with(|r| r.set(Spent::Ticks));
+}
+
+/// Ticks left (negative once spent).
+pub(super) fn left() -> i64 {
+    TICKS.with(Cell::get)
+}
+
+/// Whether the running call has spent its budget.
+pub(super) fn spent() -> bool {
+    left() < 0
+}
+
+/// Charges host work to the running call: an error once the budget is spent.
+#[inline]
+pub(super) fn charge(ticks: i64) -> mlua::Result<()> {
+    let left = TICKS.with(|t| {
+        let v = t.get() - ticks;
+        t.set(v);
+        v
+    });
+    if left < 0 {
+        return Err(mlua::Error::runtime(message()));
+    }
+    Ok(())
+}
+
+/// Charges copying `bytes` bytes for a script.
+#[inline]
+pub(super) fn charge_bytes(bytes: usize) -> mlua::Result<()> {
+    charge(API_CALL_TICKS + (bytes / BYTES_PER_TICK) as i64)
+}
+
+fn message() -> String {
+    match REASON.with(Cell::get) {
+        Spent::Ticks => "instruction budget exceeded (a runaway loop?)".into(),
+        Spent::Memory => format!("out of memory (the limit is {} MiB)", DEFAULT_MEMORY >> 20),
+    }
+}
+
+/// Installs the interrupt and the allocation counter on a state.
+pub(super) fn install(lua: &mlua::Lua) -> mlua::Result<()> {
+    // SAFETY: sets plain C callbacks on this state; both touch only
+    // thread-locals (and, when raising, the state they are given).
+    unsafe {
+        lua.exec_raw::<()>((), |state| {
+            let cb = ffi::lua_callbacks(state);
+            (*cb).interrupt = Some(interrupt);
+            (*cb).onallocate = Some(on_allocate);
+        })
+    }
+}
+
+/// Luau's interrupt: counts a tick, and raises a Lua error naming the
+/// script line when the budget is spent (then at every later interrupt of
+/// the call). A plain function on a thread-local counter, because it runs
+/// many millions of times.
+unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
+    if gc >= 0 {
+        return; // a garbage-collector step, not a safepoint
+    }
+    let left = TICKS.with(|t| {
+        let v = t.get() - 1;
+        t.set(v);
+        v
+    });
+    if ALLOCATED.with(Cell::get) > MEMORY_CHECK_BYTES {
+        ALLOCATED.with(|a| a.set(0));
+        // SAFETY: reads the state's byte count.
+        let kib = unsafe { ffi::lua_gc(state, ffi::LUA_GCCOUNT, 0) };
+        if kib > SOFT_MEMORY_KIB {
+            TICKS.with(|t| t.set(-1));
+            REASON.with(|r| r.set(Spent::Memory));
+            // SAFETY: as below.
+            unsafe { raise(state) }
+        }
+    }
+    if left < 0 {
+        // SAFETY: raising a Lua error from the interrupt is how Luau aborts
+        // a running script; it unwinds to the protected call.
+        unsafe { raise(state) }
+    }
+}
+
+/// Counts an allocation against the budget: big strings and tables cost
+/// what copying them costs. Never raises (the allocator is mid-work); the
+/// next interrupt does.
+unsafe extern "C-unwind" fn on_allocate(
+    _state: *mut ffi::lua_State,
+    _block: *mut std::ffi::c_void,
+    _osize: usize,
+    nsize: usize,
+    _memcat: u8,
+    _tt: c_int,
+    _tag: c_int,
+) {
+    ALLOCATED.with(|a| a.set(a.get() + nsize));
+    if nsize >= BYTES_PER_TICK {
+        TICKS.with(|t| t.set(t.get() - (nsize / BYTES_PER_TICK) as i64));
+    }
+}
+
+/// Raises the spent-budget error, prefixed with the innermost script line.
+unsafe fn raise(state: *mut ffi::lua_State) -> ! {
+    {
+        // SAFETY: reads the call stack of a running state.
+        let place = unsafe { script_place(state) };
+        let text = format!("{place}{}", message());
+        // SAFETY: pushes a copy of the text; `text` is dropped before the
+        // error unwinds past this frame.
+        unsafe { ffi::lua_pushlstring(state, text.as_ptr().cast(), text.len()) };
+    }
+    // SAFETY: the message is on the stack.
+    unsafe { ffi::lua_error(state) }
+}
+
+/// `file:line: ` of the innermost frame that runs a script (not the host
+/// prelude, not a library function), or nothing.
+unsafe fn script_place(state: *mut ffi::lua_State) -> String {
+    // SAFETY: `lua_Debug` is plain data that `lua_getinfo` fills.
+    let mut ar: ffi::lua_Debug = unsafe { std::mem::zeroed() };
+    let mut level = 0;
+    // SAFETY: level by level until there are no more frames.
+    while unsafe { ffi::lua_getinfo(state, level, c"sl".as_ptr(), &mut ar) } != 0 {
+        level += 1;
+        if ar.currentline <= 0 || ar.source.is_null() {
+            continue;
+        }
+        // SAFETY: `lua_getinfo` set both to NUL-terminated strings.
+        let source = unsafe { std::ffi::CStr::from_ptr(ar.source) };
+        if source.to_bytes().starts_with(b"=host") {
+            continue;
+        }
+        let short = unsafe { std::ffi::CStr::from_ptr(ar.short_src) };
+        return format!("{}:{}: ", short.to_string_lossy(), ar.currentline);
+    }
+    String::new()
+}
