@@ -207,8 +207,8 @@ fn strip_literals(line: &str) -> String {
         } else if c == '\'' {
             // A character literal ('{', '\n') or a lifetime ('a).
             let rest: String = chars.clone().take(3).collect();
-            if rest.starts_with('\\') {
-                if let Some(k) = rest[1..].find('\'') {
+            if let Some(escaped) = rest.strip_prefix('\\') {
+                if let Some(k) = escaped.find('\'') {
                     for _ in 0..k + 2 {
                         chars.next();
                     }
