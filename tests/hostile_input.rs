@@ -505,7 +505,8 @@ fn control_characters_reach_the_terminal_escaped() {
         input.as_bytes(),
     );
     assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
-    assert!(out.contains("Evil"), "{out}");
-    let (_, out) = run_bin(Path::new(ROOT), &["check", path.to_str().unwrap()], b"");
+    assert!(out.contains("control characters"), "{out}");
+    let (ok, out) = run_bin(Path::new(ROOT), &["check", path.to_str().unwrap()], b"");
+    assert!(!ok && out.contains("control characters"), "{out}");
     assert!(!out.contains('\x1b'), "{out:?}");
 }

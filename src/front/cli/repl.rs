@@ -131,7 +131,7 @@ impl Editor {
             .map(|c| format!("[{c}] "))
             .unwrap_or_default();
         match s.engine.acting_player(&s.state) {
-            Some(p) => format!("{clock}{}> ", s.engine.player_name(p)),
+            Some(p) => format!("{clock}{}> ", escape_controls(s.engine.player_name(p))),
             None => "over> ".to_string(),
         }
     }

@@ -87,6 +87,19 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     cx.from(&format!("pieces.{name}"));
     let loc = p.referenced;
     let p = &p.value;
+    let display = p.name.as_deref().unwrap_or(name);
+    for text in [name, display, p.symbol.as_deref().unwrap_or("")] {
+        if super::players::has_controls(text) {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `{}` holds control characters",
+                    crate::base::limits::escape_controls(name),
+                    crate::base::limits::escape_controls(text)
+                ),
+            );
+        }
+    }
     let symbol = match &p.symbol {
         Some(sym) if !sym.is_empty() && sym.chars().count() <= 3 => sym.clone(),
         _ => {
