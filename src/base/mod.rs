@@ -2,4 +2,5 @@
 //! knows nothing of rules, scripts or play.
 pub mod effect;
 pub mod geometry;
+pub mod limits;
 pub mod state;

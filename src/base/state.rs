@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::geometry::Cell;
+pub use crate::base::limits::MAX_PIECES;
 
 pub type PlayerId = u8;
 pub type PieceId = u16;
@@ -339,16 +340,27 @@ impl GameState {
         }
     }
 
+    /// The id the next piece added gets, or why there is none: a game holds
+    /// at most [`MAX_PIECES`] pieces, and an id never wraps.
+    fn next_piece_id(&self) -> Result<PieceId, String> {
+        if self.pieces.len() >= MAX_PIECES {
+            return Err(format!(
+                "cannot add a piece: a game holds at most {MAX_PIECES} pieces"
+            ));
+        }
+        Ok(self.pieces.len() as PieceId)
+    }
+
     /// Adds a piece on a cell; the owner knows it, and so does everyone when
-    /// `public` is set.
+    /// `public` is set. Fails when the game already holds [`MAX_PIECES`].
     pub fn add_piece(
         &mut self,
         kind: KindId,
         owner: PlayerId,
         cell: Cell,
         public: bool,
-    ) -> PieceId {
-        let id = self.pieces.len() as PieceId;
+    ) -> Result<PieceId, String> {
+        let id = self.next_piece_id()?;
         let known_by = if public {
             self.all_players()
         } else {
@@ -364,7 +376,7 @@ impl GameState {
         });
         self.board[cell as usize] = Some(id);
         self.touched.cell(cell);
-        id
+        Ok(id)
     }
 
     /// The container named `name` belonging to `owner`, created on demand.
@@ -431,15 +443,16 @@ impl GameState {
         self.containers[container as usize].pieces.insert(0, id);
     }
 
-    /// Adds a piece at the back of a container.
+    /// Adds a piece at the back of a container. Fails when the game
+    /// already holds [`MAX_PIECES`].
     pub fn add_piece_to(
         &mut self,
         kind: KindId,
         owner: PlayerId,
         container: u16,
         known_by: PlayerSet,
-    ) -> PieceId {
-        let id = self.pieces.len() as PieceId;
+    ) -> Result<PieceId, String> {
+        let id = self.next_piece_id()?;
         self.pieces.push(Piece {
             kind,
             owner,
@@ -449,7 +462,7 @@ impl GameState {
             attrs: Vec::new(),
         });
         self.containers[container as usize].pieces.push(id);
-        id
+        Ok(id)
     }
 
     pub fn cell_counter(&self, name: &str, cell: Cell) -> i64 {

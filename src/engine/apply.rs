@@ -14,7 +14,7 @@ impl Engine {
     /// Applies an action for the acting player. On any error the state is
     /// exactly as before.
     pub fn apply(&self, s: &mut GameState, a: &Action) -> Result<Vec<Event>, ActionError> {
-        if !self.legal_actions(s).contains(a) {
+        if !self.try_legal_actions(s)?.contains(a) {
             return Err(ActionError::Illegal(self.explain_illegal(s, a)));
         }
         let mut next = s.clone();
@@ -109,7 +109,7 @@ impl Engine {
                 });
             }
         } else if *a != Action::OfferDraw {
-            listed = self.advance_turn(s, next);
+            listed = self.advance_turn(s, next)?;
         }
         self.count_repetition(s, a, events);
         if let Some(o) = &s.outcome {
@@ -218,7 +218,7 @@ impl Engine {
                 }
             }
             Action::Move { from, to } => {
-                let side = self.extra_side_captures(s, from, to);
+                let side = self.extra_side_captures(s, from, to)?;
                 self.do_move(s, mover, from, to, &side, events, effects)?;
                 if let Some(c) = self.promotion(s, from, to) {
                     s.pending.insert(0, c);

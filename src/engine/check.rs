@@ -5,7 +5,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::movegen::{attacked_except, attacked_on, capture_map, reaches};
-use crate::engine::Engine;
+use crate::engine::{ActionError, Engine};
 
 impl Engine {
     /// Turns the self-check shortcuts off (`true`) or on (the default).
@@ -17,9 +17,30 @@ impl Engine {
     /// per position: the royal cells and, when check is native, no royal
     /// piece is attacked now and every slide is plain, the lines from the
     /// royal pieces (so that most moves need no test at all).
-    pub(crate) fn guard(&self, s: &GameState, player: PlayerId, with_rays: bool) -> Guard {
+    /// Fails when `rules.check_cells` does.
+    pub(crate) fn guard(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        with_rays: bool,
+    ) -> Result<Guard, ActionError> {
         let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
+        // Scripted check: the cells the rules say can matter.
+        let relevant = if with_rays && !native && self.rules.has_check_cells() {
+            self.rules
+                .check_cells(s, &self.variant, player)
+                .map_err(ActionError::Script)?
+                .map(|list| {
+                    let mut mask = vec![false; s.board.len()];
+                    for c in list {
+                        mask[c as usize] = true;
+                    }
+                    mask
+                })
+        } else {
+            None
+        };
         let mut pool = GUARD_POOL.with(|p| p.take());
         let mut royals = std::mem::take(&mut pool.royals);
         royals.extend(s.board.iter().enumerate().filter_map(|(c, slot)| {
@@ -53,29 +74,12 @@ impl Engine {
             }
             rays
         });
-        // Scripted check: the cells the rules say can matter.
-        let relevant = (with_rays && !native && self.rules.has_check_cells())
-            .then(|| match self.rules.check_cells(s, &self.variant, player) {
-                Ok(list) => list,
-                Err(e) => {
-                    eprintln!("rule error in rules.check_cells: {e}");
-                    None
-                }
-            })
-            .flatten()
-            .map(|list| {
-                let mut mask = vec![false; s.board.len()];
-                for c in list {
-                    mask[c as usize] = true;
-                }
-                mask
-            });
         let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
             mask.iter().enumerate().any(|(c, &m)| {
                 m && s.board[c].is_some_and(|id| s.pieces[id as usize].owner != player)
             })
         });
-        Guard {
+        Ok(Guard {
             native,
             scratch: std::mem::take(&mut pool.scratch),
             royals,
@@ -84,11 +88,14 @@ impl Engine {
             spare_map: std::mem::take(&mut pool.map),
             relevant,
             enemy_relevant,
-        }
+            error: None,
+        })
     }
 
     /// Whether moving `from`→`to` (capturing `side` besides `to`) leaves
-    /// `player`'s royal pieces safe.
+    /// `player`'s royal pieces safe. A query hook that fails on the way
+    /// (`rules.attacked`) forbids the move and leaves its error in the guard
+    /// ([`Guard::result`]).
     pub(crate) fn guard_allows(
         &self,
         g: &mut Guard,
@@ -133,7 +140,13 @@ impl Engine {
             g.royals = royals;
             !exposed
         } else {
-            !self.exposes_royal(s, player, from, to, side)
+            match self.exposes_royal(s, player, from, to, side) {
+                Ok(exposed) => !exposed,
+                Err(e) => {
+                    g.error.get_or_insert(e);
+                    false
+                }
+            }
         }
     }
 
@@ -304,6 +317,9 @@ impl Engine {
     /// capturable. The move is played on a scratch copy with its strike and
     /// its side captures (`rules.captures`), not `rules.after_action`.
     /// `side`: cells the move captures besides `to` (an extra move's).
+    /// A rule that fails while the move is tried (its strike, its
+    /// captures) leaves it to applying the move to report; a failing
+    /// `rules.attacked` is the error.
     pub(super) fn exposes_royal(
         &self,
         s: &GameState,
@@ -311,11 +327,19 @@ impl Engine {
         from: Cell,
         to: Cell,
         side: &[Cell],
-    ) -> bool {
+    ) -> Result<bool, ActionError> {
         if self.native_check() {
             // Natively, on a copy of the board only.
             let royals = self.royal_cells(s, player);
-            return self.exposes_royal_on(s, &mut s.board.clone(), &royals, player, from, to, side);
+            return Ok(self.exposes_royal_on(
+                s,
+                &mut s.board.clone(),
+                &royals,
+                player,
+                from,
+                to,
+                side,
+            ));
         }
         let mut t = s.clone();
         let (mut ev, mut ef) = (Vec::new(), Vec::new());
@@ -323,16 +347,22 @@ impl Engine {
             .do_move(&mut t, player, from, to, side, &mut ev, &mut ef)
             .is_err()
         {
-            return false;
+            return Ok(false);
         }
-        self.royal_attacked(&t, player)
+        self.try_royal_attacked(&t, player)
     }
 
     /// Whether a royal piece of `player` could be captured by another player
-    /// (not eliminated) moving now: "check".
+    /// (not eliminated) moving now: "check". For display (a `+` in
+    /// notation): a failing `rules.attacked` or `rules.frozen` reads as no.
     pub fn royal_attacked(&self, s: &GameState, player: PlayerId) -> bool {
+        self.try_royal_attacked(s, player).unwrap_or(false)
+    }
+
+    /// [`Engine::royal_attacked`], or the error of the hook that failed.
+    pub fn try_royal_attacked(&self, s: &GameState, player: PlayerId) -> Result<bool, ActionError> {
         if !self.has_royal {
-            return false;
+            return Ok(false);
         }
         for (cell, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
@@ -341,30 +371,30 @@ impl Engine {
                 continue;
             }
             for q in 0..s.players {
-                if q != player && s.eliminated & (1 << q) == 0 && self.attacked(s, cell as Cell, q)
+                if q != player
+                    && s.eliminated & (1 << q) == 0
+                    && self.attacked(s, cell as Cell, q)?
                 {
-                    return true;
+                    return Ok(true);
                 }
             }
         }
-        false
+        Ok(false)
     }
 
     /// Whether player `by`, moving now, could capture the piece on `cell`:
     /// `rules.attacked` when the variant defines it, else any declared move
     /// of an unfrozen piece of `by` that ends on `cell`.
-    pub fn attacked(&self, s: &GameState, cell: Cell, by: PlayerId) -> bool {
+    /// Fails when that hook (or `rules.frozen`) does.
+    pub fn attacked(&self, s: &GameState, cell: Cell, by: PlayerId) -> Result<bool, ActionError> {
         if self.rules.has_attacked() {
             return self
                 .rules
                 .attacked(s, &self.variant, cell, by)
-                .unwrap_or_else(|e| {
-                    eprintln!("rule error in rules.attacked: {e}");
-                    false
-                });
+                .map_err(ActionError::Script);
         }
-        let frozen = self.frozen_cells(s, by);
-        attacked_except(&self.moves, s, &s.board, cell, by, &frozen)
+        let frozen = self.frozen_cells(s, by)?;
+        Ok(attacked_except(&self.moves, s, &s.board, cell, by, &frozen))
     }
 }
 
@@ -391,6 +421,19 @@ pub(crate) struct Guard {
     enemy_relevant: bool,
     /// An empty buffer for `reach`'s map.
     spare_map: Vec<bool>,
+    /// The first error of a query hook asked while testing moves.
+    error: Option<ActionError>,
+}
+
+impl Guard {
+    /// The error of a query hook that failed while moves were tested (they
+    /// were then forbidden), if any.
+    pub(crate) fn result(&mut self) -> Result<(), ActionError> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A guard's buffers, kept between positions (one set per thread) so that

@@ -6,7 +6,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
-use crate::engine::{Action, Engine};
+use crate::engine::{Action, ActionError, Engine};
 
 impl Engine {
     /// The player who acts now: the one owing the first pending choice, else
@@ -21,25 +21,46 @@ impl Engine {
         }
     }
 
-    /// All legal actions, sorted and unique.
+    /// All legal actions, sorted and unique. A query hook that fails
+    /// (`rules.filter`, `rules.frozen`...) lists nothing: nothing is legal
+    /// that the rules could not vouch for. [`Engine::try_legal_actions`]
+    /// says why.
     pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
-        let mut out = Vec::with_capacity(64);
-        self.legal_actions_into(s, &mut out);
-        out
+        self.try_legal_actions(s).unwrap_or_default()
     }
 
-    /// Like [`Engine::legal_actions`], reusing a buffer.
+    /// All legal actions, sorted and unique, or the error of the query hook
+    /// that failed while listing them (the message names the script line).
+    pub fn try_legal_actions(&self, s: &GameState) -> Result<Vec<Action>, ActionError> {
+        let mut out = Vec::with_capacity(64);
+        self.try_legal_actions_into(s, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`Engine::legal_actions`], reusing a buffer (left empty when a
+    /// query hook fails).
     pub fn legal_actions_into(&self, s: &GameState, out: &mut Vec<Action>) {
+        if self.try_legal_actions_into(s, out).is_err() {
+            out.clear();
+        }
+    }
+
+    /// Like [`Engine::try_legal_actions`], reusing a buffer.
+    pub fn try_legal_actions_into(
+        &self,
+        s: &GameState,
+        out: &mut Vec<Action>,
+    ) -> Result<(), ActionError> {
         out.clear();
         if s.outcome.is_some() {
-            return;
+            return Ok(());
         }
         if let Some(c) = s.pending.first() {
             out.extend((0..c.options.len() as u16).map(|index| Action::Choose { index }));
-            return;
+            return Ok(());
         }
         let p = s.to_move;
-        let frozen = self.frozen_cells(s, p);
+        let frozen = self.frozen_cells(s, p)?;
         // Cells in order, and each piece's targets sorted: the list comes out
         // sorted without sorting it whole.
         let mut targets = Vec::new();
@@ -55,7 +76,7 @@ impl Engine {
             piece_targets(&self.moves, s, id, from, &mut targets);
             out.extend(targets.iter().map(|&to| Action::Move { from, to }));
         }
-        let extras = self.extra_moves(s, p);
+        let extras = self.extra_moves(s, p)?;
         if !extras.is_empty() {
             out.extend(
                 extras
@@ -71,7 +92,7 @@ impl Engine {
             }
         }
         if self.has_royal {
-            let mut guard = self.guard(s, p, true);
+            let mut guard = self.guard(s, p, true)?;
             out.retain(|a| match *a {
                 Action::Move { from, to } => {
                     let side = extras
@@ -82,17 +103,17 @@ impl Engine {
                 }
                 _ => true,
             });
+            guard.result()?;
         }
         if self.rules.has_filter() {
-            self.apply_filter(s, out);
+            self.apply_filter(s, out)?;
         }
         if self.rules.has_actions() {
-            match self.rules.actions(s, &self.variant) {
-                Ok(list) => {
-                    out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }))
-                }
-                Err(e) => eprintln!("rule error in rules.actions: {e}"),
-            }
+            let list = self
+                .rules
+                .actions(s, &self.variant)
+                .map_err(ActionError::Script)?;
+            out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }));
         }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {
@@ -101,6 +122,7 @@ impl Engine {
                 _ => {}
             }
         }
+        Ok(())
     }
 
     /// The legal actions of one player (empty unless that player acts now).
@@ -112,18 +134,20 @@ impl Engine {
         }
     }
 
-    /// Whether the player to move has at least one legal action (stops early).
-    pub fn has_legal_action(&self, s: &GameState) -> bool {
+    /// Whether the player to move has at least one legal action (stops
+    /// early), or the error of a query hook that failed.
+    pub fn has_legal_action(&self, s: &GameState) -> Result<bool, ActionError> {
         if !s.pending.is_empty() {
-            return true;
+            return Ok(true);
         }
         if self.rules.has_filter() || self.rules.has_actions() {
-            return self.legal_actions(s).iter().any(|a| !a.is_social());
+            return Ok(self.try_legal_actions(s)?.iter().any(|a| !a.is_social()));
         }
         let p = s.to_move;
         let banned = self.banned_by_repetition(s);
-        let frozen = self.frozen_cells(s, p);
+        let frozen = self.frozen_cells(s, p)?;
         let mut guard = None;
+        let mut found = false;
         for (from, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
             if s.pieces[id as usize].owner != p {
@@ -133,37 +157,43 @@ impl Engine {
             if frozen.contains(&from) {
                 continue;
             }
-            let mut found = false;
             self.piece_moves(s, id, from, &mut |to| {
                 found |= banned != Some(Action::Move { from, to })
                     && !found
                     && (!self.has_royal || {
                         let g = guard.get_or_insert_with(|| self.guard(s, p, false));
-                        self.guard_allows(g, s, p, from, to, &[])
+                        g.as_mut()
+                            .is_ok_and(|g| self.guard_allows(g, s, p, from, to, &[]))
                     });
             });
             if found {
-                return true;
+                break;
             }
         }
-        self.extra_moves(s, p).iter().any(|(from, to, side)| {
-            !frozen.contains(from)
-                && banned
-                    != Some(Action::Move {
-                        from: *from,
-                        to: *to,
+        if !found {
+            found = self.extra_moves(s, p)?.iter().any(|(from, to, side)| {
+                !frozen.contains(from)
+                    && banned
+                        != Some(Action::Move {
+                            from: *from,
+                            to: *to,
+                        })
+                    && (!self.has_royal || {
+                        let g = guard.get_or_insert_with(|| self.guard(s, p, false));
+                        g.as_mut()
+                            .is_ok_and(|g| self.guard_allows(g, s, p, *from, *to, side))
                     })
-                && (!self.has_royal || {
-                    let g = guard.get_or_insert_with(|| self.guard(s, p, false));
-                    self.guard_allows(g, s, p, *from, *to, side)
-                })
-        })
+            });
+        }
+        match guard {
+            Some(g) => g?.result().map(|()| found),
+            None => Ok(found),
+        }
     }
 
-    /// Removes the moves `rules.filter` forbids. A failing filter forbids
-    /// nothing and is reported on stderr once per call (listing actions has
-    /// no error path; applying re-checks through the same list).
-    fn apply_filter(&self, s: &GameState, out: &mut Vec<Action>) {
+    /// Removes the moves `rules.filter` forbids; a failing filter fails the
+    /// listing.
+    fn apply_filter(&self, s: &GameState, out: &mut Vec<Action>) -> Result<(), ActionError> {
         let moves: Vec<(Cell, Cell, PieceId)> = out
             .iter()
             .filter_map(|a| match *a {
@@ -171,18 +201,18 @@ impl Engine {
                 _ => None,
             })
             .collect();
-        match self.rules.filter(s, &self.variant, &moves) {
-            Ok(mut drop) => {
-                drop.sort_unstable();
-                drop.dedup();
-                for i in drop.into_iter().rev() {
-                    if i >= 1 && i <= out.len() {
-                        out.remove(i - 1);
-                    }
-                }
+        let mut drop = self
+            .rules
+            .filter(s, &self.variant, &moves)
+            .map_err(ActionError::Script)?;
+        drop.sort_unstable();
+        drop.dedup();
+        for i in drop.into_iter().rev() {
+            if i >= 1 && i <= out.len() {
+                out.remove(i - 1);
             }
-            Err(e) => eprintln!("rule error in rules.filter: {e}"),
         }
+        Ok(())
     }
 
     /// The one move the back-and-forth limit forbids now, if any: the piece
@@ -219,13 +249,13 @@ impl Engine {
     }
 
     /// The moves `rules.extra_moves` adds for `player`, with the cells each
-    /// captures besides its target. A failing hook adds nothing (reported on
-    /// stderr); moves of pieces that are not the player's are dropped.
+    /// captures besides its target, or the hook's error; moves of pieces
+    /// that are not the player's are dropped.
     pub(crate) fn extra_moves(
         &self,
         s: &GameState,
         player: PlayerId,
-    ) -> Vec<(Cell, Cell, Vec<Cell>)> {
+    ) -> Result<Vec<(Cell, Cell, Vec<Cell>)>, ActionError> {
         if !self.rules.has_extra_moves()
             || !self.variant.extra_moves_when.is_empty()
                 && self
@@ -234,15 +264,12 @@ impl Engine {
                     .iter()
                     .all(|c| s.counters.get(c, None).is_none_or(|v| v == 0))
         {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut v = self
             .rules
             .extra_moves(s, &self.variant, player)
-            .unwrap_or_else(|e| {
-                eprintln!("rule error in rules.extra_moves: {e}");
-                Vec::new()
-            });
+            .map_err(ActionError::Script)?;
         v.retain(|&(from, to, _)| {
             from != to
                 && s.piece_at(from)
@@ -250,42 +277,45 @@ impl Engine {
                 && s.piece_at(to)
                     .is_none_or(|id| s.pieces[id as usize].owner != player)
         });
-        v
+        Ok(v)
     }
 
     /// The cells a move captures besides its target when it is one of the
     /// rules' extra moves (a declared move with the same cells wins).
-    pub(super) fn extra_side_captures(&self, s: &GameState, from: Cell, to: Cell) -> Vec<Cell> {
+    pub(super) fn extra_side_captures(
+        &self,
+        s: &GameState,
+        from: Cell,
+        to: Cell,
+    ) -> Result<Vec<Cell>, ActionError> {
         if !self.rules.has_extra_moves() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let Some(id) = s.piece_at(from) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let mut declared = false;
         self.piece_moves(s, id, from, &mut |c| declared |= c == to);
         if declared {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        self.extra_moves(s, s.pieces[id as usize].owner)
+        Ok(self
+            .extra_moves(s, s.pieces[id as usize].owner)?
             .into_iter()
             .find(|e| e.0 == from && e.1 == to)
             .map(|e| e.2)
-            .unwrap_or_default()
+            .unwrap_or_default())
     }
 
-    /// The cells of `player`'s pieces that `rules.frozen` says cannot move.
-    /// A failing hook freezes nothing and is reported on stderr.
-    pub fn frozen_cells(&self, s: &GameState, player: PlayerId) -> Vec<Cell> {
+    /// The cells of `player`'s pieces that `rules.frozen` says cannot move,
+    /// or the hook's error.
+    pub fn frozen_cells(&self, s: &GameState, player: PlayerId) -> Result<Vec<Cell>, ActionError> {
         if !self.rules.has_frozen() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         self.rules
             .frozen(s, &self.variant, player)
-            .unwrap_or_else(|e| {
-                eprintln!("rule error in rules.frozen: {e}");
-                Vec::new()
-            })
+            .map_err(ActionError::Script)
     }
 
     /// Generates the target cells of one piece's declared moves.

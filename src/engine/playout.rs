@@ -62,7 +62,10 @@ impl Engine {
                     sampler.sync(self, s);
                     match sampler.sample(self, s, rng) {
                         Some(a) => a,
-                        None => break,
+                        None => match sampler.take_error() {
+                            Some(e) => return Err(e),
+                            None => break,
+                        },
                     }
                 };
                 self.apply_next(
@@ -82,7 +85,7 @@ impl Engine {
         let mut listed = false;
         while s.outcome.is_none() && n < max {
             if !listed {
-                self.legal_actions_into(s, &mut actions);
+                self.try_legal_actions_into(s, &mut actions)?;
             }
             actions.retain(|a| !a.is_social());
             if actions.is_empty() {
@@ -107,7 +110,7 @@ impl Engine {
         if depth == 0 {
             return Ok(1);
         }
-        self.perft_listed(s, depth, self.legal_actions(s))
+        self.perft_listed(s, depth, self.try_legal_actions(s)?)
     }
 
     /// [`Engine::perft`] with the position's legal actions already listed.
@@ -135,7 +138,7 @@ impl Engine {
             let list = if have {
                 std::mem::take(&mut listed)
             } else {
-                self.legal_actions(&next)
+                self.try_legal_actions(&next)?
             };
             total += self.perft_listed(&next, depth, list)?;
         }

@@ -24,7 +24,7 @@ use rand::Rng;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::movegen::piece_targets;
-use crate::engine::{Action, Engine};
+use crate::engine::{Action, ActionError, Engine};
 
 const NOBODY: u8 = u8::MAX;
 /// The group of a kind that has no slots anywhere.
@@ -56,11 +56,19 @@ pub struct Sampler {
     total: Vec<u32>,
     buf: Vec<Cell>,
     list: Vec<Action>,
+    /// The error of a query hook that failed during the last draw.
+    error: Option<ActionError>,
 }
 
 impl Sampler {
     pub fn new() -> Sampler {
         Sampler::default()
+    }
+
+    /// The error of the query hook that failed during the last
+    /// [`Sampler::sample`] (which then drew nothing), if any.
+    pub fn take_error(&mut self) -> Option<ActionError> {
+        self.error.take()
     }
 
     /// Brings the groups up to date with `s`, from the cells its change
@@ -182,7 +190,8 @@ impl Sampler {
     }
 
     /// A uniformly random legal move of the player to move (after a sync),
-    /// or `None` if that player has none.
+    /// or `None` if that player has none, or a query hook failed
+    /// ([`Sampler::take_error`] says so).
     pub fn sample(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
         if s.outcome.is_some() {
             return None;
@@ -218,7 +227,13 @@ impl Sampler {
         let total = self.total.get(p as usize).copied().unwrap_or(0);
         // The script's extra moves (castling, en passant) own one slot
         // each, before the pieces' slots.
-        let extras = e.extra_moves(s, p);
+        let extras = match e.extra_moves(s, p) {
+            Ok(x) => x,
+            Err(err) => {
+                self.error = Some(err);
+                return None;
+            }
+        };
         let extra = extras.len() as u32;
         if total + extra > 0 {
             let banned = match e.banned_by_repetition(s) {
@@ -262,8 +277,19 @@ impl Sampler {
                     continue;
                 }
                 if royal {
-                    let g = guard.get_or_insert_with(|| e.guard(s, p, true));
-                    if !e.guard_allows(g, s, p, from, to, side) {
+                    let g = match guard.get_or_insert_with(|| e.guard(s, p, true)) {
+                        Ok(g) => g,
+                        Err(err) => {
+                            self.error = Some(err.clone());
+                            return None;
+                        }
+                    };
+                    let allowed = e.guard_allows(g, s, p, from, to, side);
+                    if let Err(err) = g.result() {
+                        self.error = Some(err);
+                        return None;
+                    }
+                    if !allowed {
                         continue;
                     }
                 }
@@ -277,7 +303,10 @@ impl Sampler {
     /// as uniform (the misses say nothing about which move is next).
     #[inline(never)]
     fn listed(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
-        e.legal_actions_into(s, &mut self.list);
+        if let Err(err) = e.try_legal_actions_into(s, &mut self.list) {
+            self.error = Some(err);
+            return None;
+        }
         self.list.retain(|a| !a.is_social());
         if self.list.is_empty() {
             return None;

@@ -151,7 +151,8 @@ impl Engine {
         }
         placed.sort_by_key(|x| x.0);
         for (c, k, p) in placed {
-            state.add_piece(k, p, c, !self.variant.hidden_identities);
+            // One piece per cell: a board has far fewer cells than ids.
+            let _ = state.add_piece(k, p, c, !self.variant.hidden_identities);
         }
         if self.rules.has_setup() {
             let mut effects = Vec::new();
@@ -167,9 +168,19 @@ impl Engine {
             }
         }
         // A first player who cannot move at all meets the no-move rule at once.
-        if !self.has_legal_action(&state) {
-            state.to_move = state.players.saturating_sub(1);
-            self.advance_turn(&mut state, Next::Check);
+        let stuck = self.has_legal_action(&state).map(|can| !can);
+        let turned = stuck.and_then(|stuck| {
+            if stuck {
+                state.to_move = state.players.saturating_sub(1);
+                self.advance_turn(&mut state, Next::Check)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = turned {
+            state.outcome = Some(Outcome {
+                winners: vec![],
+                reason: format!("the rules failed: {e}"),
+            });
         }
         state
     }

@@ -177,17 +177,22 @@ impl Engine {
                         describe_moves(&kind.moves)
                     );
                 }
-                if self.frozen_cells(s, piece.owner).contains(&from) {
+                if self
+                    .frozen_cells(s, piece.owner)
+                    .is_ok_and(|f| f.contains(&from))
+                {
                     return format!("the {} on {fname} is frozen and cannot move", kind.display);
                 }
                 if self.has_royal
-                    && self.exposes_royal(
-                        s,
-                        piece.owner,
-                        from,
-                        to,
-                        &self.extra_side_captures(s, from, to),
-                    )
+                    && self
+                        .exposes_royal(
+                            s,
+                            piece.owner,
+                            from,
+                            to,
+                            &self.extra_side_captures(s, from, to).unwrap_or_default(),
+                        )
+                        .unwrap_or(false)
                 {
                     return "that would leave your royal piece capturable (check)".into();
                 }

@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::base::state::{GameState, Outcome, PlayerId};
 use crate::engine::sampler::Sampler;
-use crate::engine::{Action, Engine};
+use crate::engine::{Action, ActionError, Engine};
 use crate::rules::variant::NoMoves;
 
 /// How the turn rule learns whether the next player can move, and what the
@@ -60,10 +60,16 @@ impl Engine {
     /// no-legal-action rule and the ply cap.
     /// With `next`, the player to move's legal actions are listed there, or
     /// one of them is drawn (instead of only asking whether there is one);
-    /// returns whether they were.
-    pub(super) fn advance_turn(&self, s: &mut GameState, mut next: Next) -> bool {
+    /// returns whether they were. A query hook that fails while the turn
+    /// rule looks for a legal action is the error (the caller throws the
+    /// state away).
+    pub(super) fn advance_turn(
+        &self,
+        s: &mut GameState,
+        mut next: Next,
+    ) -> Result<bool, ActionError> {
         if s.outcome.is_some() || !s.pending.is_empty() {
-            return false;
+            return Ok(false);
         }
         let before = s.to_move;
         s.to_move = s.next_player(s.to_move);
@@ -79,7 +85,7 @@ impl Engine {
                 winners: vec![],
                 reason: format!("draw: the {}-ply limit was reached", self.variant.max_plies),
             });
-            return false;
+            return Ok(false);
         }
         let mut passes = 0;
         let listing = !matches!(next, Next::Check);
@@ -87,18 +93,21 @@ impl Engine {
             Next::Draw(sampler, rng, out) => {
                 sampler.sync(self, s);
                 **out = sampler.sample(self, s, &mut **rng);
-                out.is_some()
+                match sampler.take_error() {
+                    Some(e) => Err(e),
+                    None => Ok(out.is_some()),
+                }
             }
             Next::List(list) => {
-                self.legal_actions_into(s, list);
-                list.iter().any(|a| !a.is_social())
+                self.try_legal_actions_into(s, list)?;
+                Ok(list.iter().any(|a| !a.is_social()))
             }
             Next::Check => self.has_legal_action(s),
         };
-        while !can_move(s) {
+        while !can_move(s)? {
             let stuck = s.to_move;
             let name = self.player_name(stuck).to_string();
-            let checkmated = self.royal_attacked(s, stuck);
+            let checkmated = self.try_royal_attacked(s, stuck)?;
             let stuck_means = if checkmated {
                 NoMoves::Lose
             } else {
@@ -117,14 +126,14 @@ impl Engine {
                         winners: vec![],
                         reason: format!("draw: {stuck_text}"),
                     });
-                    return false;
+                    return Ok(false);
                 }
-                NoMoves::LoseUnlessAllStuck if !self.anyone_else_can_move(s, stuck) => {
+                NoMoves::LoseUnlessAllStuck if !self.anyone_else_can_move(s, stuck)? => {
                     s.outcome = Some(Outcome {
                         winners: vec![],
                         reason: "draw: nobody can move".into(),
                     });
-                    return false;
+                    return Ok(false);
                 }
                 NoMoves::Lose | NoMoves::LoseUnlessAllStuck => {
                     s.eliminated |= 1 << stuck;
@@ -136,7 +145,7 @@ impl Engine {
                             winners: left,
                             reason: stuck_text,
                         });
-                        return false;
+                        return Ok(false);
                     }
                     s.to_move = s.next_player(stuck);
                 }
@@ -147,23 +156,24 @@ impl Engine {
                             winners: vec![],
                             reason: "draw: nobody can move".into(),
                         });
-                        return false;
+                        return Ok(false);
                     }
                     s.to_move = s.next_player(stuck);
                 }
             }
         }
-        listing
+        Ok(listing)
     }
 
-    fn anyone_else_can_move(&self, s: &GameState, stuck: PlayerId) -> bool {
-        (0..s.players)
-            .filter(|&q| q != stuck && s.eliminated & (1 << q) == 0)
-            .any(|q| {
-                let mut t = s.clone();
-                t.to_move = q;
-                self.has_legal_action(&t)
-            })
+    fn anyone_else_can_move(&self, s: &GameState, stuck: PlayerId) -> Result<bool, ActionError> {
+        for q in (0..s.players).filter(|&q| q != stuck && s.eliminated & (1 << q) == 0) {
+            let mut t = s.clone();
+            t.to_move = q;
+            if self.has_legal_action(&t)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Ends the game because `player` ran out of time: everyone else still in

@@ -29,14 +29,37 @@ impl std::fmt::Debug for Clock {
     }
 }
 
-/// Parses `90s`, `15m`, `1h`, `1m30s` or a bare number of minutes.
+/// The longest time a clock may hold (a year: far beyond any game, far
+/// within what `Duration` and `Instant` hold).
+const MAX_CLOCK_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// Parses `90s`, `15m`, `1h`, `1m30s` or a bare number of minutes: digits
+/// and a decimal point only (no sign, exponent, `inf` or `NaN`), at most
+/// a year in all.
 fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if t.is_empty() {
         return Err("empty duration".into());
     }
+    if !t
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'h' | 'm' | 's'))
+    {
+        return Err(format!(
+            "`{t}`: a duration is written like 90s, 15m, 1h or 1m30s"
+        ));
+    }
+    let secs = parse_units(t)?;
+    if !secs.is_finite() || secs > MAX_CLOCK_SECS {
+        return Err(format!("`{t}`: a clock holds at most a year"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// The seconds `t` (digits, points and units only) says.
+fn parse_units(t: &str) -> Result<f64, String> {
     if let Ok(mins) = t.parse::<f64>() {
-        return Ok(Duration::from_secs_f64(mins * 60.0));
+        return Ok(mins * 60.0);
     }
     let mut total = 0.0;
     let mut num = String::new();
@@ -59,7 +82,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     if !num.is_empty() {
         return Err(format!("`{t}`: a number without a unit at the end"));
     }
-    Ok(Duration::from_secs_f64(total))
+    Ok(total)
 }
 
 impl Clock {

@@ -240,7 +240,7 @@ impl Shared {
             // The agent sees only what its seat's player knows.
             let mut agent = spec.build(rng.random());
             let engine = &self.session.engine;
-            let Some(a) =
+            let Ok(Some(a)) =
                 crate::play::agent::agent_action(engine, agent.as_mut(), &self.session.state)
             else {
                 break;

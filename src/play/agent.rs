@@ -15,7 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::state::{GameState, Loc, PlayerId};
-use crate::engine::{Action, Engine};
+use crate::engine::{Action, ActionError, Engine};
 use crate::play::determinize::Observation;
 
 /// A player the host runs.
@@ -92,16 +92,25 @@ impl AgentSpec {
 /// only that player's observation. `None` when the game is over or the
 /// agent has nothing to do. An action the agent picks that is not legal in
 /// the true state (a rule filter that depends on hidden kinds) is replaced
-/// by the first legal one.
-pub fn agent_action(engine: &Engine, agent: &mut dyn Agent, s: &GameState) -> Option<Action> {
-    let p = engine.acting_player(s)?;
+/// by the first legal one. A query hook that fails while the true state's
+/// actions are listed stops the agent with that error.
+pub fn agent_action(
+    engine: &Engine,
+    agent: &mut dyn Agent,
+    s: &GameState,
+) -> Result<Option<Action>, ActionError> {
+    let Some(p) = engine.acting_player(s) else {
+        return Ok(None);
+    };
+    let legal = engine.try_legal_actions(s)?;
     let obs = engine.observe(s, p);
-    let a = agent.choose(engine, &obs)?;
-    let legal = engine.legal_actions(s);
+    let Some(a) = agent.choose(engine, &obs) else {
+        return Ok(None);
+    };
     if legal.contains(&a) {
-        Some(a)
+        Ok(Some(a))
     } else {
-        legal.into_iter().find(|a| !a.is_social())
+        Ok(legal.into_iter().find(|a| !a.is_social()))
     }
 }
 

@@ -202,7 +202,7 @@ impl Engine {
                 .consistent(s, &self.variant, id)
                 .unwrap_or_else(|e| {
                     eprintln!("rule error in rules.consistent: {e}");
-                    true
+                    false
                 })
         })
     }

@@ -122,9 +122,16 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
             stuck = Some("no agent for a seat");
             break;
         };
-        let Some(a) = agent_action(engine, agent.as_mut(), &state) else {
-            stuck = Some("no action");
-            break;
+        let a = match agent_action(engine, agent.as_mut(), &state) {
+            Ok(Some(a)) => a,
+            Ok(None) => {
+                stuck = Some("no action");
+                break;
+            }
+            Err(_) => {
+                stuck = Some("rule error");
+                break;
+            }
         };
         if engine.apply(&mut state, &a).is_err() {
             stuck = Some("rule error");

@@ -19,6 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::base::limits::{read_user_file, MAX_CONTAINERS};
 use crate::base::state::{Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle};
 use crate::engine::Engine;
 use crate::rules::variant::Value;
@@ -188,22 +189,13 @@ pub fn overrides(options: &BTreeMap<String, Value>) -> Vec<(String, String)> {
 /// Reads YAML of type `T`, naming the file, line and column on error.
 pub fn read_yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
     let shown = crate::rules::variant::display_path(path);
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    let text = read_user_file(path, &shown)?;
     parse_yaml(&text, &shown)
 }
 
 pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str, shown: &str) -> Result<T, String> {
     serde_saphyr::from_str(text).map_err(|e| {
-        let (l, c) = e
-            .location()
-            .map(|l| (l.line().max(1), l.column().max(1)))
-            .unwrap_or((1, 1));
-        let msg = e.without_snippet().to_string();
-        let msg = msg.lines().next().unwrap_or("").to_string();
-        let msg = match msg.rfind(" at line ") {
-            Some(i) => msg[..i].to_string(),
-            None => msg,
-        };
+        let (l, c, msg) = crate::rules::variant::yaml_error(&e);
         format!("{shown}:{l}:{c}: {msg}")
     })
 }
@@ -453,6 +445,13 @@ impl Engine {
     fn read_pieces(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
         let b = &self.variant.board;
         let total = pos.pieces.len() + pos.containers.iter().map(|c| c.pieces.len()).sum::<usize>();
+        if total > crate::base::limits::MAX_PIECES || pos.containers.len() > MAX_CONTAINERS {
+            return Err(format!(
+                "pieces: {total} pieces in {} containers; a game holds at most {} pieces and {MAX_CONTAINERS} containers",
+                pos.containers.len(),
+                crate::base::limits::MAX_PIECES
+            ));
+        }
         let ids_given = pos
             .pieces
             .iter()
@@ -517,6 +516,37 @@ impl Engine {
         Ok(())
     }
 
+    /// That a position's pending choices and outcome can go on or be shown:
+    /// real players, choices with options (each one an action), and pieces
+    /// that exist.
+    fn check_ending(&self, pos: &Position, s: &GameState) -> Result<(), String> {
+        let players = self.variant.players.len();
+        for c in &pos.pending {
+            if c.player as usize >= players {
+                return Err(format!("pending: no player {}", c.player));
+            }
+            if c.options.is_empty() || c.options.len() > u16::MAX as usize {
+                return Err(format!(
+                    "pending: a choice needs 1 to {} options, not {}",
+                    u16::MAX,
+                    c.options.len()
+                ));
+            }
+            if c.piece.is_some_and(|id| id as usize >= s.pieces.len()) {
+                return Err(format!("pending: no piece {}", c.piece.unwrap_or(0)));
+            }
+        }
+        if let Some(o) = &pos.outcome {
+            if let Some(w) = o.winners.iter().find(|&&w| w as usize >= players) {
+                return Err(format!(
+                    "outcome: no player {w} among the winners (players are 0 to {})",
+                    players - 1
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A position's counters, repetition bookkeeping, pending choices,
     /// eliminated players and outcome.
     fn read_bookkeeping(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
@@ -540,11 +570,7 @@ impl Engine {
                 count: r.count,
             };
         }
-        for c in &pos.pending {
-            if c.player as usize >= self.variant.players.len() {
-                return Err(format!("pending: no player {}", c.player));
-            }
-        }
+        self.check_ending(pos, s)?;
         s.positions = pos.positions.clone();
         s.pending = pos.pending.clone();
         s.eliminated = self.player_set(&pos.eliminated)?;

@@ -86,7 +86,7 @@ impl Engine {
         }
         placed.sort_by_key(|x| x.0);
         for (c, k, p) in placed {
-            s.add_piece(k, p, c, !v.hidden_identities);
+            s.add_piece(k, p, c, !v.hidden_identities)?;
         }
         if let Some(side) = fields.next() {
             let lower = side.to_ascii_lowercase();

@@ -4,6 +4,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::base::limits::escape_controls;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 use crate::rules::variant::Value;
@@ -18,7 +19,7 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
     let overrides = match parse_pairs(options) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", escape_controls(&e));
             return 2;
         }
     };
@@ -27,18 +28,21 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
         match Engine::load(v, &overrides) {
             Ok(e) => match play_some(v, &e, &overrides) {
                 Ok(games) => println!(
-                    "{}: ok ({}; {games} random games played)",
-                    v, e.variant.name
+                    "{}",
+                    escape_controls(&format!(
+                        "{}: ok ({}; {games} random games played)",
+                        v, e.variant.name
+                    ))
                 ),
                 Err(m) => {
                     bad = true;
-                    println!("{m}");
+                    println!("{}", escape_controls(&m));
                 }
             },
             Err(err) => {
                 bad = true;
                 for d in err.0 {
-                    println!("{d}");
+                    println!("{}", escape_controls(&d.to_string()));
                 }
             }
         }

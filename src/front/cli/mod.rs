@@ -235,7 +235,7 @@ pub fn run(mut cli: Cli) -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::base::limits::escape_controls(&e));
             1
         }
     }

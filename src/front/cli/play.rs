@@ -62,6 +62,7 @@ pub(super) fn play(
         let action = if let Some(agent) = agents[p as usize].as_mut() {
             // The agent sees only what its player knows.
             crate::play::agent::agent_action(&engine, agent.as_mut(), &state)
+                .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("{} has no legal action", engine.player_name(p)))?
         } else {
             print!("{}", engine.render(&engine.view(&state, viewer), last));
@@ -206,7 +207,8 @@ fn human_action(
         }
         if line == "actions" {
             let t: Vec<String> = engine
-                .legal_actions(state)
+                .try_legal_actions(state)
+                .map_err(|e| e.to_string())?
                 .iter()
                 .map(|a| engine.action_text(state, a))
                 .collect();

@@ -2,11 +2,12 @@
 //! files), the same for a terminal and for piped input; where the lines come
 //! from is a `LineSource`.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Read};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::editor::ReplHelper;
+use crate::base::limits::{escape_controls, escape_controls_keep_colour};
 use crate::front::session::{Flow, Session};
 use crate::front::watch::Watch;
 
@@ -44,24 +45,31 @@ pub fn repl(
 /// Where the REPL's lines come from, and where messages from the file
 /// watcher go while it reads them.
 trait LineSource {
-    /// The next line to run; `None` ends the session.
-    fn next_line(&mut self, session: &Arc<Mutex<Session>>) -> Result<Option<String>, String>;
+    /// The next line to run, or why that line cannot be read (an error of
+    /// that line only); `None` ends the session.
+    fn next_line(&mut self, session: &Arc<Mutex<Session>>) -> Result<Option<LineRead>, String>;
     /// Prints the watcher's messages (from another thread).
     fn watch_printer(&mut self) -> Result<Box<dyn FnMut(String) + Send>, String>;
     /// Ends the session; `failed` tells whether a command failed.
     fn finish(self, failed: bool) -> Result<(), String>;
 }
 
-/// Runs every line of `source` in the session.
+/// A line as read: its text, or why it could not be read.
+type LineRead = Result<String, String>;
+
+/// Runs every line of `source` in the session. What is printed has its
+/// control characters escaped (a name in a variant file, a line typed):
+/// only the host's own colour sequences reach the terminal, and none in
+/// error messages.
 fn run_lines(session: &Arc<Mutex<Session>>, mut source: impl LineSource) -> Result<(), String> {
     let mut watcher: Option<Watch> = None;
     let mut failed = false;
     while let Some(line) = source.next_line(session)? {
-        let result = lock(session).execute(&line);
+        let result = line.and_then(|line| lock(session).execute(&line));
         match result {
             Ok((out, flow)) => {
                 if !out.is_empty() {
-                    println!("{out}");
+                    println!("{}", escape_controls_keep_colour(&out));
                 }
                 match flow {
                     Flow::Quit => break,
@@ -76,7 +84,7 @@ fn run_lines(session: &Arc<Mutex<Session>>, mut source: impl LineSource) -> Resu
             }
             Err(e) => {
                 failed = true;
-                println!("error: {e}");
+                println!("error: {}", escape_controls(&e));
             }
         }
     }
@@ -118,14 +126,14 @@ impl Editor {
             .map(|c| format!("[{c}] "))
             .unwrap_or_default();
         match s.engine.acting_player(&s.state) {
-            Some(p) => format!("{clock}{}> ", s.engine.player_name(p)),
+            Some(p) => format!("{clock}{}> ", escape_controls(s.engine.player_name(p))),
             None => "over> ".to_string(),
         }
     }
 }
 
 impl LineSource for Editor {
-    fn next_line(&mut self, session: &Arc<Mutex<Session>>) -> Result<Option<String>, String> {
+    fn next_line(&mut self, session: &Arc<Mutex<Session>>) -> Result<Option<LineRead>, String> {
         loop {
             // The session is not locked while the line is read: the
             // watcher may reload meanwhile.
@@ -133,7 +141,7 @@ impl LineSource for Editor {
             match self.rl.readline(&prompt) {
                 Ok(line) => {
                     let _ = self.rl.add_history_entry(line.as_str());
-                    return Ok(Some(line));
+                    return Ok(Some(Ok(line)));
                 }
                 Err(rustyline::error::ReadlineError::Interrupted) => continue,
                 Err(_) => return Ok(None),
@@ -162,24 +170,68 @@ impl LineSource for Editor {
 
 /// The lines of standard input without a line editor (piped input; also
 /// what `play` and `serve` read).
-pub(super) struct StdinLines(std::io::Lines<std::io::StdinLock<'static>>);
+pub(super) struct StdinLines(std::io::StdinLock<'static>);
+
+/// The longest line read from standard input.
+const MAX_LINE_BYTES: u64 = 1 << 20;
 
 impl StdinLines {
     pub(super) fn new() -> StdinLines {
-        StdinLines(std::io::stdin().lock().lines())
+        StdinLines(std::io::stdin().lock())
     }
 
-    /// The next line; `None` at the end of the input.
+    /// The next line, with bytes that are not UTF-8 replaced; `None` at the
+    /// end of the input.
     pub(super) fn next_line(&mut self) -> Result<Option<String>, String> {
-        self.0.next().transpose().map_err(|e| e.to_string())
+        Ok(self.next_read()?.map(|l| l.unwrap_or_else(|e| e)))
+    }
+
+    /// The next line, or why it cannot be run (not UTF-8, too long);
+    /// `None` at the end of the input.
+    fn next_read(&mut self) -> Result<Option<LineRead>, String> {
+        let mut buf = Vec::new();
+        let n = (&mut self.0)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if buf.last() != Some(&b'\n') && buf.len() as u64 > MAX_LINE_BYTES {
+            // Skip the rest of the line, a bounded piece at a time.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                let n = (&mut self.0)
+                    .take(MAX_LINE_BYTES)
+                    .read_until(b'\n', &mut rest)
+                    .map_err(|e| e.to_string())?;
+                if n == 0 || rest.last() == Some(&b'\n') {
+                    break;
+                }
+            }
+            return Ok(Some(Err(format!(
+                "line longer than {}; skipped",
+                crate::base::limits::size_text(MAX_LINE_BYTES)
+            ))));
+        }
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        Ok(Some(String::from_utf8(buf).map_err(|e| {
+            format!(
+                "the line is not UTF-8 text (byte {}); skipped",
+                e.utf8_error().valid_up_to() + 1
+            )
+        })))
     }
 }
 
 /// Piped input: no prompt, the watcher's messages on standard output, and
 /// an exit code that reports failed commands.
 impl LineSource for StdinLines {
-    fn next_line(&mut self, _: &Arc<Mutex<Session>>) -> Result<Option<String>, String> {
-        StdinLines::next_line(self)
+    fn next_line(&mut self, _: &Arc<Mutex<Session>>) -> Result<Option<LineRead>, String> {
+        self.next_read()
     }
 
     fn watch_printer(&mut self) -> Result<Box<dyn FnMut(String) + Send>, String> {

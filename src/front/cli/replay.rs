@@ -66,7 +66,7 @@ pub(super) fn replay_movetext(
     options: &[String],
 ) -> Result<(), String> {
     let path = std::path::Path::new(file);
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+    let text = crate::base::limits::read_user_file(path, file)?;
     if crate::record::parse_yaml::<crate::record::Record>(&text, file).is_ok() {
         return replay(path, as_player);
     }

@@ -68,8 +68,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
         let files = a.args[1..]
             .iter()
             .map(|f| {
-                let text =
-                    std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+                let text = crate::base::limits::read_user_file(std::path::Path::new(f), f)?;
                 serde_json::from_str::<sim::RunFile>(&text)
                     .map_err(|e| format!("{f}: not a simulate shard file: {e}"))
             })

@@ -169,7 +169,7 @@ impl Session {
             } => self.new_game(seed, &setups, front_first)?,
             Command::Show { viewer } => self.show(viewer.as_deref())?,
             Command::ViewAs { viewer } => self.view_as(&viewer)?,
-            Command::Actions => self.actions_text(),
+            Command::Actions => self.actions_text()?,
             Command::Play { actions } => self.play_words(&actions)?,
             Command::Random { n } => self.play_random(n.unwrap_or(1))?,
             Command::Bot { agent } => self.play_bot(agent.as_deref())?,

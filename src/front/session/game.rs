@@ -8,6 +8,7 @@ use rand::Rng;
 
 use super::{Played, Session};
 use crate::base::geometry::Cell;
+use crate::base::limits::{read_user_file, MAX_ACTIONS_PER_LINE};
 use crate::base::state::{KindId, PlayerId};
 use crate::engine::{Action, Engine};
 
@@ -27,8 +28,8 @@ pub fn read_setup_spec(
         }
         _ => (spec, None),
     };
-    let text = if Path::new(file).is_file() {
-        let all = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let text = if Path::new(file).exists() {
+        let all = read_user_file(Path::new(file), file)?;
         let lines: Vec<&str> = all
             .lines()
             .map(str::trim)
@@ -144,17 +145,27 @@ impl Session {
         ))
     }
 
-    /// `play ACTIONS...`: plays the actions in order.
+    /// `play ACTIONS...`: plays the actions in order (at most
+    /// [`MAX_ACTIONS_PER_LINE`] words).
     pub(super) fn play_words(&mut self, actions: &[String]) -> Result<String, String> {
+        if actions.len() > MAX_ACTIONS_PER_LINE {
+            return Err(format!(
+                "{} words: `play` takes at most {MAX_ACTIONS_PER_LINE} actions at a time",
+                actions.len()
+            ));
+        }
         // Actions are words (`a4-a5 b7-b6`), except a label with
         // spaces (`suicide e5`, `flip c3`): words that only read
-        // together as an action are played as one.
+        // together as an action are played as one (the longest such run
+        // of at most `LABEL_WORDS` words, so that the work stays linear).
+        const LABEL_WORDS: usize = 8;
         let mut out = Vec::new();
         let mut i = 0;
         while i < actions.len() {
             let mut take = 1;
             if self.engine.parse_action(&self.state, &actions[i]).is_err() {
-                for j in (i + 2..=actions.len()).rev() {
+                let end = actions.len().min(i + LABEL_WORDS);
+                for j in (i + 2..=end).rev() {
                     let joined = actions[i..j].join(" ");
                     if self.engine.parse_action(&self.state, &joined).is_ok() {
                         take = j - i;
@@ -172,7 +183,10 @@ impl Session {
     pub(super) fn play_random(&mut self, n: u32) -> Result<String, String> {
         let mut out = Vec::new();
         for _ in 0..n {
-            let mut acts = self.engine.legal_actions(&self.state);
+            let mut acts = self
+                .engine
+                .try_legal_actions(&self.state)
+                .map_err(|e| e.to_string())?;
             acts.retain(|a| !a.is_social());
             if acts.is_empty() {
                 break;
@@ -188,6 +202,7 @@ impl Session {
         let spec = crate::play::agent::AgentSpec::parse(agent.unwrap_or("mcts"))?;
         let mut bot = spec.build(self.rng.random());
         let a = crate::play::agent::agent_action(&self.engine, bot.as_mut(), &self.state)
+            .map_err(|e| e.to_string())?
             .ok_or("there is nothing to play: the game is over or nobody can act")?;
         self.play_action(a)
     }

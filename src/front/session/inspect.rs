@@ -18,13 +18,16 @@ impl Session {
     }
 
     /// `actions`: the legal actions of the position.
-    pub(super) fn actions_text(&self) -> String {
-        let acts = self.engine.legal_actions(&self.state);
+    pub(super) fn actions_text(&self) -> Result<String, String> {
+        let acts = self
+            .engine
+            .try_legal_actions(&self.state)
+            .map_err(|e| e.to_string())?;
         let texts: Vec<String> = acts
             .iter()
             .map(|a| self.engine.action_text(&self.state, a))
             .collect();
-        match self.engine.acting_player(&self.state) {
+        Ok(match self.engine.acting_player(&self.state) {
             None => "the game is over".to_string(),
             Some(p) => format!(
                 "{} actions for {}:\n{}",
@@ -32,7 +35,7 @@ impl Session {
                 self.engine.player_name(p),
                 wrap(&texts)
             ),
-        }
+        })
     }
 
     /// `history`: the actions played so far.

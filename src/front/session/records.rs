@@ -65,19 +65,33 @@ impl Session {
     }
 
     /// Replays a record's actions from its start; stops at the first action
-    /// that fails, naming its index.
+    /// that fails, naming its index, and then leaves the session as it was
+    /// (the record is replayed in a new session that replaces this one only
+    /// when the whole record played).
     pub fn load_record(&mut self, rec: &Record) -> Result<String, String> {
         let overrides = crate::record::overrides(&rec.options);
         let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
         let start = engine.from_position(&rec.start)?;
-        self.engine = engine;
-        self.variant_arg = rec.variant.clone();
-        self.overrides = overrides;
-        self.reset_to(start);
+        let mut fresh = Session {
+            engine,
+            variant_arg: rec.variant.clone(),
+            overrides,
+            start: start.clone(),
+            state: start.clone(),
+            history: Vec::new(),
+            viewer: self.viewer,
+            last: None,
+            rng: self.rng.clone(),
+            color: self.color,
+            clock: self.clock.clone(),
+        };
+        fresh.reset_to(start);
         for (i, a) in rec.actions.iter().enumerate() {
-            self.play(a)
+            fresh
+                .play(a)
                 .map_err(|e| format!("action {} of the record: {e}", i + 1))?;
         }
+        *self = fresh;
         Ok(format!("replayed {} actions", rec.actions.len()))
     }
 

@@ -10,6 +10,7 @@ use super::merge::{merge, Origins};
 use super::raw::RawVariant;
 use super::validate::validate;
 use super::{Diagnostic, LoadError, Variant};
+use crate::base::limits::{read_text_capped, size_text, MAX_FILE_BYTES, MAX_SCRIPT_BYTES};
 
 /// Names a file the way messages print it: relative to the working directory
 /// when it lies below it.
@@ -112,6 +113,7 @@ impl Variant {
 /// Reads the file at `path` (whose text is `text`) and the bases it
 /// `extends`, recursively; base first.
 fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
+    let tree = variant_tree(path);
     // Child first while reading.
     let mut chain: Chain = vec![(path.to_path_buf(), parse_raw(text, path)?)];
     while let Some(ext) = chain.last().and_then(|(_, r)| r.extends.as_ref()) {
@@ -142,6 +144,9 @@ fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
             resolve_variant_path(&ext.value).map_err(|m| err(format!("extends: {m}")))?
         };
         let base_path = base_path.canonicalize().unwrap_or(base_path);
+        if !allowed(&tree, &base_path) {
+            return Err(err(outside("extends", &ext.value, &tree)));
+        }
         if chain
             .iter()
             .any(|(p, _)| p.canonicalize().ok().as_ref() == Some(&base_path))
@@ -159,6 +164,10 @@ fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
 /// Lays each file of `chain` over the one before, noting where each item
 /// came from and finding each file's script beside it.
 fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
+    let tree = chain
+        .last()
+        .map(|(p, _)| variant_tree(p))
+        .unwrap_or_default();
     let mut origins = Origins::default();
     let mut scripts = Vec::new();
     let mut files = Vec::new();
@@ -169,12 +178,25 @@ fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
         if let Some(sc) = &raw.script {
             let sp = p.parent().unwrap_or(Path::new(".")).join(&sc.value);
             let sp = sp.canonicalize().unwrap_or(sp);
-            if !sp.is_file() {
+            let problem = if !sp.is_file() {
+                Some(format!("script `{}` not found", sc.value))
+            } else if !allowed(&tree, &sp) {
+                Some(outside("script", &sc.value, &tree))
+            } else if sp.metadata().map_or(0, |m| m.len()) > MAX_SCRIPT_BYTES {
+                Some(format!(
+                    "script `{}` is larger than {}",
+                    sc.value,
+                    size_text(MAX_SCRIPT_BYTES)
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = problem {
                 script_errors.push(Diagnostic {
                     file: display_path(&p),
                     line: sc.referenced.line().max(1),
                     column: sc.referenced.column().max(1),
-                    message: format!("script `{}` not found", sc.value),
+                    message,
                 });
             }
             if !scripts.iter().any(|(q, _): &(PathBuf, String)| q == &sp) {
@@ -191,40 +213,115 @@ fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
     Ok((merged, origins, files, scripts))
 }
 
+/// The folder a variant's files must lie in: the top variant file's
+/// folder's parent (for `variants/x.yaml`, the project holding `variants/`
+/// and `scripts/`). A script or a base variant elsewhere is refused, except
+/// the bundled `variants/` and `scripts/` themselves.
+fn variant_tree(top: &Path) -> PathBuf {
+    let top = top.canonicalize().unwrap_or_else(|_| top.to_path_buf());
+    let folder = top.parent().unwrap_or(Path::new("."));
+    folder.parent().unwrap_or(folder).to_path_buf()
+}
+
+/// Whether `file` (canonical) lies in `tree` or the bundled folders.
+fn allowed(tree: &Path, file: &Path) -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bundled = ["variants", "scripts"].map(|d| root.join(d).canonicalize().ok());
+    file.starts_with(tree) || bundled.iter().flatten().any(|b| file.starts_with(b))
+}
+
+fn outside(what: &str, value: &str, tree: &Path) -> String {
+    format!(
+        "{what} `{value}` lies outside {} (a variant's files stay in the folder above its own, or the bundled variants/ and scripts/)",
+        tree.display()
+    )
+}
+
 fn read_text(path: &Path) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|e| {
+    read_text_capped(path, MAX_FILE_BYTES).map_err(|message| {
         LoadError(vec![Diagnostic {
             file: display_path(path),
             line: 1,
             column: 1,
-            message: format!("cannot read: {e}"),
+            message,
         }])
     })
 }
 
 fn parse_raw(text: &str, path: &Path) -> Result<RawVariant, LoadError> {
     serde_saphyr::from_str(text).map_err(|e| {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line().max(1), l.column().max(1)))
-            .unwrap_or((1, 1));
-        let msg = e.without_snippet().to_string();
-        let msg = msg.lines().next().unwrap_or("").trim().to_string();
+        let (line, column, message) = yaml_error(&e);
         LoadError(vec![Diagnostic {
             file: display_path(path),
             line,
             column,
-            message: strip_location_suffix(&msg),
+            message,
         }])
     })
 }
 
-fn strip_location_suffix(msg: &str) -> String {
+/// A YAML error as line, column and a message in our words: the parser's
+/// type names and settings (`invalid u8`, `DuplicateKeyPolicy`, `budget
+/// breached`) are replaced by what the writer of the file can act on.
+pub fn yaml_error(e: &serde_saphyr::Error) -> (u64, u64, String) {
+    let (line, column) = e
+        .location()
+        .map(|l| (l.line().max(1), l.column().max(1)))
+        .unwrap_or((1, 1));
+    let msg = e.without_snippet().to_string();
+    let msg = msg.lines().next().unwrap_or("").trim();
     // serde-saphyr appends " at line L column C"; we print it in front instead.
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
+    let msg = match msg.rfind(" at line ") {
+        Some(i) => &msg[..i],
+        None => msg,
+    };
+    (line, column, plain_yaml_message(msg))
+}
+
+/// The parser's words → ours.
+fn plain_yaml_message(msg: &str) -> String {
+    let lower = msg.to_ascii_lowercase();
+    if lower.contains("budget") || lower.contains("depth") || lower.contains("recursion") {
+        if lower.contains("depth") || lower.contains("recursion") {
+            return "nested too deeply".into();
+        }
+        return "the file is too large or too complex to read".into();
     }
+    if lower.contains("duplicate") {
+        // `duplicate mapping key: name, set DuplicateKeyPolicy in Options…`
+        let key = msg
+            .split_once("key: ")
+            .map(|(_, k)| k.split(", set ").next().unwrap_or(k).trim())
+            .filter(|k| !k.is_empty());
+        return match key {
+            Some(k) => format!("duplicate key `{k}`"),
+            None => "duplicate key".into(),
+        };
+    }
+    let mut out = msg.to_string();
+    for (ty, words) in [
+        ("u8", "a number from 0 to 255"),
+        ("u16", "a number from 0 to 65535"),
+        ("u32", "a number from 0 to 4294967295"),
+        ("u64", "a whole number from 0 up"),
+        ("i64", "a whole number"),
+        ("usize", "a whole number from 0 up"),
+        ("f64", "a number"),
+        ("char", "a single character"),
+    ] {
+        for form in [
+            format!("expected {ty}"),
+            format!("invalid {ty}"),
+            format!("an {ty}"),
+            format!("a {ty}"),
+            format!("`{ty}`"),
+        ] {
+            if out.contains(&form) {
+                out = out.replace(&form, &format!("expected {words}"));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

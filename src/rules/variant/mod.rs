@@ -25,7 +25,7 @@ mod value;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
-pub use load::{bundled_variants, display_path, resolve_variant_path};
+pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
 pub use notation::{Notation, NotationStyle};
 pub use turn::{AfterActionWhen, NoMoves, NoProgress};
 pub use value::Value;

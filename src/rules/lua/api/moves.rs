@@ -86,13 +86,18 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
                                 "cannot add a piece on {place}: it is occupied"
                             )));
                         }
-                        let id = cx.state_mut().add_piece(k, p, c, false);
+                        let id = cx
+                            .state_mut()
+                            .add_piece(k, p, c, false)
+                            .map_err(mlua::Error::runtime)?;
                         cx.state_mut().pieces[id as usize].known_by = known;
                         id
                     }
                     None => {
                         let c = container(cx, &place, Some(p))?;
-                        cx.state_mut().add_piece_to(k, p, c, known)
+                        cx.state_mut()
+                            .add_piece_to(k, p, c, known)
+                            .map_err(mlua::Error::runtime)?
                     }
                 };
                 Ok(id)

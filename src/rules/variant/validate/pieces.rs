@@ -6,6 +6,7 @@ use serde_saphyr::{Location, Spanned};
 
 use super::{player_zones, Ctx};
 use crate::base::geometry::Board;
+use crate::base::limits::{MAX_ARMY, MAX_COUNT};
 use crate::base::state::KindId;
 use crate::rules::variant::raw::{RawMove, RawPiece, RawPromote, RawVariant};
 use crate::rules::variant::{Jump, Kind, MovePattern, Promote, Target, Value};
@@ -55,6 +56,7 @@ pub(super) fn kinds(
         .map(|(k, _)| k)
         .collect();
     let mut kinds = Vec::new();
+    let mut army = 0;
     for (name, p) in &raw.pieces {
         let Some(p) = p else { continue };
         let s = Scope {
@@ -63,7 +65,18 @@ pub(super) fn kinds(
             players,
             kind_names: &kind_names,
         };
-        kinds.push(kind(&s, p, cx));
+        let k = kind(&s, p, cx);
+        if army <= MAX_ARMY && army + k.count > MAX_ARMY {
+            cx.err_at(
+                p.referenced,
+                format!(
+                    "piece `{name}`: an army is at most {MAX_ARMY} pieces (with this kind it is {})",
+                    army + k.count
+                ),
+            );
+        }
+        army += k.count;
+        kinds.push(k);
     }
     kinds
 }
@@ -74,6 +87,19 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     cx.from(&format!("pieces.{name}"));
     let loc = p.referenced;
     let p = &p.value;
+    let display = p.name.as_deref().unwrap_or(name);
+    for text in [name, display, p.symbol.as_deref().unwrap_or("")] {
+        if super::players::has_controls(text) {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `{}` holds control characters",
+                    crate::base::limits::escape_controls(name),
+                    crate::base::limits::escape_controls(text)
+                ),
+            );
+        }
+    }
     let symbol = match &p.symbol {
         Some(sym) if !sym.is_empty() && sym.chars().count() <= 3 => sym.clone(),
         _ => {
@@ -99,7 +125,7 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         symbol,
         code: p.code,
         rank: p.rank.unwrap_or(0),
-        count: p.count.unwrap_or(1),
+        count: count(name, p.count, loc, cx),
         moves,
         attrs: p
             .attrs
@@ -109,6 +135,21 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         letter: p.letter.clone(),
         royal: p.royal.unwrap_or(false),
         promote: p.promote.as_ref().and_then(|pr| promote(s, pr, loc, cx)),
+    }
+}
+
+/// A kind's `count:` (1 when not given), at most [`MAX_COUNT`]; 0 when
+/// over it (reported), so that sums stay small.
+fn count(name: &str, count: Option<u32>, loc: Location, cx: &mut Ctx) -> u32 {
+    match count.unwrap_or(1) {
+        n if n > MAX_COUNT => {
+            cx.err_at(
+                loc,
+                format!("piece `{name}`: `count` is {n}; it may be at most {MAX_COUNT}"),
+            );
+            0
+        }
+        n => n,
     }
 }
 

@@ -9,16 +9,36 @@ use crate::rules::variant::Value;
 
 /// The variant's `name` (required).
 pub(super) fn name(raw: &RawVariant, cx: &mut Ctx) -> String {
-    raw.name.clone().unwrap_or_else(|| {
+    let name = raw.name.clone().unwrap_or_else(|| {
         cx.err_top("missing field `name`");
         String::new()
-    })
+    });
+    no_controls(&name, "`name`", cx);
+    name
+}
+
+/// Names go to terminals: control characters (an escape sequence) in one
+/// are refused.
+pub(super) fn has_controls(text: &str) -> bool {
+    text.chars().any(char::is_control)
+}
+
+fn no_controls(text: &str, what: &str, cx: &mut Ctx) {
+    if has_controls(text) {
+        cx.err_top(format!(
+            "{what} `{}` holds control characters",
+            crate::base::limits::escape_controls(text)
+        ));
+    }
 }
 
 /// The players who take part: all of `players`, or the first N when the
 /// variant has an int option `players` set to N.
 pub(super) fn players(raw: &RawVariant, cx: &mut Ctx) -> Vec<String> {
     let mut players = raw.players.clone().unwrap_or_default();
+    for p in &players {
+        no_controls(p, "player", cx);
+    }
     if players.is_empty() || players.len() > 8 {
         cx.err_top(format!(
             "`players` must name 1 to 8 players, found {}",

@@ -1,0 +1,512 @@
+//! The host holds against a hostile variant, position, record or REPL line
+//! (issue 24): limits are checked with file:line, query hooks fail closed,
+//! files are read with a size cap, and nothing a file says reaches the
+//! terminal unescaped.
+
+mod common;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sandtable::base::state::{GameState, MAX_PIECES};
+use sandtable::engine::{ActionError, Engine};
+use sandtable::front::session::Session;
+use sandtable::record::{parse_yaml, Position};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const BIN: &str = env!("CARGO_BIN_EXE_sandtable");
+
+/// A copy of a bundled variant in a temporary folder, its YAML edited by
+/// `edit`, its script replaced by the bundled one followed by `lua`.
+fn copy_of(
+    variant: &str,
+    edit: impl Fn(String) -> String,
+    lua: &str,
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = std::fs::read_to_string(format!("{ROOT}/variants/{variant}.yaml")).unwrap();
+    let script = std::fs::read_to_string(format!("{ROOT}/scripts/{variant}.lua")).unwrap();
+    let yaml = edit(yaml.replace(
+        &format!("script: ../scripts/{variant}.lua"),
+        "script: rules.lua",
+    ));
+    let path = dir.path().join("copy.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    std::fs::write(dir.path().join("rules.lua"), format!("{script}\n{lua}\n")).unwrap();
+    (dir, path)
+}
+
+fn load(path: &Path) -> Result<Engine, String> {
+    Engine::load(path.to_str().unwrap(), &[]).map_err(|e| e.to_string())
+}
+
+const STRATEGO_POSITION: &str = r#"
+to_move: red
+pieces:
+  - { at: e4, owner: red, kind: major }
+  - { at: e5, owner: blue, kind: captain }
+  - { at: a1, owner: red, kind: flag }
+  - { at: j10, owner: blue, kind: flag }
+  - { at: j9, owner: blue, kind: scout }
+"#;
+
+fn run_bin(dir: &Path, args: &[&str], stdin: &[u8]) -> (bool, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // The program may stop before it reads everything.
+    let _ = input.write_all(stdin);
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!text.contains("panicked"), "{text}");
+    (o.status.success(), text)
+}
+
+fn session() -> Session {
+    Session::new("classic_stratego", &[], 1).unwrap()
+}
+
+// ---- 4. piece ids, counts, board size ----------------------------------
+
+#[test]
+fn piece_ids_never_wrap() {
+    let mut s = GameState::empty(4, 2, 0);
+    let k = s.container_id("pile", Some(0));
+    let mut refused = None;
+    for i in 0..70_000usize {
+        match s.add_piece_to(0, 0, k, 1) {
+            Ok(id) => assert_eq!(id as usize, i, "ids are given in order"),
+            Err(e) => {
+                refused = Some((i, e));
+                break;
+            }
+        }
+    }
+    let (n, e) = refused.expect("adding pieces beyond the limit is refused");
+    assert_eq!(n, MAX_PIECES);
+    assert!(e.contains("pieces"), "{e}");
+    assert!(s.add_piece(0, 0, 1, false).is_err());
+    assert_eq!(s.pieces.len(), MAX_PIECES);
+    assert!(s.board.iter().all(Option::is_none));
+    s.check_consistency().unwrap();
+}
+
+#[test]
+fn a_script_adding_a_piece_beyond_the_limit_fails_and_changes_nothing() {
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| y,
+        "function rules.strike(g, a, d) g:add_piece('scout', 'red', 'e6') return 'attacker' end",
+    );
+    let e = load(&path).unwrap();
+    let mut s = common::position(&e, STRATEGO_POSITION);
+    let k = s.container_id("spare", Some(0));
+    while s.pieces.len() < MAX_PIECES {
+        s.add_piece_to(0, 0, k, 1).unwrap();
+    }
+    let before = s.clone();
+    let a = common::act(&e, &s, "e4-e5");
+    match e.apply(&mut s, &a) {
+        Err(ActionError::Script(m)) => assert!(m.contains("pieces"), "{m}"),
+        other => panic!("expected a script error, got {other:?}"),
+    }
+    assert_eq!(s, before);
+}
+
+#[test]
+fn check_refuses_counts_beyond_the_limits_with_file_and_line() {
+    for (count, word) in [("4294967295", "count"), ("5000", "count")] {
+        let (_dir, path) = copy_of(
+            "classic_stratego",
+            |y| y.replace("rank: 10, count: 1,", &format!("rank: 10, count: {count},")),
+            "",
+        );
+        let err = load(&path).err().expect("refused");
+        assert!(err.contains("copy.yaml:32:"), "{err}");
+        assert!(err.contains(word) && err.contains("at most"), "{err}");
+    }
+    // Each kind within its limit, the army beyond its own.
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| {
+            y.replace("count: 1,", "count: 900,")
+                .replace("count: 4,", "count: 900,")
+        },
+        "",
+    );
+    let err = load(&path).err().expect("refused");
+    assert!(err.contains("army") && err.contains("at most"), "{err}");
+    // The repl does not start on such a variant (it used to allocate first).
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| y.replace("rank: 10, count: 1,", "rank: 10, count: 4294967295,"),
+        "",
+    );
+    let (ok, out) = run_bin(
+        Path::new(ROOT),
+        &["repl", path.to_str().unwrap()],
+        b"quit\n",
+    );
+    assert!(!ok && out.contains("at most"), "{out}");
+}
+
+fn position_of(e: &Engine, yaml: &str) -> Result<GameState, String> {
+    let pos: Position = parse_yaml(&format!("variant: x\n{yaml}"), "<test>")?;
+    e.from_position(&pos)
+}
+
+#[test]
+fn positions_beyond_the_piece_limit_or_with_dead_games_are_refused() {
+    let e = common::engine("classic_stratego", &[]);
+    // Too many pieces (the YAML reader itself stops at fewer lines than
+    // that, so the position is made in Rust).
+    let yaml = format!(
+        "variant: x\n{STRATEGO_POSITION}containers:\n  - name: pile\n    owner: red\n    pieces:\n      - {{ owner: red, kind: scout }}\n"
+    );
+    let mut pos: Position = parse_yaml(&yaml, "<test>").unwrap();
+    let one = pos.containers[0].pieces[0].clone();
+    pos.containers[0].pieces = vec![one; MAX_PIECES];
+    let err = e.from_position(&pos).unwrap_err();
+    assert!(err.contains("pieces") && err.contains("at most"), "{err}");
+
+    let err = position_of(
+        &e,
+        &format!("{STRATEGO_POSITION}outcome: {{ winners: [200], reason: x }}\n"),
+    )
+    .unwrap_err();
+    assert!(err.contains("outcome") && err.contains("200"), "{err}");
+    let err = position_of(
+        &e,
+        &format!("{STRATEGO_POSITION}pending:\n  - {{ player: 0, reason: pick, options: [] }}\n"),
+    )
+    .unwrap_err();
+    assert!(err.contains("pending") && err.contains("option"), "{err}");
+    // A well-formed ending still loads.
+    position_of(
+        &e,
+        &format!("{STRATEGO_POSITION}outcome: {{ winners: [1], reason: x }}\n"),
+    )
+    .unwrap();
+}
+
+// ---- 5. query hooks fail closed ------------------------------------------
+
+/// Every query hook of classic Stratego, failing: listing reports the
+/// error, applying refuses with it and changes nothing, a playout stops.
+#[test]
+fn a_failing_query_hook_fails_closed() {
+    for hook in [
+        "function rules.filter(g, moves) error('filter broke') end",
+        "function rules.actions(g) error('actions broke') end\nfunction rules.perform(g, label) end",
+        "function rules.frozen(g, player) error('frozen broke') end",
+        "function rules.extra_moves(g, player) error('extra_moves broke') end",
+    ] {
+        let (_dir, path) = copy_of("classic_stratego", |y| y, hook);
+        let e = load(&path).unwrap();
+        let s = common::position(&e, STRATEGO_POSITION);
+        let err = e.try_legal_actions(&s).unwrap_err();
+        assert!(
+            matches!(&err, ActionError::Script(m) if m.contains("broke") && m.contains("rules.lua")),
+            "{hook}: {err:?}"
+        );
+        let a = sandtable::engine::Action::Move {
+            from: e.variant.board.parse_cell("e4").unwrap(),
+            to: e.variant.board.parse_cell("e3").unwrap(),
+        };
+        let mut t = s.clone();
+        let r = e.apply(&mut t, &a);
+        assert!(matches!(&r, Err(ActionError::Script(m)) if m.contains("broke")), "{hook}: {r:?}");
+        assert_eq!(t, s, "{hook} changed the game");
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        let r = e.random_playout(&mut s.clone(), &mut rng, 100);
+        assert!(matches!(&r, Err(ActionError::Script(m)) if m.contains("broke")), "{hook}: {r:?}");
+        // The REPL shows the error instead of a list.
+        let mut session = Session::new(path.to_str().unwrap(), &[], 1).unwrap();
+        session.state = s.clone();
+        let r = session.execute("actions");
+        assert!(matches!(&r, Err(m) if m.contains("broke")), "{hook}: {r:?}");
+        let r = session.execute("random 3");
+        assert!(matches!(&r, Err(m) if m.contains("broke")), "{hook}: {r:?}");
+        assert_eq!(session.state, s);
+    }
+}
+
+/// A hook that fails only for the next player: the move that passes the
+/// turn to them is refused, and nothing changes.
+#[test]
+fn a_hook_failing_after_the_move_refuses_the_move() {
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| y,
+        "function rules.frozen(g, player) if player == 'blue' then error('blue broke') end return {} end",
+    );
+    let e = load(&path).unwrap();
+    let s = common::position(&e, STRATEGO_POSITION);
+    assert!(e.try_legal_actions(&s).is_ok());
+    let mut t = s.clone();
+    let a = common::act(&e, &s, "e4-e3");
+    let r = e.apply(&mut t, &a);
+    assert!(
+        matches!(&r, Err(ActionError::Script(m)) if m.contains("blue broke")),
+        "{r:?}"
+    );
+    assert_eq!(t, s);
+}
+
+/// Chess: `rules.attacked` and `rules.check_cells` failing.
+#[test]
+fn failing_check_hooks_fail_closed() {
+    for hook in [
+        "function rules.attacked(g, cell, by) error('attacked broke') end",
+        "function rules.frozen(g, p) return {} end\nfunction rules.check_cells(g, player) error('check_cells broke') end",
+    ] {
+        let (_dir, path) = copy_of("chess", |y| y, hook);
+        let e = load(&path).unwrap();
+        let s = e.new_game(1, &[]);
+        let err = e.try_legal_actions(&s).unwrap_err();
+        assert!(matches!(&err, ActionError::Script(m) if m.contains("broke")), "{hook}: {err:?}");
+        let a = sandtable::engine::Action::Move {
+            from: e.variant.board.parse_cell("e2").unwrap(),
+            to: e.variant.board.parse_cell("e4").unwrap(),
+        };
+        let mut t = s.clone();
+        assert!(e.apply(&mut t, &a).is_err(), "{hook}");
+        assert_eq!(t, s);
+    }
+}
+
+// ---- 7. counts, clocks, long lines, big files -----------------------------
+
+#[test]
+fn bad_clock_durations_are_errors() {
+    for spec in [
+        "1e30",
+        "inf",
+        "NaN",
+        "-5",
+        "-1m",
+        "1e30s",
+        "15m+inf",
+        "99999999999h",
+    ] {
+        let mut s = session();
+        let r = s.execute(&format!("clock {spec}"));
+        assert!(r.is_err(), "clock {spec}: {r:?}");
+    }
+    let mut s = session();
+    s.execute("clock 15m+5s").unwrap();
+    for args in [
+        &["repl", "classic_stratego", "--clock", "1e30"][..],
+        &[
+            "play",
+            "classic_stratego",
+            "--clock",
+            "inf",
+            "--red",
+            "random",
+            "--blue",
+            "random",
+        ][..],
+    ] {
+        let (ok, out) = run_bin(Path::new(ROOT), args, b"quit\n");
+        assert!(!ok && out.contains("error"), "{args:?}: {out}");
+    }
+}
+
+#[test]
+fn a_long_play_line_is_refused_quickly() {
+    let mut s = session();
+    let t = Instant::now();
+    let line = format!("play {}", "x ".repeat(500_000));
+    assert!(s.execute(&line).is_err());
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    // Within the cap, junk is still linear.
+    let t = Instant::now();
+    let line = format!("play {}", "x ".repeat(1000));
+    assert!(s.execute(&line).is_err());
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+}
+
+#[test]
+fn files_named_by_the_user_are_read_with_a_size_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.yaml");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(17 << 20).unwrap();
+    let big = big.to_str().unwrap();
+    for cmd in [
+        "load-position /dev/zero".to_string(),
+        format!("load-position {big}"),
+        format!("load-record {big}"),
+        format!("new --setup red={big}"),
+        format!("load {big}"),
+    ] {
+        let mut s = session();
+        let t = Instant::now();
+        let r = s.execute(&cmd);
+        assert!(r.is_err(), "{cmd}: {r:?}");
+        assert!(t.elapsed() < Duration::from_secs(5), "{cmd}");
+    }
+    let (ok, out) = run_bin(Path::new(ROOT), &["replay", big], b"");
+    assert!(!ok && out.contains("MiB"), "{out}");
+}
+
+// ---- weak items -------------------------------------------------------------
+
+#[test]
+fn a_non_utf8_line_is_an_error_for_that_line_only() {
+    let (ok, out) = run_bin(
+        Path::new(ROOT),
+        &["repl", "classic_stratego", "--seed", "1"],
+        b"history\n\xff\xfe\nfen\n",
+    );
+    assert!(!ok, "{out}");
+    assert!(out.contains("UTF-8"), "{out}");
+    // The line after it still ran (`fen` prints the position's line).
+    assert!(out.lines().any(|l| l.matches('/').count() >= 9), "{out}");
+}
+
+#[test]
+fn a_failed_load_record_leaves_the_game_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session();
+    s.execute("random 4").unwrap();
+    let file = dir.path().join("rec.yaml");
+    s.execute(&format!("save-record {}", file.display()))
+        .unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let text = text.replace("actions:\n", "actions:\n- z9-z10\n");
+    std::fs::write(&file, text).unwrap();
+    s.execute("random 2").unwrap();
+    let (state, start, n) = (s.state.clone(), s.start.clone(), s.history.len());
+    let r = s.execute(&format!("load-record {}", file.display()));
+    assert!(r.is_err(), "{r:?}");
+    assert_eq!(s.state, state);
+    assert_eq!(s.start, start);
+    assert_eq!(s.history.len(), n);
+}
+
+#[test]
+fn scripts_and_bases_stay_in_the_variant_tree() {
+    for (script, word) in [
+        ("/proc/self/environ", "outside"),
+        ("/etc/hostname", "outside"),
+    ] {
+        let (_dir, path) = copy_of(
+            "classic_stratego",
+            |y| y.replace("script: rules.lua", &format!("script: {script}")),
+            "",
+        );
+        let err = load(&path).err().expect("refused");
+        assert!(
+            err.contains("copy.yaml:") && err.contains(word),
+            "{script}: {err}"
+        );
+    }
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| format!("extends: /etc/hostname\n{y}"),
+        "",
+    );
+    let err = load(&path).err().expect("refused");
+    assert!(err.contains("outside"), "{err}");
+    // Too big a script.
+    let (dir, path) = copy_of("classic_stratego", |y| y, "");
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.path().join("rules.lua"))
+        .unwrap();
+    f.write_all(&vec![b'-'; 2 << 20]).unwrap();
+    drop(f);
+    let err = load(&path).err().expect("refused");
+    assert!(err.contains("MiB"), "{err}");
+    // The bundled variants, with their `../scripts/` paths, still load.
+    for v in [
+        "classic_stratego",
+        "ultimate_lightning",
+        "chess",
+        "ultima",
+        "lost_island",
+    ] {
+        common::engine(v, &[]);
+    }
+}
+
+#[test]
+fn yaml_errors_speak_our_words() {
+    for (edit, want, not) in [
+        (("files: 10", "files: 300"), "a number from 0 to 255", "u8"),
+        (
+            ("name: Classic Stratego", "name: A\nname: B"),
+            "duplicate key `name`",
+            "DuplicateKeyPolicy",
+        ),
+    ] {
+        let (_dir, path) = copy_of("classic_stratego", |y| y.replacen(edit.0, edit.1, 1), "");
+        let err = load(&path).err().expect("refused");
+        assert!(err.contains(want) && !err.contains(not), "{err}");
+        assert!(err.contains("copy.yaml:"), "{err}");
+    }
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| {
+            y.replacen(
+                "options:\n",
+                &format!("options:\n  deep: {{ default: {deep} }}\n"),
+                1,
+            )
+        },
+        "",
+    );
+    let err = load(&path).err().expect("refused");
+    assert!(
+        err.contains("nested too deeply") && !err.contains("budget"),
+        "{err}"
+    );
+    let err = position_of(
+        &common::engine("classic_stratego", &[]),
+        &format!("options: {{ x: {deep} }}"),
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("nested too deeply") && !err.contains("Depth"),
+        "{err}"
+    );
+}
+
+#[test]
+fn control_characters_reach_the_terminal_escaped() {
+    let (_dir, path) = copy_of(
+        "classic_stratego",
+        |y| y.replace("name: Classic Stratego", "name: \"Evil\\e[2J\\a\""),
+        "",
+    );
+    let input = format!(
+        "load {}\n\x1b[31mbogus\nplay a4\x1b]0;x\x07-a5\n= '\\27[2J'\n",
+        path.display()
+    );
+    let (_, out) = run_bin(
+        Path::new(ROOT),
+        &["repl", "classic_stratego"],
+        input.as_bytes(),
+    );
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    assert!(out.contains("control characters"), "{out}");
+    let (ok, out) = run_bin(Path::new(ROOT), &["check", path.to_str().unwrap()], b"");
+    assert!(!ok && out.contains("control characters"), "{out}");
+    assert!(!out.contains('\x1b'), "{out:?}");
+}
