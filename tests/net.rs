@@ -59,11 +59,11 @@ fn host(variant: &str, seed: u64) -> Server {
 }
 
 fn hello(name: &str) -> String {
-    format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#)
+    format!(r#"{{"type":"hello","version":2,"name":"{name}"}}"#)
 }
 
 fn seat_hello(name: &str, seat: &str) -> String {
-    format!(r#"{{"type":"hello","version":1,"name":"{name}","seat":"{seat}"}}"#)
+    format!(r#"{{"type":"hello","version":2,"name":"{name}","seat":"{seat}"}}"#)
 }
 
 fn action(text: &str) -> String {
@@ -197,7 +197,7 @@ fn a_client_can_reconnect_to_its_seat_and_chat_reaches_everyone() {
     blue.until(|m| matches!(m, HostMsg::State { .. }));
     let mut watcher = TestClient::connect(
         &addr,
-        r#"{"type":"hello","version":1,"name":"eve","spectator":true}"#,
+        r#"{"type":"hello","version":2,"name":"eve","spectator":true}"#,
     );
     assert!(matches!(
         watcher.next(),
@@ -214,12 +214,12 @@ fn a_client_can_reconnect_to_its_seat_and_chat_reaches_everyone() {
     std::thread::sleep(Duration::from_millis(100));
     let mut thief = TestClient::connect(
         &addr,
-        r#"{"type":"hello","version":1,"name":"mallory","seat":"red"}"#,
+        r#"{"type":"hello","version":2,"name":"mallory","seat":"red"}"#,
     );
     assert!(matches!(thief.next(), HostMsg::Error { message } if message.contains("taken")));
     let mut red = TestClient::connect(
         &addr,
-        &format!(r#"{{"type":"hello","version":1,"name":"alice","token":"{token}"}}"#),
+        &format!(r#"{{"type":"hello","version":2,"name":"alice","token":"{token}"}}"#),
     );
     assert!(matches!(red.next(), HostMsg::Welcome { seat: Some(s), .. } if s == "red"));
     match red.next() {
@@ -342,7 +342,15 @@ fn serve_unseeded_and_join(variant: &str) -> (Vec<(usize, String)>, Vec<String>)
     use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable"))
-        .args(["serve", variant, "--port", "0", "--bind", "127.0.0.1"])
+        .args([
+            "serve",
+            variant,
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--deal",
+        ])
         .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
