@@ -28,16 +28,18 @@ pub(super) fn spawn_listener(listener: TcpListener, shared: SharedRef, limits: L
                 continue;
             }
             if open.load(Ordering::SeqCst) >= limits.max_connections {
-                let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-                let _ = stream.write_all(
-                    line(&HostMsg::Error {
-                        message: format!(
-                            "the host is full ({} connections)",
-                            limits.max_connections
-                        ),
-                    })
-                    .as_bytes(),
-                );
+                let full = line(&HostMsg::Error {
+                    message: format!("the host is full ({} connections)", limits.max_connections),
+                });
+                // Told, then closed once it has stopped sending (a close
+                // with unread bytes would reset the connection first).
+                std::thread::spawn(move || {
+                    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+                    let _ = stream.write_all(full.as_bytes());
+                    let _ = stream.shutdown(std::net::Shutdown::Write);
+                    let _ = std::io::copy(&mut (&stream).take(64 * 1024), &mut std::io::sink());
+                });
                 continue;
             }
             open.fetch_add(1, Ordering::SeqCst);
@@ -105,7 +107,9 @@ enum Next {
 
 struct Conn {
     shared: SharedRef,
-    tx: SyncSender<String>,
+    /// The queue until the client is greeted; then the host holds it (so
+    /// that dropping the client closes the connection).
+    tx: Option<SyncSender<String>>,
     me: Option<u64>,
     chat: Bucket,
     bad: Bucket,
@@ -120,7 +124,9 @@ impl Conn {
         match self.me {
             Some(id) => lock(&self.shared).send(id, &msg),
             None => {
-                let _ = self.tx.try_send(line(&msg));
+                if let Some(tx) = &self.tx {
+                    let _ = tx.try_send(line(&msg));
+                }
             }
         }
         if self.bad.take() {
@@ -154,10 +160,14 @@ impl Conn {
                 spectator,
             };
             let stream = self.stream.try_clone().ok();
-            let greeted = lock(&self.shared).greet(&self.tx, stream, hello);
+            let Some(tx) = &self.tx else {
+                return Next::Stop;
+            };
+            let greeted = lock(&self.shared).greet(tx, stream, hello);
             return match greeted {
                 Ok(id) => {
                     self.me = Some(id);
+                    self.tx = None;
                     let _ = self.stream.set_read_timeout(None);
                     Next::Go
                 }
@@ -200,7 +210,7 @@ fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits) {
     let _ = stream.set_read_timeout(Some(limits.hello_timeout));
     let mut conn = Conn {
         shared,
-        tx,
+        tx: Some(tx),
         me: None,
         chat: Bucket::new(limits.chat_per_10s),
         bad: Bucket::new(limits.bad_per_10s),
@@ -219,9 +229,8 @@ fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits) {
                         std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                     ) =>
             {
-                let _ = conn.tx.try_send(line(&HostMsg::Error {
-                    message: format!("no hello within {} s", limits.hello_timeout.as_secs()),
-                }));
+                let secs = limits.hello_timeout.as_secs_f64();
+                conn.refuse(format!("no hello within {secs} s"));
                 Next::Stop
             }
             _ => Next::Stop,
@@ -230,11 +239,9 @@ fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits) {
             break;
         }
     }
-    match conn.me {
-        Some(id) => lock(&conn.shared).leave(id),
-        None => {
-            // Let the writer send the last error, then close.
-            drop(conn.tx);
-        }
+    // Before greeting, dropping `conn` lets the writer send the last error
+    // and close.
+    if let Some(id) = conn.me {
+        lock(&conn.shared).leave(id);
     }
 }
