@@ -134,7 +134,14 @@ fn main() {
     let clients = env("NET_LOAD_CLIENTS", 200).max(2) as usize;
     let dir = tempfile::tempdir().unwrap();
     let mut host = Command::new(env!("CARGO_BIN_EXE_sandtable"))
-        .args(["serve", "classic_stratego", "--port", "0", "--bind", "127.0.0.1"])
+        .args([
+            "serve",
+            "classic_stratego",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+        ])
         .args(["--deal", "--seed", "15"])
         .current_dir(dir.path())
         .stdin(Stdio::piped())

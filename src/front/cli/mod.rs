@@ -9,6 +9,7 @@ mod bench;
 mod check;
 mod editor;
 mod play;
+mod play_setup;
 mod positions;
 mod repl;
 mod replay;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::Session;
 use crate::base::geometry::Cell;
 use crate::base::state::{KindId, PlayerId};
+use crate::engine::Engine;
 
 /// A player's checked arrangement of their army (kept opaque: only the
 /// session reads it).
@@ -32,43 +33,14 @@ pub struct SetupPrompt {
 }
 
 impl Session {
-    /// The players who arrange their own army: every player with a setup
-    /// zone, unless the variant starts from a fixed position or a kind of
-    /// its army has no setup letter.
+    /// The players who arrange their own army (see [`setup_seats`]).
     pub fn setup_seats(&self) -> Vec<PlayerId> {
-        let v = &self.engine.variant;
-        let coded = v.kinds.iter().all(|k| k.count == 0 || k.code.is_some());
-        if v.start.is_some() || !coded {
-            return Vec::new();
-        }
-        (0..v.players.len() as PlayerId)
-            .filter(|&p| !v.setup_zones[p as usize].is_empty())
-            .collect()
+        setup_seats(&self.engine)
     }
 
     /// What `player` is asked to arrange.
     pub fn setup_prompt(&self, player: PlayerId) -> SetupPrompt {
-        let e = &self.engine;
-        SetupPrompt {
-            cells: e
-                .setup_cells(player)
-                .into_iter()
-                .map(|c| e.variant.board.cell_name(c))
-                .collect(),
-            army: e
-                .variant
-                .kinds
-                .iter()
-                .filter(|k| k.count > 0)
-                .filter_map(|k| {
-                    Some(ArmyKind {
-                        code: k.code?,
-                        name: k.display.clone(),
-                        count: k.count,
-                    })
-                })
-                .collect(),
-        }
+        setup_prompt(&self.engine, player)
     }
 
     /// Checks `player`'s setup string (`random`: dealt from the game's
@@ -110,5 +82,43 @@ impl Session {
         clock.stop();
         self.engine.lose_on_time(&mut self.state, p);
         true
+    }
+}
+
+/// The players who arrange their own army: every player with a setup zone,
+/// unless the variant starts from a fixed position or a kind of its army
+/// has no setup letter.
+pub fn setup_seats(e: &Engine) -> Vec<PlayerId> {
+    let v = &e.variant;
+    let coded = v.kinds.iter().all(|k| k.count == 0 || k.code.is_some());
+    if v.start.is_some() || !coded {
+        return Vec::new();
+    }
+    (0..v.players.len() as PlayerId)
+        .filter(|&p| !v.setup_zones[p as usize].is_empty())
+        .collect()
+}
+
+/// What `player` is asked to arrange.
+pub fn setup_prompt(e: &Engine, player: PlayerId) -> SetupPrompt {
+    SetupPrompt {
+        cells: e
+            .setup_cells(player)
+            .into_iter()
+            .map(|c| e.variant.board.cell_name(c))
+            .collect(),
+        army: e
+            .variant
+            .kinds
+            .iter()
+            .filter(|k| k.count > 0)
+            .filter_map(|k| {
+                Some(ArmyKind {
+                    code: k.code?,
+                    name: k.display.clone(),
+                    count: k.count,
+                })
+            })
+            .collect(),
     }
 }

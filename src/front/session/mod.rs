@@ -16,7 +16,7 @@ mod inspect;
 mod records;
 mod reload;
 
-pub use arrange::{ArmyKind, Arrangement, SetupPrompt};
+pub use arrange::{setup_prompt, setup_seats, ArmyKind, Arrangement, SetupPrompt};
 pub use commands::{command_names, help_text, Command};
 pub use game::read_setup_spec;
 pub use reload::ReloadReport;
