@@ -357,10 +357,12 @@ fn play_human_reads_actions_from_standard_input() {
             "--blue",
             "random",
         ],
-        Some("z1-z2\na1-a2\nactions\nhelp\nquit\n"),
+        // First red's army (dealt from the seed), then actions.
+        Some("random\nz1-z2\na1-a2\nactions\nhelp\nquit\n"),
     );
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
+    assert!(out.contains("red: set up your army"), "{out}");
     assert!(
         out.contains("cannot read action") && out.contains("red leaves the game"),
         "{out}"

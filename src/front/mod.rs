@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod clock;
 pub mod net;
+pub mod placement;
 pub mod render;
 pub mod session;
 pub mod watch;

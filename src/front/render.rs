@@ -32,10 +32,7 @@ impl Engine {
     /// outlined, and a caption with whose turn it is.
     pub fn render_svg(&self, view: &View, last: Option<(u16, u16)>) -> String {
         let (files, ranks) = (view.files as usize, view.ranks as usize);
-        let flip = matches!(
-            self.parse_viewer(&view.viewer),
-            Some(crate::record::view::Viewer::Player(1))
-        );
+        let flip = self.flips_for(&view.viewer);
         let w = files * CELL + 2 * MARGIN;
         let h = ranks * CELL + 2 * MARGIN + 28;
         let mut out = format!(

@@ -3,4 +3,5 @@
 pub mod agent;
 pub mod compare;
 pub mod determinize;
+pub mod searcher;
 pub mod simulate;

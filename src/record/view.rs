@@ -446,12 +446,34 @@ impl Engine {
         }
     }
 
+    /// Whether a viewer's board is drawn turned round (their side at the
+    /// bottom): a player whose setup zone lies in the upper half of the
+    /// board; without setup zones, the second of two players. With more
+    /// seats and no zones nobody's board is turned, so that no seat sees
+    /// it upside down from the others.
+    pub fn flips_for(&self, viewer: &str) -> bool {
+        let Some(Viewer::Player(p)) = self.parse_viewer(viewer) else {
+            return false;
+        };
+        let v = &self.variant;
+        let zone = v.setup_zones.get(p as usize).map_or(&[][..], |z| &z[..]);
+        if zone.is_empty() {
+            return v.players.len() == 2 && p == 1;
+        }
+        let mean = zone
+            .iter()
+            .map(|&c| v.board.coords(c).1 as f64)
+            .sum::<f64>()
+            / zone.len() as f64;
+        mean > (v.board.ranks as f64 - 1.0) / 2.0
+    }
+
     /// Like [`Engine::render`], with ANSI colours when `color` is set: pieces
     /// in their owner's colour, terrain dimmed, the last move underlined.
     pub fn render_styled(&self, view: &View, last: Option<(u16, u16)>, color: bool) -> String {
         let files = view.files as usize;
         let ranks = view.ranks as usize;
-        let flip = matches!(self.parse_viewer(&view.viewer), Some(Viewer::Player(p)) if p == 1);
+        let flip = self.flips_for(&view.viewer);
         let mut out = String::new();
         let rank_order: Vec<usize> = if flip {
             (0..ranks).collect()

@@ -9,6 +9,7 @@ mod bench;
 mod check;
 mod editor;
 mod play;
+mod play_setup;
 mod positions;
 mod repl;
 mod replay;
@@ -194,6 +195,12 @@ pub enum Cmd {
         /// Watch as a spectator (public information only)
         #[arg(long)]
         spectate: bool,
+        /// Your army, submitted when the host asks: setup letters, FILE,
+        /// FILE:LINE (a line of a Gravon collection) or random; add
+        /// ` --back-first` inside the quotes for strings that start at the
+        /// back row. Without it, arrange it when asked.
+        #[arg(long)]
+        setup: Option<String>,
     },
     /// Play many bot games and print statistics; `simulate merge FILES...`
     /// combines shard files
@@ -264,7 +271,15 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
             seat,
             token,
             spectate,
-        } => crate::front::net::join(&address, &name, seat.as_deref(), token.as_deref(), spectate),
+            setup,
+        } => crate::front::net::join(
+            &address,
+            &name,
+            seat.as_deref(),
+            token.as_deref(),
+            spectate,
+            setup.as_deref(),
+        ),
         Cmd::Replay {
             args,
             position,

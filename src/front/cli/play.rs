@@ -37,7 +37,11 @@ pub(super) fn play(
     let humans: Vec<PlayerId> = (0..n as PlayerId)
         .filter(|&p| kinds[p as usize] == Seat::Human)
         .collect();
-    let mut state = engine.new_game(seed, &[]);
+    let mut input = StdinLines::new();
+    let Some(setups) = super::play_setup::human_setups(&engine, &humans, &mut input)? else {
+        return Ok(());
+    };
+    let mut state = engine.new_game(seed, &setups);
     let mut agents: Vec<Option<Box<dyn Agent>>> = kinds
         .iter()
         .enumerate()
@@ -46,7 +50,6 @@ pub(super) fn play(
             Seat::Agent(spec) => Some(spec.build(seed.wrapping_add(7 + i as u64))),
         })
         .collect();
-    let mut input = StdinLines::new();
     let mut last = None;
     let fixed_viewer = match humans.as_slice() {
         [] => Some(Viewer::Omniscient),

@@ -28,6 +28,15 @@ pub struct ServeArgs {
     /// Where the game record is saved when the game ends or the host stops
     #[arg(long, default_value = "game.yaml")]
     pub save: PathBuf,
+    /// Deal every army from the seed instead of letting each player set up
+    #[arg(long)]
+    pub deal: bool,
+    /// What the clocks do while a player is away: pause or run
+    #[arg(long, default_value = "pause")]
+    pub away: crate::front::net::AwayPolicy,
+    /// The most connections open at once
+    #[arg(long, default_value_t = 400)]
+    pub max_connections: usize,
 }
 
 pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
@@ -40,6 +49,9 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         clock,
         seats,
         save,
+        deal,
+        away,
+        max_connections,
     } = args;
     let addr = format!("{bind}:{port}");
     let overrides = parse_pairs(&options)?;
@@ -61,8 +73,17 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
             }
         }
     }
-    let server =
-        crate::front::net::Server::start_with_agents(session, &addr, local, Some(save.clone()))?;
+    let opts = crate::front::net::HostOptions {
+        save: Some(save.clone()),
+        agents: local,
+        setup_phase: !deal,
+        away,
+        limits: crate::front::net::Limits {
+            max_connections,
+            ..Default::default()
+        },
+    };
+    let server = crate::front::net::Server::start_with(session, &addr, opts)?;
     println!(
         "hosting on {} — others run: sandtable join HOST:{} --name NAME",
         server.addr,
@@ -78,8 +99,14 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
     );
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
+        let mut st = crate::front::net::ClientState {
+            welcomed: true,
+            ..Default::default()
+        };
         for l in rx {
-            if !crate::front::net::print_host_line(l.trim()) {
+            if crate::front::net::print_host_line(l.trim(), &mut st)
+                != crate::front::net::Printed::Go
+            {
                 break;
             }
         }
@@ -91,6 +118,16 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
             break;
         } else if let Some(t) = l.strip_prefix("say ") {
             server.chat("host", t);
+        } else if let (Some(spec), Some(p)) = (l.strip_prefix("setup "), human) {
+            let (spec, back_first) = match spec.trim().strip_suffix("--back-first") {
+                Some(s) => (s.trim(), true),
+                None => (spec.trim(), false),
+            };
+            let done = crate::front::placement::read_spec(spec)
+                .and_then(|text| server.setup_local(p, &text, back_first));
+            if let Err(e) = done {
+                println!("error: {e}");
+            }
         } else if let Some(p) = human {
             if let Err(e) = server.act_local(p, l) {
                 println!("error: {e}");

@@ -9,12 +9,14 @@
 //! (positions, records and pictures in files), `reload` (new rules under a
 //! running game).
 
+mod arrange;
 mod commands;
 mod game;
 mod inspect;
 mod records;
 mod reload;
 
+pub use arrange::{setup_prompt, setup_seats, ArmyKind, Arrangement, SetupPrompt};
 pub use commands::{command_names, help_text, Command};
 pub use game::read_setup_spec;
 pub use reload::ReloadReport;

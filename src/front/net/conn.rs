@@ -1,0 +1,247 @@
+//! One connection: accepting it under the connection cap, its writer (a
+//! bounded queue), and its reader (the hello within its time, then actions,
+//! arrangements and chat, with rate limits).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::host::{lock, SharedRef};
+use super::limits::{Bucket, Limits};
+use super::proto::{line, ClientMsg, HostMsg, MAX_LINE};
+use super::server::Hello;
+
+/// Accepts connections on a thread of its own.
+pub(super) fn spawn_listener(listener: TcpListener, shared: SharedRef, limits: Limits) {
+    let open = Arc::new(AtomicUsize::new(0));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else {
+                // Out of file descriptors, most likely: breathe.
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            };
+            if lock(&shared).closed {
+                continue;
+            }
+            if open.load(Ordering::SeqCst) >= limits.max_connections {
+                let full = line(&HostMsg::Error {
+                    message: format!("the host is full ({} connections)", limits.max_connections),
+                });
+                // Told, then closed once it has stopped sending (a close
+                // with unread bytes would reset the connection first).
+                std::thread::spawn(move || {
+                    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+                    let _ = stream.write_all(full.as_bytes());
+                    let _ = stream.shutdown(std::net::Shutdown::Write);
+                    let _ = std::io::copy(&mut (&stream).take(64 * 1024), &mut std::io::sink());
+                });
+                continue;
+            }
+            open.fetch_add(1, Ordering::SeqCst);
+            let (sh, open, limits) = (shared.clone(), open.clone(), limits.clone());
+            std::thread::spawn(move || {
+                handle(sh, stream, &limits);
+                open.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    });
+}
+
+/// Reads one line of at most `MAX_LINE` bytes. `Ok(None)` at the end of the
+/// stream; `Err(())` for an oversized line (the rest of it is skipped).
+fn read_line(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Result<String, ()>>> {
+    let mut buf = Vec::new();
+    let n = reader
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
+        // Skip to the end of the oversized line.
+        let mut sink = Vec::new();
+        loop {
+            sink.clear();
+            let m = reader
+                .by_ref()
+                .take(64 * 1024)
+                .read_until(b'\n', &mut sink)?;
+            if m == 0 || sink.ends_with(b"\n") {
+                break;
+            }
+        }
+        return Ok(Some(Err(())));
+    }
+    Ok(Some(Ok(String::from_utf8_lossy(&buf).trim().to_string())))
+}
+
+/// The writer: sends what is queued for the client, in order; closes the
+/// socket when the queue is dropped (the client left, fell behind or was
+/// replaced) or the client stops taking bytes for a minute.
+fn spawn_writer(stream: TcpStream, queue: usize) -> SyncSender<String> {
+    let (tx, rx) = sync_channel::<String>(queue);
+    std::thread::spawn(move || {
+        let mut w = stream;
+        let _ = w.set_write_timeout(Some(Duration::from_secs(60)));
+        for msg in rx {
+            if w.write_all(msg.as_bytes()).is_err() {
+                break;
+            }
+        }
+        let _ = w.shutdown(std::net::Shutdown::Both);
+    });
+    tx
+}
+
+/// What the reader does with one message.
+enum Next {
+    Go,
+    Stop,
+}
+
+struct Conn {
+    shared: SharedRef,
+    /// The queue until the client is greeted; then the host holds it (so
+    /// that dropping the client closes the connection).
+    tx: Option<SyncSender<String>>,
+    me: Option<u64>,
+    chat: Bucket,
+    bad: Bucket,
+    stream: TcpStream,
+}
+
+impl Conn {
+    /// Answers a refused message; false once the client has been refused
+    /// too often (it is then closed).
+    fn refuse(&mut self, message: String) -> Next {
+        let msg = HostMsg::Error { message };
+        match self.me {
+            Some(id) => lock(&self.shared).send(id, &msg),
+            None => {
+                if let Some(tx) = &self.tx {
+                    let _ = tx.try_send(line(&msg));
+                }
+            }
+        }
+        if self.bad.take() {
+            Next::Go
+        } else {
+            Next::Stop
+        }
+    }
+
+    fn on_message(&mut self, msg: &str) -> Next {
+        let parsed: ClientMsg = match serde_json::from_str(msg) {
+            Ok(m) => m,
+            Err(e) => return self.refuse(format!("malformed message: {e}")),
+        };
+        let Some(id) = self.me else {
+            let ClientMsg::Hello {
+                version,
+                name,
+                seat,
+                token,
+                spectator,
+            } = parsed
+            else {
+                return self.refuse("say hello first".into());
+            };
+            let hello = Hello {
+                version,
+                name,
+                seat,
+                token,
+                spectator,
+            };
+            let stream = self.stream.try_clone().ok();
+            let Some(tx) = &self.tx else {
+                return Next::Stop;
+            };
+            let greeted = lock(&self.shared).greet(tx, stream, hello);
+            return match greeted {
+                Ok(id) => {
+                    self.me = Some(id);
+                    self.tx = None;
+                    let _ = self.stream.set_read_timeout(None);
+                    Next::Go
+                }
+                Err(e) => self.refuse(e),
+            };
+        };
+        let result = {
+            let mut g = lock(&self.shared);
+            let Some(seat) = g.clients.iter().find(|c| c.id == id).map(|c| c.seat) else {
+                // Dropped or replaced meanwhile.
+                return Next::Stop;
+            };
+            match parsed {
+                ClientMsg::Hello { .. } => Err("already greeted".to_string()),
+                ClientMsg::Action { text } => g.act(seat, &text),
+                ClientMsg::Setup { text, back_first } => g.submit_setup(seat, &text, back_first),
+                ClientMsg::Chat { text } => {
+                    if self.chat.take() {
+                        g.chat(id, &text);
+                        Ok(())
+                    } else {
+                        Err("too much chat: wait a little".into())
+                    }
+                }
+                ClientMsg::Bye => return Next::Stop,
+            }
+        };
+        match result {
+            Ok(()) => Next::Go,
+            Err(e) => self.refuse(e),
+        }
+    }
+}
+
+fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits) {
+    let (Ok(write_half), Ok(own)) = (stream.try_clone(), stream.try_clone()) else {
+        return;
+    };
+    let tx = spawn_writer(write_half, limits.queue);
+    let _ = stream.set_read_timeout(Some(limits.hello_timeout));
+    let mut conn = Conn {
+        shared,
+        tx: Some(tx),
+        me: None,
+        chat: Bucket::new(limits.chat_per_10s),
+        bad: Bucket::new(limits.bad_per_10s),
+        stream: own,
+    };
+    let mut reader = BufReader::new(stream);
+    loop {
+        let next = match read_line(&mut reader) {
+            Ok(Some(Ok(l))) if l.is_empty() => Next::Go,
+            Ok(Some(Ok(l))) => conn.on_message(&l),
+            Ok(Some(Err(()))) => conn.refuse(format!("message longer than {MAX_LINE} bytes")),
+            Err(e)
+                if conn.me.is_none()
+                    && matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+            {
+                let secs = limits.hello_timeout.as_secs_f64();
+                conn.refuse(format!("no hello within {secs} s"));
+                Next::Stop
+            }
+            _ => Next::Stop,
+        };
+        if let Next::Stop = next {
+            break;
+        }
+    }
+    // Before greeting, dropping `conn` lets the writer send the last error
+    // and close.
+    if let Some(id) = conn.me {
+        lock(&conn.shared).leave(id);
+    }
+}

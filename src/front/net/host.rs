@@ -1,0 +1,526 @@
+//! The game a host holds: seats, clients and their queues, the setup phase,
+//! the log of what every action did as each viewer knows it, clocks.
+//! Connections are read in `conn`; agents think in `bots`.
+
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::sync::mpsc::{Sender, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::limits::{AwayPolicy, HostOptions};
+use super::proto::{clean, line, HostMsg};
+use crate::front::session::{Arrangement, Session};
+use crate::play::agent::AgentSpec;
+use crate::record::view::{Event, PlayerId, Viewer};
+
+/// How many past actions a joining or returning client is told of.
+pub const CATCH_UP: usize = 20;
+
+/// The state message the host sends a seat (`None`: a spectator) after an
+/// action whose events are `last_events`: built only from that viewer's
+/// view, that viewer's event lines and that seat's legal actions. It never
+/// holds the seed.
+pub fn state_message(session: &Session, seat: Option<PlayerId>, last_events: &[Event]) -> HostMsg {
+    let viewer = seat.map(Viewer::Player).unwrap_or(Viewer::Public);
+    let events = session
+        .engine
+        .event_lines(&session.state, last_events, viewer);
+    state_with(session, seat, events)
+}
+
+fn state_with(session: &Session, seat: Option<PlayerId>, events: Vec<String>) -> HostMsg {
+    let s = session;
+    let viewer = seat.map(Viewer::Player).unwrap_or(Viewer::Public);
+    let view = s.engine.view(&s.state, viewer);
+    let legal = match seat {
+        Some(p) => s
+            .engine
+            .legal_actions_for(&s.state, p)
+            .iter()
+            .map(|a| s.engine.action_text(&s.state, a))
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut board = s.engine.render(&view, None);
+    for l in s.engine.captured_summary(&s.state, viewer) {
+        board.push_str(&l);
+        board.push('\n');
+    }
+    HostMsg::State {
+        seq: s.history.len(),
+        board,
+        view: Box::new(view),
+        events,
+        legal,
+        clock: s.clock_text(),
+    }
+}
+
+pub(super) struct Client {
+    pub(super) id: u64,
+    pub(super) name: String,
+    pub(super) seat: Option<PlayerId>,
+    tx: SyncSender<String>,
+    /// The socket, to close it when the client is dropped or replaced.
+    stream: Option<TcpStream>,
+    /// How many entries of the event log this client has been sent.
+    seen: usize,
+}
+
+#[derive(Default, Clone)]
+pub(super) struct Seat {
+    pub(super) token: Option<String>,
+    pub(super) name: Option<String>,
+    pub(super) client: Option<u64>,
+    /// The agent the host plays this seat with, if any.
+    pub(super) agent: Option<AgentSpec>,
+    /// Played from the host's own terminal.
+    pub(super) terminal: bool,
+}
+
+impl Seat {
+    fn local(&self) -> bool {
+        self.agent.is_some()
+    }
+}
+
+/// A seat's part of the setup phase.
+pub(super) enum SetupSlot {
+    /// Dealt from the seed (no setup zone, or an agent's seat).
+    Dealt,
+    Waiting,
+    Ready(Option<Arrangement>),
+}
+
+pub(super) struct Shared {
+    pub(super) session: Session,
+    pub(super) seats: Vec<Seat>,
+    pub(super) clients: Vec<Client>,
+    next_id: u64,
+    save: Option<PathBuf>,
+    /// Per action played: its event lines for each player, then for
+    /// spectators.
+    log: Vec<Vec<Vec<String>>>,
+    ended: bool,
+    /// The setup phase, while it lasts.
+    pub(super) setups: Option<Vec<SetupSlot>>,
+    pub(super) opts: HostOptions,
+    /// Wakes the thread that plays the agents' seats.
+    pub(super) bot_kick: Option<Sender<()>>,
+    clock_on: bool,
+    clock_started: bool,
+    /// Whether the host is closing (no more deliveries).
+    pub(super) closed: bool,
+}
+
+pub(super) type SharedRef = Arc<Mutex<Shared>>;
+
+pub(super) fn lock(m: &SharedRef) -> MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(super) fn token() -> String {
+    use rand::Rng;
+    // Not game randomness: a secret for reconnecting, from the OS generator.
+    format!(
+        "{:016x}{:016x}",
+        rand::rng().random::<u64>(),
+        rand::rng().random::<u64>()
+    )
+}
+
+impl Shared {
+    pub(super) fn new(mut session: Session, opts: HostOptions) -> Shared {
+        let n = session.engine.variant.players.len();
+        let mut seats = vec![Seat::default(); n];
+        for (i, a) in opts.agents.iter().enumerate().take(n) {
+            seats[i].agent = a.clone();
+        }
+        let setups = opts.setup_phase.then(|| {
+            let asked = session.setup_seats();
+            (0..n)
+                .map(|i| {
+                    if asked.contains(&(i as PlayerId)) && !seats[i].local() {
+                        SetupSlot::Waiting
+                    } else {
+                        SetupSlot::Dealt
+                    }
+                })
+                .collect::<Vec<_>>()
+        });
+        session.pause_clock();
+        let mut shared = Shared {
+            session,
+            seats,
+            clients: Vec::new(),
+            next_id: 1,
+            save: opts.save.clone(),
+            log: Vec::new(),
+            ended: false,
+            setups,
+            opts,
+            bot_kick: None,
+            clock_on: false,
+            clock_started: false,
+            closed: false,
+        };
+        shared.begin_if_ready();
+        shared
+    }
+
+    pub(super) fn begun(&self) -> bool {
+        self.setups.is_none()
+    }
+
+    /// Sends each client the line `f` makes for it (none: nothing); a
+    /// client whose queue is full is dropped.
+    pub(super) fn deliver(&mut self, f: impl Fn(&Shared, &Client) -> Option<String>) {
+        if self.closed {
+            return;
+        }
+        let mut behind = Vec::new();
+        for c in &self.clients {
+            if let Some(l) = f(self, c) {
+                match c.tx.try_send(l) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
+                        behind.push(c.id)
+                    }
+                }
+            }
+        }
+        for id in behind {
+            self.drop_client(id);
+        }
+    }
+
+    pub(super) fn send(&mut self, id: u64, msg: &HostMsg) {
+        let l = line(msg);
+        self.deliver(|_, c| (c.id == id).then(|| l.clone()));
+    }
+
+    pub(super) fn send_all(&mut self, msg: &HostMsg) {
+        let l = line(msg);
+        self.deliver(|_, _| Some(l.clone()));
+    }
+
+    /// Closes a client that fell behind (or was replaced): its socket is
+    /// shut, its seat waits for its token.
+    pub(super) fn drop_client(&mut self, id: u64) {
+        if let Some(c) = self.clients.iter().find(|c| c.id == id) {
+            if let Some(s) = &c.stream {
+                let _ = s.shutdown(std::net::Shutdown::Both);
+            }
+        }
+        self.leave(id);
+    }
+
+    /// Adds a client; returns its id.
+    pub(super) fn add_client(
+        &mut self,
+        name: String,
+        seat: Option<PlayerId>,
+        tx: SyncSender<String>,
+        stream: Option<TcpStream>,
+    ) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.clients.push(Client {
+            id,
+            name,
+            seat,
+            tx,
+            stream,
+            seen: self.log.len(),
+        });
+        id
+    }
+
+    /// Adds the event lines of the actions played since the log was last
+    /// brought up to date, as each viewer knows them now.
+    fn record_events(&mut self) {
+        let s = &self.session;
+        let n = s.engine.variant.players.len();
+        while self.log.len() < s.history.len() {
+            let events = &s.history[self.log.len()].events;
+            let lines = (0..=n)
+                .map(|v| {
+                    let viewer = if v < n {
+                        Viewer::Player(v as PlayerId)
+                    } else {
+                        Viewer::Public
+                    };
+                    s.engine.event_lines(&s.state, events, viewer)
+                })
+                .collect();
+            self.log.push(lines);
+        }
+    }
+
+    fn viewer_index(&self, seat: Option<PlayerId>) -> usize {
+        seat.map(|p| p as usize)
+            .unwrap_or(self.session.engine.variant.players.len())
+    }
+
+    /// The log's lines from entry `from` on, for a seat.
+    pub(super) fn log_lines(&self, from: usize, seat: Option<PlayerId>) -> Vec<String> {
+        let v = self.viewer_index(seat);
+        self.log[from.min(self.log.len())..]
+            .iter()
+            .flat_map(|e| e[v].iter().cloned())
+            .collect()
+    }
+
+    /// The state message for one client: every event it has not been sent.
+    fn state_for(&self, c: &Client) -> String {
+        line(&state_with(
+            &self.session,
+            c.seat,
+            self.log_lines(c.seen, c.seat),
+        ))
+    }
+
+    /// Sends every client its state (with the events it has not seen), and
+    /// `end` once when the game is over.
+    pub(super) fn broadcast_state(&mut self) {
+        if !self.begun() {
+            return;
+        }
+        self.record_events();
+        self.deliver(|g, c| Some(g.state_for(c)));
+        let seen = self.log.len();
+        for c in &mut self.clients {
+            c.seen = seen;
+        }
+        if let Some(o) = &self.session.state.outcome {
+            if !self.ended {
+                self.ended = true;
+                let outcome = self.session.engine.outcome_text(o);
+                self.send_all(&HostMsg::End { outcome });
+                self.save_record();
+            }
+        }
+        self.update_clock();
+        if let Some(k) = &self.bot_kick {
+            let _ = k.send(());
+        }
+    }
+
+    /// Sends one client its state now (after joining).
+    pub(super) fn send_state(&mut self, id: u64) {
+        if !self.begun() {
+            return;
+        }
+        self.record_events();
+        let seen = self.log.len();
+        self.deliver(|g, c| (c.id == id).then(|| g.state_for(c)));
+        if let Some(c) = self.clients.iter_mut().find(|c| c.id == id) {
+            c.seen = seen;
+        }
+    }
+
+    pub(super) fn save_record(&self) {
+        if let Some(path) = &self.save {
+            if let Ok(text) = crate::record::to_yaml(&self.session.record()) {
+                let _ = std::fs::write(path, text);
+            }
+        }
+    }
+
+    /// Plays an action for a seat; the error goes back to that client only.
+    pub(super) fn act(&mut self, seat: Option<PlayerId>, text: &str) -> Result<(), String> {
+        let Some(p) = seat else {
+            return Err("spectators cannot act".into());
+        };
+        if !self.begun() {
+            return Err("the armies are still being set up".into());
+        }
+        let s = &self.session;
+        match s.engine.acting_player(&s.state) {
+            None => return Err("the game is over".into()),
+            Some(q) if q != p => {
+                return Err(format!(
+                    "it is {}'s turn, not {}'s",
+                    s.engine.player_name(q),
+                    s.engine.player_name(p)
+                ))
+            }
+            _ => {}
+        }
+        self.play(text)
+    }
+
+    /// Plays an action (already checked to be the acting seat's) and tells
+    /// everyone.
+    pub(super) fn play(&mut self, text: &str) -> Result<(), String> {
+        let before = (
+            self.session.history.len(),
+            self.session.state.outcome.is_some(),
+        );
+        let result = self.session.play(text).map(|_| ());
+        if !self.clock_on {
+            // The session restarts the clock after an action; it stays
+            // stopped while the clocks wait for the players.
+            self.session.pause_clock();
+        }
+        // A refused action may still end the game (a flag that fell).
+        let after = (
+            self.session.history.len(),
+            self.session.state.outcome.is_some(),
+        );
+        if after != before {
+            self.broadcast_state();
+        }
+        result
+    }
+
+    /// Whether the clocks should run now: the game has begun and is not
+    /// over, and every person's seat is filled (or the policy lets them run
+    /// once started).
+    fn clock_wanted(&self) -> bool {
+        let filled = self
+            .seats
+            .iter()
+            .all(|s| s.local() || s.client.is_some() || s.terminal);
+        self.begun()
+            && self.session.state.outcome.is_none()
+            && (filled || (self.opts.away == AwayPolicy::Run && self.clock_started))
+    }
+
+    pub(super) fn update_clock(&mut self) {
+        let want = self.clock_wanted();
+        if want && !self.clock_on {
+            self.session.resume_clock();
+            self.clock_started = true;
+        } else if !want && self.clock_on {
+            self.session.pause_clock();
+        }
+        self.clock_on = want;
+    }
+
+    /// Ends the game if the acting player's time has run out.
+    pub(super) fn check_flag(&mut self) {
+        if self.clock_on && self.session.flag_fall() {
+            self.broadcast_state();
+        }
+    }
+
+    /// Relays a client's chat line (cleaned, cut to the limit) to everyone.
+    pub(super) fn chat(&mut self, id: u64, text: &str) {
+        let from = self
+            .clients
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        let text: String = clean(text)
+            .chars()
+            .take(self.opts.limits.chat_chars)
+            .collect();
+        if !text.trim().is_empty() {
+            self.send_all(&HostMsg::Chat { from, text });
+        }
+    }
+
+    /// A client has gone: its seat waits for its token, the others are
+    /// told, and the clocks follow the away policy.
+    pub(super) fn leave(&mut self, id: u64) {
+        let Some(i) = self.clients.iter().position(|c| c.id == id) else {
+            return;
+        };
+        let c = self.clients.remove(i);
+        if let Some(p) = c.seat {
+            if self.seats[p as usize].client == Some(id) {
+                self.seats[p as usize].client = None;
+                let seat = self.session.engine.player_name(p).to_string();
+                self.send_all(&HostMsg::Presence {
+                    seat,
+                    name: c.name,
+                    here: false,
+                });
+                self.update_clock();
+            }
+        }
+    }
+
+    /// Records a seat's arrangement; the game begins when all are in.
+    pub(super) fn submit_setup(
+        &mut self,
+        seat: Option<PlayerId>,
+        text: &str,
+        back_first: bool,
+    ) -> Result<(), String> {
+        let Some(p) = seat else {
+            return Err("spectators have no army to set up".into());
+        };
+        let Some(slots) = &self.setups else {
+            return Err("the game has begun: the armies are set up".into());
+        };
+        match slots[p as usize] {
+            SetupSlot::Waiting => {}
+            SetupSlot::Ready(_) => return Err("your army is already set up".into()),
+            SetupSlot::Dealt => return Err("your army is dealt: there is nothing to set up".into()),
+        }
+        let a = self.session.check_setup(p, text, back_first)?;
+        if let Some(slots) = &mut self.setups {
+            slots[p as usize] = SetupSlot::Ready(a);
+        }
+        self.setup_status();
+        self.begin_if_ready();
+        Ok(())
+    }
+
+    /// Tells everyone who is ready (names only).
+    pub(super) fn setup_status(&mut self) {
+        let Some(slots) = &self.setups else { return };
+        let e = &self.session.engine;
+        let mut ready = Vec::new();
+        let mut waiting = Vec::new();
+        for (i, s) in slots.iter().enumerate() {
+            let name = e.player_name(i as PlayerId).to_string();
+            match s {
+                SetupSlot::Waiting => waiting.push(name),
+                SetupSlot::Ready(_) => ready.push(name),
+                SetupSlot::Dealt => {}
+            }
+        }
+        self.send_all(&HostMsg::SetupStatus { ready, waiting });
+    }
+
+    /// Starts play once every arrangement is in.
+    fn begin_if_ready(&mut self) {
+        let Some(slots) = &self.setups else { return };
+        if slots.iter().any(|s| matches!(s, SetupSlot::Waiting)) {
+            return;
+        }
+        let slots = self.setups.take().expect("checked above");
+        let arrangements = slots
+            .into_iter()
+            .map(|s| match s {
+                SetupSlot::Ready(a) => a,
+                _ => None,
+            })
+            .collect();
+        self.session.begin_with(arrangements);
+        self.session.pause_clock();
+        self.clock_on = false;
+        self.log.clear();
+        for c in &mut self.clients {
+            c.seen = 0;
+        }
+        self.broadcast_state();
+    }
+
+    /// Sends a seat that still has to arrange its army what to arrange.
+    pub(super) fn ask_setup(&mut self, id: u64, seat: Option<PlayerId>) {
+        let Some(p) = seat else { return };
+        let waiting = matches!(
+            self.setups.as_ref().map(|s| &s[p as usize]),
+            Some(SetupSlot::Waiting)
+        );
+        if waiting {
+            let prompt = self.session.setup_prompt(p);
+            self.send(id, &HostMsg::SetupRequest { prompt });
+        }
+    }
+}

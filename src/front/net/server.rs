@@ -1,0 +1,310 @@
+//! A running host: starting it (the listener, the agents' thread, the
+//! clock's watch), seating clients that say hello, and what the host's own
+//! terminal does.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::host::{lock, token, Shared, SharedRef, CATCH_UP};
+use super::limits::HostOptions;
+use super::proto::{name_problem, HostMsg, PROTOCOL_VERSION};
+use crate::front::session::Session;
+use crate::play::agent::AgentSpec;
+use crate::record::view::PlayerId;
+
+/// A running host.
+pub struct Server {
+    shared: SharedRef,
+    pub addr: SocketAddr,
+}
+
+/// What a client asks for in its hello.
+pub(super) struct Hello {
+    pub(super) version: u32,
+    pub(super) name: String,
+    pub(super) seat: Option<String>,
+    pub(super) token: Option<String>,
+    pub(super) spectator: bool,
+}
+
+impl Server {
+    /// Hosts `session` on `addr` (port 0 picks a free port), every army
+    /// dealt from the seed. `local` marks seats the host plays itself with
+    /// a random agent.
+    pub fn start(
+        session: Session,
+        addr: &str,
+        local: Vec<bool>,
+        save: Option<PathBuf>,
+    ) -> Result<Server, String> {
+        let agents = local
+            .iter()
+            .map(|&l| l.then_some(AgentSpec::Random))
+            .collect();
+        Server::start_with_agents(session, addr, agents, save)
+    }
+
+    /// Like [`Server::start`], with the agent the host plays each of its
+    /// own seats with (`None`: the seat is not the host's agent's).
+    pub fn start_with_agents(
+        session: Session,
+        addr: &str,
+        agents: Vec<Option<AgentSpec>>,
+        save: Option<PathBuf>,
+    ) -> Result<Server, String> {
+        let opts = HostOptions {
+            save,
+            agents,
+            ..HostOptions::default()
+        };
+        Server::start_with(session, addr, opts)
+    }
+
+    /// Hosts `session` on `addr` as `opts` say.
+    pub fn start_with(session: Session, addr: &str, opts: HostOptions) -> Result<Server, String> {
+        let listener =
+            TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let bots = opts.agents.iter().any(Option::is_some);
+        let searcher = if bots {
+            let (variant, overrides) = session.variant_arg();
+            Some(crate::play::searcher::Searcher::load(variant, overrides)?)
+        } else {
+            None
+        };
+        let limits = opts.limits.clone();
+        let shared = Arc::new(Mutex::new(Shared::new(session, opts)));
+        if let Some(searcher) = searcher {
+            super::bots::spawn(&shared, searcher);
+        }
+        spawn_flag_watch(&shared);
+        super::conn::spawn_listener(listener, shared.clone(), limits);
+        Ok(Server { shared, addr })
+    }
+
+    /// Tells every client the host is stopping and saves the record.
+    pub fn stop(&self, reason: &str) {
+        let mut g = lock(&self.shared);
+        g.send_all(&HostMsg::Closing {
+            reason: reason.to_string(),
+        });
+        g.closed = true;
+        g.save_record();
+    }
+
+    /// Runs `f` on the hosted session (for the host's own terminal and tests).
+    pub fn with_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        f(&mut lock(&self.shared).session)
+    }
+
+    /// Plays an action for a seat from the host's terminal.
+    pub fn act_local(&self, seat: PlayerId, text: &str) -> Result<(), String> {
+        lock(&self.shared).act(Some(seat), text)
+    }
+
+    /// Submits the army of a seat played from the host's terminal.
+    pub fn setup_local(&self, seat: PlayerId, text: &str, back_first: bool) -> Result<(), String> {
+        lock(&self.shared).submit_setup(Some(seat), text, back_first)
+    }
+
+    /// Sends a chat line from the host to every client.
+    pub fn chat(&self, from: &str, text: &str) {
+        let mut g = lock(&self.shared);
+        g.send_all(&HostMsg::Chat {
+            from: from.to_string(),
+            text: super::proto::clean(text),
+        });
+    }
+
+    /// Seats the host's own terminal: it gets the messages of that seat (or
+    /// of a spectator) like any client.
+    pub fn local_client(&self, name: &str, seat: Option<PlayerId>) -> Receiver<String> {
+        let mut g = lock(&self.shared);
+        let (tx, rx) = sync_channel(g.opts.limits.queue.max(16));
+        if let Some(p) = seat {
+            // Taken by the host's terminal: a token nobody has.
+            g.seats[p as usize].token = Some(token());
+            g.seats[p as usize].terminal = true;
+        }
+        let id = g.add_client(name.to_string(), seat, tx, None);
+        if let Some(p) = seat {
+            g.seats[p as usize].client = Some(id);
+        }
+        g.ask_setup(id, seat);
+        g.send_state(id);
+        g.update_clock();
+        rx
+    }
+
+    pub fn is_over(&self) -> bool {
+        lock(&self.shared).session.state.outcome.is_some()
+    }
+
+    /// Whether the setup phase is over and play has begun.
+    pub fn has_begun(&self) -> bool {
+        lock(&self.shared).begun()
+    }
+
+    /// How many clients are connected (the host's terminal included).
+    pub fn client_count(&self) -> usize {
+        lock(&self.shared).clients.len()
+    }
+}
+
+/// Ends the game when the acting player's time runs out, even if nobody
+/// sends anything; stops with the host.
+fn spawn_flag_watch(shared: &SharedRef) {
+    let weak = Arc::downgrade(shared);
+    std::thread::spawn(move || loop {
+        std::thread::sleep(Duration::from_millis(100));
+        let Some(sh) = weak.upgrade() else { return };
+        let mut g = lock(&sh);
+        if g.closed || g.session.state.outcome.is_some() && g.begun() {
+            return;
+        }
+        g.check_flag();
+    });
+}
+
+impl Shared {
+    /// Seats a client that said hello: a returning seat by token (a
+    /// connection already on it is replaced), a named free seat, the first
+    /// free seat, or a spectator. Sends the welcome and what the client
+    /// needs next; returns its id, or what to tell it.
+    pub(super) fn greet(
+        &mut self,
+        tx: &SyncSender<String>,
+        stream: Option<TcpStream>,
+        hello: Hello,
+    ) -> Result<u64, String> {
+        let Hello {
+            version,
+            name,
+            seat,
+            token: tok,
+            spectator,
+        } = hello;
+        if version != PROTOCOL_VERSION {
+            return Err(format!(
+                "protocol version {version} is not {PROTOCOL_VERSION}"
+            ));
+        }
+        if let Some(problem) = name_problem(&name, self.opts.limits.name_chars) {
+            return Err(problem);
+        }
+        if name.trim().eq_ignore_ascii_case("host") {
+            return Err("the name `host` is the host's own".into());
+        }
+        let chosen = self.choose_seat(&seat, &tok, spectator)?;
+        if let Some(i) = chosen {
+            if let Some(old) = self.seats[i].client {
+                self.replace(old);
+            }
+        }
+        let id = self.add_client(
+            name.clone(),
+            chosen.map(|i| i as PlayerId),
+            tx.clone(),
+            stream,
+        );
+        let seat_token = chosen.map(|i| {
+            let s = &mut self.seats[i];
+            let t = s.token.clone().unwrap_or_else(token);
+            s.token = Some(t.clone());
+            s.name = Some(name.clone());
+            s.client = Some(id);
+            t
+        });
+        let engine = &self.session.engine;
+        let welcome = HostMsg::Welcome {
+            version: PROTOCOL_VERSION,
+            variant: engine.variant.name.clone(),
+            players: engine.variant.players.clone(),
+            seat: chosen.map(|i| engine.player_name(i as PlayerId).to_string()),
+            token: seat_token,
+        };
+        self.send(id, &welcome);
+        self.after_welcome(id, chosen.map(|i| i as PlayerId), name);
+        Ok(id)
+    }
+
+    /// The seat a hello asks for, or why it cannot have it.
+    fn choose_seat(
+        &self,
+        seat: &Option<String>,
+        tok: &Option<String>,
+        spectator: bool,
+    ) -> Result<Option<usize>, String> {
+        let players = &self.session.engine.variant.players;
+        if let Some(t) = tok {
+            return match self
+                .seats
+                .iter()
+                .position(|s| !s.terminal && s.token.as_deref() == Some(t.as_str()))
+            {
+                Some(i) => Ok(Some(i)),
+                None => Err("unknown token: no seat of this game has it".to_string()),
+            };
+        }
+        let free = |s: &super::host::Seat| s.token.is_none() && s.agent.is_none() && !s.terminal;
+        if spectator {
+            Ok(None)
+        } else if let Some(name) = seat {
+            match players.iter().position(|p| p == name) {
+                Some(i) if free(&self.seats[i]) => Ok(Some(i)),
+                Some(_) => Err(format!("seat {name} is taken")),
+                None => Err(format!("no seat {name} (seats: {})", players.join(", "))),
+            }
+        } else {
+            Ok(self.seats.iter().position(free))
+        }
+    }
+
+    /// Tells the connection on a seat that another took it, and closes it.
+    fn replace(&mut self, old: u64) {
+        self.send(
+            old,
+            &HostMsg::Replaced {
+                reason: "another connection took this seat with its token".into(),
+            },
+        );
+        if let Some(i) = self.clients.iter().position(|c| c.id == old) {
+            let c = self.clients.remove(i);
+            // The writer sends what is queued, then closes the socket.
+            drop(c);
+        }
+    }
+
+    /// After the welcome: the setup request or the catch-up and the state,
+    /// the end if the game is over; the others hear of a seat's return.
+    fn after_welcome(&mut self, id: u64, seat: Option<PlayerId>, name: String) {
+        if self.begun() {
+            let from = self.session.history.len().saturating_sub(CATCH_UP);
+            let events = self.log_lines(from, seat);
+            if !events.is_empty() {
+                self.send(id, &HostMsg::CatchUp { events });
+            }
+            self.send_state(id);
+        } else {
+            self.ask_setup(id, seat);
+            self.setup_status();
+        }
+        if let Some(o) = &self.session.state.outcome {
+            let outcome = self.session.engine.outcome_text(o);
+            self.send(id, &HostMsg::End { outcome });
+        }
+        if let Some(p) = seat {
+            let seat = self.session.engine.player_name(p).to_string();
+            let msg = super::proto::line(&HostMsg::Presence {
+                seat,
+                name,
+                here: true,
+            });
+            self.deliver(|_, c| (c.id != id).then(|| msg.clone()));
+        }
+        self.update_clock();
+    }
+}
