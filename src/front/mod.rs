@@ -1,8 +1,9 @@
 //! The front ends: the command line, the REPL session, network play,
-//! rendering, game clocks and reload on save.
+//! rendering, game clocks, reload on save, and the board in a browser.
 pub mod cli;
 pub mod clock;
 pub mod net;
 pub mod render;
 pub mod session;
 pub mod watch;
+pub mod web;

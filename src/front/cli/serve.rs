@@ -28,6 +28,9 @@ pub struct ServeArgs {
     /// Where the game record is saved when the game ends or the host stops
     #[arg(long, default_value = "game.yaml")]
     pub save: PathBuf,
+    /// Also let browsers join, at http://HOST:PORT/ (default port 8080)
+    #[arg(long, num_args = 0..=1, default_missing_value = "8080", value_name = "PORT")]
+    pub web: Option<u16>,
 }
 
 pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
@@ -40,6 +43,7 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         clock,
         seats,
         save,
+        web,
     } = args;
     let addr = format!("{bind}:{port}");
     let overrides = parse_pairs(&options)?;
@@ -76,6 +80,10 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
             ""
         }
     );
+    if let Some(port) = web {
+        let site = crate::front::web::relay::start(&bind, port, server.addr, &variant, &overrides)?;
+        println!("browsers join at http://{}/", site.addr);
+    }
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
         for l in rx {
