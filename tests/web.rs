@@ -214,9 +214,9 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     }
 }
 
-/// Clicks red pieces on the back of the front until one lights up targets;
-/// returns (from, to) after clicking the first target.
-fn move_by_clicks(b: &mut Browser, page: &Page, rank: u8) -> (String, String) {
+/// Clicks the pieces on `rank` until one lights up targets; returns its
+/// cell and its first target.
+fn select_by_click(b: &mut Browser, page: &Page, rank: u8) -> (String, String) {
     for file in "abcdefghij".chars() {
         let from = format!("{file}{rank}");
         if b.eval(
@@ -229,12 +229,17 @@ fn move_by_clicks(b: &mut Browser, page: &Page, rank: u8) -> (String, String) {
         b.click(page, &format!("#board g[data-cell={from}]"));
         let to = b.eval(page, "(document.querySelector('#board rect.target') || {getAttribute: () => null}).getAttribute('data-cell')");
         if let Some(to) = to.as_str() {
-            let to = to.to_string();
-            b.click(page, &format!("#board rect[data-cell={to}]"));
-            return (from, to);
+            return (from, to.to_string());
         }
     }
-    panic!("no piece on rank {rank} could move");
+    panic!("no piece on rank {rank} can move");
+}
+
+/// Plays a move from `rank` by clicks: the piece, then its first target.
+fn move_by_clicks(b: &mut Browser, page: &Page, rank: u8) -> (String, String) {
+    let (from, to) = select_by_click(b, page, rank);
+    b.click(page, &format!("#board rect[data-cell={to}]"));
+    (from, to)
 }
 
 #[test]
@@ -313,6 +318,15 @@ fn a_game_is_played_by_clicks_in_the_session_page() {
         &page,
         "document.querySelector('#viewer').value === 'red'",
         10,
+    );
+    select_by_click(&mut b, &page, 4);
+    assert_eq!(
+        b.eval(
+            &page,
+            "document.querySelectorAll('#board .selected').length"
+        ),
+        2,
+        "the selected piece and its cell are marked"
     );
     if let Some(path) = screenshot_path("web_session.png") {
         b.screenshot(&page, &path);
@@ -438,6 +452,176 @@ fn a_script_edit_shows_the_reload_report_in_the_page() {
     }
     eprintln!(
         "a_script_edit_shows_the_reload_report_in_the_page: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+/// Run in each play page before its own scripts: keeps every WebSocket
+/// message the page receives, to check the frames as well as the DOM.
+const RECORD_FRAMES: &str = r#"(() => {
+  const Real = window.WebSocket;
+  window.__frames = [];
+  function Recorded(url, protocols) {
+    const s = protocols === undefined ? new Real(url) : new Real(url, protocols);
+    s.addEventListener("message", (e) => window.__frames.push(String(e.data)));
+    return s;
+  }
+  Recorded.prototype = Real.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Recorded[k] = Real[k];
+  window.WebSocket = Recorded;
+})();"#;
+
+/// Joins the game from a fresh page as `name` in `seat`.
+fn join_page(b: &mut Browser, url: &str, name: &str, seat: &str) -> Page {
+    let page = b.open(url, RECORD_FRAMES);
+    b.wait(&page, &format!("!document.querySelector('#join').hidden && Array.from(document.querySelectorAll('#seat-choice option')).some(o => o.value === '{seat}')"), 20);
+    b.eval(&page, &format!("document.querySelector('#name').value = '{name}'; document.querySelector('#seat-choice').value = '{seat}'"));
+    b.click(&page, "#join-button");
+    b.wait(&page, &format!("document.querySelector('#seat').textContent === 'you play {seat}' && document.querySelector('#board svg')"), 20);
+    page
+}
+
+/// Checks that a page's DOM and every frame it received hold no kind of
+/// `other`'s pieces (none has been revealed in these games).
+fn assert_knows_nothing_of(b: &mut Browser, page: &Page, me: &str, other: &str, kinds: &[String]) {
+    let html = b.html(page).to_lowercase();
+    for k in kinds {
+        let leak = format!("{other} {}", k.to_lowercase());
+        assert!(!html.contains(&leak), "{me}'s page shows `{leak}`");
+    }
+    assert!(
+        html.contains(&format!("{other} piece (unknown)")),
+        "{me} sees {other}'s backs"
+    );
+    let frames = b.eval(page, "window.__frames");
+    let frames = frames.as_array().expect("recorded frames");
+    let mut states = 0;
+    for f in frames {
+        let msg: Value = serde_json::from_str(f.as_str().unwrap()).unwrap();
+        if msg["type"] != "state" {
+            continue;
+        }
+        states += 1;
+        for cell in msg["view"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| !c.is_null())
+        {
+            if cell["owner"] == other {
+                assert!(
+                    cell["kind"].is_null(),
+                    "{me} was sent the kind of {other}'s piece: {cell}"
+                );
+            }
+        }
+        let svg = msg["svg"]
+            .as_str()
+            .expect("state frames carry the SVG")
+            .to_lowercase();
+        for k in kinds {
+            assert!(
+                !svg.contains(&format!("{other} {}", k.to_lowercase())),
+                "{me}'s SVG frame names {other} {k}"
+            );
+        }
+    }
+    assert!(states >= 2, "{me} got {states} state frames");
+}
+
+#[test]
+fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
+    let Some(mut b) =
+        Browser::launch("two_browsers_and_a_join_client_share_one_game_and_see_only_their_own")
+    else {
+        return;
+    };
+    let t0 = Instant::now();
+    let tmp = tempfile::tempdir().unwrap();
+    let save = tmp.path().join("game.yaml");
+    let mut host = Running::start(&[
+        "serve",
+        "classic_stratego",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--web",
+        "0",
+        "--seed",
+        "5",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let url = host.url("browsers join at");
+    let hosting = host.wait_for("hosting on", 10);
+    let tcp = hosting.split_whitespace().nth(2).unwrap().to_string();
+
+    let red = join_page(&mut b, &url, "alice", "red");
+    let blue = join_page(&mut b, &url, "bob", "blue");
+    let mut carol = Running::start(&["join", &tcp, "--name", "carol", "--spectate"]);
+    carol.wait_for("spectat", 20);
+
+    // Red moves by clicks; blue's page and the join client see it.
+    let (from, to) = move_by_clicks(&mut b, &red, 4);
+    b.wait(&blue, &format!("document.querySelector('#board g[data-cell={to}]') && !document.querySelector('#board g[data-cell={from}]')"), 10);
+    carol.wait_for(&format!("{from}-{to}"), 10);
+    b.wait(
+        &blue,
+        "document.querySelector('#status').textContent.includes('your turn')",
+        10,
+    );
+    let (bfrom, bto) = move_by_clicks(&mut b, &blue, 7);
+    b.wait(&red, &format!("document.querySelector('#board g[data-cell={bto}]') && !document.querySelector('#board g[data-cell={bfrom}]')"), 10);
+    carol.wait_for(&format!("{bfrom}-{bto}"), 10);
+
+    // Chat goes everywhere: from the terminal to the browsers and back.
+    carol.say("say hello from the terminal");
+    for p in [&red, &blue] {
+        b.wait(p, "document.querySelector('#chat').textContent.includes('carol: hello from the terminal')", 10);
+    }
+    b.type_line(&blue, "#chat-input", "<b>bold</b> hi");
+    carol.wait_for("<b>bold</b> hi", 10);
+    b.wait(&red, "document.querySelector('#chat').textContent.includes('bob: <b>bold</b> hi') && !document.querySelector('#chat b')", 10);
+
+    // An illegal action from a page is refused with the host's reason.
+    b.eval(&red, "document.querySelector('#chat-input').value = ''");
+
+    // Neither page holds a kind of the other's army, in the DOM or in the
+    // frames it received; nor does the spectator's terminal.
+    let kinds: Vec<String> = common::engine("classic_stratego", &[])
+        .variant
+        .kinds
+        .iter()
+        .map(|k| k.name.clone())
+        .collect();
+    assert_knows_nothing_of(&mut b, &red, "red", "blue", &kinds);
+    assert_knows_nothing_of(&mut b, &blue, "blue", "red", &kinds);
+    let spectator = carol.seen.join("\n").to_lowercase();
+    for k in &kinds {
+        for side in ["red", "blue"] {
+            assert!(
+                !spectator.contains(&format!("{side} {}", k.to_lowercase())),
+                "the spectator saw {side} {k}"
+            );
+        }
+    }
+    if let Some(path) = screenshot_path("web_play_red.png") {
+        b.screenshot(&red, &path);
+    }
+
+    // A reload of the page takes the seat back (the token is in the page's
+    // storage) and shows the game as it stands.
+    b.eval(&red, "location.reload()");
+    b.wait(&red, &format!("document.querySelector('#seat').textContent === 'you play red' && document.querySelector('#board g[data-cell={to}]') && document.querySelector('#status').textContent.includes('ply 2')"), 20);
+    b.wait(
+        &red,
+        "document.querySelector('#status').textContent.includes('your turn')",
+        10,
+    );
+    host.say("quit");
+    eprintln!(
+        "two_browsers_and_a_join_client_share_one_game_and_see_only_their_own: {:.1} s",
         t0.elapsed().as_secs_f64()
     );
 }

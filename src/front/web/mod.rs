@@ -11,7 +11,7 @@
 
 pub mod assets;
 pub mod desk;
-mod frame;
+pub mod frame;
 pub mod http;
 pub mod relay;
 mod ws;

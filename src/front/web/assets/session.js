@@ -37,7 +37,7 @@
     Board.draw(f, (text) => send({ type: "act", text }));
     Board.drawSide(v);
     $("log").replaceChildren(...f.log.map((e) => {
-      const li = Board.el("li", e.ply + ". " + e.text);
+      const li = Board.el("li", e.text);
       li.value = e.ply;
       li.addEventListener("click", () => send({ type: "goto", ply: e.ply }));
       if (e.events.length) li.append(Board.el("div", e.events.join("; "), "events"));
