@@ -82,7 +82,17 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
     );
     if let Some(port) = web {
         let site = crate::front::web::relay::start(&bind, port, server.addr, &variant, &overrides)?;
-        println!("browsers join at http://{}/", site.addr);
+        let mut at = site.addr;
+        let lan = at.ip().is_unspecified();
+        if lan {
+            at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        let others = if lan {
+            " (others: this machine's LAN address)"
+        } else {
+            ""
+        };
+        println!("browsers join at http://{at}/{others}");
     }
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
