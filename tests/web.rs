@@ -286,6 +286,23 @@ fn a_game_is_played_by_clicks_in_the_session_page() {
         10,
     );
 
+    // A few moves by clicks for each side (the omniscient viewer may play
+    // for whoever must act).
+    for (ply, rank) in [(1, 4), (2, 7), (3, 4), (4, 7)] {
+        let (from, to) = move_by_clicks(&mut b, &page, rank);
+        b.wait(
+            &page,
+            &format!("document.querySelector('#plies').textContent === '{ply} / {ply}' && document.querySelector('#board g[data-cell={to}]') && !document.querySelector('#board g[data-cell={from}]')"),
+            10,
+        );
+    }
+    b.type_line(&page, "#console-input", "undo 4");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '0 / 0'",
+        10,
+    );
+
     // The console runs any REPL command, Lua included.
     b.type_line(&page, "#console-input", "= 6*7");
     b.wait(

@@ -80,10 +80,17 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Request>, BadRequest> {
 /// Reads one request head from the stream, at most [`MAX_HEAD`] bytes and
 /// [`HEAD_TIMEOUT`] long.
 pub fn read_request(stream: &mut TcpStream) -> Result<Request, BadRequest> {
-    let _ = stream.set_read_timeout(Some(HEAD_TIMEOUT));
+    // One deadline for the whole head: a client trickling a byte at a time
+    // does not keep a thread past it.
+    let deadline = std::time::Instant::now() + HEAD_TIMEOUT;
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 1024];
     loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(bad(408, "the request did not come in time"));
+        }
+        let _ = stream.set_read_timeout(Some(left));
         let n = stream
             .read(&mut chunk)
             .map_err(|_| bad(408, "the request did not come in time"))?;

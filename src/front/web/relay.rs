@@ -122,3 +122,21 @@ pub fn start(
     let site = std::sync::Arc::new(RelaySite::new(host, engine));
     super::WebServer::start(&format!("{bind}:{port}"), site)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_browser_message_is_one_bounded_line() {
+        assert_eq!(
+            checked_line(r#"{"type":"bye"}"#).unwrap(),
+            "{\"type\":\"bye\"}\n"
+        );
+        let two = "{\"type\":\"chat\",\"text\":\"a\"}\n{\"type\":\"bye\"}";
+        assert!(checked_line(two).unwrap_err().contains("line breaks"));
+        assert!(checked_line(&"x".repeat(MAX_LINE + 1))
+            .unwrap_err()
+            .contains("longer"));
+    }
+}
