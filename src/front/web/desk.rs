@@ -114,11 +114,13 @@ impl DeskSite {
 
     fn act(&self, text: &str) -> (bool, String) {
         let mut d = lock(&self.desk);
-        let r = d.session.play(text);
-        d.browse = None;
-        d.broadcast();
-        match r {
-            Ok(out) => (true, out),
+        match d.session.play(text) {
+            Ok(out) => {
+                d.browse = None;
+                d.broadcast();
+                (true, out)
+            }
+            // A refused action changes nothing, not even what is shown.
             Err(e) => (false, e),
         }
     }
