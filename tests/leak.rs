@@ -398,3 +398,50 @@ fn a_piece_shown_and_hidden_again_is_refused_unless_the_variant_lets_players_fol
         .unwrap();
     assert!(!s2.knows(1, id));
 }
+
+/// What a browser is sent (issue 21) depends on no hidden identity either:
+/// the host's `state` message with the board parts the web relay adds (the
+/// SVG, clickable moves, buttons), and the session page's frame, are the
+/// same whatever the kinds the viewer does not know.
+#[test]
+fn the_web_channel_depends_on_no_hidden_identity() {
+    use sandtable::front::net::state_message;
+    use sandtable::front::web::frame::{augment_state, desk_frame, DeskExtras};
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for variant in ["classic_stratego", "ultimate_lightning"] {
+        let mut s = sandtable::front::session::Session::new(variant, &[], 4).unwrap();
+        for round in 0..8 {
+            s.execute("random 15").unwrap();
+            if s.state.outcome.is_some() {
+                break;
+            }
+            s.history.clear();
+            for p in 0..2u8 {
+                let mut t = sandtable::front::session::Session::new(variant, &[], 4).unwrap();
+                t.state = shuffle_unknown(&s.engine, &s.state, p, &mut rng);
+                let line = |x: &sandtable::front::session::Session| {
+                    let msg = serde_json::to_string(&state_message(x, Some(p), &[])).unwrap();
+                    augment_state(&x.engine, &msg, None).0
+                };
+                let (a, b) = (line(&s), line(&t));
+                assert!(a.contains("\"svg\""), "the relay adds the SVG");
+                assert_eq!(
+                    a, b,
+                    "{variant} round {round}: a web state message depends on hidden kinds"
+                );
+                s.viewer = Viewer::Player(p);
+                t.viewer = Viewer::Player(p);
+                let extras = DeskExtras {
+                    browse: None,
+                    report: None,
+                    watching: false,
+                };
+                assert_eq!(
+                    desk_frame(&s, &extras),
+                    desk_frame(&t, &extras),
+                    "{variant} round {round}: a session page frame depends on hidden kinds"
+                );
+            }
+        }
+    }
+}

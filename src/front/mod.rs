@@ -1,5 +1,5 @@
 //! The front ends: the command line, the REPL session, network play,
-//! rendering, game clocks and reload on save.
+//! rendering, game clocks, reload on save, and the board in a browser.
 pub mod cli;
 pub mod clock;
 pub mod net;
@@ -7,3 +7,4 @@ pub mod placement;
 pub mod render;
 pub mod session;
 pub mod watch;
+pub mod web;

@@ -29,7 +29,8 @@ fn escape(s: &str) -> String {
 impl Engine {
     /// The board of a view as SVG: terrain, pieces in their owner's colour
     /// (a piece the viewer does not know shows its back, `?`), the last move
-    /// outlined, and a caption with whose turn it is.
+    /// outlined, and a caption with whose turn it is. Cells and pieces carry
+    /// `data-cell="a4"` so that a page can tell which cell was clicked.
     pub fn render_svg(&self, view: &View, last: Option<(u16, u16)>) -> String {
         let (files, ranks) = (view.files as usize, view.ranks as usize);
         let flip = self.flips_for(&view.viewer);
@@ -58,8 +59,8 @@ impl Engine {
                 "#f5eef8"
             };
             out.push_str(&format!(
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#aab7b8\" stroke-width=\"1\"><title>{}</title></rect>\n",
-                self.variant.board.cell_name(c as u16)
+                "<rect data-cell=\"{name}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#aab7b8\" stroke-width=\"1\"><title>{name}</title></rect>\n",
+                name = self.variant.board.cell_name(c as u16)
             ));
         }
         if let Some((a, b)) = last {
@@ -86,7 +87,8 @@ impl Engine {
                 ("#ffffff", color)
             };
             out.push_str(&format!(
-                "<g><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{fill}\" stroke=\"{color}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"18\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{text}\">{}</text></g>\n",
+                "<g data-cell=\"{}\"><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{fill}\" stroke=\"{color}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"18\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{text}\">{}</text></g>\n",
+                self.variant.board.cell_name(c as u16),
                 escape(&title),
                 x + 6, y + 6, CELL - 12, CELL - 12,
                 x + CELL / 2, y + CELL / 2 + 6,

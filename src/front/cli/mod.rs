@@ -2,7 +2,7 @@
 //! `Cmd`), and which file runs each.
 //!
 //! `check`, `positions` (perft, apply, render), `replay`, `bench`, `serve`,
-//! `simulate`, `play`, and `repl` (with its line editor's helper in
+//! `simulate`, `play`, `web`, and `repl` (with its line editor's helper in
 //! `editor`).
 
 mod bench;
@@ -15,6 +15,7 @@ mod repl;
 mod replay;
 mod serve;
 mod simulate;
+mod web;
 
 use std::path::PathBuf;
 
@@ -26,6 +27,7 @@ pub use repl::repl;
 pub use replay::replay_text;
 pub use serve::ServeArgs;
 pub use simulate::SimulateArgs;
+pub use web::WebArgs;
 
 /// The variant the REPL opens when none is named: the one written in
 /// `variants/default`, else the first bundled variant.
@@ -72,6 +74,7 @@ impl Cmd {
             | Cmd::Apply { options, .. }
             | Cmd::Bench { options, .. }
             | Cmd::Serve(ServeArgs { options, .. })
+            | Cmd::Web(WebArgs { options, .. })
             | Cmd::Simulate(SimulateArgs { options, .. })
             | Cmd::Play { options, .. } => Some(options),
             _ => None,
@@ -181,6 +184,9 @@ pub enum Cmd {
     },
     /// Host a game over TCP: others `join` it; this terminal may play a seat
     Serve(ServeArgs),
+    /// Serve one session to a browser: the board, clicks for moves, history,
+    /// live reload and a console for every REPL command
+    Web(WebArgs),
     /// Join a hosted game: `join HOST:PORT --name NAME`
     Join {
         address: String,
@@ -265,6 +271,7 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
             clock.as_deref(),
         ),
         Cmd::Serve(args) => serve::serve(args),
+        Cmd::Web(args) => web::web(args),
         Cmd::Join {
             address,
             name,

@@ -37,6 +37,9 @@ pub struct ServeArgs {
     /// The most connections open at once
     #[arg(long, default_value_t = 400)]
     pub max_connections: usize,
+    /// Also let browsers join, at http://HOST:PORT/ (default port 8080)
+    #[arg(long, num_args = 0..=1, default_missing_value = "8080", value_name = "PORT")]
+    pub web: Option<u16>,
 }
 
 pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
@@ -52,6 +55,7 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         deal,
         away,
         max_connections,
+        web,
     } = args;
     let addr = format!("{bind}:{port}");
     let overrides = parse_pairs(&options)?;
@@ -97,6 +101,20 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
             ""
         }
     );
+    if let Some(port) = web {
+        let site = crate::front::web::relay::start(&bind, port, server.addr, &variant, &overrides)?;
+        let mut at = site.addr;
+        let lan = at.ip().is_unspecified();
+        if lan {
+            at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        let others = if lan {
+            " (others: this machine's LAN address)"
+        } else {
+            ""
+        };
+        println!("browsers join at http://{at}/{others}");
+    }
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
         let mut st = crate::front::net::ClientState {

@@ -1,0 +1,93 @@
+// The session page (`sandtable web`): one REPL session. Every control is a
+// message on the WebSocket: a REPL line, an action, or a ply to show.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  let socket = null;
+  let frame = null;
+
+  function send(msg) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  }
+
+  function say(line, text, ok) {
+    const out = $("console-output");
+    if (line !== null) out.append(Board.el("span", "> " + line + "\n", "line"));
+    if (text) out.append(Board.el("span", text.replace(/\n?$/, "\n"), ok ? "ok" : "err"));
+    while (out.childNodes.length > 400) out.firstChild.remove();
+    out.scrollTop = out.scrollHeight;
+  }
+
+  function drawFrame(f) {
+    frame = f;
+    document.title = "sandtable: " + f.variant;
+    $("variant").textContent = f.variant;
+    const sel = $("viewer");
+    if (sel.options.length !== f.viewers.length) {
+      sel.replaceChildren(...f.viewers.map((v) => Board.el("option", v)));
+    }
+    sel.value = f.viewer === "omniscient" ? "all" : f.viewer;
+    const v = f.view;
+    $("status").textContent = v.outcome ? "game over: " + v.outcome
+      : (f.browsing ? "showing ply " + f.ply + " of " + f.plies : "ply " + f.plies + ", " + (v.acting || v.to_move) + " to act");
+    $("clock").textContent = f.clock || "";
+    $("watching").hidden = !f.watching;
+    $("plies").textContent = f.ply + " / " + f.plies;
+    Board.draw(f, (text) => send({ type: "act", text }));
+    Board.drawSide(v);
+    $("log").replaceChildren(...f.log.map((e) => {
+      const li = Board.el("li", e.text);
+      li.value = e.ply;
+      li.addEventListener("click", () => send({ type: "goto", ply: e.ply }));
+      if (e.events.length) li.append(Board.el("div", e.events.join("; "), "events"));
+      return li;
+    }));
+    $("log").scrollTop = $("log").scrollHeight;
+    $("report-box").hidden = !f.report;
+    $("report").textContent = f.report || "";
+  }
+
+  function connect() {
+    socket = new WebSocket("ws://" + location.host + "/ws");
+    socket.addEventListener("open", () => { $("connection").hidden = true; });
+    socket.addEventListener("message", (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "frame") drawFrame(msg);
+      else if (msg.type === "output") say(msg.line, msg.text, msg.ok);
+      else if (msg.type === "error") say(null, msg.message, false);
+    });
+    socket.addEventListener("close", () => {
+      $("connection").hidden = false;
+      setTimeout(connect, 1500);
+    });
+  }
+
+  function goto(ply) {
+    if (!frame) return;
+    send({ type: "goto", ply: ply >= frame.plies ? null : Math.max(0, ply) });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("viewer").addEventListener("change", (ev) => send({ type: "command", line: "as " + ev.target.value }));
+    $("first").addEventListener("click", () => goto(0));
+    $("back").addEventListener("click", () => frame && goto(frame.ply - 1));
+    $("forward").addEventListener("click", () => frame && goto(frame.ply + 1));
+    $("present").addEventListener("click", () => goto(Infinity));
+    $("undo").addEventListener("click", () => send({ type: "command", line: "undo" }));
+    $("console").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const line = $("console-input").value;
+      $("console-input").value = "";
+      if (line.trim()) send({ type: "command", line });
+    });
+    $("files").addEventListener("submit", (ev) => ev.preventDefault());
+    $("files").querySelectorAll("button").forEach((b) => b.addEventListener("click", () => {
+      const name = $("file-name").value.trim();
+      if (name) send({ type: "command", line: b.dataset.cmd + " \"" + name.replace(/"/g, "") + "\"" });
+    }));
+    setInterval(() => { if (frame && frame.clock) send({ type: "refresh" }); }, 1000);
+    connect();
+  });
+})();

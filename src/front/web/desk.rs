@@ -1,0 +1,183 @@
+//! `sandtable web`: one REPL session behind a page. Every page connected
+//! sees the same session (its viewer, its history) and may run any REPL
+//! command from its console; the page's clicks and buttons are the same
+//! commands. With `watch` on, saving the variant's files reloads it and
+//! every page gets the new board and the reload report.
+
+use std::net::TcpStream;
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex, Weak};
+
+use serde::Deserialize;
+use tungstenite::WebSocket;
+
+use super::frame::{desk_frame, DeskExtras};
+use super::{lock, ws, Site};
+use crate::front::session::{Flow, Session};
+use crate::front::watch::Watch;
+
+/// What a session page sends.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum PageMsg {
+    /// A REPL line, as typed in the console.
+    Command { line: String },
+    /// An action, by its text (a click, a button).
+    Act { text: String },
+    /// Step through history: show the position before ply `ply` (none:
+    /// the present).
+    Goto { ply: Option<usize> },
+    /// Send the frame again (the clocks run).
+    Refresh,
+}
+
+struct Desk {
+    session: Session,
+    pages: Vec<Sender<String>>,
+    browse: Option<usize>,
+    report: Option<String>,
+    watch: Option<Watch>,
+}
+
+impl Desk {
+    fn frame(&self) -> String {
+        let extras = DeskExtras {
+            browse: self.browse,
+            report: self.report.as_deref(),
+            watching: self.watch.is_some(),
+        };
+        desk_frame(&self.session, &extras).to_string()
+    }
+
+    fn broadcast(&mut self) {
+        let f = self.frame();
+        self.pages.retain(|p| p.send(f.clone()).is_ok());
+    }
+}
+
+/// The session page's site.
+pub struct DeskSite {
+    desk: Arc<Mutex<Desk>>,
+}
+
+impl DeskSite {
+    pub fn new(session: Session) -> DeskSite {
+        DeskSite {
+            desk: Arc::new(Mutex::new(Desk {
+                session,
+                pages: Vec::new(),
+                browse: None,
+                report: None,
+                watch: None,
+            })),
+        }
+    }
+
+    /// Runs a console line on the session (as the REPL would) and starts or
+    /// stops watching when it says so. Returns whether it worked, and its
+    /// output or error.
+    pub fn run_line(&self, line: &str) -> (bool, String) {
+        let mut d = lock(&self.desk);
+        let (ok, out) = match d.session.execute(line) {
+            Ok((out, Flow::Continue)) => (true, out),
+            Ok((_, Flow::Quit)) => (
+                false,
+                "the page cannot stop the server: press Ctrl-C in its terminal".to_string(),
+            ),
+            Ok((out, Flow::Watch(on))) => {
+                // The old watch is dropped without the lock: its callback
+                // may be waiting for it.
+                let old = d.watch.take();
+                drop(d);
+                drop(old);
+                d = lock(&self.desk);
+                if on {
+                    match start_watch(&self.desk, &d.session) {
+                        Ok(w) => {
+                            d.watch = Some(w);
+                            (true, out)
+                        }
+                        Err(e) => (false, e),
+                    }
+                } else {
+                    (true, out)
+                }
+            }
+            Err(e) => (false, e),
+        };
+        if ok {
+            d.browse = None;
+        }
+        d.broadcast();
+        (ok, out)
+    }
+
+    fn act(&self, text: &str) -> (bool, String) {
+        let mut d = lock(&self.desk);
+        match d.session.play(text) {
+            Ok(out) => {
+                d.browse = None;
+                d.broadcast();
+                (true, out)
+            }
+            // A refused action changes nothing, not even what is shown.
+            Err(e) => (false, e),
+        }
+    }
+
+    /// Answers one page message; the reply goes back to that page only.
+    fn handle(&self, text: &str) -> String {
+        let output = |line: &str, (ok, text): (bool, String)| {
+            serde_json::json!({ "type": "output", "line": line, "ok": ok, "text": text })
+                .to_string()
+        };
+        let msg = match serde_json::from_str::<PageMsg>(text) {
+            Ok(m) => m,
+            Err(e) => return ws::error_json(&format!("malformed message: {e}")),
+        };
+        match msg {
+            PageMsg::Command { line } => output(&line, self.run_line(&line)),
+            PageMsg::Act { text } => output(&text, self.act(&text)),
+            PageMsg::Goto { ply } => {
+                let mut d = lock(&self.desk);
+                d.browse = ply.filter(|&k| k < d.session.history.len());
+                d.broadcast();
+                serde_json::json!({ "type": "ok" }).to_string()
+            }
+            PageMsg::Refresh => lock(&self.desk).frame(),
+        }
+    }
+}
+
+/// Watches the session's files; on a save, reloads and tells every page.
+fn start_watch(desk: &Arc<Mutex<Desk>>, session: &Session) -> Result<Watch, String> {
+    let weak: Weak<Mutex<Desk>> = Arc::downgrade(desk);
+    Watch::start(&session.watched_files(), move || {
+        let Some(desk) = weak.upgrade() else { return };
+        let mut d = lock(&desk);
+        let text = match d.session.reload() {
+            Ok(report) => d.session.report_text(&report),
+            Err(e) => format!("files changed, the old rules stay: {e}"),
+        };
+        d.report = Some(text);
+        d.browse = None;
+        d.broadcast();
+    })
+}
+
+impl Site for DeskSite {
+    fn page(&self) -> &'static str {
+        super::assets::SESSION_PAGE
+    }
+
+    fn socket(&self, mut socket: WebSocket<TcpStream>) {
+        let (tx, rx) = channel();
+        {
+            let mut d = lock(&self.desk);
+            let _ = tx.send(d.frame());
+            d.pages.push(tx.clone());
+        }
+        drop(tx);
+        ws::run(&mut socket, &rx, |text| Ok(Some(self.handle(&text))));
+    }
+}

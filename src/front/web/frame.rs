@@ -1,0 +1,245 @@
+//! What a page is sent to draw: a frame of the session at some ply as its
+//! viewer sees it (the SVG board, the legal moves split into clicks and
+//! buttons, the log, history and reload report), and the same board parts
+//! added to the host's `state` messages for play by URL. Everything here is
+//! built from one viewer's view, its event lines and its legal actions.
+
+use serde_json::{json, Value};
+
+use crate::engine::{Action, Engine};
+use crate::front::session::Session;
+use crate::record::view::{choice_prompt, View, Viewer};
+
+/// The longest log a frame carries (the newest entries).
+const MAX_LOG: usize = 500;
+
+/// Legal action texts split into moves (`from`, `to`, `text`: the page
+/// lights up `to` when `from` is selected) and buttons (everything else:
+/// choices, scripted actions, draw offers), each labelled with its text.
+pub fn split_legal(engine: &Engine, texts: &[String]) -> (Vec<Value>, Vec<String>) {
+    let board = &engine.variant.board;
+    let mut moves = Vec::new();
+    let mut buttons = Vec::new();
+    for t in texts {
+        let cells = t
+            .split_once('-')
+            .and_then(|(a, b)| Some((board.parse_cell(a)?, board.parse_cell(b)?)));
+        match cells {
+            Some((a, b)) => moves.push(json!({
+                "from": board.cell_name(a),
+                "to": board.cell_name(b),
+                "text": t,
+            })),
+            None => buttons.push(t.clone()),
+        }
+    }
+    (moves, buttons)
+}
+
+/// The board parts of a frame: the SVG, clickable moves, buttons and the
+/// question of a pending choice.
+pub fn board_parts(
+    engine: &Engine,
+    view: &View,
+    last: Option<(u16, u16)>,
+    legal: &[String],
+) -> Value {
+    let (moves, buttons) = split_legal(engine, legal);
+    json!({
+        "svg": engine.render_svg(view, last),
+        "moves": moves,
+        "buttons": buttons,
+        "question": view.pending.as_ref().map(choice_prompt),
+    })
+}
+
+fn merge(into: &mut Value, from: Value) {
+    if let (Some(a), Value::Object(b)) = (into.as_object_mut(), from) {
+        a.extend(b);
+    }
+}
+
+/// Adds the board parts to a host `state` message (play by URL), with the
+/// last move guessed from the seat's previous view. Other messages pass
+/// unchanged. Returns the line to send, and the view to remember.
+pub fn augment_state(
+    engine: &Engine,
+    line: &str,
+    previous: Option<&View>,
+) -> (String, Option<View>) {
+    let Ok(mut msg) = serde_json::from_str::<Value>(line) else {
+        return (line.to_string(), None);
+    };
+    if msg.get("type").and_then(Value::as_str) != Some("state") {
+        return (line.to_string(), None);
+    }
+    let Some(view) = msg
+        .get("view")
+        .and_then(|v| serde_json::from_value::<View>(v.clone()).ok())
+    else {
+        return (line.to_string(), None);
+    };
+    let legal: Vec<String> = msg
+        .get("legal")
+        .and_then(|l| serde_json::from_value(l.clone()).ok())
+        .unwrap_or_default();
+    let last = previous.and_then(|p| last_move(p, &view));
+    merge(&mut msg, board_parts(engine, &view, last, &legal));
+    (msg.to_string(), Some(view))
+}
+
+/// The move between two views of one seat: a piece (by id) that is on
+/// another cell now, or the cell a piece left when it did not survive.
+pub fn last_move(before: &View, after: &View) -> Option<(u16, u16)> {
+    let where_is = |v: &View, id| {
+        v.cells
+            .iter()
+            .position(|c| c.as_ref().is_some_and(|p| p.id == id))
+            .map(|i| i as u16)
+    };
+    let mut left = None;
+    for (i, c) in before.cells.iter().enumerate() {
+        let Some(p) = c else { continue };
+        match where_is(after, p.id) {
+            Some(j) if j != i as u16 => return Some((i as u16, j)),
+            None if after.cells[i].is_none() => left = Some((i as u16, i as u16)),
+            _ => {}
+        }
+    }
+    left
+}
+
+/// The legal actions `viewer` may click in `state`: a player's own, every
+/// action for the omniscient designer, none for a spectator.
+fn legal_for(
+    engine: &Engine,
+    state: &crate::base::state::GameState,
+    viewer: Viewer,
+) -> Vec<String> {
+    let actions = match viewer {
+        Viewer::Player(p) => engine.legal_actions_for(state, p),
+        Viewer::Omniscient => engine.legal_actions(state),
+        Viewer::Public => Vec::new(),
+    };
+    actions
+        .iter()
+        .map(|a| engine.action_text(state, a))
+        .collect()
+}
+
+/// What the session page shows besides the session itself.
+pub struct DeskExtras<'a> {
+    /// The ply shown, when stepping through history (else the present).
+    pub browse: Option<usize>,
+    pub report: Option<&'a str>,
+    pub watching: bool,
+}
+
+/// A frame of the session for its viewer (`sandtable web`).
+pub fn desk_frame(s: &Session, extras: &DeskExtras) -> Value {
+    let e = &s.engine;
+    let viewer = s.viewer;
+    let total = s.history.len();
+    let at = extras.browse.filter(|&k| k < total);
+    let shown = at.unwrap_or(total);
+    let state = at.map(|k| &s.history[k].before).unwrap_or(&s.state);
+    let last = shown
+        .checked_sub(1)
+        .and_then(|i| {
+            let p = &s.history[i];
+            e.parse_action(&p.before, &p.text).ok()
+        })
+        .and_then(|a| match a {
+            Action::Move { from, to } => Some((from, to)),
+            _ => None,
+        });
+    let view = e.view(state, viewer);
+    let legal = if at.is_none() {
+        legal_for(e, state, viewer)
+    } else {
+        Vec::new()
+    };
+    let mut frame = json!({
+        "type": "frame",
+        "variant": e.variant.name,
+        "viewer": e.viewer_name(viewer),
+        "viewers": viewer_names(e),
+        "ply": shown,
+        "plies": total,
+        "browsing": at.is_some(),
+        "log": log(s, viewer, shown),
+        "clock": s.clock_text(),
+        "report": extras.report,
+        "watching": extras.watching,
+    });
+    merge(&mut frame, board_parts(e, &view, last, &legal));
+    if let Some(o) = frame.as_object_mut() {
+        o.insert(
+            "view".into(),
+            serde_json::to_value(&view).unwrap_or(Value::Null),
+        );
+    }
+    frame
+}
+
+fn viewer_names(e: &Engine) -> Vec<String> {
+    let mut v = e.variant.players.clone();
+    v.push("public".into());
+    v.push("all".into());
+    v
+}
+
+/// The actions up to ply `upto` as `viewer` may see them, each with its
+/// events; the newest [`MAX_LOG`].
+fn log(s: &Session, viewer: Viewer, upto: usize) -> Vec<Value> {
+    let e = &s.engine;
+    let from = upto.saturating_sub(MAX_LOG);
+    (from..upto)
+        .map(|i| {
+            let p = &s.history[i];
+            let text = e
+                .parse_action(&p.before, &p.text)
+                .map(|a| e.action_text_for(&p.before, &a, viewer))
+                .unwrap_or_else(|_| p.text.clone());
+            let after = s.history.get(i + 1).map(|n| &n.before).unwrap_or(&s.state);
+            json!({
+                "ply": i + 1,
+                "text": text,
+                "events": e.event_lines(after, &p.events, viewer),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legal_texts_split_into_moves_and_buttons() {
+        let s = Session::new("classic_stratego", &[], 1).unwrap();
+        let texts = ["a4-a5", "offer-draw", "flip c3", "z9-a1"].map(String::from);
+        let (moves, buttons) = split_legal(&s.engine, &texts);
+        assert_eq!(
+            moves,
+            vec![json!({"from": "a4", "to": "a5", "text": "a4-a5"})]
+        );
+        assert_eq!(buttons, vec!["offer-draw", "flip c3", "z9-a1"]);
+    }
+
+    #[test]
+    fn the_last_move_is_found_between_two_views() {
+        let mut s = Session::new("classic_stratego", &[], 1).unwrap();
+        let red = Viewer::Player(0);
+        let before = s.engine.view(&s.state, red);
+        s.execute("random").unwrap();
+        let after = s.engine.view(&s.state, red);
+        let text = &s.history[0].text;
+        let (a, b) = last_move(&before, &after).expect("a move");
+        let b_name = s.engine.variant.board.cell_name(b);
+        assert_eq!(
+            format!("{}-{}", s.engine.variant.board.cell_name(a), b_name),
+            *text
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! The board in a browser. One small HTTP/1.1 server ([`WebServer`]) serves
+//! a page and its bundled files ([`assets`]) and upgrades `/ws` to a
+//! WebSocket; what the socket does is the [`Site`]'s:
+//!
+//! - [`desk::DeskSite`] (`sandtable web`): one REPL session, with the board
+//!   as SVG, clicks for moves, history, live reload and a console;
+//! - [`relay::RelaySite`] (`sandtable serve --web`): each browser gets a TCP
+//!   connection to the host on loopback and speaks the protocol of
+//!   docs/protocol.md, so browsers and `join` clients share one game and
+//!   every rule of the host applies to both.
+
+pub mod assets;
+pub mod desk;
+pub mod frame;
+pub mod http;
+pub mod relay;
+mod ws;
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tungstenite::WebSocket;
+
+/// At most this many connections (page loads and sockets) at once.
+pub const MAX_CONNECTIONS: usize = 64;
+
+/// What a web server serves besides the bundled files.
+pub trait Site: Send + Sync + 'static {
+    /// The HTML at `/`.
+    fn page(&self) -> &'static str;
+    /// A JSON document at `/PATH`, if the site has one there.
+    fn json(&self, _path: &str) -> Option<String> {
+        None
+    }
+    /// Runs one WebSocket at `/ws` until it closes.
+    fn socket(&self, ws: WebSocket<TcpStream>);
+}
+
+/// A running web server (it stops with the process).
+pub struct WebServer {
+    pub addr: SocketAddr,
+}
+
+impl WebServer {
+    /// Listens on `addr` (`127.0.0.1:8080`) and serves `site`, one thread
+    /// per connection.
+    pub fn start(addr: &str, site: Arc<dyn Site>) -> Result<WebServer, String> {
+        let listener =
+            TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let open = Arc::new(AtomicUsize::new(0));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                    open.fetch_sub(1, Ordering::SeqCst);
+                    let e = http::BadRequest {
+                        status: 503,
+                        message: format!("too many connections (at most {MAX_CONNECTIONS})"),
+                    };
+                    http::respond_error(&mut stream, &e);
+                    continue;
+                }
+                let (site, open) = (site.clone(), open.clone());
+                std::thread::spawn(move || {
+                    serve_one(site.as_ref(), stream);
+                    open.fetch_sub(1, Ordering::SeqCst);
+                });
+            }
+        });
+        Ok(WebServer { addr })
+    }
+}
+
+/// Answers one connection: a file, a JSON document, or a WebSocket.
+fn serve_one(site: &dyn Site, mut stream: TcpStream) {
+    let req = match http::read_request(&mut stream) {
+        Ok(r) => r,
+        Err(e) => return http::respond_error(&mut stream, &e),
+    };
+    let not = |status: u16, message: String| http::BadRequest { status, message };
+    if req.method != "GET" {
+        let e = not(405, format!("{} is not served here: only GET", req.method));
+        return http::respond_error(&mut stream, &e);
+    }
+    if let Some(key) = &req.ws_key {
+        if req.path != "/ws" {
+            return http::respond_error(&mut stream, &not(404, "the WebSocket is at /ws".into()));
+        }
+        let _ = stream.set_read_timeout(None);
+        if let Ok(ws) = http::accept_websocket(stream, key) {
+            site.socket(ws);
+        }
+        return;
+    }
+    let html = "text/html; charset=utf-8";
+    match req.path.as_str() {
+        "/" | "/index.html" => http::respond(&mut stream, 200, html, site.page().as_bytes()),
+        p => {
+            let name = p.trim_start_matches('/');
+            if let Some((kind, body)) = name.strip_prefix("assets/").and_then(assets::asset) {
+                http::respond(&mut stream, 200, kind, body.as_bytes());
+            } else if let Some(doc) = site.json(name) {
+                http::respond(&mut stream, 200, "application/json", doc.as_bytes());
+            } else {
+                let e = not(404, format!("nothing at {p}"));
+                http::respond_error(&mut stream, &e);
+            }
+        }
+    }
+}
+
+/// Locks a mutex, carrying on after a panic elsewhere (the data stays
+/// consistent: every change under these locks is whole or not made).
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

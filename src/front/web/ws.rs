@@ -1,0 +1,78 @@
+//! One WebSocket connection, run as a loop: text messages from the page go
+//! to a handler, and lines that other threads queue go out to the page.
+//! Reads wait at most a moment so that queued lines go out promptly.
+
+use std::io::ErrorKind;
+use std::net::TcpStream;
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::time::Duration;
+
+use tungstenite::{Error, Message, WebSocket};
+
+/// How long a read waits before the queue is looked at again.
+const POLL: Duration = Duration::from_millis(40);
+/// How long a send may block on a page that reads nothing.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An error message in the shape every page reads (`{"type":"error"}`).
+pub fn error_json(message: &str) -> String {
+    serde_json::json!({ "type": "error", "message": message }).to_string()
+}
+
+/// Runs the connection until the page closes it, the queue's senders are
+/// all gone, or `on_text` returns `Err`. What `on_text` returns in `Ok` is
+/// sent straight back.
+pub fn run(
+    ws: &mut WebSocket<TcpStream>,
+    outgoing: &Receiver<String>,
+    mut on_text: impl FnMut(String) -> Result<Option<String>, ()>,
+) {
+    let _ = ws.get_mut().set_read_timeout(Some(POLL));
+    let _ = ws.get_mut().set_write_timeout(Some(WRITE_TIMEOUT));
+    loop {
+        match ws.read() {
+            Ok(Message::Text(t)) => match on_text(t.as_str().to_string()) {
+                Ok(Some(reply)) => {
+                    if ws.send(Message::text(reply)).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => {}
+                Err(()) => break,
+            },
+            Ok(Message::Binary(_)) => {
+                let reply = error_json("binary messages are not read: send JSON text");
+                if ws.send(Message::text(reply)).is_err() {
+                    break;
+                }
+            }
+            Ok(_) => {}
+            Err(Error::Io(e))
+                if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(Error::Capacity(e)) => {
+                let _ = ws.send(Message::text(error_json(&format!(
+                    "message too large ({e}); the connection closes"
+                ))));
+                break;
+            }
+            Err(_) => return,
+        }
+        loop {
+            match outgoing.try_recv() {
+                Ok(line) => {
+                    if ws.send(Message::text(line)).is_err() {
+                        return;
+                    }
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    let _ = ws.close(None);
+                    let _ = ws.flush();
+                    return;
+                }
+            }
+        }
+    }
+    let _ = ws.close(None);
+    let _ = ws.flush();
+}

@@ -1,0 +1,644 @@
+//! The board in a browser (issue 21): `sandtable web` and `serve --web`
+//! run as the real binary, their HTTP and WebSocket answers to bad input,
+//! and headless Chromium playing by clicks, answering a choice by its
+//! button, seeing a reload's report, and three clients (two browsers and
+//! `join`) sharing one game with no page holding what its player does not
+//! know. Without Chromium the browser tests are skipped (see `browser`).
+
+mod browser;
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use browser::{screenshot_path, Browser, Page};
+use serde_json::{json, Value};
+
+/// A running `sandtable` process, its output read line by line.
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Running {
+    fn start(args: &[&str]) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start sandtable");
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Running {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits for a line containing `text`; returns it.
+    fn wait_for(&mut self, text: &str, secs: u64) -> String {
+        if let Some(l) = self.seen.iter().find(|l| l.contains(text)) {
+            return l.clone();
+        }
+        let end = Instant::now() + Duration::from_secs(secs);
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+        {
+            self.seen.push(l.clone());
+            if l.contains(text) {
+                return l;
+            }
+        }
+        panic!(
+            "no line with `{text}` within {secs} s; saw:\n{}",
+            self.seen.join("\n")
+        );
+    }
+
+    fn say(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The `http://…/` a `web` or `serve --web` process printed.
+    fn url(&mut self, marker: &str) -> String {
+        let line = self.wait_for(marker, 60);
+        let start = line.find("http://").expect("a URL");
+        line[start..].split_whitespace().next().unwrap().to_string()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn web(args: &[&str]) -> (Running, String) {
+    let mut all = vec!["web", "--port", "0"];
+    all.extend_from_slice(args);
+    let mut r = Running::start(&all);
+    let url = r.url("serving");
+    (r, url)
+}
+
+fn host_of(url: &str) -> String {
+    url.trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// Sends raw bytes as a request; the status of the answer.
+fn raw_status(host: &str, request: &[u8]) -> u16 {
+    let mut s = TcpStream::connect(host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let _ = s.write_all(request);
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    out.split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
+
+fn socket(host: &str) -> Socket {
+    let (ws, _) = tungstenite::connect(format!("ws://{host}/ws")).unwrap();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    }
+    ws
+}
+
+/// The next JSON message of `kind` on a socket.
+fn next_of(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let m = ws.read().expect("a message");
+        if let tungstenite::Message::Text(t) = m {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_requests_get_clear_errors_and_change_nothing() {
+    let (_srv, url) = web(&["classic_stratego", "--seed", "3"]);
+    let host = host_of(&url);
+    assert_eq!(raw_status(&host, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"), 200);
+    assert_eq!(
+        raw_status(&host, b"GET /assets/board.js HTTP/1.1\r\n\r\n"),
+        200
+    );
+    assert_eq!(
+        raw_status(&host, b"POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"),
+        405
+    );
+    assert_eq!(
+        raw_status(&host, b"\x16\x03\x01 not http at all\r\n\r\n"),
+        400
+    );
+    assert_eq!(
+        raw_status(&host, b"GET /../../etc/passwd HTTP/1.1\r\n\r\n"),
+        404
+    );
+    let huge = format!("GET / HTTP/1.1\r\nX-Big: {}\r\n\r\n", "a".repeat(20_000));
+    assert_eq!(raw_status(&host, huge.as_bytes()), 431);
+    let wrong = b"GET /other HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    assert_eq!(raw_status(&host, wrong), 404);
+
+    let mut ws = socket(&host);
+    assert_eq!(next_of(&mut ws, "frame")["plies"], 0);
+    let send = |ws: &mut Socket, text: &str| ws.send(tungstenite::Message::text(text)).unwrap();
+    send(&mut ws, "not json");
+    let e = next_of(&mut ws, "error");
+    assert!(e["message"].as_str().unwrap().contains("malformed"), "{e}");
+    send(&mut ws, r#"{"type":"act","text":"z9-z10"}"#);
+    assert_eq!(next_of(&mut ws, "output")["ok"], false);
+    send(&mut ws, r#"{"type":"command","line":"quit"}"#);
+    let q = next_of(&mut ws, "output");
+    assert!(q["text"].as_str().unwrap().contains("cannot stop"), "{q}");
+    send(&mut ws, r#"{"type":"goto","ply":99}"#);
+    send(
+        &mut ws,
+        &format!(r#"{{"type":"command","line":"{}"}}"#, "x".repeat(40_000)),
+    );
+    let e = next_of(&mut ws, "error");
+    assert!(e["message"].as_str().unwrap().contains("too large"), "{e}");
+
+    // Nothing changed, and the server still answers.
+    let mut again = socket(&host);
+    let f = next_of(&mut again, "frame");
+    assert_eq!(
+        (f["plies"].clone(), f["browsing"].clone()),
+        (json!(0), json!(false))
+    );
+
+    // Connections are bounded: idle ones past the limit are turned away.
+    let idle: Vec<TcpStream> = (0..70)
+        .filter_map(|_| TcpStream::connect(&host).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(raw_status(&host, b"GET / HTTP/1.1\r\n\r\n"), 503);
+    drop(idle);
+    let end = Instant::now() + Duration::from_secs(10);
+    while raw_status(&host, b"GET / HTTP/1.1\r\n\r\n") != 200 {
+        assert!(
+            Instant::now() < end,
+            "the server did not recover after the idle connections left"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Clicks the pieces on `rank` until one lights up targets; returns its
+/// cell and its first target.
+fn select_by_click(b: &mut Browser, page: &Page, rank: u8) -> (String, String) {
+    for file in "abcdefghij".chars() {
+        let from = format!("{file}{rank}");
+        if b.eval(
+            page,
+            &format!("!!document.querySelector('#board g[data-cell={from}]')"),
+        ) != json!(true)
+        {
+            continue;
+        }
+        b.click(page, &format!("#board g[data-cell={from}]"));
+        let to = b.eval(page, "(document.querySelector('#board rect.target') || {getAttribute: () => null}).getAttribute('data-cell')");
+        if let Some(to) = to.as_str() {
+            return (from, to.to_string());
+        }
+    }
+    panic!("no piece on rank {rank} can move");
+}
+
+/// Plays a move from `rank` by clicks: the piece, then its first target.
+fn move_by_clicks(b: &mut Browser, page: &Page, rank: u8) -> (String, String) {
+    let (from, to) = select_by_click(b, page, rank);
+    b.click(page, &format!("#board rect[data-cell={to}]"));
+    (from, to)
+}
+
+#[test]
+fn a_game_is_played_by_clicks_in_the_session_page() {
+    let Some(mut b) = Browser::launch("a_game_is_played_by_clicks_in_the_session_page") else {
+        return;
+    };
+    let t0 = Instant::now();
+    let (_srv, url) = web(&["classic_stratego", "--seed", "3"]);
+    let page = b.open(&url, "");
+    b.wait(
+        &page,
+        "document.querySelector('#board svg [data-cell=a4]')",
+        20,
+    );
+    let (from, to) = move_by_clicks(&mut b, &page, 4);
+    b.wait(&page, &format!("document.querySelector('#board g[data-cell={to}]') && !document.querySelector('#board g[data-cell={from}]')"), 10);
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '1 / 1'",
+        10,
+    );
+    let log = b.eval(&page, "document.querySelector('#log').textContent");
+    assert!(
+        log.as_str().unwrap().contains(&format!("{from}-{to}")),
+        "{log}"
+    );
+    // The last move is outlined (the renderer's orange frame).
+    assert!(b.html(&page).contains("#f39c12"));
+
+    // History: back shows the start, forward the present; undo takes back.
+    b.click(&page, "#back");
+    b.wait(&page, &format!("document.querySelector('#board g[data-cell={from}]') && document.querySelector('#plies').textContent === '0 / 1'"), 10);
+    b.click(&page, "#present");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '1 / 1'",
+        10,
+    );
+    b.click(&page, "#undo");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '0 / 0'",
+        10,
+    );
+
+    // A few moves by clicks for each side (the omniscient viewer may play
+    // for whoever must act).
+    for (ply, rank) in [(1, 4), (2, 7), (3, 4), (4, 7)] {
+        let (from, to) = move_by_clicks(&mut b, &page, rank);
+        b.wait(
+            &page,
+            &format!("document.querySelector('#plies').textContent === '{ply} / {ply}' && document.querySelector('#board g[data-cell={to}]') && !document.querySelector('#board g[data-cell={from}]')"),
+            10,
+        );
+    }
+    b.type_line(&page, "#console-input", "undo 4");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '0 / 0'",
+        10,
+    );
+
+    // The console runs any REPL command, Lua included.
+    b.type_line(&page, "#console-input", "= 6*7");
+    b.wait(
+        &page,
+        "document.querySelector('#console-output').textContent.includes('42')",
+        10,
+    );
+    b.type_line(&page, "#console-input", "random 12");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '12 / 12'",
+        10,
+    );
+
+    // Seen as blue, the page holds no kind of a red piece blue has not seen.
+    b.type_line(&page, "#console-input", "as blue");
+    b.wait(
+        &page,
+        "document.querySelector('#viewer').value === 'blue'",
+        10,
+    );
+    let html = b.html(&page).to_lowercase();
+    let hidden = html.matches("red piece (unknown)").count();
+    assert!(
+        hidden > 30,
+        "red's army is hidden from blue ({hidden} backs)"
+    );
+    b.type_line(&page, "#console-input", "as red");
+    b.wait(
+        &page,
+        "document.querySelector('#viewer').value === 'red'",
+        10,
+    );
+    select_by_click(&mut b, &page, 4);
+    assert_eq!(
+        b.eval(
+            &page,
+            "document.querySelectorAll('#board .selected').length"
+        ),
+        2,
+        "the selected piece and its cell are marked"
+    );
+    if let Some(path) = screenshot_path("web_session.png") {
+        b.screenshot(&page, &path);
+    }
+    eprintln!(
+        "a_game_is_played_by_clicks_in_the_session_page: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn a_promotion_is_chosen_by_its_button() {
+    let Some(mut b) = Browser::launch("a_promotion_is_chosen_by_its_button") else {
+        return;
+    };
+    let t0 = Instant::now();
+    let (_srv, url) = web(&["chess", "--seed", "1"]);
+    let page = b.open(&url, "");
+    b.wait(
+        &page,
+        "document.querySelector('#board svg [data-cell=a7]')",
+        20,
+    );
+    b.type_line(
+        &page,
+        "#console-input",
+        "position 7k/P7/8/8/8/8/8/K7 w - - 0 1",
+    );
+    b.wait(&page, "document.querySelector('#board g[data-cell=a7]') && !document.querySelector('#board g[data-cell=e2]')", 10);
+    b.click(&page, "#board g[data-cell=a7]");
+    b.click(&page, "#board rect[data-cell=a8]");
+    let q = b.wait(&page, "!document.querySelector('#question').hidden && document.querySelector('#question').textContent", 10);
+    assert!(q.as_str().unwrap().contains("choose"), "{q}");
+    let labels = b.wait(&page, "Array.from(document.querySelectorAll('#buttons button')).map(b => b.textContent).join(',')", 10);
+    assert_eq!(labels, "queen,rook,bishop,knight");
+    b.click(&page, "#buttons button:nth-child(4)");
+    let title = b.wait(&page, "document.querySelector('#question').hidden && document.querySelector('#board g[data-cell=a8] title').textContent", 10);
+    assert!(title.as_str().unwrap().contains("knight"), "{title}");
+    eprintln!(
+        "a_promotion_is_chosen_by_its_button: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_script_edit_shows_the_reload_report_in_the_page() {
+    let Some(mut b) = Browser::launch("a_script_edit_shows_the_reload_report_in_the_page") else {
+        return;
+    };
+    let t0 = Instant::now();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&root.join("variants"), &tmp.path().join("variants"));
+    copy_dir(&root.join("scripts"), &tmp.path().join("scripts"));
+    let yaml = tmp.path().join("variants/classic_stratego.yaml");
+    let pos = std::fs::read_to_string(root.join("tests/transcripts/reload_pos.yaml"))
+        .unwrap()
+        .replace("TMPDIR", &tmp.path().display().to_string());
+    let pos_file = tmp.path().join("pos.yaml");
+    std::fs::write(&pos_file, pos).unwrap();
+    let (_srv, url) = web(&[yaml.to_str().unwrap(), "--seed", "1"]);
+    let page = b.open(&url, "");
+    b.wait(
+        &page,
+        "document.querySelector('#board svg [data-cell=a4]')",
+        20,
+    );
+    b.type_line(
+        &page,
+        "#console-input",
+        &format!("load-position {}", pos_file.display()),
+    );
+    b.wait(&page, "document.querySelector('#board g[data-cell=e7]') && !document.querySelector('#board g[data-cell=b1]')", 10);
+    b.type_line(
+        &page,
+        "#console-input",
+        "play a4-a5 e7-e6 a5-a6 e6-e5 e4-e5",
+    );
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '5 / 5'",
+        10,
+    );
+    b.type_line(&page, "#console-input", "watch");
+    b.wait(&page, "!document.querySelector('#watching').hidden", 10);
+    std::thread::sleep(Duration::from_millis(400));
+    let script = tmp.path().join("scripts/classic_stratego.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.contains("return \"both\""));
+    std::fs::write(
+        &script,
+        text.replace("return \"both\"", "return \"attacker\""),
+    )
+    .unwrap();
+    let report = b.wait(&page, "!document.querySelector('#report-box').hidden && document.querySelector('#report').textContent", 20);
+    let report = report.as_str().unwrap();
+    assert!(
+        report.contains("action 5 (e4-e5) now plays differently"),
+        "{report}"
+    );
+    assert!(
+        report.contains("before:") && report.contains("now:"),
+        "{report}"
+    );
+    // Under the new rule the striking captain stands on e5.
+    b.wait(
+        &page,
+        "document.querySelector('#board g[data-cell=e5]')",
+        10,
+    );
+    if let Some(path) = screenshot_path("web_reload.png") {
+        b.screenshot(&page, &path);
+    }
+    eprintln!(
+        "a_script_edit_shows_the_reload_report_in_the_page: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+/// Run in each play page before its own scripts: keeps every WebSocket
+/// message the page receives, to check the frames as well as the DOM.
+const RECORD_FRAMES: &str = r#"(() => {
+  const Real = window.WebSocket;
+  window.__frames = [];
+  function Recorded(url, protocols) {
+    const s = protocols === undefined ? new Real(url) : new Real(url, protocols);
+    s.addEventListener("message", (e) => window.__frames.push(String(e.data)));
+    return s;
+  }
+  Recorded.prototype = Real.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Recorded[k] = Real[k];
+  window.WebSocket = Recorded;
+})();"#;
+
+/// Joins the game from a fresh page as `name` in `seat`.
+fn join_page(b: &mut Browser, url: &str, name: &str, seat: &str) -> Page {
+    let page = b.open(url, RECORD_FRAMES);
+    b.wait(&page, &format!("!document.querySelector('#join').hidden && Array.from(document.querySelectorAll('#seat-choice option')).some(o => o.value === '{seat}')"), 20);
+    b.eval(&page, &format!("document.querySelector('#name').value = '{name}'; document.querySelector('#seat-choice').value = '{seat}'"));
+    b.click(&page, "#join-button");
+    b.wait(&page, &format!("document.querySelector('#seat').textContent === 'you play {seat}' && document.querySelector('#board svg')"), 20);
+    page
+}
+
+/// Checks that a page's DOM and every frame it received hold no kind of
+/// `other`'s pieces (none has been revealed in these games).
+fn assert_knows_nothing_of(b: &mut Browser, page: &Page, me: &str, other: &str, kinds: &[String]) {
+    let html = b.html(page).to_lowercase();
+    for k in kinds {
+        let leak = format!("{other} {}", k.to_lowercase());
+        assert!(!html.contains(&leak), "{me}'s page shows `{leak}`");
+    }
+    assert!(
+        html.contains(&format!("{other} piece (unknown)")),
+        "{me} sees {other}'s backs"
+    );
+    let frames = b.eval(page, "window.__frames");
+    let frames = frames.as_array().expect("recorded frames");
+    let mut states = 0;
+    for f in frames {
+        let msg: Value = serde_json::from_str(f.as_str().unwrap()).unwrap();
+        if msg["type"] != "state" {
+            continue;
+        }
+        states += 1;
+        for cell in msg["view"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| !c.is_null())
+        {
+            if cell["owner"] == other {
+                assert!(
+                    cell["kind"].is_null(),
+                    "{me} was sent the kind of {other}'s piece: {cell}"
+                );
+            }
+        }
+        let svg = msg["svg"]
+            .as_str()
+            .expect("state frames carry the SVG")
+            .to_lowercase();
+        for k in kinds {
+            assert!(
+                !svg.contains(&format!("{other} {}", k.to_lowercase())),
+                "{me}'s SVG frame names {other} {k}"
+            );
+        }
+    }
+    assert!(states >= 2, "{me} got {states} state frames");
+}
+
+#[test]
+fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
+    let Some(mut b) =
+        Browser::launch("two_browsers_and_a_join_client_share_one_game_and_see_only_their_own")
+    else {
+        return;
+    };
+    let t0 = Instant::now();
+    let tmp = tempfile::tempdir().unwrap();
+    let save = tmp.path().join("game.yaml");
+    let mut host = Running::start(&[
+        "serve",
+        "classic_stratego",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--web",
+        "0",
+        "--seed",
+        "5",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let url = host.url("browsers join at");
+    let hosting = host.wait_for("hosting on", 10);
+    let tcp = hosting.split_whitespace().nth(2).unwrap().to_string();
+
+    let red = join_page(&mut b, &url, "alice", "red");
+    let blue = join_page(&mut b, &url, "bob", "blue");
+    let mut carol = Running::start(&["join", &tcp, "--name", "carol", "--spectate"]);
+    carol.wait_for("spectat", 20);
+
+    // Red moves by clicks; blue's page and the join client see it.
+    let (from, to) = move_by_clicks(&mut b, &red, 4);
+    b.wait(&blue, &format!("document.querySelector('#board g[data-cell={to}]') && !document.querySelector('#board g[data-cell={from}]')"), 10);
+    carol.wait_for(&format!("{from}-{to}"), 10);
+    b.wait(
+        &blue,
+        "document.querySelector('#status').textContent.includes('your turn')",
+        10,
+    );
+    let (bfrom, bto) = move_by_clicks(&mut b, &blue, 7);
+    b.wait(&red, &format!("document.querySelector('#board g[data-cell={bto}]') && !document.querySelector('#board g[data-cell={bfrom}]')"), 10);
+    carol.wait_for(&format!("{bfrom}-{bto}"), 10);
+
+    // Chat goes everywhere: from the terminal to the browsers and back.
+    carol.say("say hello from the terminal");
+    for p in [&red, &blue] {
+        b.wait(p, "document.querySelector('#chat').textContent.includes('carol: hello from the terminal')", 10);
+    }
+    b.type_line(&blue, "#chat-input", "<b>bold</b> hi");
+    carol.wait_for("<b>bold</b> hi", 10);
+    b.wait(&red, "document.querySelector('#chat').textContent.includes('bob: <b>bold</b> hi') && !document.querySelector('#chat b')", 10);
+
+    // An illegal action from a page is refused with the host's reason.
+    b.eval(&red, "document.querySelector('#chat-input').value = ''");
+
+    // Neither page holds a kind of the other's army, in the DOM or in the
+    // frames it received; nor does the spectator's terminal.
+    let kinds: Vec<String> = common::engine("classic_stratego", &[])
+        .variant
+        .kinds
+        .iter()
+        .map(|k| k.name.clone())
+        .collect();
+    assert_knows_nothing_of(&mut b, &red, "red", "blue", &kinds);
+    assert_knows_nothing_of(&mut b, &blue, "blue", "red", &kinds);
+    let spectator = carol.seen.join("\n").to_lowercase();
+    for k in &kinds {
+        for side in ["red", "blue"] {
+            assert!(
+                !spectator.contains(&format!("{side} {}", k.to_lowercase())),
+                "the spectator saw {side} {k}"
+            );
+        }
+    }
+    if let Some(path) = screenshot_path("web_play_red.png") {
+        b.screenshot(&red, &path);
+    }
+
+    // A reload of the page takes the seat back (the token is in the page's
+    // storage) and shows the game as it stands.
+    b.eval(&red, "location.reload()");
+    b.wait(&red, &format!("document.querySelector('#seat').textContent === 'you play red' && document.querySelector('#board g[data-cell={to}]') && document.querySelector('#status').textContent.includes('ply 2')"), 20);
+    b.wait(
+        &red,
+        "document.querySelector('#status').textContent.includes('your turn')",
+        10,
+    );
+    host.say("quit");
+    eprintln!(
+        "two_browsers_and_a_join_client_share_one_game_and_see_only_their_own: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
