@@ -469,6 +469,8 @@ impl Engine {
             piece: Some(id),
             // The promoted kind shows on the board unless identities hide.
             public: !self.variant.hidden_identities,
+            handler: None,
+            data: Vec::new(),
         })
     }
 
