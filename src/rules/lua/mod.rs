@@ -34,6 +34,7 @@ mod call;
 mod context;
 mod errors;
 mod freeze;
+mod declared;
 mod hooks;
 mod limits;
 mod load;
@@ -116,4 +117,6 @@ pub struct Rules {
     after_action_caller: Function,
     /// Builds both piece tables and calls `rules.strike`.
     strike_caller: Function,
+    /// The script's `rules` table (declared actions' and choices' functions).
+    table: mlua::Table,
 }

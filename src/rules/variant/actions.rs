@@ -28,6 +28,11 @@ pub struct ActionDecl {
     pub ends_turn: bool,
     /// The `rules` function that performs it: `rules.<perform>(g, args)`.
     pub perform: Option<String>,
+    /// A `rules` function that may refuse a listed action:
+    /// `rules.<legal>(g, args)` answers whether it is legal.
+    pub legal: Option<String>,
+    /// Where the action was declared (file, line, column), for messages.
+    pub at: (String, u64, u64),
 }
 
 /// A piece of an action's text.

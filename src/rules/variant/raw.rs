@@ -97,6 +97,8 @@ pub(super) struct RawAction {
     pub(super) ends_turn: Option<bool>,
     #[serde(default)]
     pub(super) perform: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) legal: Option<Spanned<String>>,
 }
 
 /// An action parameter: where its values come from and what they must be.

@@ -34,6 +34,10 @@ fn action(
     cx: &mut Ctx,
 ) -> Option<ActionDecl> {
     let names: Vec<String> = a.params.keys().cloned().collect();
+    if names.len() > 2 {
+        cx.err_at(at, format!("actions.{name}: at most 2 parameters"));
+        return None;
+    }
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
         let src = source(&p.value.from, &names[..i], board, cx);
@@ -88,6 +92,8 @@ fn action(
         closes,
         ends_turn: a.ends_turn.unwrap_or(false),
         perform: a.perform.as_ref().map(|p| p.value.clone()),
+        legal: a.legal.as_ref().map(|p| p.value.clone()),
+        at: (cx.files[cx.file].clone(), at.line(), at.column()),
     })
 }
 
