@@ -9,7 +9,15 @@ use serde_saphyr::Spanned;
 use super::Ctx;
 use crate::base::geometry::Board;
 use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
-use crate::rules::variant::raw::{RawAction, RawVariant};
+use crate::rules::variant::raw::{Param, RawAction, RawVariant};
+use crate::rules::variant::Value;
+
+fn as_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
 
 /// The declared actions, in the order written (at most 64).
 pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ActionDecl> {
@@ -75,10 +83,10 @@ fn action(
         }
     };
     let closes = match &a.closes {
-        Some(p) => cx.resolve(p, at, |v| match v {
-            crate::rules::variant::Value::Bool(b) => Some(*b),
-            _ => None,
-        }, "true or false")?,
+        Some(Param::Opt(t)) if t.starts_with("!$") => {
+            !cx.resolve(&Param::Opt(t[1..].to_string()), at, as_bool, "true or false")?
+        }
+        Some(p) => cx.resolve(p, at, as_bool, "true or false")?,
         None => false,
     };
     Some(ActionDecl {
