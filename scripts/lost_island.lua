@@ -1,51 +1,26 @@
 -- Stratego Lost Island (shared/RULES.md §3). The YAML declares the turn's
 -- actions (which cells, what they cost, how they count); the host lists
 -- them and keeps the turn's steps. This script says what each one does.
---
--- State used (all in the host, nothing kept here):
---   pieces v1..v6        scouts; rank = printed value; hidden from others
---   container "boat"     per player, front first
---   counter "coins"      per player
---   mark "tile"          down | stone | up (public)
---   mark "stone"         a stone tile not yet ordinary (public)
---   mark "content"       what lies under a tile (known to nobody until turned)
---   mark "item" = flag   the flag lying on a tile (public)
---   mark "new"           loot turned up this turn (not claimable yet)
---   mark "target"        scouts still to be hit by the exploding bomb (public)
---   cell counter "coins" loot lying on a tile
---   piece attrs flag, ring (public)
---   turn note won_fight  a fight won this turn (extra loot)
+-- State (all in the host): scouts v1..v6 (rank = value; attrs flag, ring),
+-- a "boat" container per player (front first), "coins" counters per player
+-- and on cells (loot lying), marks "tile" (down | stone | up), "stone" (a
+-- stone tile not yet ordinary), "content" (known to nobody until turned),
+-- "item" = flag (the flag lying), "new" (loot found this turn), "target"
+-- (scouts the exploding bomb still has to hit); the turn note won_fight.
 
--- Choices whose answer everyone sees at the table (a bomb's orientation,
--- a storm's direction, the tile removed...) are declared public; the setup
--- answers (which scout starts where, the boat order) are not.
+-- Choices everyone sees at the table (a bomb's orientation, a storm's
+-- direction, the tile removed...) are public; setup answers are not.
 local PUBLIC = true
-
-local DIRS = {
-  north = { 0, 1 },
-  south = { 0, -1 },
-  east = { 1, 0 },
-  west = { -1, 0 },
-}
+local DIRS = { north = { 0, 1 }, south = { 0, -1 }, east = { 1, 0 }, west = { -1, 0 } }
 local DIR_ORDER = { "north", "east", "south", "west" }
 local DIAGS = { { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
 
--- "a,b" -> { "a", "b" } (option values)
-local function split(text, sep)
-  local out = {}
-  for part in string.gmatch(text, "[^" .. sep .. "]+") do
-    table.insert(out, (string.gsub(part, "^%s*(.-)%s*$", "%1")))
-  end
-  return out
-end
-
--- "a:2,b:1" -> { "a", "a", "b" }
+-- "a,b" -> { "a", "b" }; "a:2,b" -> { "a", "a", "b" } (option values)
 local function expand_mix(text)
   local out = {}
-  for _, item in ipairs(split(text, ",")) do
-    local parts = split(item, ":")
-    for _ = 1, tonumber(parts[2] or "1") or 0 do
-      table.insert(out, parts[1])
+  for name, n in string.gmatch(text, "([%w_]+):?(%d*)") do
+    for _ = 1, tonumber(n) or 1 do
+      table.insert(out, name)
     end
   end
   return out
@@ -59,22 +34,14 @@ local function shuffle(list)
   return list
 end
 
-local function contains(list, x)
-  return table.find(list, x) ~= nil
-end
-
-local function step(g, cell, d)
-  local f, r = g:coords(cell)
-  return g:cell_at(f + d[1], r + d[2])
-end
-
 -- The cells from `cell` outwards in direction `d`, nearest first.
 local function line(g, cell, d)
-  local out = {}
-  local c = step(g, cell, d)
+  local out, f, r = {}, g:coords(cell)
+  local c = g:cell_at(f + d[1], r + d[2])
   while c do
     table.insert(out, c)
-    c = step(g, c, d)
+    f, r = f + d[1], r + d[2]
+    c = g:cell_at(f + d[1], r + d[2])
   end
   return out
 end
@@ -83,24 +50,12 @@ local function is_water(g, cell)
   return g:has_terrain(cell, "water")
 end
 
-local function on_island(g, cell)
-  return cell ~= nil and not is_water(g, cell)
-end
-
-local function scout_at(g, cell)
+local scout_at = function(g, cell)
   return g:piece_at(cell)
-end
-
-local function flag_lies(g, cell)
-  return g:mark(cell, "item") == "flag"
 end
 
 local function boat(g, player)
   return g:container("boat", player)
-end
-
-local function coins(g, player)
-  return g:counter("coins", player)
 end
 
 local function add_coins(g, player, n)
@@ -165,7 +120,7 @@ local function enter(g, p, cell)
       g:log(p.owner .. " turns the stone tile " .. cell .. " and takes " .. coin_words(n))
     end
   end
-  if flag_lies(g, cell) then
+  if g:mark(cell, "item") == "flag" then
     g:clear_mark(cell, "item")
     g:set_attr(p.id, "flag", 1)
     g:log(p.owner .. " picks up the flag on " .. cell)
@@ -277,7 +232,7 @@ end
 function offer_expert(g, cell, from_index, value)
   local order = g:turn_order()
   for i = from_index, #order do
-    if coins(g, order[i]) >= 2 then
+    if g:counter("coins", order[i]) >= 2 then
       g:choose(order[i], "bomb expert? the bomb is about to hit " .. cell, { "pass", "expert" }, PUBLIC,
         "bomb_expert", { cell = cell, asked = i, value = value })
       return
@@ -407,7 +362,7 @@ local function flag_to_nearest(g, from)
   local f0, r0 = g:coords(from)
   local best, list = 99, {}
   for _, c in ipairs(g:cells()) do
-    if c ~= from and on_island(g, c) then
+    if c ~= from and not is_water(g, c) then
       local f, r = g:coords(c)
       local d = math.abs(f - f0) + math.abs(r - r0)
       if d < best then
@@ -615,7 +570,7 @@ end
 -- ---------------------------------------------------------------- setup
 
 local function seat_stones(g)
-  return split(options["seats_" .. #g:players()] or options.seats_4, ",")
+  return expand_mix(options["seats_" .. #g:players()] or options.seats_4)
 end
 
 local function place_tiles(g, stones)
@@ -623,7 +578,7 @@ local function place_tiles(g, stones)
   local mix = shuffle(expand_mix(options.tile_mix))
   local k, j = 1, 1
   for _, c in ipairs(g:cells()) do
-    if contains(stones, c) then
+    if table.find(stones, c) then
       g:set_mark(c, "tile", "stone")
       g:set_mark(c, "stone", "1")
       g:set_mark(c, "content", stone_mix[k] or "loot1", "none")
@@ -713,7 +668,7 @@ local function free_setup_next(g)
   if #stones < 4 then
     local free = {}
     for _, c in ipairs(g:cells()) do
-      if not contains(stones, c) then
+      if not table.find(stones, c) then
         table.insert(free, c)
       end
     end
@@ -770,7 +725,7 @@ function rules.setup(g)
     free_setup_next(g)
     return
   end
-  place_tiles(g, split(options.stones, ","))
+  place_tiles(g, expand_mix(options.stones))
   local seats = seat_stones(g)
   for i, p in ipairs(players) do
     local around = g:zone("around_" .. seats[i])
