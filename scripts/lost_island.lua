@@ -432,8 +432,9 @@ end
 
 -- ---------------------------------------------------------------- the actions
 
-function rules.move(g, a)
-  move_to(g, scout_at(g, a.from), a.to)
+-- A move (made by the host): what the scout finds where it arrives.
+function rules.arrive(g, a)
+  enter(g, scout_at(g, a.to), a.to)
 end
 
 function rules.attack(g, a)

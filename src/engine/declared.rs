@@ -277,6 +277,19 @@ impl Engine {
         s.steps.taken |= 1 << kind;
         s.steps.closed |= d.closes;
         s.hold_turn = !d.ends_turn;
+        if d.moves {
+            let Action::Declared { a: from, b: to, .. } = *a else {
+                return Ok(());
+            };
+            if let (Some(id), None) = (s.piece_at(from), s.piece_at(to)) {
+                s.place(id, to);
+                effects.push(Effect::Moved {
+                    piece: id,
+                    from: Some(from),
+                    to,
+                });
+            }
+        }
         if let Some(f) = &d.perform {
             let args = self.declared_args(d, a);
             self.rules

@@ -24,6 +24,9 @@ pub struct ActionDecl {
     pub once: bool,
     /// Taking it closes the action part of the turn (no counted action after).
     pub closes: bool,
+    /// The piece on the first parameter's cell moves to the second's
+    /// (natively, before `perform`).
+    pub moves: bool,
     /// Taking it ends the turn (after `perform`).
     pub ends_turn: bool,
     /// The `rules` function that performs it: `rules.<perform>(g, args)`.

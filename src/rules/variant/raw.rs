@@ -99,6 +99,8 @@ pub(super) struct RawAction {
     pub(super) perform: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) legal: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) moves: Option<bool>,
 }
 
 /// An action parameter: where its values come from and what they must be.

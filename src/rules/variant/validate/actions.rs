@@ -46,6 +46,10 @@ fn action(
         cx.err_at(at, format!("actions.{name}: at most 2 parameters"));
         return None;
     }
+    if a.moves == Some(true) && names.len() != 2 {
+        cx.err_at(at, format!("actions.{name}: `moves` needs two parameters (from, to)"));
+        return None;
+    }
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
         let src = source(&p.value.from, &names[..i], board, cx);
@@ -99,6 +103,7 @@ fn action(
         once: a.once.unwrap_or(false),
         closes,
         ends_turn: a.ends_turn.unwrap_or(false),
+        moves: a.moves.unwrap_or(false),
         perform: a.perform.as_ref().map(|p| p.value.clone()),
         legal: a.legal.as_ref().map(|p| p.value.clone()),
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
