@@ -729,7 +729,10 @@ fn the_flags_stone_tile_is_an_ordinary_tile_once_the_flag_has_left_it() {
     play(&e, &mut s, &["b3-b2", "b2-c2", "end"]);
     let l = legal(&e, &s);
     assert!(l.contains(&"b2".to_string()), "the flag left it: {l:?}");
-    assert!(!l.contains(&"e2".to_string()), "a loot stone tile stays: {l:?}");
+    assert!(
+        !l.contains(&"e2".to_string()),
+        "a loot stone tile stays: {l:?}"
+    );
     play(&e, &mut s, &["b2"]);
     assert!(is_water(&e, &s, "b2"));
 }
@@ -861,10 +864,7 @@ fn free_setup_places_stones_then_scouts_one_at_a_time() {
     // Which scout, then where (one choice each).
     assert_eq!(e.acting_player(&s), Some(0));
     play(&e, &mut s, &["6"]);
-    assert!(
-        legal(&e, &s).iter().all(|o| o != "c3"),
-        "stones stay free"
-    );
+    assert!(legal(&e, &s).iter().all(|o| o != "c3"), "stones stay free");
     play(&e, &mut s, &["a1"]);
     assert_eq!(e.acting_player(&s), Some(1), "one scout at a time, in turn");
     play(

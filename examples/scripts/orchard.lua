@@ -3,6 +3,7 @@
 -- end of a turn do.
 
 local FRUIT = { apple = 1, pear = 2 }
+local WORDS = { apple = "an apple", pear = "a pear" }
 
 function rules.setup(g)
   local mix = {}
@@ -37,7 +38,7 @@ function rules.dig(g, a)
       { cell = a.cell })
   else
     add_coins(g, me, FRUIT[what])
-    g:log(me .. " digs up a " .. what .. " on " .. a.cell .. " (+" .. FRUIT[what] .. ")")
+    g:log(me .. " digs up " .. WORDS[what] .. " on " .. a.cell .. " (+" .. FRUIT[what] .. ")")
   end
 end
 

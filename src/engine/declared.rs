@@ -100,7 +100,10 @@ impl Engine {
         if let Some((c, n)) = &d.cost {
             let have = s.counter(c, Some(p));
             if have < *n {
-                return Some(format!("it costs {n} {c} and {} has {have}", self.player_name(p)));
+                return Some(format!(
+                    "it costs {n} {c} and {} has {have}",
+                    self.player_name(p)
+                ));
             }
         }
         if let Some(c) = &d.needs {
@@ -242,7 +245,11 @@ impl Engine {
     }
 
     /// The parameters of a declared action by name, as cell names.
-    pub(super) fn declared_args<'d>(&self, d: &'d ActionDecl, a: &Action) -> Vec<(&'d str, String)> {
+    pub(super) fn declared_args<'d>(
+        &self,
+        d: &'d ActionDecl,
+        a: &Action,
+    ) -> Vec<(&'d str, String)> {
         let Action::Declared { a: x, b: y, .. } = *a else {
             return Vec::new();
         };
@@ -327,7 +334,11 @@ impl Engine {
                 }
             }
             let [a, b] = cells;
-            return Some(Ok(Action::Declared { kind: k as u8, a, b }));
+            return Some(Ok(Action::Declared {
+                kind: k as u8,
+                a,
+                b,
+            }));
         }
         None
     }

@@ -134,7 +134,11 @@ impl Engine {
                 format!("there is no listed action number {index} here")
             }
             Action::Declared { .. } => match s.pending.first() {
-                Some(c) => format!("{} must first choose ({})", self.player_name(c.player), c.reason),
+                Some(c) => format!(
+                    "{} must first choose ({})",
+                    self.player_name(c.player),
+                    c.reason
+                ),
                 None => self.explain_declared(s, a),
             },
             Action::Choose { index } => match s.pending.first() {

@@ -116,7 +116,9 @@ fn plain_data(t: Table) -> mlua::Result<Vec<(String, Plain)>> {
         };
         out.push((k.to_str()?.to_string(), v));
         if out.len() > 16 {
-            return Err(mlua::Error::runtime("a choice's data has at most 16 entries"));
+            return Err(mlua::Error::runtime(
+                "a choice's data has at most 16 entries",
+            ));
         }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));

@@ -102,7 +102,9 @@ fn filtered_pieces(
             Some(f) => lua.unpack(f.raw_get::<LV>("attr")?)?,
             None => None,
         };
-        let attr = attr.map(|a| a.to_str().map(|s| s.to_string())).transpose()?;
+        let attr = attr
+            .map(|a| a.to_str().map(|s| s.to_string()))
+            .transpose()?;
         let (state, variant) = (cx.state(), cx.variant());
         for &id in state.board.iter().flatten() {
             let p = &state.pieces[id as usize];

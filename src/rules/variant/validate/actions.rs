@@ -47,7 +47,10 @@ fn action(
         return None;
     }
     if a.moves == Some(true) && names.len() != 2 {
-        cx.err_at(at, format!("actions.{name}: `moves` needs two parameters (from, to)"));
+        cx.err_at(
+            at,
+            format!("actions.{name}: `moves` needs two parameters (from, to)"),
+        );
         return None;
     }
     let mut params = Vec::new();
@@ -87,9 +90,12 @@ fn action(
         }
     };
     let closes = match &a.closes {
-        Some(Param::Opt(t)) if t.starts_with("!$") => {
-            !cx.resolve(&Param::Opt(t[1..].to_string()), at, as_bool, "true or false")?
-        }
+        Some(Param::Opt(t)) if t.starts_with("!$") => !cx.resolve(
+            &Param::Opt(t[1..].to_string()),
+            at,
+            as_bool,
+            "true or false",
+        )?,
         Some(p) => cx.resolve(p, at, as_bool, "true or false")?,
         None => false,
     };

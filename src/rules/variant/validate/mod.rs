@@ -11,13 +11,13 @@ use super::raw::{Param, RawVariant};
 use super::{display_path, Diagnostic, LoadError, NoMoves, OptionSpec, Value, Variant};
 use crate::base::geometry::{Board, Cell};
 
+mod actions;
 mod board;
 mod notation;
 mod options;
 mod pieces;
 mod players;
 mod rules;
-mod actions;
 mod setup;
 
 /// Checks the merged variant `raw`: `origins` says which of `files` (base
