@@ -133,3 +133,49 @@ fn the_richer_farmer_wins_when_the_orchard_is_dug_up() {
     let o = s.outcome.clone().expect("over");
     assert_eq!(o.winners, [0]);
 }
+
+/// A copy of Orchard with one edit, loaded: the error text.
+fn load_edited(old: &str, new: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let yaml = std::fs::read_to_string(root.join("variants/orchard.yaml")).unwrap();
+    assert!(yaml.contains(old), "{old}");
+    let path = dir.path().join("variants/orchard.yaml");
+    std::fs::write(&path, yaml.replacen(old, new, 1)).unwrap();
+    std::fs::copy(
+        root.join("scripts/orchard.lua"),
+        dir.path().join("scripts/orchard.lua"),
+    )
+    .unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn check_names_the_line_and_column_of_a_bad_declaration() {
+    let e = load_edited(
+        "from: near_own, where: [mark",
+        "from: near_mine, where: [mark",
+    );
+    assert!(
+        e.contains("orchard.yaml:34:21:") && e.contains("unknown source `near_mine`"),
+        "{e}"
+    );
+    let e = load_edited(
+        "where: [empty] }\n    moves",
+        "where: [vacant] }\n    moves",
+    );
+    assert!(e.contains("unknown condition `vacant`"), "{e}");
+    let e = load_edited("perform: dig", "perform: excavate");
+    assert!(
+        e.contains("orchard.yaml:") && e.contains("no function rules.excavate"),
+        "{e}"
+    );
+    let e = load_edited("text: \"{from}-{to}\"", "text: \"{from}-{goal}\"");
+    assert!(e.contains("`{goal}` is not a parameter"), "{e}");
+}
