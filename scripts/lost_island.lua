@@ -50,10 +50,6 @@ local function is_water(g, cell)
   return g:has_terrain(cell, "water")
 end
 
-local scout_at = function(g, cell)
-  return g:piece_at(cell)
-end
-
 local function boat(g, player)
   return g:container("boat", player)
 end
@@ -152,6 +148,12 @@ local function compare(a, ra, b, rb)
   return x > y and 1 or (x < y and -1 or 0)
 end
 
+local function side(p)
+  return p.owner .. " " .. p.rank .. (ring_of(p) > 0 and "+ring" or "")
+end
+
+-- The loser goes to its boat (both on a tie); the flag goes to the winner
+-- (drops on the contested tile on a tie); the winner holds the tile.
 local function fight(g, att, def)
   local from, to = att.cell, def.cell
   local who = options.secret_fights and { att.owner, def.owner } or "all"
@@ -160,38 +162,28 @@ local function fight(g, att, def)
   local r = compare(att.rank, ring_of(att), def.rank, ring_of(def))
   g:clear_attr(att.id, "ring")
   g:clear_attr(def.id, "ring")
-  local a_flag, d_flag = has_flag(att), has_flag(def)
-  local words
-  if r > 0 then
-    to_boat(g, def, nil)
-    if d_flag then
-      g:set_attr(att.id, "flag", 1)
-    end
-    move_to(g, g:piece(att.id), to)
-    g:note_turn("won_fight")
-    words = att.owner .. " wins"
-  elseif r < 0 then
-    to_boat(g, att, nil)
-    if a_flag then
-      g:set_attr(def.id, "flag", 1)
-    end
-    words = def.owner .. " wins"
-  else
-    to_boat(g, att, nil)
-    to_boat(g, def, nil)
-    if a_flag or d_flag then
+  local flag = has_flag(att) or has_flag(def)
+  local win, lose = att, def
+  if r < 0 then
+    win, lose = def, att
+  end
+  to_boat(g, lose, nil)
+  if r == 0 then
+    to_boat(g, win, nil)
+    if flag then
       g:set_mark(to, "item", "flag")
     end
-    words = "a tie: both go back to their boats"
+  elseif flag then
+    g:set_attr(win.id, "flag", 1)
   end
-  local function side(p)
-    return p.owner .. " " .. p.rank .. (ring_of(p) > 0 and "+ring" or "")
+  if r > 0 then
+    move_to(g, g:piece(att.id), to)
+    g:note_turn("won_fight")
   end
-  if options.secret_fights then
-    g:log("fight " .. from .. "x" .. to .. " (" .. att.owner .. " against " .. def.owner .. "): " .. words)
-  else
-    g:log("fight " .. from .. "x" .. to .. ": " .. side(att) .. " against " .. side(def) .. ": " .. words)
-  end
+  local words = r == 0 and "a tie: both go back to their boats" or (win.owner .. " wins")
+  local sides = options.secret_fights and (" (" .. att.owner .. " against " .. def.owner .. ")")
+    or (": " .. side(att) .. " against " .. side(def))
+  g:log("fight " .. from .. "x" .. to .. sides .. ": " .. words)
 end
 
 -- ---------------------------------------------------------------- bombs
@@ -213,7 +205,7 @@ local offer_expert
 local function continue_bomb(g, value)
   local targets = {}
   for c, _ in pairs(g:marked("target")) do
-    if scout_at(g, c) then
+    if g:piece_at(c) then
       table.insert(targets, c)
     else
       g:clear_mark(c, "target")
@@ -239,7 +231,7 @@ function offer_expert(g, cell, from_index, value)
     end
   end
   g:clear_mark(cell, "target")
-  local p = scout_at(g, cell)
+  local p = g:piece_at(cell)
   if p then
     g:clear_attr(p.id, "ring")
     g:reveal(p.id, "all")
@@ -257,7 +249,7 @@ local function start_bomb(g, cell, value, pattern, orientation)
   local n = 0
   for _, d in ipairs(bomb_lines(pattern, orientation)) do
     for _, c in ipairs(line(g, cell, d)) do
-      if scout_at(g, c) then
+      if g:piece_at(c) then
         g:set_mark(c, "target", "hit")
         n += 1
       end
@@ -274,7 +266,7 @@ local function storm_dirs(g, cell)
   local out = {}
   for _, name in ipairs(DIR_ORDER) do
     for _, c in ipairs(line(g, cell, DIRS[name])) do
-      if scout_at(g, c) then
+      if g:piece_at(c) then
         table.insert(out, name)
         break
       end
@@ -285,7 +277,7 @@ end
 
 -- The storm tile disappears (advanced option): shallow water.
 local function vanish(g, cell)
-  if g:mark(cell, "tile") ~= nil and scout_at(g, cell) == nil then
+  if g:mark(cell, "tile") ~= nil and g:piece_at(cell) == nil then
     g:set_cell_counter("coins", cell, 0)
     for _, m in ipairs({ "tile", "content", "new" }) do
       g:clear_mark(cell, m)
@@ -300,7 +292,7 @@ local function blow(g, cell, dir)
   g:log("the storm on " .. cell .. " blows " .. dir)
   -- Farthest first, so each scout moves into the place the next one left.
   for i = #cells, 1, -1 do
-    local p = scout_at(g, cells[i])
+    local p = g:piece_at(cells[i])
     if p then
       local dest = cells[i + 1]
       if dest == nil or is_water(g, dest) then
@@ -345,7 +337,7 @@ local function shrink_candidates(g)
     local free, taken = {}, {}
     for _, c in ipairs(g:zone(ring)) do
       if tiles[c] and not stones[c] and not items[c] then
-        table.insert(scout_at(g, c) and taken or free, c)
+        table.insert(g:piece_at(c) and taken or free, c)
       end
     end
     if #free > 0 or #taken > 0 then
@@ -376,7 +368,7 @@ local function flag_to_nearest(g, from)
 end
 
 local function put_flag(g, cell)
-  local p = scout_at(g, cell)
+  local p = g:piece_at(cell)
   if p then
     g:set_attr(p.id, "flag", 1)
     g:log("the flag moves to " .. cell .. ": " .. p.owner .. "'s scout takes it")
@@ -402,7 +394,7 @@ local function remove_tile(g, me, cell, won_fight)
   for _, m in ipairs({ "tile", "content", "new", "stone" }) do
     g:clear_mark(cell, m)
   end
-  local p = scout_at(g, cell)
+  local p = g:piece_at(cell)
   local flag_moves = p ~= nil and has_flag(p)
   if p then
     to_boat(g, p, nil)
@@ -434,22 +426,22 @@ end
 
 -- A move (made by the host): what the scout finds where it arrives.
 function rules.arrive(g, a)
-  enter(g, scout_at(g, a.to), a.to)
+  enter(g, g:piece_at(a.to), a.to)
 end
 
 function rules.attack(g, a)
-  fight(g, scout_at(g, a.from), scout_at(g, a.to))
+  fight(g, g:piece_at(a.from), g:piece_at(a.to))
   check_win(g)
 end
 
 -- A swim into a fight counts as the turn's second action.
 function rules.swim(g, a)
-  local q = scout_at(g, a.to)
+  local q = g:piece_at(a.to)
   if q then
     g:close_actions()
-    fight(g, scout_at(g, a.from), q)
+    fight(g, g:piece_at(a.from), q)
   else
-    move_to(g, scout_at(g, a.from), a.to)
+    move_to(g, g:piece_at(a.from), a.to)
   end
   check_win(g)
 end
@@ -494,12 +486,12 @@ function rules.reinforce(g, a)
 end
 
 function rules.ring(g, a)
-  g:set_attr(scout_at(g, a.cell).id, "ring", 1)
+  g:set_attr(g:piece_at(a.cell).id, "ring", 1)
   g:log(g:player() .. " buys a power ring for the scout on " .. a.cell)
 end
 
 function rules.spy(g, a)
-  g:reveal(scout_at(g, a.cell).id, g:player())
+  g:reveal(g:piece_at(a.cell).id, g:player())
   g:log(g:player() .. " spies on the scout on " .. a.cell)
 end
 
@@ -704,7 +696,7 @@ function rules.scout_to_place(g, player, rank)
   g:continue_turn()
   local free = {}
   for _, c in ipairs(g:cells()) do
-    if scout_at(g, c) == nil and g:mark(c, "stone") == nil then
+    if g:piece_at(c) == nil and g:mark(c, "stone") == nil then
       table.insert(free, c)
     end
   end
