@@ -1,50 +1,26 @@
--- Stratego Lost Island (shared/RULES.md §3). The host knows cells, pieces,
--- containers, counters and marks; this script gives them their meaning.
---
--- State used (all in the host, nothing kept here):
---   pieces v1..v6        scouts; rank = printed value; hidden from others
---   container "boat"     per player, front first
---   counter "coins"      per player
---   counters turn_*      the steps of the turn in progress (public)
---   mark "tile"          down | stone | up (public)
---   mark "stone"         a stone tile, turned or not (public; never removed)
---   mark "content"       what lies under a tile (known to nobody until turned)
---   mark "item" = flag   the flag lying on a tile (public)
---   mark "new"           loot turned up this turn (not claimable yet)
---   mark "target"        scouts still to be hit by the exploding bomb (public)
---   cell counter "coins" loot lying on a tile
---   piece attrs flag, ring (public)
+-- Stratego Lost Island (shared/RULES.md §3). The YAML declares the turn's
+-- actions (which cells, what they cost, how they count); the host lists
+-- them and keeps the turn's steps. This script says what each one does.
+-- State (all in the host): scouts v1..v6 (rank = value; attrs flag, ring),
+-- a "boat" container per player (front first), "coins" counters per player
+-- and on cells (loot lying), marks "tile" (down | stone | up), "stone" (a
+-- stone tile not yet ordinary), "content" (known to nobody until turned),
+-- "item" = flag (the flag lying), "new" (loot found this turn), "target"
+-- (scouts the exploding bomb still has to hit); the turn note won_fight.
 
--- Choices whose answer everyone sees at the table (a bomb's orientation,
--- a storm's direction, the tile removed...) are declared public; the setup
--- answers (which scout starts where, the boat order) are not.
+-- Choices everyone sees at the table (a bomb's orientation, a storm's
+-- direction, the tile removed...) are public; setup answers are not.
 local PUBLIC = true
-
-local DIRS = {
-  north = { 0, 1 },
-  south = { 0, -1 },
-  east = { 1, 0 },
-  west = { -1, 0 },
-}
+local DIRS = { north = { 0, 1 }, south = { 0, -1 }, east = { 1, 0 }, west = { -1, 0 } }
 local DIR_ORDER = { "north", "east", "south", "west" }
 local DIAGS = { { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
 
-local function split(text, sep)
-  local out = {}
-  for part in string.gmatch(text, "[^" .. sep .. "]+") do
-    table.insert(out, (string.gsub(part, "^%s*(.-)%s*$", "%1")))
-  end
-  return out
-end
-
--- "a:2,b:1" -> { "a", "a", "b" }
+-- "a,b" -> { "a", "b" }; "a:2,b" -> { "a", "a", "b" } (option values)
 local function expand_mix(text)
   local out = {}
-  for _, item in ipairs(split(text, ",")) do
-    local parts = split(item, ":")
-    local n = tonumber(parts[2] or "1") or 0
-    for _ = 1, n do
-      table.insert(out, parts[1])
+  for name, n in string.gmatch(text, "([%w_]+):?(%d*)") do
+    for _ = 1, tonumber(n) or 1 do
+      table.insert(out, name)
     end
   end
   return out
@@ -58,79 +34,36 @@ local function shuffle(list)
   return list
 end
 
-local function contains(list, x)
-  for _, v in ipairs(list) do
-    if v == x then
-      return true
-    end
+-- The cells from `cell` outwards in direction `d`, nearest first.
+local function line(g, cell, d)
+  local out, f, r = {}, g:coords(cell)
+  local c = g:cell_at(f + d[1], r + d[2])
+  while c do
+    table.insert(out, c)
+    f, r = f + d[1], r + d[2]
+    c = g:cell_at(f + d[1], r + d[2])
   end
-  return false
-end
-
-local function step(g, cell, dx, dy)
-  local f, r = g:coords(cell)
-  return g:cell_at(f + dx, r + dy)
+  return out
 end
 
 local function is_water(g, cell)
   return g:has_terrain(cell, "water")
 end
 
-local function on_island(g, cell)
-  return cell ~= nil and not is_water(g, cell)
-end
-
--- Every cell of the 6x6 board, a1 b1 ... f6 (cell index order).
-local ALL = {}
-for r = 1, 6 do
-  for f = 1, 6 do
-    table.insert(ALL, string.char(96 + f) .. r)
-  end
-end
-table.freeze(ALL)
-
-local function all_cells(_g)
-  return ALL
-end
-
-local function scout_at(g, cell)
-  return g:piece_at(cell)
-end
-
-local function flag_lies(g, cell)
-  return g:mark(cell, "item") == "flag"
-end
-
-local function free_tile(g, cell)
-  return on_island(g, cell) and scout_at(g, cell) == nil
-end
-
 local function boat(g, player)
   return g:container("boat", player)
-end
-
-local function coins(g, player)
-  return g:counter("coins", player)
 end
 
 local function add_coins(g, player, n)
   g:set_counter("coins", g:counter("coins", player) + n, player)
 end
 
-local function tcount(name)
-  return "turn_" .. name
+local function coin_words(n)
+  return n == 1 and "1 coin" or (n .. " coins")
 end
 
-local function turn(g, name)
-  return g:counter(tcount(name))
-end
-
-local function set_turn(g, name, v)
-  g:set_counter(tcount(name), v)
-end
-
-local function value_of(p)
-  return p.rank
+local function loot_of(content)
+  return tonumber(string.match(content or "", "^loot(%d+)$") or "")
 end
 
 local function ring_of(p)
@@ -143,24 +76,13 @@ end
 
 -- ---------------------------------------------------------------- the win
 
+-- The flag's holder wins when only their scouts are left on the island.
 local function check_win(g)
-  local carrier = nil
-  local owners = {}
-  for _, p in ipairs(g:pieces()) do
-    owners[p.owner] = true
-    if has_flag(p) then
-      carrier = p.owner
-    end
+  local carrier = g:pieces({ attr = "flag" })[1]
+  if carrier and g:count() == g:count({ owner = carrier.owner }) then
+    local o = carrier.owner
+    g:win(o, o .. " holds the flag and only " .. o .. "'s scouts are on the island")
   end
-  if carrier == nil then
-    return
-  end
-  for o in pairs(owners) do
-    if o ~= carrier then
-      return
-    end
-  end
-  g:win(carrier, carrier .. " holds the flag and only " .. carrier .. "'s scouts are on the island")
 end
 
 -- ---------------------------------------------------------------- moving pieces
@@ -176,32 +98,35 @@ local function to_boat(g, p, drop_at)
   g:send(p.id, "boat", p.owner)
 end
 
--- Turns a stone tile (entering it) and gives its content to the scout.
+-- Turns a stone tile (entering it) and gives its content to the scout. The
+-- flag's stone tile is an ordinary tile once the flag has left it.
 local function enter(g, p, cell)
-  local tile = g:mark(cell, "tile")
-  if tile == "stone" then
+  if g:mark(cell, "tile") == "stone" then
     local content = g:mark(cell, "content") or ""
     g:set_mark(cell, "tile", "up")
     g:clear_mark(cell, "content")
     if content == "flag" then
       g:set_attr(p.id, "flag", 1)
+      g:clear_mark(cell, "stone")
       g:log(p.owner .. " turns the stone tile " .. cell .. ": the flag!")
+      check_win(g)
     else
-      local n = tonumber(string.match(content, "^loot(%d+)$") or "0") or 0
+      local n = loot_of(content) or 0
       add_coins(g, p.owner, n)
-      g:log(p.owner .. " turns the stone tile " .. cell .. ": " .. n .. " coins")
+      g:log(p.owner .. " turns the stone tile " .. cell .. " and takes " .. coin_words(n))
     end
   end
-  if flag_lies(g, cell) then
+  if g:mark(cell, "item") == "flag" then
     g:clear_mark(cell, "item")
     g:set_attr(p.id, "flag", 1)
     g:log(p.owner .. " picks up the flag on " .. cell)
+    check_win(g)
   end
   local c = g:cell_counter("coins", cell)
   if c > 0 and g:mark(cell, "new") == nil then
     g:set_cell_counter("coins", cell, 0)
     add_coins(g, p.owner, c)
-    g:log(p.owner .. " takes " .. c .. " coins on " .. cell)
+    g:log(p.owner .. " takes " .. coin_words(c) .. " on " .. cell)
   end
 end
 
@@ -216,149 +141,49 @@ end
 local function compare(a, ra, b, rb)
   if a == 1 and b == 6 then
     return 1
-  end
-  if a == 6 and b == 1 then
+  elseif a == 6 and b == 1 then
     return -1
   end
   local x, y = a + ra, b + rb
-  if x > y then
-    return 1
-  elseif x < y then
-    return -1
-  end
-  return 0
+  return x > y and 1 or (x < y and -1 or 0)
 end
 
+local function side(p)
+  return p.owner .. " " .. p.rank .. (ring_of(p) > 0 and "+ring" or "")
+end
+
+-- The loser goes to its boat (both on a tie); the flag goes to the winner
+-- (drops on the contested tile on a tie); the winner holds the tile.
 local function fight(g, att, def)
   local from, to = att.cell, def.cell
   local who = options.secret_fights and { att.owner, def.owner } or "all"
   g:reveal(att.id, who)
   g:reveal(def.id, who)
-  local r = compare(value_of(att), ring_of(att), value_of(def), ring_of(def))
+  local r = compare(att.rank, ring_of(att), def.rank, ring_of(def))
   g:clear_attr(att.id, "ring")
   g:clear_attr(def.id, "ring")
-  local a_flag, d_flag = has_flag(att), has_flag(def)
-  local words
-  if r > 0 then
-    to_boat(g, def, nil)
-    if d_flag then
-      g:set_attr(att.id, "flag", 1)
-    end
-    move_to(g, g:piece(att.id), to)
-    set_turn(g, "won_fight", 1)
-    words = att.owner .. " wins"
-  elseif r < 0 then
-    to_boat(g, att, nil)
-    if a_flag then
-      g:set_attr(def.id, "flag", 1)
-    end
-    words = def.owner .. " wins"
-  else
-    to_boat(g, att, nil)
-    to_boat(g, def, nil)
-    if a_flag or d_flag then
+  local flag = has_flag(att) or has_flag(def)
+  local win, lose = att, def
+  if r < 0 then
+    win, lose = def, att
+  end
+  to_boat(g, lose, nil)
+  if r == 0 then
+    to_boat(g, win, nil)
+    if flag then
       g:set_mark(to, "item", "flag")
     end
-    words = "a tie: both go back to their boats"
+  elseif flag then
+    g:set_attr(win.id, "flag", 1)
   end
-  if options.secret_fights then
-    g:log("fight " .. from .. "x" .. to .. " (" .. att.owner .. " against " .. def.owner .. "): " .. words)
-  else
-    g:log(
-      "fight " .. from .. "x" .. to .. ": " .. att.owner .. " " .. value_of(att)
-        .. (ring_of(att) > 0 and "+ring" or "") .. " against " .. def.owner .. " " .. value_of(def)
-        .. (ring_of(def) > 0 and "+ring" or "") .. ": " .. words
-    )
+  if r > 0 then
+    move_to(g, g:piece(att.id), to)
+    g:note_turn("won_fight")
   end
-end
-
--- ---------------------------------------------------------------- reinforcing
-
-local function landing_cells(g, player)
-  local near, seen = {}, {}
-  for _, p in ipairs(g:pieces({ owner = player })) do
-    for _, c in ipairs(g:neighbors(p.cell)) do
-      if not seen[c] and free_tile(g, c) then
-        seen[c] = true
-        table.insert(near, c)
-      end
-    end
-  end
-  if #near > 0 then
-    table.sort(near)
-    return near
-  end
-  local any = {}
-  for _, c in ipairs(ALL) do
-    if free_tile(g, c) then
-      table.insert(any, c)
-    end
-  end
-  return any
-end
-
-local function reinforce(g, player, cell)
-  local front = boat(g, player)[1]
-  g:log(player .. " reinforces on " .. cell)
-  move_to(g, front, cell)
-end
-
--- ---------------------------------------------------------------- swimming
-
--- Island tiles reachable by swimming from `cell`: through orthogonally
--- connected shallow water starting next to it, ending on a tile next to that water.
-local function swim_targets(g, cell)
-  local seen, queue = {}, {}
-  for _, n in ipairs(g:neighbors(cell)) do
-    if is_water(g, n) and not seen[n] then
-      seen[n] = true
-      table.insert(queue, n)
-    end
-  end
-  local targets, tseen = {}, {}
-  local i = 1
-  while i <= #queue do
-    local w = queue[i]
-    i += 1
-    for _, n in ipairs(g:neighbors(w)) do
-      if is_water(g, n) then
-        if not seen[n] then
-          seen[n] = true
-          table.insert(queue, n)
-        end
-      elseif n ~= cell and not tseen[n] then
-        tseen[n] = true
-        table.insert(targets, n)
-      end
-    end
-  end
-  table.sort(targets)
-  return targets
-end
-
--- ---------------------------------------------------------------- spying
-
-local function spy_targets(g, player)
-  local out, seen = {}, {}
-  for _, p in ipairs(g:pieces({ owner = player })) do
-    for _, name in ipairs(DIR_ORDER) do
-      local d = DIRS[name]
-      local c = step(g, p.cell, d[1], d[2])
-      while c do
-        local q = scout_at(g, c)
-        if q then
-          if q.owner ~= player and not seen[c] then
-            seen[c] = true
-            table.insert(out, c)
-          end
-          break
-        end
-        c = step(g, c, d[1], d[2])
-      end
-    end
-  end
-  table.sort(out)
-  return out
+  local words = r == 0 and "a tie: both go back to their boats" or (win.owner .. " wins")
+  local sides = options.secret_fights and (" (" .. att.owner .. " against " .. def.owner .. ")")
+    or (": " .. side(att) .. " against " .. side(def))
+  g:log("fight " .. from .. "x" .. to .. sides .. ": " .. words)
 end
 
 -- ---------------------------------------------------------------- bombs
@@ -376,73 +201,63 @@ end
 
 local offer_expert
 
-local function continue_bomb(g)
+-- The next hit of an exploding bomb of value `value`: the flipper orders them.
+local function continue_bomb(g, value)
   local targets = {}
   for c, _ in pairs(g:marked("target")) do
-    if scout_at(g, c) then
+    if g:piece_at(c) then
       table.insert(targets, c)
     else
       g:clear_mark(c, "target")
     end
   end
   table.sort(targets)
-  if #targets == 0 then
-    g:set_counter("bomb_value", 0)
-    return
-  end
   if #targets == 1 then
-    offer_expert(g, targets[1], 1)
-  else
-    g:choose(g:player(), "the bomb hits next", targets, PUBLIC)
+    offer_expert(g, targets[1], 1, value)
+  elseif #targets > 1 then
+    g:choose(g:player(), "the bomb hits next", targets, PUBLIC, "bomb_next", { value = value })
   end
 end
 
--- Offers the bomb expert to the next player (in turn order from `after`)
--- who can pay; resolves the hit on `cell` when nobody is left to ask.
-function offer_expert(g, cell, from_index)
+-- Offers the bomb expert to the next player (in turn order from the player
+-- to move) who can pay; resolves the hit on `cell` when nobody is left.
+function offer_expert(g, cell, from_index, value)
   local order = g:turn_order()
   for i = from_index, #order do
-    if coins(g, order[i]) >= 2 then
-      g:set_counter("bomb_asked", i)
-      g:set_counter("bomb_cell", g:cell(cell).index)
-      g:choose(order[i], "bomb expert? the bomb is about to hit " .. cell, { "pass", "expert" }, PUBLIC)
+    if g:counter("coins", order[i]) >= 2 then
+      g:choose(order[i], "bomb expert? the bomb is about to hit " .. cell, { "pass", "expert" }, PUBLIC,
+        "bomb_expert", { cell = cell, asked = i, value = value })
       return
     end
   end
-  -- Nobody stops it: the hit.
   g:clear_mark(cell, "target")
-  local p = scout_at(g, cell)
-  local v = g:counter("bomb_value")
+  local p = g:piece_at(cell)
   if p then
-    local val = value_of(p) + ring_of(p)
     g:clear_attr(p.id, "ring")
     g:reveal(p.id, "all")
-    if value_of(p) == 1 or val <= v then
+    if p.rank == 1 or p.rank + ring_of(p) <= value then
       g:log("the bomb hits " .. p.owner .. "'s scout on " .. cell .. ": back to the boat")
       to_boat(g, p, cell)
     else
       g:log("the bomb hits " .. p.owner .. "'s scout on " .. cell .. ": it stays")
     end
   end
-  continue_bomb(g)
+  continue_bomb(g, value)
 end
 
 local function start_bomb(g, cell, value, pattern, orientation)
   local n = 0
   for _, d in ipairs(bomb_lines(pattern, orientation)) do
-    local c = step(g, cell, d[1], d[2])
-    while c do
-      if scout_at(g, c) then
+    for _, c in ipairs(line(g, cell, d)) do
+      if g:piece_at(c) then
         g:set_mark(c, "target", "hit")
         n += 1
       end
-      c = step(g, c, d[1], d[2])
     end
   end
   g:log("the bomb on " .. cell .. " (value " .. value .. ") explodes"
     .. (orientation and (" " .. orientation .. "ly") or "") .. ": " .. n .. " scouts in its lines")
-  g:set_counter("bomb_value", value)
-  continue_bomb(g)
+  continue_bomb(g, value)
 end
 
 -- ---------------------------------------------------------------- storms
@@ -450,14 +265,11 @@ end
 local function storm_dirs(g, cell)
   local out = {}
   for _, name in ipairs(DIR_ORDER) do
-    local d = DIRS[name]
-    local c = step(g, cell, d[1], d[2])
-    while c do
-      if scout_at(g, c) then
+    for _, c in ipairs(line(g, cell, DIRS[name])) do
+      if g:piece_at(c) then
         table.insert(out, name)
         break
       end
-      c = step(g, c, d[1], d[2])
     end
   end
   return out
@@ -465,33 +277,27 @@ end
 
 -- The storm tile disappears (advanced option): shallow water.
 local function vanish(g, cell)
-  if g:mark(cell, "tile") ~= nil and scout_at(g, cell) == nil then
+  if g:mark(cell, "tile") ~= nil and g:piece_at(cell) == nil then
     g:set_cell_counter("coins", cell, 0)
-    g:clear_mark(cell, "tile")
-    g:clear_mark(cell, "content")
-    g:clear_mark(cell, "new")
+    for _, m in ipairs({ "tile", "content", "new" }) do
+      g:clear_mark(cell, m)
+    end
     g:set_terrain(cell, "water", true)
     g:log("the storm tile " .. cell .. " disappears")
   end
 end
 
 local function blow(g, cell, dir)
-  local d = DIRS[dir]
-  local line = {}
-  local c = step(g, cell, d[1], d[2])
-  while c do
-    table.insert(line, c)
-    c = step(g, c, d[1], d[2])
-  end
+  local cells = line(g, cell, DIRS[dir])
   g:log("the storm on " .. cell .. " blows " .. dir)
   -- Farthest first, so each scout moves into the place the next one left.
-  for i = #line, 1, -1 do
-    local p = scout_at(g, line[i])
+  for i = #cells, 1, -1 do
+    local p = g:piece_at(cells[i])
     if p then
-      local dest = line[i + 1]
+      local dest = cells[i + 1]
       if dest == nil or is_water(g, dest) then
-        g:log(p.owner .. "'s scout on " .. line[i] .. " is blown into the water")
-        to_boat(g, p, line[i])
+        g:log(p.owner .. "'s scout on " .. cells[i] .. " is blown into the water")
+        to_boat(g, p, cells[i])
       else
         move_to(g, p, dest)
       end
@@ -502,106 +308,55 @@ local function blow(g, cell, dir)
   end
 end
 
-local function start_storm(g, cell)
+-- Asks the direction of a storm on `cell`; false when nobody is in its lines.
+local function ask_storm(g, player, cell, ending)
   local dirs = storm_dirs(g, cell)
   if #dirs == 0 then
-    g:log("the storm on " .. cell .. " finds nobody to blow away")
-    if options.storms_disappear then
-      vanish(g, cell)
-    end
-    return
+    return false
   end
-  g:choose(g:player(), "storm on " .. cell .. ": which direction", dirs, PUBLIC)
+  g:choose(player, "storm on " .. cell .. ": which direction", dirs, PUBLIC, "storm",
+    { cell = cell, ending = ending })
+  return true
 end
 
--- ---------------------------------------------------------------- flipping
-
-local function flip(g, cell)
-  local content = g:mark(cell, "content") or ""
-  g:set_mark(cell, "tile", "up")
-  g:clear_mark(cell, "content")
-  local n = string.match(content, "^loot(%d+)$")
-  if n then
-    g:set_cell_counter("coins", cell, tonumber(n) or 0)
-    g:set_mark(cell, "new", "1", "none")
-    g:log(g:player() .. " turns " .. cell .. ": " .. n .. " coins")
-    return
-  end
-  local value, pattern = string.match(content, "^bomb(%d+)_(%a+)$")
-  if value then
-    g:log(g:player() .. " turns " .. cell .. ": a bomb of value " .. value .. " (" .. pattern .. ")")
-    if pattern == "line" then
-      g:set_counter("bomb_tile", g:cell(cell).index)
-      g:choose(g:player(), "bomb on " .. cell .. " (value " .. value .. "): which orientation",
-        { "horizontal", "vertical" }, PUBLIC)
-      g:set_counter("bomb_value", tonumber(value) or 0)
-    else
-      start_bomb(g, cell, tonumber(value) or 0, pattern, nil)
-    end
-    return
-  end
-  if content == "storm" then
-    g:log(g:player() .. " turns " .. cell .. ": a storm")
-    start_storm(g, cell)
-    return
-  end
-  g:log(g:player() .. " turns " .. cell .. ": nothing")
-end
-
--- ---------------------------------------------------------------- shrinking
-
--- Stone tiles carry the public mark "stone" for good (also once turned).
-local function removable(g, cell)
-  return on_island(g, cell) and g:mark(cell, "tile") ~= nil and g:mark(cell, "stone") == nil
-    and not flag_lies(g, cell)
-end
-
-local function shrink_candidates(g)
-  for _, ring in ipairs({ "outer", "middle", "centre" }) do
-    local free, taken = {}, {}
-    for _, c in ipairs(g:zone(ring)) do
-      if removable(g, c) then
-        if scout_at(g, c) then
-          table.insert(taken, c)
-        else
-          table.insert(free, c)
-        end
-      end
-    end
-    table.sort(free)
-    table.sort(taken)
-    if #free > 0 then
-      return free
-    end
-    if #taken > 0 then
-      return taken
-    end
-  end
-  return {}
-end
+-- ---------------------------------------------------------------- the end of a turn
 
 local function finish_turn(g)
-  for _, k in ipairs({ "actions", "reinforced", "bought_reinforce", "bought", "won_fight", "ending" }) do
-    set_turn(g, k, 0)
-  end
   for c, _ in pairs(g:marked("new")) do
     g:clear_mark(c, "new")
   end
   check_win(g)
 end
 
-local function distance(g, a, b)
-  local f1, r1 = g:coords(a)
-  local f2, r2 = g:coords(b)
-  return math.abs(f1 - f2) + math.abs(r1 - r2)
+-- The tiles the shrink may remove (never a stone tile or the flag's): the
+-- free ones of the outermost ring that still has such tiles, else its
+-- occupied ones.
+local function shrink_candidates(g)
+  local tiles, stones, items = g:marked("tile"), g:marked("stone"), g:marked("item")
+  for _, ring in ipairs({ "outer", "middle", "centre" }) do
+    local free, taken = {}, {}
+    for _, c in ipairs(g:zone(ring)) do
+      if tiles[c] and not stones[c] and not items[c] then
+        table.insert(g:piece_at(c) and taken or free, c)
+      end
+    end
+    if #free > 0 or #taken > 0 then
+      table.sort(free)
+      table.sort(taken)
+      return #free > 0 and free or taken
+    end
+  end
+  return {}
 end
 
--- Places the flag on the island tile nearest `from` (a choice on ties).
+-- The island tiles nearest `from` (a choice on ties).
 local function flag_to_nearest(g, from)
+  local f0, r0 = g:coords(from)
   local best, list = 99, {}
-  for _, c in ipairs(all_cells(g)) do
-    if c ~= from and on_island(g, c) then
-      local d = distance(g, from, c)
+  for _, c in ipairs(g:cells()) do
+    if c ~= from and not is_water(g, c) then
+      local f, r = g:coords(c)
+      local d = math.abs(f - f0) + math.abs(r - r0)
       if d < best then
         best, list = d, { c }
       elseif d == best then
@@ -613,7 +368,7 @@ local function flag_to_nearest(g, from)
 end
 
 local function put_flag(g, cell)
-  local p = scout_at(g, cell)
+  local p = g:piece_at(cell)
   if p then
     g:set_attr(p.id, "flag", 1)
     g:log("the flag moves to " .. cell .. ": " .. p.owner .. "'s scout takes it")
@@ -624,32 +379,24 @@ local function put_flag(g, cell)
 end
 
 -- Removes a tile; returns true when the turn must wait for a choice.
-local function remove_tile(g, cell)
-  local me = g:player()
-  local content = g:mark(cell, "content")
-  local face = g:mark(cell, "tile")
+local function remove_tile(g, me, cell, won_fight)
+  local content, face = g:mark(cell, "content"), g:mark(cell, "tile")
   local words = cell
   if face == "down" and content then
-    if options.removed_face_down then
-      words = cell .. " (face down)"
-    else
-      words = cell .. " (" .. content .. ")"
-    end
+    words = cell .. (options.removed_face_down and " (face down)" or (" (" .. content .. ")"))
   end
   g:log(me .. " removes the tile " .. words)
   local coins_here = g:cell_counter("coins", cell)
   if coins_here > 0 then
-    g:log(coins_here .. " coins sink with it")
+    g:log(coin_words(coins_here) .. " sink with it")
   end
   g:set_cell_counter("coins", cell, 0)
-  g:clear_mark(cell, "tile")
-  g:clear_mark(cell, "content")
-  g:clear_mark(cell, "new")
-  local wait = false
-  local p = scout_at(g, cell)
-  local flag_moves = false
+  for _, m in ipairs({ "tile", "content", "new", "stone" }) do
+    g:clear_mark(cell, m)
+  end
+  local p = g:piece_at(cell)
+  local flag_moves = p ~= nil and has_flag(p)
   if p then
-    flag_moves = has_flag(p)
     to_boat(g, p, nil)
   end
   g:set_terrain(cell, "water", true)
@@ -658,59 +405,173 @@ local function remove_tile(g, cell)
     if #list == 1 then
       put_flag(g, list[1])
     elseif #list > 1 then
-      g:choose(me, "where the flag goes", list, PUBLIC)
-      wait = true
+      g:choose(me, "where the flag goes", list, PUBLIC, "flag_goes")
+      return true
     end
   end
   if face == "down" and content then
-    local n = string.match(content, "^loot(%d+)$")
-    if n and options.extra_loot and turn(g, "won_fight") > 0 then
-      add_coins(g, me, tonumber(n) or 0)
-      g:log(me .. " takes the " .. n .. " coins (extra loot)")
+    local n = loot_of(content)
+    if n and options.extra_loot and won_fight then
+      add_coins(g, me, n)
+      g:log(me .. " takes the " .. coin_words(n) .. " (extra loot)")
     end
-    if content == "storm" and options.shrink_storms and not wait then
-      local dirs = storm_dirs(g, cell)
-      if #dirs > 0 then
-        g:choose(me, "storm on " .. cell .. ": which direction", dirs, PUBLIC)
-        wait = true
-      end
+    if content == "storm" and options.shrink_storms then
+      return ask_storm(g, me, cell, true)
     end
   end
-  return wait
+  return false
 end
 
-local function shrink(g)
-  local me = g:player()
-  set_turn(g, "ending", 1)
-  if #g:pieces({ owner = me }) == 0 then
-    finish_turn(g)
-    return
+-- ---------------------------------------------------------------- the actions
+
+-- A move (made by the host): what the scout finds where it arrives.
+function rules.arrive(g, a)
+  enter(g, g:piece_at(a.to), a.to)
+end
+
+function rules.attack(g, a)
+  fight(g, g:piece_at(a.from), g:piece_at(a.to))
+  check_win(g)
+end
+
+-- A swim into a fight counts as the turn's second action.
+function rules.swim(g, a)
+  local q = g:piece_at(a.to)
+  if q then
+    g:close_actions()
+    fight(g, g:piece_at(a.from), q)
+  else
+    move_to(g, g:piece_at(a.from), a.to)
   end
-  local list = shrink_candidates(g)
-  if #list == 0 then
-    finish_turn(g)
-  elseif #list == 1 then
-    if not remove_tile(g, list[1]) then
-      finish_turn(g)
+  check_win(g)
+end
+
+function rules.flip(g, a)
+  local cell, me = a.cell, g:player()
+  local content = g:mark(cell, "content") or ""
+  g:set_mark(cell, "tile", "up")
+  g:clear_mark(cell, "content")
+  local n = loot_of(content)
+  local value, pattern = string.match(content, "^bomb(%d+)_(%a+)$")
+  if n then
+    g:set_cell_counter("coins", cell, n)
+    g:set_mark(cell, "new", "1", "none")
+    g:log(me .. " turns " .. cell .. ": loot of " .. coin_words(n))
+  elseif value then
+    value = tonumber(value) or 0
+    g:log(me .. " turns " .. cell .. ": a bomb of value " .. value .. " (" .. pattern .. ")")
+    if pattern == "line" then
+      g:choose(me, "bomb on " .. cell .. " (value " .. value .. "): which orientation",
+        { "horizontal", "vertical" }, PUBLIC, "bomb_orientation", { cell = cell, value = value })
+    else
+      start_bomb(g, cell, value, pattern, nil)
+    end
+  elseif content == "storm" then
+    g:log(me .. " turns " .. cell .. ": a storm")
+    if not ask_storm(g, me, cell, false) then
+      g:log("the storm on " .. cell .. " finds nobody to blow away")
+      if options.storms_disappear then
+        vanish(g, cell)
+      end
     end
   else
-    g:choose(me, "remove a tile", list, PUBLIC)
+    g:log(me .. " turns " .. cell .. ": nothing")
   end
+  check_win(g)
+end
+
+function rules.reinforce(g, a)
+  g:log(g:player() .. " reinforces on " .. a.cell)
+  move_to(g, boat(g, g:player())[1], a.cell)
+end
+
+function rules.ring(g, a)
+  g:set_attr(g:piece_at(a.cell).id, "ring", 1)
+  g:log(g:player() .. " buys a power ring for the scout on " .. a.cell)
+end
+
+function rules.spy(g, a)
+  g:reveal(g:piece_at(a.cell).id, g:player())
+  g:log(g:player() .. " spies on the scout on " .. a.cell)
+end
+
+-- The end of the action part: the island shrinks (not without a scout on it).
+function rules.end_turn(g)
+  local me = g:player()
+  local list = #g:pieces({ owner = me }) > 0 and shrink_candidates(g) or {}
+  if #list == 1 then
+    if remove_tile(g, me, list[1], g:turn_noted("won_fight")) then
+      return
+    end
+  elseif #list > 1 then
+    g:choose(me, "remove a tile", list, PUBLIC, "remove_tile", { won = g:turn_noted("won_fight") })
+    return
+  end
+  finish_turn(g)
+end
+
+-- ---------------------------------------------------------------- answers to choices
+
+function rules.remove_tile(g, player, cell, data)
+  if not remove_tile(g, player, cell, data.won) then
+    finish_turn(g)
+  end
+end
+
+-- A storm from a removed tile is not applied after a flag move.
+function rules.flag_goes(g, _, cell)
+  put_flag(g, cell)
+  finish_turn(g)
+end
+
+function rules.storm(g, _, dir, data)
+  blow(g, data.cell, dir)
+  if data.ending then
+    finish_turn(g) -- a storm from a removed tile: the turn ends with it
+  else
+    g:continue_turn()
+    check_win(g)
+  end
+end
+
+function rules.bomb_orientation(g, _, orientation, data)
+  g:continue_turn()
+  start_bomb(g, data.cell, data.value, "line", orientation)
+  check_win(g)
+end
+
+function rules.bomb_next(g, _, cell, data)
+  g:continue_turn()
+  offer_expert(g, cell, 1, data.value)
+  check_win(g)
+end
+
+function rules.bomb_expert(g, player, answer, data)
+  g:continue_turn()
+  if answer == "expert" then
+    add_coins(g, player, -2)
+    g:log(player .. " pays a bomb expert: the bomb stops")
+    for c, _ in pairs(g:marked("target")) do
+      g:clear_mark(c, "target")
+    end
+  else
+    offer_expert(g, data.cell, data.asked + 1, data.value)
+  end
+  check_win(g)
 end
 
 -- ---------------------------------------------------------------- setup
 
 local function seat_stones(g)
-  local n = #g:players()
-  return split(options["seats_" .. n] or options.seats_4, ",")
+  return expand_mix(options["seats_" .. #g:players()] or options.seats_4)
 end
 
 local function place_tiles(g, stones)
   local stone_mix = shuffle(expand_mix(options.stone_mix))
   local mix = shuffle(expand_mix(options.tile_mix))
   local k, j = 1, 1
-  for _, c in ipairs(all_cells(g)) do
-    if contains(stones, c) then
+  for _, c in ipairs(g:cells()) do
+    if table.find(stones, c) then
       g:set_mark(c, "tile", "stone")
       g:set_mark(c, "stone", "1")
       g:set_mark(c, "content", stone_mix[k] or "loot1", "none")
@@ -723,8 +584,129 @@ local function place_tiles(g, stones)
   end
 end
 
-local function setup_stage(g)
-  return g:counter("setup_stage")
+local function ranks_in_boat(g, player, from)
+  local out = {}
+  for n, q in ipairs(boat(g, player)) do
+    if n >= (from or 1) then
+      table.insert(out, tostring(q.rank))
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- The chosen setup: in turn from player `i`, each player names the scouts
+-- for the three start tiles, then the order of the first two boat places.
+local function setup_next(g, i)
+  local players, seats = g:players(), seat_stones(g)
+  local p = players[i]
+  if p == nil then
+    return
+  end
+  local placed = #g:pieces({ owner = p })
+  if placed < 3 then
+    local cell = g:zone("around_" .. seats[i])[placed + 1]
+    g:choose(p, "which scout starts on " .. cell, ranks_in_boat(g, p), false, "start_scout", { cell = cell, i = i })
+  else
+    g:choose(p, "which scout goes to boat place 1", ranks_in_boat(g, p), false, "boat_place", { place = 1, i = i })
+  end
+end
+
+local function boat_scout(g, player, rank, from)
+  for n, q in ipairs(boat(g, player)) do
+    if n >= (from or 1) and tostring(q.rank) == rank then
+      return q, n
+    end
+  end
+  return nil
+end
+
+function rules.start_scout(g, player, rank, data)
+  g:continue_turn()
+  g:move(boat_scout(g, player, rank).id, data.cell)
+  setup_next(g, data.i)
+end
+
+function rules.boat_place(g, player, rank, data)
+  g:continue_turn()
+  local b = boat(g, player)
+  -- The chosen scout to the front, then the fixed ones back in front of it.
+  g:send(boat_scout(g, player, rank, data.place).id, "boat", player, true)
+  for m = data.place - 1, 1, -1 do
+    g:send(b[m].id, "boat", player, true)
+  end
+  if data.place < 2 then
+    g:choose(player, "which scout goes to boat place " .. (data.place + 1),
+      ranks_in_boat(g, player, data.place + 1), false, "boat_place", { place = data.place + 1, i = data.i })
+  else
+    setup_next(g, data.i + 1)
+  end
+end
+
+-- Free setup: stone tiles placed in turn, then scouts one at a time (which
+-- scout, then where), then the boats ordered.
+local function stones_placed(g)
+  local stones = {}
+  for c, v in pairs(g:marked("tile")) do
+    if v == "stone" then
+      table.insert(stones, c)
+    end
+  end
+  return stones
+end
+
+local function free_setup_next(g)
+  local players = g:players()
+  local stones = stones_placed(g)
+  if #stones < 4 then
+    local free = {}
+    for _, c in ipairs(g:cells()) do
+      if not table.find(stones, c) then
+        table.insert(free, c)
+      end
+    end
+    g:choose(players[(#stones % #players) + 1], "place a stone tile", free, PUBLIC, "place_stone")
+    return
+  end
+  local total = #g:pieces()
+  if total < 3 * #players then
+    local p = players[(total % #players) + 1]
+    g:choose(p, "which scout to place", ranks_in_boat(g, p), false, "scout_to_place")
+    return
+  end
+  setup_next(g, 1)
+end
+
+function rules.place_stone(g, _, cell)
+  g:continue_turn()
+  g:set_mark(cell, "tile", "stone")
+  if #stones_placed(g) == 4 then
+    place_tiles(g, stones_placed(g))
+    for _, p in ipairs(g:players()) do
+      -- In a shuffled order, so that a scout's id says nothing of its value.
+      for _, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
+        g:add_piece("v" .. v, p, "boat")
+      end
+    end
+  end
+  free_setup_next(g)
+end
+
+function rules.scout_to_place(g, player, rank)
+  g:continue_turn()
+  local free = {}
+  for _, c in ipairs(g:cells()) do
+    if g:piece_at(c) == nil and g:mark(c, "stone") == nil then
+      table.insert(free, c)
+    end
+  end
+  g:choose(player, "where scout " .. rank .. " starts", free, false, "place_scout", { rank = rank })
+end
+
+function rules.place_scout(g, player, cell, data)
+  g:continue_turn()
+  g:move(boat_scout(g, player, data.rank).id, cell)
+  free_setup_next(g)
 end
 
 function rules.setup(g)
@@ -733,441 +715,19 @@ function rules.setup(g)
     g:set_counter("coins", options.start_coins, p)
   end
   if options.free_setup then
-    -- Stone tiles placed in turn, then scouts one at a time.
-    g:set_counter("setup_stage", 1)
-    g:choose(players[1], "place a stone tile", all_cells(g), PUBLIC)
+    free_setup_next(g)
     return
   end
-  local stones = split(options.stones, ",")
-  place_tiles(g, stones)
-  local seats = seat_stones(g)
-  for i, p in ipairs(players) do
-    local values = shuffle({ 1, 2, 3, 4, 5, 6 })
-    if options.choose_setup then
-      for _, v in ipairs(values) do
-        g:add_piece("v" .. v, p, "boat")
-      end
-    else
-      local around = g:zone("around_" .. seats[i])
-      for n, v in ipairs(values) do
-        g:add_piece("v" .. v, p, n <= 3 and around[n] or "boat")
-      end
-    end
-  end
-  if options.choose_setup then
-    g:set_counter("setup_stage", 3)
-    local first = players[1]
-    g:choose(first, "which scout starts on " .. g:zone("around_" .. seats[1])[1], { "1", "2", "3", "4", "5", "6" })
-  end
-end
-
--- The setup choices: in turn, each player names the scouts for the three
--- start tiles, then the order of the other three in the boat (front first).
-local function setup_next(g)
-  local players = g:players()
+  place_tiles(g, expand_mix(options.stones))
   local seats = seat_stones(g)
   for i, p in ipairs(players) do
     local around = g:zone("around_" .. seats[i])
-    local placed = #g:pieces({ owner = p })
-    local b = boat(g, p)
-    local left = {}
-    for _, q in ipairs(b) do
-      table.insert(left, tostring(q.rank))
-    end
-    table.sort(left)
-    if placed < 3 then
-      g:choose(p, "which scout starts on " .. around[placed + 1], left)
-      return
-    end
-    local ordered = g:counter("boat_ordered", p)
-    if ordered < 2 then
-      -- The first `ordered` boat places are fixed; choose the next one.
-      local rest = {}
-      for n = ordered + 1, #b do
-        table.insert(rest, tostring(b[n].rank))
-      end
-      table.sort(rest)
-      g:choose(p, "which scout goes to boat place " .. (ordered + 1), rest)
-      return
+    for n, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
+      local place = (n <= 3 and not options.choose_setup) and around[n] or "boat"
+      g:add_piece("v" .. v, p, place)
     end
   end
-  g:set_counter("setup_stage", 0)
-end
-
-local function free_setup_next(g)
-  local players = g:players()
-  local stones = {}
-  for c, v in pairs(g:marked("tile")) do
-    if v == "stone" then
-      table.insert(stones, c)
-    end
+  if options.choose_setup then
+    setup_next(g, 1)
   end
-  if #stones < 4 then
-    local free = {}
-    for _, c in ipairs(all_cells(g)) do
-      if not contains(stones, c) then
-        table.insert(free, c)
-      end
-    end
-    g:choose(players[(#stones % #players) + 1], "place a stone tile", free, PUBLIC)
-    return
-  end
-  if g:counter("setup_stage") == 1 then
-    place_tiles(g, stones)
-    for _, p in ipairs(players) do
-      -- In a shuffled order, so that a scout's id says nothing of its value.
-      for _, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
-        g:add_piece("v" .. v, p, "boat")
-      end
-    end
-    g:set_counter("setup_stage", 2)
-  end
-  -- Scouts one at a time, in turn order, until each player has 3.
-  local total = #g:pieces()
-  if total < 3 * #players then
-    local p = players[(total % #players) + 1]
-    local opts = {}
-    for _, c in ipairs(all_cells(g)) do
-      if scout_at(g, c) == nil and not contains(stones, c) then
-        for _, q in ipairs(boat(g, p)) do
-          table.insert(opts, "v" .. q.rank .. " " .. c)
-        end
-      end
-    end
-    table.sort(opts)
-    g:choose(p, "place a scout (value and tile)", opts)
-    return
-  end
-  g:set_counter("setup_stage", 3)
-  setup_next(g)
-end
-
--- ---------------------------------------------------------------- actions
-
--- One read of the board for listing actions: scouts by cell, tile faces
--- (a cell without a tile is water), the flag lying.
-local function snapshot(g)
-  local occ = {}
-  for _, p in ipairs(g:pieces()) do
-    occ[p.cell] = p
-  end
-  return { occ = occ, tiles = g:marked("tile"), items = g:marked("item") }
-end
-
-local NEIGHBORS = {}
-for _, c in ipairs(ALL) do
-  local f, r = string.byte(c, 1) - 96, tonumber(string.sub(c, 2))
-  local list = {}
-  for _, d in ipairs({ { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } }) do
-    local nf, nr = f + d[1], r + d[2]
-    if nf >= 1 and nf <= 6 and nr >= 1 and nr <= 6 then
-      table.insert(list, string.char(96 + nf) .. nr)
-    end
-  end
-  NEIGHBORS[c] = list
-end
-table.freeze(NEIGHBORS)
-
-local function fast_swim_targets(sn, cell)
-  local seen, queue = {}, {}
-  for _, n in ipairs(NEIGHBORS[cell]) do
-    if sn.tiles[n] == nil and not seen[n] then
-      seen[n] = true
-      table.insert(queue, n)
-    end
-  end
-  local targets, tseen = {}, {}
-  local i = 1
-  while i <= #queue do
-    local w = queue[i]
-    i += 1
-    for _, n in ipairs(NEIGHBORS[w]) do
-      if sn.tiles[n] == nil then
-        if not seen[n] then
-          seen[n] = true
-          table.insert(queue, n)
-        end
-      elseif n ~= cell and not tseen[n] then
-        tseen[n] = true
-        table.insert(targets, n)
-      end
-    end
-  end
-  table.sort(targets)
-  return targets
-end
-
-local function fast_landing(sn, me)
-  local near, seen = {}, {}
-  for c, p in pairs(sn.occ) do
-    if p.owner == me then
-      for _, n in ipairs(NEIGHBORS[c]) do
-        if not seen[n] and sn.tiles[n] ~= nil and sn.occ[n] == nil then
-          seen[n] = true
-          table.insert(near, n)
-        end
-      end
-    end
-  end
-  if #near == 0 then
-    for _, c in ipairs(ALL) do
-      if sn.tiles[c] ~= nil and sn.occ[c] == nil then
-        table.insert(near, c)
-      end
-    end
-  end
-  table.sort(near)
-  return near
-end
-
-local function fast_spy(g, sn, me)
-  local out, seen = {}, {}
-  for c, p in pairs(sn.occ) do
-    if p.owner == me then
-      local f, r = string.byte(c, 1) - 96, tonumber(string.sub(c, 2)) or 0
-      for _, name in ipairs(DIR_ORDER) do
-        local d = DIRS[name]
-        local nf, nr = f + d[1], r + d[2]
-        while nf >= 1 and nf <= 6 and nr >= 1 and nr <= 6 do
-          local n = string.char(96 + nf) .. nr
-          local q = sn.occ[n]
-          if q then
-            if q.owner ~= me and not seen[n] then
-              seen[n] = true
-              table.insert(out, n)
-            end
-            break
-          end
-          nf, nr = nf + d[1], nr + d[2]
-        end
-      end
-    end
-  end
-  table.sort(out)
-  return out
-end
-
-function rules.actions(g)
-  local me = g:player()
-  local out = {}
-  if setup_stage(g) > 0 then
-    return out
-  end
-  local sn = snapshot(g)
-  local acting = turn(g, "actions") < 2 and (turn(g, "bought") == 0 or options.power_ups_any_time)
-  local mine = {}
-  for _, c in ipairs(ALL) do
-    local p = sn.occ[c]
-    if p and p.owner == me then
-      table.insert(mine, p)
-    end
-  end
-  local front = boat(g, me)[1]
-  local landing = nil
-  if front then
-    landing = fast_landing(sn, me)
-  end
-  if acting then
-    for _, p in ipairs(mine) do
-      for _, n in ipairs(NEIGHBORS[p.cell]) do
-        if sn.tiles[n] ~= nil then
-          local q = sn.occ[n]
-          if q == nil then
-            table.insert(out, p.cell .. "-" .. n)
-          elseif q.owner ~= me then
-            table.insert(out, p.cell .. "x" .. n)
-          end
-        end
-      end
-      for _, t in ipairs(fast_swim_targets(sn, p.cell)) do
-        local q = sn.occ[t]
-        if q == nil or q.owner ~= me then
-          table.insert(out, p.cell .. "~" .. t)
-        end
-      end
-    end
-    local flips = {}
-    for _, p in ipairs(mine) do
-      for _, n in ipairs(NEIGHBORS[p.cell]) do
-        if sn.tiles[n] == "down" and sn.occ[n] == nil and sn.items[n] == nil and not flips[n] then
-          flips[n] = true
-          table.insert(out, "flip " .. n)
-        end
-      end
-    end
-    if front and turn(g, "reinforced") == 0 then
-      for _, c in ipairs(landing) do
-        table.insert(out, "reinforce " .. c)
-      end
-    end
-  end
-  if coins(g, me) >= 1 then
-    for _, p in ipairs(mine) do
-      if ring_of(p) == 0 then
-        table.insert(out, "ring " .. p.cell)
-      end
-    end
-    if front and turn(g, "bought_reinforce") == 0 then
-      for _, c in ipairs(landing) do
-        table.insert(out, "buy reinforce " .. c)
-      end
-    end
-    for _, c in ipairs(fast_spy(g, sn, me)) do
-      table.insert(out, "spy " .. c)
-    end
-  end
-  table.insert(out, "end")
-  return out
-end
-
-local function bought(g)
-  if not options.power_ups_any_time then
-    set_turn(g, "bought", 1)
-  end
-end
-
-function rules.perform(g, label)
-  local me = g:player()
-  if label == "end" then
-    shrink(g)
-    check_win(g)
-    return
-  end
-  g:continue_turn()
-  local verb, arg = string.match(label, "^(%a+) (.+)$")
-  if verb == "flip" then
-    set_turn(g, "actions", turn(g, "actions") + 1)
-    flip(g, arg)
-  elseif verb == "reinforce" then
-    set_turn(g, "actions", turn(g, "actions") + 1)
-    set_turn(g, "reinforced", 1)
-    reinforce(g, me, arg)
-  elseif verb == "ring" then
-    add_coins(g, me, -1)
-    g:set_attr(scout_at(g, arg).id, "ring", 1)
-    g:log(me .. " buys a power ring for the scout on " .. arg)
-    bought(g)
-  elseif verb == "buy" then
-    local cell = string.match(arg, "^reinforce (.+)$")
-    add_coins(g, me, -1)
-    set_turn(g, "bought_reinforce", 1)
-    bought(g)
-    reinforce(g, me, cell)
-  elseif verb == "spy" then
-    add_coins(g, me, -1)
-    g:reveal(scout_at(g, arg).id, me)
-    g:log(me .. " spies on the scout on " .. arg)
-    bought(g)
-  else
-    local from, sep, to = string.match(label, "^(%a%d)([-x~])(%a%d)$")
-    local p = scout_at(g, from)
-    local q = scout_at(g, to)
-    set_turn(g, "actions", turn(g, "actions") + 1)
-    if q then
-      if sep == "~" then
-        set_turn(g, "actions", 2)
-      end
-      fight(g, p, q)
-    else
-      move_to(g, p, to)
-    end
-  end
-  check_win(g)
-end
-
-function rules.on_choice(g, player, reason, option)
-  if setup_stage(g) > 0 then
-    -- Setup choices are no turns: the first player starts when they are done.
-    g:continue_turn()
-  end
-  if string.find(reason, "^place a stone tile") then
-    g:set_mark(option, "tile", "stone")
-    free_setup_next(g)
-    return
-  end
-  if string.find(reason, "^place a scout") then
-    local kind, cell = string.match(option, "^v(%d) (%a%d)$")
-    for _, q in ipairs(boat(g, player)) do
-      if tostring(q.rank) == kind then
-        g:move(q.id, cell)
-        break
-      end
-    end
-    free_setup_next(g)
-    return
-  end
-  if string.find(reason, "^which scout starts on") then
-    local cell = string.match(reason, "(%a%d)$")
-    for _, q in ipairs(boat(g, player)) do
-      if tostring(q.rank) == option then
-        g:move(q.id, cell)
-        break
-      end
-    end
-    setup_next(g)
-    return
-  end
-  if string.find(reason, "^which scout goes to boat place") then
-    local ordered = g:counter("boat_ordered", player)
-    for n, q in ipairs(boat(g, player)) do
-      if n > ordered and tostring(q.rank) == option then
-        -- Move it to the front, then the fixed ones back in front of it.
-        local b = boat(g, player)
-        g:send(q.id, "boat", player, true)
-        for m = ordered, 1, -1 do
-          g:send(b[m].id, "boat", player, true)
-        end
-        break
-      end
-    end
-    g:set_counter("boat_ordered", ordered + 1, player)
-    setup_next(g)
-    return
-  end
-  -- Everything below happens inside a turn.
-  if reason == "remove a tile" then
-    if not remove_tile(g, option) then
-      finish_turn(g)
-    end
-    return
-  end
-  if reason == "where the flag goes" then
-    put_flag(g, option)
-    -- A storm under the removed tile (advanced) is not applied after a flag move.
-    finish_turn(g)
-    return
-  end
-  local storm_cell = string.match(reason, "^storm on (%a%d)")
-  if storm_cell then
-    blow(g, storm_cell, option)
-    if turn(g, "ending") > 0 then
-      -- A storm from a removed tile (shrinking): the turn ends with it.
-      finish_turn(g)
-    else
-      g:continue_turn()
-    end
-    check_win(g)
-    return
-  end
-  g:continue_turn()
-  local bomb_cell = string.match(reason, "^bomb on (%a%d)")
-  if bomb_cell then
-    local value, pattern = g:counter("bomb_value"), "line"
-    start_bomb(g, bomb_cell, value, pattern, option)
-  elseif reason == "the bomb hits next" then
-    offer_expert(g, option, 1)
-  elseif string.find(reason, "^bomb expert") then
-    local cell = g:cell_name(g:counter("bomb_cell"))
-    if option == "expert" then
-      add_coins(g, player, -2)
-      g:log(player .. " pays a bomb expert: the bomb stops")
-      for c, _ in pairs(g:marked("target")) do
-        g:clear_mark(c, "target")
-      end
-      g:set_counter("bomb_value", 0)
-    else
-      offer_expert(g, cell, g:counter("bomb_asked") + 1)
-    end
-  end
-  check_win(g)
 end

@@ -560,9 +560,12 @@ if options.suicide then
   end
 
   function rules.perform(g, label)
-    local name = string.match(label, "^suicide (%w+)$")
-    local piece = name and g:piece_at(name)
-    if not piece then error("not a suicide: " .. label) end
-    g:capture(piece.id)
+    for _, p in ipairs(g:pieces({ owner = g:player() })) do
+      if label == "suicide " .. p.cell then
+        g:capture(p.id)
+        return
+      end
+    end
+    error("not a suicide: " .. label)
   end
 end

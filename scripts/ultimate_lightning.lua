@@ -135,45 +135,39 @@ function rules.after_action(g, action)
   if #kinds == 0 then
     return
   end
-  -- The piece that may rescue; it is used up only if a rescue takes place.
-  g:set_counter("rescuer", piece.id + 1, me)
   table.insert(kinds, "none")
   -- Public: the captured pile is seen by both players, and so is the
   -- piece that comes back from it (variants/README.md, ultimate_lightning).
-  g:choose(me, "rescue", kinds, true)
+  -- The piece that may rescue rides along; it is used up only if a rescue
+  -- takes place.
+  g:choose(me, "rescue", kinds, true, "rescue", { rescuer = piece.id })
 end
 
 -- The answers: which captured piece comes back, then where it goes. Both
 -- are public; the rescued piece stays known to everyone.
-function rules.on_choice(g, player, reason, option)
-  if reason == "rescue" then
-    if option == "none" then
-      g:set_counter("rescuer", 0, player)
+function rules.rescue(g, player, kind, data)
+  if kind == "none" then
+    return
+  end
+  local cells = {}
+  for _, cell in ipairs(g:zone(player .. "_half")) do
+    if g:cell(cell).piece == nil and #g:cell(cell).terrain == 0 then
+      table.insert(cells, cell)
+    end
+  end
+  g:choose(player, "rescue " .. kind, cells, true, "rescue_to", { kind = kind, rescuer = data.rescuer })
+end
+
+function rules.rescue_to(g, player, cell, data)
+  for _, p in ipairs(g:container("captured", player)) do
+    if p.kind == data.kind then
+      g:move(p.id, cell)
+      g:reveal(p.id, "all")
+      g:set_counter("rescues", g:counter("rescues", player) + 1, player)
+      g:set_attr(data.rescuer, "rescued", 1)
+      g:log(player .. " rescues " .. data.kind .. " onto " .. cell)
       return
     end
-    local cells = {}
-    for _, cell in ipairs(g:zone(player .. "_half")) do
-      if g:cell(cell).piece == nil and #g:cell(cell).terrain == 0 then
-        table.insert(cells, cell)
-      end
-    end
-    g:choose(player, "rescue " .. option, cells, true)
-  else
-    local kind = string.match(reason, "^rescue (%w+)$")
-    for _, p in ipairs(g:container("captured", player)) do
-      if p.kind == kind then
-        g:move(p.id, option)
-        g:reveal(p.id, "all")
-        g:set_counter("rescues", g:counter("rescues", player) + 1, player)
-        local rescuer = g:counter("rescuer", player) - 1
-        if rescuer >= 0 then
-          g:set_attr(rescuer, "rescued", 1)
-        end
-        g:set_counter("rescuer", 0, player)
-        g:log(player .. " rescues " .. kind .. " onto " .. option)
-        return
-      end
-    end
-    error("no captured " .. tostring(kind) .. " to rescue")
   end
+  error("no captured " .. tostring(data.kind) .. " to rescue")
 end

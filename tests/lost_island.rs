@@ -720,6 +720,24 @@ fn a_turned_stone_tile_is_never_removed() {
 }
 
 #[test]
+fn the_flags_stone_tile_is_an_ordinary_tile_once_the_flag_has_left_it() {
+    let e = two();
+    let water = outer_water_except(&[]);
+    let mut lines = vec!["red v3 b3", "blue v4 d4", "stone b2 flag", "turned e2"];
+    lines.extend(water.iter().map(String::as_str));
+    let mut s = island(&e, &lines);
+    play(&e, &mut s, &["b3-b2", "b2-c2", "end"]);
+    let l = legal(&e, &s);
+    assert!(l.contains(&"b2".to_string()), "the flag left it: {l:?}");
+    assert!(
+        !l.contains(&"e2".to_string()),
+        "a loot stone tile stays: {l:?}"
+    );
+    play(&e, &mut s, &["b2"]);
+    assert!(is_water(&e, &s, "b2"));
+}
+
+#[test]
 fn no_shrinking_without_a_scout_on_the_island() {
     let e = two();
     let mut s = island(&e, &["blue v4 c4", "boat red v3"]);
@@ -843,14 +861,18 @@ fn free_setup_places_stones_then_scouts_one_at_a_time() {
     let mut s = e.new_game(1, &[]);
     play(&e, &mut s, &["c3", "d3", "c4", "d4"]);
     assert_eq!(mark(&e, &s, "c3", "tile").unwrap(), "stone");
-    assert!(
-        legal(&e, &s).iter().all(|o| !o.ends_with("c3")),
-        "stones stay free"
-    );
+    // Which scout, then where (one choice each).
     assert_eq!(e.acting_player(&s), Some(0));
-    play(&e, &mut s, &["v6 a1"]);
+    play(&e, &mut s, &["6"]);
+    assert!(legal(&e, &s).iter().all(|o| o != "c3"), "stones stay free");
+    play(&e, &mut s, &["a1"]);
     assert_eq!(e.acting_player(&s), Some(1), "one scout at a time, in turn");
-    play(&e, &mut s, &["v1 f6", "v5 a2", "v2 f5", "v4 a3", "v3 f4"]);
+    play(
+        &e,
+        &mut s,
+        &["1", "f6", "5", "a2", "2", "f5", "4", "a3", "3", "f4"],
+    );
+    assert_eq!(at(&e, &s, "a1").unwrap(), "red v6");
     // Then the boats are ordered.
     assert_eq!(e.acting_player(&s), Some(0));
     play(&e, &mut s, &["3", "2"]);

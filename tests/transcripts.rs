@@ -26,6 +26,12 @@ fn run_transcript(name: &str) -> String {
     let tmp = dir.path().to_str().unwrap().to_string();
     copy_dir(&root.join("variants"), &dir.path().join("variants"));
     copy_dir(&root.join("scripts"), &dir.path().join("scripts"));
+    for sub in ["variants", "scripts"] {
+        copy_dir(
+            &root.join("examples").join(sub),
+            &dir.path().join("examples").join(sub),
+        );
+    }
     copy_dir(
         &root.join("tests/transcripts"),
         &dir.path().join("transcripts"),
@@ -87,4 +93,14 @@ fn a_four_player_lost_island_game_to_its_end() {
     let out = run_transcript("lost_island_four_players");
     assert!(out.contains("game over: "), "the game ends");
     insta::assert_snapshot!("lost_island_four_players", out);
+}
+
+#[test]
+fn the_tutorial_game_that_is_not_chess() {
+    let out = run_transcript("tutorial_orchard");
+    assert!(
+        out.contains("the orchard is dug up"),
+        "the game ends:\n{out}"
+    );
+    insta::assert_snapshot!("tutorial_orchard", out);
 }

@@ -117,7 +117,20 @@ function Game:set_attr(id, name, value) end
 ---@param reason string
 ---@param options string[]
 ---@param public boolean|nil true: every player sees the question, options and answer (default: only the chooser)
-function Game:choose(player, reason, options, public) end
+---@param handler string|nil the `rules` function that takes the answer: rules[handler](g, player, option, data)
+---@param data table<string, boolean|integer|string>|nil plain values handed to the handler (never shown)
+function Game:choose(player, reason, options, public, handler, data) end
+-- The turn's steps (declared actions): reset when the turn passes.
+function Game:close_actions() end
+---@param name string
+function Game:note_turn(name) end
+---@param name string
+---@return boolean
+function Game:turn_noted(name) end
+---@return integer
+function Game:turn_actions() end
+---@return string[]
+function Game:cells() end
 ---@param text string
 function Game:log(text) end
 -- Turns of several actions, turn order, queues, terrain, cell marks.

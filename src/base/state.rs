@@ -83,6 +83,48 @@ pub struct Choice {
     /// else others see only who must choose.
     #[serde(default, skip_serializing_if = "is_false")]
     pub public: bool,
+    /// The rules function that takes the answer (`rules.<handler>(g,
+    /// player, option, data)`); `None`: `rules.on_choice`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handler: Option<String>,
+    /// Plain values handed back to the handler with the answer (never shown
+    /// to players).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub data: Vec<(String, Plain)>,
+}
+
+/// A plain value a choice carries for its handler.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Plain {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+/// Where the turn in progress stands (host bookkeeping of declared
+/// actions; reset when the turn passes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct TurnSteps {
+    /// Actions taken that count against the turn's budget.
+    #[serde(default)]
+    pub actions: u8,
+    /// Declared action kinds taken this turn (bit per kind).
+    #[serde(default)]
+    pub taken: u64,
+    /// The action part of the turn is over (a purchase closed it, or a
+    /// rule did): only actions that do not count remain.
+    #[serde(default)]
+    pub closed: bool,
+    /// Facts the rules noted about this turn (`g:note_turn`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl TurnSteps {
+    pub fn is_fresh(&self) -> bool {
+        *self == TurnSteps::default()
+    }
 }
 
 fn is_false(b: &bool) -> bool {
@@ -261,6 +303,8 @@ pub struct GameState {
     /// Set by a rule during an action to keep the turn with the same player
     /// (a turn of several actions); cleared when the action ends.
     pub hold_turn: bool,
+    /// Where the turn in progress stands (declared actions).
+    pub steps: TurnSteps,
     /// The cells changed since a consumer last looked (not part of the
     /// position: equality ignores it).
     pub touched: Touched,
@@ -292,6 +336,7 @@ impl PartialEq for GameState {
             && self.marks == o.marks
             && self.cell_counters == o.cell_counters
             && self.hold_turn == o.hold_turn
+            && self.steps == o.steps
     }
 }
 
@@ -317,6 +362,7 @@ impl GameState {
             marks: BTreeMap::new(),
             cell_counters: BTreeMap::new(),
             hold_turn: false,
+            steps: TurnSteps::default(),
             touched: Touched::default(),
         }
     }

@@ -27,6 +27,10 @@ pub enum Action {
     /// One of the actions the rules script lists (`rules.actions`), by index
     /// in that list. Text: its label.
     Scripted { index: u16 },
+    /// A declared action (`actions:` in the variant): the declaration's
+    /// number and its parameters' cells (unused ones 0). Text: from the
+    /// declaration's `text`.
+    Declared { kind: u8, a: Cell, b: Cell },
 }
 
 impl Action {

@@ -144,7 +144,7 @@ impl Engine {
             kind: match a {
                 Action::Move { .. } => ActionKind::Move,
                 Action::Choose { .. } => ActionKind::Choice,
-                Action::Scripted { .. } => ActionKind::Scripted,
+                Action::Scripted { .. } | Action::Declared { .. } => ActionKind::Scripted,
                 _ => ActionKind::Draw,
             },
             text: (!matches!(a, Action::Move { .. })).then(|| self.action_text(s, a)),
@@ -182,6 +182,7 @@ impl Engine {
                     .perform(s, &self.variant, effects, &label)
                     .map_err(ActionError::Script)?;
             }
+            Action::Declared { .. } => self.perform_declared(s, a, mover, effects)?,
             Action::OfferDraw => {
                 s.set_counter(DRAW_OFFER, None, mover as i64 + 1);
                 events.push(Event::Effect(Effect::Note(format!(
@@ -213,7 +214,7 @@ impl Engine {
                     }
                     None => self
                         .rules
-                        .on_choice(s, &self.variant, effects, &choice, &label)
+                        .answer_choice(s, &self.variant, effects, &choice, &label)
                         .map_err(ActionError::Script)?,
                 }
             }
@@ -469,6 +470,8 @@ impl Engine {
             piece: Some(id),
             // The promoted kind shows on the board unless identities hide.
             public: !self.variant.hidden_identities,
+            handler: None,
+            data: Vec::new(),
         })
     }
 

@@ -115,6 +115,9 @@ impl Engine {
                 .map_err(ActionError::Script)?;
             out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }));
         }
+        if !self.variant.actions.is_empty() {
+            self.declared_actions(s, out)?;
+        }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {
                 0 => out.push(Action::OfferDraw),
@@ -140,7 +143,7 @@ impl Engine {
         if !s.pending.is_empty() {
             return Ok(true);
         }
-        if self.rules.has_filter() || self.rules.has_actions() {
+        if self.rules.has_filter() || self.rules.has_actions() || !self.variant.actions.is_empty() {
             return Ok(self.try_legal_actions(s)?.iter().any(|a| !a.is_social()));
         }
         let p = s.to_move;

@@ -20,6 +20,7 @@
 mod action;
 mod apply;
 mod check;
+mod declared;
 mod listing;
 pub mod movegen;
 mod playout;
@@ -131,7 +132,33 @@ impl Engine {
                 }]));
             }
         }
+        engine.check_declared_functions()?;
         Ok(engine)
+    }
+
+    /// Every `rules` function a declared action names must exist.
+    fn check_declared_functions(&self) -> Result<(), LoadError> {
+        let mut diags = Vec::new();
+        for d in &self.variant.actions {
+            for f in d.perform.iter().chain(d.legal.iter()) {
+                if !self.rules.has_function(f) {
+                    diags.push(crate::rules::variant::Diagnostic {
+                        file: d.at.0.clone(),
+                        line: d.at.1,
+                        column: d.at.2,
+                        message: format!(
+                            "actions.{}: the script defines no function rules.{f}",
+                            d.name
+                        ),
+                    });
+                }
+            }
+        }
+        if diags.is_empty() {
+            Ok(())
+        } else {
+            Err(LoadError(diags))
+        }
     }
 
     pub fn player_name(&self, p: PlayerId) -> &str {

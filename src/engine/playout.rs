@@ -16,6 +16,7 @@ impl Engine {
     pub fn samples_moves(&self) -> bool {
         !self.rules.has_filter()
             && !self.rules.has_actions()
+            && self.variant.actions.is_empty()
             && !self.rules.has_frozen()
             && !self.moves.steps.has_path()
     }

@@ -26,6 +26,7 @@ impl Engine {
                 .ok()
                 .and_then(|l| l.get(*index as usize).cloned())
                 .unwrap_or_else(|| format!("#{index}")),
+            Action::Declared { .. } => self.declared_text(a),
         }
     }
 
@@ -72,6 +73,9 @@ impl Engine {
             "offer-draw" => return Ok(Action::OfferDraw),
             "accept-draw" => return Ok(Action::AcceptDraw),
             _ => {}
+        }
+        if let Some(r) = self.parse_declared(t) {
+            return r;
         }
         if self.rules.has_actions() {
             let list = self
@@ -129,6 +133,14 @@ impl Engine {
             Action::Scripted { index } => {
                 format!("there is no listed action number {index} here")
             }
+            Action::Declared { .. } => match s.pending.first() {
+                Some(c) => format!(
+                    "{} must first choose ({})",
+                    self.player_name(c.player),
+                    c.reason
+                ),
+                None => self.explain_declared(s, a),
+            },
             Action::Choose { index } => match s.pending.first() {
                 None => "there is no choice to make".into(),
                 Some(c) => format!(

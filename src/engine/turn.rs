@@ -73,6 +73,9 @@ impl Engine {
         }
         let before = s.to_move;
         s.to_move = s.next_player(s.to_move);
+        if !s.steps.is_fresh() {
+            s.steps = Default::default();
+        }
         if let Some(c) = &self.variant.move_number {
             // The turn came back round past the last player.
             if s.to_move < before {

@@ -20,7 +20,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::base::limits::{read_user_file, MAX_CONTAINERS};
-use crate::base::state::{Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle};
+use crate::base::state::{
+    Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle, TurnSteps,
+};
 use crate::engine::Engine;
 use crate::rules::variant::Value;
 
@@ -140,6 +142,9 @@ pub struct Position {
     /// The turn stays with the player to move after the current action.
     #[serde(default, skip_serializing_if = "is_false")]
     pub hold_turn: bool,
+    /// Where the turn in progress stands (declared actions).
+    #[serde(default, skip_serializing_if = "TurnSteps::is_fresh")]
+    pub steps: TurnSteps,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -348,6 +353,7 @@ impl Engine {
                 })
                 .collect(),
             hold_turn: s.hold_turn,
+            steps: s.steps.clone(),
         }
     }
 
@@ -356,6 +362,7 @@ impl Engine {
         let mut s = self.empty_state(pos.seed);
         self.read_cells(pos, &mut s)?;
         s.hold_turn = pos.hold_turn;
+        s.steps = pos.steps.clone();
         s.rng = ChaCha8Rng::seed_from_u64(pos.seed);
         s.rng.set_word_pos(pos.rng_position as u128);
         s.ply = pos.ply;

@@ -349,12 +349,26 @@ impl Engine {
                         ));
                     }
                 }
-                Event::Effect(Effect::Captured { piece, cell }) => out.push(format!(
-                    "capture: {}{}",
-                    self.piece_words(after, *piece, viewer),
-                    cell.map(|c| format!(" on {}", b.cell_name(c)))
-                        .unwrap_or_default()
-                )),
+                Event::Effect(Effect::Captured { piece, cell }) => {
+                    let words = self.piece_words(after, *piece, viewer);
+                    let on = cell
+                        .map(|c| format!(" on {}", b.cell_name(c)))
+                        .unwrap_or_default();
+                    // A piece sent back to one of its owner's own
+                    // containers (a boat, a hand) is not captured.
+                    let back = match after.pieces.get(*piece as usize).map(|p| (p.loc, p.owner)) {
+                        Some((Loc::Container(k), owner)) => after
+                            .containers
+                            .get(k as usize)
+                            .filter(|c| c.owner == Some(owner) && c.name != "captured")
+                            .map(|c| c.name.clone()),
+                        _ => None,
+                    };
+                    out.push(match back {
+                        Some(name) => format!("back to the {name}: {words}{on}"),
+                        None => format!("capture: {words}{on}"),
+                    });
+                }
                 Event::Effect(Effect::Moved { piece, to, .. }) => out.push(format!(
                     "place: {} on {}",
                     self.piece_words(after, *piece, viewer),

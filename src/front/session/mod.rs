@@ -164,9 +164,13 @@ impl Session {
     pub fn board(&self, viewer: Viewer) -> String {
         let view = self.engine.view(&self.state, viewer);
         let mut out = self.engine.render_styled(&view, self.last, self.color);
+        // Containers the picture already lists (boats) are not repeated.
         for line in self.engine.captured_summary(&self.state, viewer) {
-            out.push_str(&line);
-            out.push('\n');
+            let key = line.split(':').next().unwrap_or_default();
+            if !out.contains(&format!("  {key}:")) {
+                out.push_str(&line);
+                out.push('\n');
+            }
         }
         out
     }

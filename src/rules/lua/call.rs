@@ -42,6 +42,9 @@ hooks! {
     ACTIONS = "rules.actions" returns "nil or a list of labels (strings)";
     PERFORM = "rules.perform" returns "nothing";
     SETUP = "rules.setup" returns "nothing";
+    DECLARED = "a declared action's rules function" returns "nothing";
+    HANDLER = "a choice's handler" returns "nothing";
+    LEGAL = "a declared action's legal filter" returns "a boolean";
     EVAL = "typed Lua" returns "any values";
 }
 

@@ -101,6 +101,7 @@ impl Rules {
             api,
             after_action_caller,
             strike_caller,
+            table: rules,
         })
     }
 }

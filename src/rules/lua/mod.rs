@@ -32,6 +32,7 @@ mod budget;
 mod bytecode;
 mod call;
 mod context;
+mod declared;
 mod errors;
 mod freeze;
 mod hooks;
@@ -116,4 +117,6 @@ pub struct Rules {
     after_action_caller: Function,
     /// Builds both piece tables and calls `rules.strike`.
     strike_caller: Function,
+    /// The script's `rules` table (declared actions' and choices' functions).
+    table: mlua::Table,
 }

@@ -51,6 +51,9 @@ impl Origins {
         if raw.start.is_some() {
             set("start".into());
         }
+        if raw.actions.is_some() {
+            set("actions".into());
+        }
     }
 
     pub(super) fn get(&self, key: &str) -> usize {
@@ -140,6 +143,8 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     }
     base.rules.no_progress = child.rules.no_progress.or(base.rules.no_progress);
     base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
+    base.turn = child.turn.or(base.turn);
+    base.actions = child.actions.or(base.actions);
     base.rules.after_action_when = child
         .rules
         .after_action_when

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use crate::base::geometry::{Board, Cell};
 
+pub mod actions;
 mod diagnostic;
 mod kinds;
 mod load;
@@ -94,6 +95,10 @@ pub struct Variant {
     /// When `rules.after_action` is called after a move: when one of these
     /// clauses holds (`rules.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
+    /// Declared actions (`actions:`), listed by the host.
+    pub actions: Vec<actions::ActionDecl>,
+    /// How many counted actions a turn allows (`turn.actions`); `None`: no limit.
+    pub turn_actions: Option<u8>,
 }
 
 impl Variant {

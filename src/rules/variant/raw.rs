@@ -58,6 +58,68 @@ pub(super) struct RawVariant {
     pub(super) notation: Option<RawNotation>,
     #[serde(default)]
     pub(super) rules: RawRules,
+    /// The turn's budget of declared actions.
+    #[serde(default)]
+    pub(super) turn: Option<RawTurn>,
+    /// Declared actions (see [`ActionDecl`](super::ActionDecl)); a child's
+    /// list replaces its base's.
+    #[serde(default)]
+    pub(super) actions: Option<IndexMap<String, Spanned<RawAction>>>,
+}
+
+/// `turn:` how many counted actions a turn allows.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTurn {
+    #[serde(default)]
+    pub(super) actions: Option<u8>,
+}
+
+/// One declared action as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawAction {
+    #[serde(default)]
+    pub(super) text: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) params: IndexMap<String, Spanned<RawActionParam>>,
+    #[serde(default)]
+    pub(super) cost: Option<RawCost>,
+    #[serde(default)]
+    pub(super) needs: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) counts: Option<bool>,
+    #[serde(default)]
+    pub(super) once: Option<bool>,
+    #[serde(default)]
+    pub(super) closes: Option<Param<bool>>,
+    #[serde(default)]
+    pub(super) ends_turn: Option<bool>,
+    #[serde(default)]
+    pub(super) perform: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) legal: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) moves: Option<bool>,
+}
+
+/// An action parameter: where its values come from and what they must be.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawActionParam {
+    pub(super) from: Spanned<String>,
+    #[serde(default, rename = "where")]
+    pub(super) filters: Vec<Spanned<String>>,
+    #[serde(default, rename = "else")]
+    pub(super) fallback: Option<Spanned<String>>,
+}
+
+/// What an action costs: an amount of one of the player's counters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCost {
+    pub(super) counter: String,
+    pub(super) amount: i64,
 }
 
 /// How actions are written (see [`Notation`](super::Notation)).

@@ -65,6 +65,14 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
                 .collect::<Vec<_>>())
         })
     });
+    m.add_method("cells", |lua, _, ()| {
+        with_ctx(lua, |cx| {
+            let b = &cx.variant().board;
+            Ok((0..b.cell_count() as u16)
+                .map(|c| b.cell_name(c))
+                .collect::<Vec<_>>())
+        })
+    });
     m.add_method("zone", |lua, _, name: Name| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;

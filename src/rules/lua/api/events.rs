@@ -6,7 +6,7 @@ use mlua::{Table, UserDataMethods};
 
 use super::Api;
 use crate::base::effect::Effect;
-use crate::base::state::{Choice, Outcome};
+use crate::base::state::{Choice, Outcome, Plain};
 use crate::rules::lua::context::{parse_player, with_ctx, CallCtx};
 use crate::rules::lua::limits::{
     escape, over, Name, Str, Text, LABEL_MAX, LOG_LINES_MAX, OPTIONS_MAX, PENDING_MAX,
@@ -40,7 +40,16 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "choose",
-        |lua, _, (player, reason, options, public): (Name, Text, Table, Option<bool>)| {
+        |lua,
+         _,
+         (player, reason, options, public, handler, data): (
+            Name,
+            Text,
+            Table,
+            Option<bool>,
+            Option<Name>,
+            Option<Table>,
+        )| {
             let n = options.raw_len();
             if n > OPTIONS_MAX {
                 return Err(over(
@@ -52,9 +61,18 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
                 .sequence_values::<Str<LABEL_MAX>>()
                 .map(|o| o.map(|o| o.0))
                 .collect::<mlua::Result<Vec<String>>>()?;
-            with_ctx(lua, |cx| {
-                choose(cx, &player, &reason, options, public.unwrap_or(false))
-            })
+            let data = match data {
+                Some(t) => plain_data(t)?,
+                None => Vec::new(),
+            };
+            let asked = Asked {
+                reason: &reason,
+                options,
+                public: public.unwrap_or(false),
+                handler: handler.map(|h| h.0),
+                data,
+            };
+            with_ctx(lua, |cx| choose(cx, &player, asked))
         },
     );
     m.add_method("log", |lua, _, text: Text| {
@@ -62,15 +80,60 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
     });
 }
 
-/// Pushes a pending choice after checking its options; `public`: everyone sees its question, options
-/// and answer (else only the chooser does).
-fn choose(
-    cx: &mut CallCtx,
-    player: &str,
-    reason: &str,
+/// A choice as a rule asks it: `public`: everyone sees its question,
+/// options and answer (else only the chooser does); `handler`: the `rules`
+/// function that takes the answer, with `data`.
+struct Asked<'a> {
+    reason: &'a str,
     options: Vec<String>,
     public: bool,
-) -> mlua::Result<()> {
+    handler: Option<String>,
+    data: Vec<(String, Plain)>,
+}
+
+/// A choice's data table: string keys, plain values (booleans, integers,
+/// strings), at most 16 of them.
+fn plain_data(t: Table) -> mlua::Result<Vec<(String, Plain)>> {
+    let mut out = Vec::new();
+    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+        let (k, v) = pair?;
+        let mlua::Value::String(k) = k else {
+            return Err(mlua::Error::runtime("a choice's data has string keys"));
+        };
+        let v = match v {
+            mlua::Value::Boolean(b) => Plain::Bool(b),
+            mlua::Value::Integer(i) => Plain::Int(i),
+            mlua::Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => Plain::Int(n as i64),
+            mlua::Value::String(s) if s.as_bytes().len() <= LABEL_MAX => {
+                Plain::Text(s.to_str()?.to_string())
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "a choice's data holds booleans, integers and short strings, found {}",
+                    other.type_name()
+                )))
+            }
+        };
+        out.push((k.to_str()?.to_string(), v));
+        if out.len() > 16 {
+            return Err(mlua::Error::runtime(
+                "a choice's data has at most 16 entries",
+            ));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// Pushes a pending choice after checking its options.
+fn choose(cx: &mut CallCtx, player: &str, asked: Asked) -> mlua::Result<()> {
+    let Asked {
+        reason,
+        options,
+        public,
+        handler,
+        data,
+    } = asked;
     let p = parse_player(cx, player)?;
     if options.is_empty() {
         return Err(mlua::Error::runtime("a choice needs at least one option"));
@@ -98,6 +161,8 @@ fn choose(
         options,
         piece: None,
         public,
+        handler,
+        data,
     });
     Ok(())
 }

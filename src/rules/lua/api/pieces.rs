@@ -97,11 +97,22 @@ fn filtered_pieces(
             }
             None => None,
         };
+        // `attr = name`: only pieces whose attribute is set (not 0).
+        let attr: Option<mlua::LuaString> = match &filter {
+            Some(f) => lua.unpack(f.raw_get::<LV>("attr")?)?,
+            None => None,
+        };
+        let attr = attr
+            .map(|a| a.to_str().map(|s| s.to_string()))
+            .transpose()?;
         let (state, variant) = (cx.state(), cx.variant());
         for &id in state.board.iter().flatten() {
             let p = &state.pieces[id as usize];
             if owner.is_none_or(|o| p.owner == o)
                 && kind.is_none_or(|k| p.kind == k)
+                && attr
+                    .as_deref()
+                    .is_none_or(|a| p.attrs.iter().any(|(n, v)| n == a && *v != 0))
                 && mobile.is_none_or(|m| variant.kinds[p.kind as usize].is_mobile() == m)
             {
                 each(id);

@@ -1,5 +1,6 @@
 //! Whose turn it is and what game this is: `g:player`, `g:players`, `g:ply`,
-//! `g:option`, `g:continue_turn`, `g:turn_order`.
+//! `g:option`, `g:continue_turn`, `g:turn_order`, and the turn's steps (`g:note_turn`,
+//! `g:turn_noted`, `g:close_actions`, `g:turn_actions`).
 
 use mlua::UserDataMethods;
 
@@ -31,6 +32,32 @@ pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
             cx.state_mut().hold_turn = true;
             Ok(())
         })
+    });
+    m.add_method("note_turn", |lua, _, name: Name| {
+        with_ctx(lua, |cx| {
+            let notes = &mut cx.state_mut().steps.notes;
+            if !notes.iter().any(|n| *n == *name) {
+                if notes.len() >= 32 {
+                    return Err(mlua::Error::runtime("a turn keeps at most 32 notes"));
+                }
+                notes.push(name.0.clone());
+            }
+            Ok(())
+        })
+    });
+    m.add_method("turn_noted", |lua, _, name: Name| {
+        with_ctx(lua, |cx| {
+            Ok(cx.state().steps.notes.iter().any(|n| *n == *name))
+        })
+    });
+    m.add_method("close_actions", |lua, _, ()| {
+        with_ctx(lua, |cx| {
+            cx.state_mut().steps.closed = true;
+            Ok(())
+        })
+    });
+    m.add_method("turn_actions", |lua, _, ()| {
+        with_ctx(lua, |cx| Ok(cx.state().steps.actions))
     });
     m.add_method("turn_order", |lua, _, from: Option<Name>| {
         with_ctx(lua, |cx| {

@@ -11,6 +11,7 @@ use super::raw::{Param, RawVariant};
 use super::{display_path, Diagnostic, LoadError, NoMoves, OptionSpec, Value, Variant};
 use crate::base::geometry::{Board, Cell};
 
+mod actions;
 mod board;
 mod notation;
 mod options;
@@ -45,6 +46,7 @@ pub(super) fn validate(
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
+    let declared = actions::actions(&raw, &board, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -77,6 +79,8 @@ pub(super) fn validate(
         after_action_when,
         start_at,
         start: raw.start.map(|s| s.value),
+        actions: declared,
+        turn_actions: raw.turn.as_ref().and_then(|t| t.actions),
         notation: notation::notation(raw.notation),
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
         mark_symbols: raw

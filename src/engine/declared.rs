@@ -1,0 +1,377 @@
+//! Declared actions (`actions:` in the variant): listing them natively
+//! from their parameters' sources and filters, whether one is available
+//! under the turn's budget, why one is not, and performing one (cost, turn
+//! steps, then its `rules` function).
+
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, PlayerId};
+use crate::engine::{Action, ActionError, Engine};
+use crate::rules::variant::actions::{ActionDecl, Filter, Source};
+
+const ORTH: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+/// The value of a cell's mark, if any.
+pub(super) fn mark_of<'a>(s: &'a GameState, cell: Cell, name: &str) -> Option<&'a str> {
+    s.marks
+        .range((cell, String::new())..)
+        .take_while(|((c, _), _)| *c == cell)
+        .find(|((_, n), _)| n == name)
+        .map(|(_, m)| m.value.as_str())
+}
+
+impl Engine {
+    /// Appends the available declared actions of the player to move.
+    pub(super) fn declared_actions(
+        &self,
+        s: &GameState,
+        out: &mut Vec<Action>,
+    ) -> Result<(), ActionError> {
+        let p = s.to_move;
+        let mut first = Vec::new();
+        let mut second = Vec::new();
+        for (k, d) in self.variant.actions.iter().enumerate() {
+            if self.unavailable(s, p, k, d).is_some() {
+                continue;
+            }
+            let kind = k as u8;
+            match d.params.len() {
+                0 => self.push_legal(s, out, d, Action::Declared { kind, a: 0, b: 0 })?,
+                1 => {
+                    self.param_values(s, p, d, 0, &[], &mut first);
+                    for &a in &first {
+                        self.push_legal(s, out, d, Action::Declared { kind, a, b: 0 })?;
+                    }
+                }
+                _ => {
+                    self.param_values(s, p, d, 0, &[], &mut first);
+                    for &a in &first {
+                        self.param_values(s, p, d, 1, &[a], &mut second);
+                        for &b in &second {
+                            self.push_legal(s, out, d, Action::Declared { kind, a, b })?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn push_legal(
+        &self,
+        s: &GameState,
+        out: &mut Vec<Action>,
+        d: &ActionDecl,
+        a: Action,
+    ) -> Result<(), ActionError> {
+        if let Some(f) = &d.legal {
+            let args = self.declared_args(d, &a);
+            if !self
+                .rules
+                .legal_declared(s, &self.variant, f, &args)
+                .map_err(ActionError::Script)?
+            {
+                return Ok(());
+            }
+        }
+        out.push(a);
+        Ok(())
+    }
+
+    /// Why declared action `k` cannot be taken now by `p`, or `None`.
+    pub(super) fn unavailable(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        k: usize,
+        d: &ActionDecl,
+    ) -> Option<String> {
+        if d.counts && s.steps.closed {
+            return Some("the action part of the turn is over".into());
+        }
+        if let Some(n) = self.variant.turn_actions {
+            if d.counts && s.steps.actions >= n {
+                return Some(format!("the turn's {n} actions are used"));
+            }
+        }
+        if d.once && s.steps.taken & (1 << k) != 0 {
+            return Some(format!("`{}` is taken at most once a turn", d.name));
+        }
+        if let Some((c, n)) = &d.cost {
+            let have = s.counter(c, Some(p));
+            if have < *n {
+                return Some(format!(
+                    "it costs {n} {c} and {} has {have}",
+                    self.player_name(p)
+                ));
+            }
+        }
+        if let Some(c) = &d.needs {
+            let has = s
+                .containers
+                .iter()
+                .any(|x| x.name == *c && x.owner == Some(p) && !x.pieces.is_empty());
+            if !has {
+                return Some(format!("{}'s {c} is empty", self.player_name(p)));
+            }
+        }
+        None
+    }
+
+    /// The values of parameter `i` (cell order), given the earlier ones.
+    pub(super) fn param_values(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        d: &ActionDecl,
+        i: usize,
+        earlier: &[Cell],
+        out: &mut Vec<Cell>,
+    ) {
+        out.clear();
+        let param = &d.params[i];
+        self.source_cells(s, p, &param.source, earlier, out);
+        out.retain(|&c| param.filters.iter().all(|f| self.holds(s, p, f, c)));
+        if out.is_empty() {
+            if let Some(fb) = &param.fallback {
+                self.source_cells(s, p, fb, earlier, out);
+                out.retain(|&c| param.filters.iter().all(|f| self.holds(s, p, f, c)));
+            }
+        }
+    }
+
+    fn source_cells(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        src: &Source,
+        earlier: &[Cell],
+        out: &mut Vec<Cell>,
+    ) {
+        let b = &self.variant.board;
+        let n = b.cell_count();
+        let mut hit = vec![false; n];
+        let own = |c: usize| s.board[c].is_some_and(|id| s.pieces[id as usize].owner == p);
+        match src {
+            Source::Cells => hit.iter_mut().for_each(|h| *h = true),
+            Source::Zone(cells) => cells.iter().for_each(|&c| hit[c as usize] = true),
+            Source::OwnPieces => (0..n).filter(|&c| own(c)).for_each(|c| hit[c] = true),
+            Source::NextTo(i) => {
+                for d in ORTH {
+                    if let Some(c) = b.offset(earlier[*i], d) {
+                        hit[c as usize] = true;
+                    }
+                }
+            }
+            Source::NearOwn => {
+                for c in (0..n).filter(|&c| own(c)) {
+                    for d in ORTH {
+                        if let Some(x) = b.offset(c as Cell, d) {
+                            hit[x as usize] = true;
+                        }
+                    }
+                }
+            }
+            Source::Flood { from, through } => self.flood(s, earlier[*from], *through, &mut hit),
+            Source::Sight => {
+                for c in (0..n).filter(|&c| own(c)) {
+                    for d in ORTH {
+                        let mut x = b.offset(c as Cell, d);
+                        while let Some(y) = x {
+                            if s.board[y as usize].is_some() {
+                                hit[y as usize] = true;
+                                break;
+                            }
+                            x = b.offset(y, d);
+                        }
+                    }
+                }
+            }
+        }
+        out.extend((0..n).filter(|&c| hit[c]).map(|c| c as Cell));
+    }
+
+    /// Marks the cells reached from `start` through orthogonally connected
+    /// cells with terrain `through`, ending on a cell without it.
+    fn flood(&self, s: &GameState, start: Cell, through: u32, hit: &mut [bool]) {
+        let b = &self.variant.board;
+        let wet = |c: Cell| s.terrain[c as usize] & through != 0;
+        let mut seen = vec![false; b.cell_count()];
+        let mut queue: Vec<Cell> = Vec::new();
+        for d in ORTH {
+            if let Some(c) = b.offset(start, d).filter(|&c| wet(c)) {
+                seen[c as usize] = true;
+                queue.push(c);
+            }
+        }
+        let mut i = 0;
+        while i < queue.len() {
+            let w = queue[i];
+            i += 1;
+            for d in ORTH {
+                let Some(c) = b.offset(w, d) else { continue };
+                if wet(c) {
+                    if !seen[c as usize] {
+                        seen[c as usize] = true;
+                        queue.push(c);
+                    }
+                } else if c != start {
+                    hit[c as usize] = true;
+                }
+            }
+        }
+    }
+
+    fn holds(&self, s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
+        let piece = s.board[c as usize].map(|id| &s.pieces[id as usize]);
+        match f {
+            Filter::Empty => piece.is_none(),
+            Filter::Enemy => piece.is_some_and(|q| q.owner != p),
+            Filter::Own => piece.is_some_and(|q| q.owner == p),
+            Filter::NotOwn => piece.is_none_or(|q| q.owner != p),
+            Filter::Terrain(bit, has) => (s.terrain[c as usize] & bit != 0) == *has,
+            Filter::Mark(name, value, has) => {
+                let m = mark_of(s, c, name);
+                let ok = match value {
+                    Some(v) => m == Some(v.as_str()),
+                    None => m.is_some(),
+                };
+                ok == *has
+            }
+            Filter::NoAttr(a) => {
+                piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0))
+            }
+        }
+    }
+
+    /// The parameters of a declared action by name, as cell names.
+    pub(super) fn declared_args<'d>(
+        &self,
+        d: &'d ActionDecl,
+        a: &Action,
+    ) -> Vec<(&'d str, String)> {
+        let Action::Declared { a: x, b: y, .. } = *a else {
+            return Vec::new();
+        };
+        let b = &self.variant.board;
+        d.params
+            .iter()
+            .zip([x, y])
+            .map(|(p, c)| (p.name.as_str(), b.cell_name(c)))
+            .collect()
+    }
+
+    /// Performs a declared action: its cost, the turn's steps, then its
+    /// `rules` function; the turn stays unless the action ends it.
+    pub(super) fn perform_declared(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        mover: PlayerId,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), ActionError> {
+        let Action::Declared { kind, .. } = *a else {
+            return Ok(());
+        };
+        let d = &self.variant.actions[kind as usize];
+        if let Some((c, n)) = &d.cost {
+            let have = s.counter(c, Some(mover));
+            s.set_counter(c, Some(mover), have - n);
+        }
+        if d.counts {
+            s.steps.actions = s.steps.actions.saturating_add(1);
+        }
+        s.steps.taken |= 1 << kind;
+        s.steps.closed |= d.closes;
+        s.hold_turn = !d.ends_turn;
+        if d.moves {
+            let Action::Declared { a: from, b: to, .. } = *a else {
+                return Ok(());
+            };
+            if let (Some(id), None) = (s.piece_at(from), s.piece_at(to)) {
+                s.place(id, to);
+                effects.push(Effect::Moved {
+                    piece: id,
+                    from: Some(from),
+                    to,
+                });
+            }
+        }
+        if let Some(f) = &d.perform {
+            let args = self.declared_args(d, a);
+            self.rules
+                .perform_declared(s, &self.variant, effects, f, &args)
+                .map_err(ActionError::Script)?;
+        }
+        Ok(())
+    }
+
+    /// The text of a declared action, from its declaration.
+    pub(super) fn declared_text(&self, a: &Action) -> String {
+        let Action::Declared { kind, .. } = *a else {
+            return String::new();
+        };
+        let d = &self.variant.actions[kind as usize];
+        let args: Vec<String> = self.declared_args(d, a).into_iter().map(|x| x.1).collect();
+        d.render(&args)
+    }
+
+    /// Reads a declared action's text: `None` when no declaration has
+    /// this shape; an error when one has but a value is not a cell.
+    pub(super) fn parse_declared(&self, t: &str) -> Option<Result<Action, ActionError>> {
+        let b = &self.variant.board;
+        for (k, d) in self.variant.actions.iter().enumerate() {
+            let Some(args) = d.read(t) else { continue };
+            let mut cells = [0 as Cell; 2];
+            for (i, v) in args.iter().enumerate() {
+                match b.parse_cell(v) {
+                    Some(c) => cells[i] = c,
+                    None => {
+                        return Some(Err(ActionError::Parse(format!(
+                            "`{t}`: `{v}` is not a cell of the {b} board"
+                        ))))
+                    }
+                }
+            }
+            let [a, b] = cells;
+            return Some(Ok(Action::Declared {
+                kind: k as u8,
+                a,
+                b,
+            }));
+        }
+        None
+    }
+
+    /// Why a declared action is not legal here.
+    pub(super) fn explain_declared(&self, s: &GameState, a: &Action) -> String {
+        let Action::Declared { kind, a: x, b: y } = *a else {
+            return String::new();
+        };
+        let text = self.declared_text(a);
+        let d = &self.variant.actions[kind as usize];
+        let p = s.to_move;
+        if let Some(why) = self.unavailable(s, p, kind as usize, d) {
+            return format!("`{text}`: {why}");
+        }
+        let mut vals = Vec::new();
+        let b = &self.variant.board;
+        for (i, c) in [x, y].into_iter().enumerate().take(d.params.len()) {
+            self.param_values(s, p, d, i, &[x, y][..i], &mut vals);
+            if !vals.contains(&c) {
+                let name = &d.params[i].name;
+                let what = match s.board[c as usize] {
+                    Some(id) => format!(
+                        "{} has {}'s piece on it",
+                        b.cell_name(c),
+                        self.player_name(s.pieces[id as usize].owner)
+                    ),
+                    None => format!("{} is not one of its cells", b.cell_name(c)),
+                };
+                let list: Vec<String> = vals.iter().map(|&v| b.cell_name(v)).collect();
+                return format!("`{text}`: {what} (`{name}` may be: {})", list.join(" "));
+            }
+        }
+        format!("`{text}`: the rules refuse it here")
+    }
+}

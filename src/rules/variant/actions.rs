@@ -1,0 +1,175 @@
+//! Declared actions: what a variant's `actions:` section means once
+//! checked — each action's parameters (where their values come from, what
+//! they must be), its text, its cost and how it counts against the turn.
+//!
+//! Changes when the vocabulary of declared actions grows.
+
+use crate::base::geometry::Cell;
+
+/// One declared action kind (`actions.<name>` in the YAML).
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: String,
+    /// The action's text: literal parts and parameters (by index).
+    pub text: Vec<TextPart>,
+    pub params: Vec<ParamDecl>,
+    /// A per-player counter and the amount the action costs (the player
+    /// must have that much; the host takes it before `perform`).
+    pub cost: Option<(String, i64)>,
+    /// A container of the player's that must not be empty.
+    pub needs: Option<String>,
+    /// Counts against the turn's budget (`turn.actions`).
+    pub counts: bool,
+    /// At most once per turn.
+    pub once: bool,
+    /// Taking it closes the action part of the turn (no counted action after).
+    pub closes: bool,
+    /// The piece on the first parameter's cell moves to the second's
+    /// (natively, before `perform`).
+    pub moves: bool,
+    /// Taking it ends the turn (after `perform`).
+    pub ends_turn: bool,
+    /// The `rules` function that performs it: `rules.<perform>(g, args)`.
+    pub perform: Option<String>,
+    /// A `rules` function that may refuse a listed action:
+    /// `rules.<legal>(g, args)` answers whether it is legal.
+    pub legal: Option<String>,
+    /// Where the action was declared (file, line, column), for messages.
+    pub at: (String, u64, u64),
+}
+
+/// A piece of an action's text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextPart {
+    Lit(String),
+    Param(usize),
+}
+
+/// One parameter: a cell drawn from `source`, kept when every filter holds;
+/// when none is left, drawn from `fallback` instead.
+#[derive(Clone, Debug)]
+pub struct ParamDecl {
+    pub name: String,
+    pub source: Source,
+    pub filters: Vec<Filter>,
+    pub fallback: Option<Source>,
+}
+
+/// Where a parameter's cells come from (always in cell order, no repeats).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// The cells of the player's pieces (`own_pieces`).
+    OwnPieces,
+    /// The orthogonal neighbours of an earlier parameter's cell
+    /// (`next_to <param>`).
+    NextTo(usize),
+    /// The orthogonal neighbours of any of the player's pieces (`near_own`).
+    NearOwn,
+    /// Every cell (`cells`).
+    Cells,
+    /// The cells of a zone (`zone <name>`).
+    Zone(Vec<Cell>),
+    /// Cells reached by going from an earlier parameter's cell into
+    /// orthogonally connected cells of a terrain and out of it again
+    /// (`flood <param> through <terrain>`).
+    Flood { from: usize, through: u32 },
+    /// The first piece seen along each orthogonal line from the player's
+    /// pieces (`sight`).
+    Sight,
+}
+
+/// A condition on a candidate cell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Filter {
+    /// No piece on it.
+    Empty,
+    /// Another player's piece on it.
+    Enemy,
+    /// The player's piece on it.
+    Own,
+    /// Not the player's piece (empty or enemy).
+    NotOwn,
+    /// Has (`true`) or lacks the terrain bit.
+    Terrain(u32, bool),
+    /// Has (`true`) or lacks the mark, with this value when given.
+    Mark(String, Option<String>, bool),
+    /// The piece on it has the attribute at 0 (or not at all).
+    NoAttr(String),
+}
+
+impl ActionDecl {
+    /// The text of the action with these parameter values.
+    pub fn render(&self, args: &[String]) -> String {
+        let mut out = String::new();
+        for part in &self.text {
+            match part {
+                TextPart::Lit(s) => out.push_str(s),
+                TextPart::Param(i) => out.push_str(args.get(*i).map_or("?", |s| s.as_str())),
+            }
+        }
+        out
+    }
+
+    /// Reads the parameter values out of `text` when it has this action's
+    /// shape (the literal parts in place); each value is a word of
+    /// letters and digits.
+    pub fn read(&self, text: &str) -> Option<Vec<String>> {
+        let mut args = vec![String::new(); self.params.len()];
+        let mut rest = text;
+        for (k, part) in self.text.iter().enumerate() {
+            match part {
+                TextPart::Lit(s) => rest = rest.strip_prefix(s.as_str())?,
+                TextPart::Param(i) => {
+                    let end = match self.text.get(k + 1) {
+                        Some(TextPart::Lit(next)) => rest.find(next.as_str())?,
+                        _ => rest.len(),
+                    };
+                    let word = &rest[..end];
+                    if word.is_empty() || !word.chars().all(|c| c.is_ascii_alphanumeric()) {
+                        return None;
+                    }
+                    args[*i] = word.to_string();
+                    rest = &rest[end..];
+                }
+            }
+        }
+        rest.is_empty().then_some(args)
+    }
+}
+
+/// Splits a text template (`"{from}-{to}"`, `"flip {cell}"`) into parts;
+/// `Err` names what is wrong.
+pub fn parse_template(text: &str, params: &[String]) -> Result<Vec<TextPart>, String> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            parts.push(TextPart::Lit(rest[..open].to_string()));
+        }
+        let close = rest[open..]
+            .find('}')
+            .ok_or_else(|| format!("`{text}`: `{{` without `}}`"))?
+            + open;
+        let name = &rest[open + 1..close];
+        let i = params.iter().position(|p| p == name).ok_or_else(|| {
+            format!(
+                "`{text}`: `{{{name}}}` is not a parameter (parameters: {})",
+                params.join(", ")
+            )
+        })?;
+        if matches!(parts.last(), Some(TextPart::Param(_))) {
+            return Err(format!("`{text}`: two parameters need text between them"));
+        }
+        parts.push(TextPart::Param(i));
+        rest = &rest[close + 1..];
+    }
+    if !rest.is_empty() {
+        parts.push(TextPart::Lit(rest.to_string()));
+    }
+    for (i, p) in params.iter().enumerate() {
+        if !parts.contains(&TextPart::Param(i)) {
+            return Err(format!("`{text}` does not show the parameter `{p}`"));
+        }
+    }
+    Ok(parts)
+}

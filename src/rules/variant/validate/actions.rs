@@ -1,0 +1,207 @@
+//! Checking `actions:` and `turn:`: each declared action's parameters
+//! (sources, filters), text, cost and turn budget, with errors at the
+//! offending value's line and column.
+//!
+//! Changes when the vocabulary of declared actions grows.
+
+use serde_saphyr::Spanned;
+
+use super::Ctx;
+use crate::base::geometry::Board;
+use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
+use crate::rules::variant::raw::{Param, RawAction, RawVariant};
+use crate::rules::variant::Value;
+
+fn as_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
+
+/// The declared actions, in the order written (at most 64).
+pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ActionDecl> {
+    let Some(list) = &raw.actions else {
+        return Vec::new();
+    };
+    cx.from("actions");
+    if list.len() > 64 {
+        cx.err_top("a variant declares at most 64 actions");
+        return Vec::new();
+    }
+    list.iter()
+        .filter_map(|(name, a)| action(name, &a.value, a.referenced, board, cx))
+        .collect()
+}
+
+fn action(
+    name: &str,
+    a: &RawAction,
+    at: serde_saphyr::Location,
+    board: &Board,
+    cx: &mut Ctx,
+) -> Option<ActionDecl> {
+    let names: Vec<String> = a.params.keys().cloned().collect();
+    if names.len() > 2 {
+        cx.err_at(at, format!("actions.{name}: at most 2 parameters"));
+        return None;
+    }
+    if a.moves == Some(true) && names.len() != 2 {
+        cx.err_at(
+            at,
+            format!("actions.{name}: `moves` needs two parameters (from, to)"),
+        );
+        return None;
+    }
+    let mut params = Vec::new();
+    for (i, (pname, p)) in a.params.iter().enumerate() {
+        let src = source(&p.value.from, &names[..i], board, cx);
+        let fallback = p
+            .value
+            .fallback
+            .as_ref()
+            .and_then(|f| source(f, &names[..i], board, cx));
+        let filters = p
+            .value
+            .filters
+            .iter()
+            .filter_map(|f| filter(f, board, cx))
+            .collect();
+        params.push(ParamDecl {
+            name: pname.clone(),
+            source: src?,
+            filters,
+            fallback,
+        });
+    }
+    let default_text = std::iter::once(name.to_string())
+        .chain(names.iter().map(|n| format!("{{{n}}}")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (text_src, text_at) = match &a.text {
+        Some(t) => (t.value.clone(), t.referenced),
+        None => (default_text, at),
+    };
+    let text = match parse_template(&text_src, &names) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.err_at(text_at, format!("actions.{name}.text: {e}"));
+            return None;
+        }
+    };
+    let closes = match &a.closes {
+        Some(Param::Opt(t)) if t.starts_with("!$") => !cx.resolve(
+            &Param::Opt(t[1..].to_string()),
+            at,
+            as_bool,
+            "true or false",
+        )?,
+        Some(p) => cx.resolve(p, at, as_bool, "true or false")?,
+        None => false,
+    };
+    Some(ActionDecl {
+        name: name.to_string(),
+        text,
+        params,
+        cost: a.cost.as_ref().map(|c| (c.counter.clone(), c.amount)),
+        needs: a.needs.as_ref().map(|n| n.value.clone()),
+        counts: a.counts.unwrap_or(true) && !a.ends_turn.unwrap_or(false),
+        once: a.once.unwrap_or(false),
+        closes,
+        ends_turn: a.ends_turn.unwrap_or(false),
+        moves: a.moves.unwrap_or(false),
+        perform: a.perform.as_ref().map(|p| p.value.clone()),
+        legal: a.legal.as_ref().map(|p| p.value.clone()),
+        at: (cx.files[cx.file].clone(), at.line(), at.column()),
+    })
+}
+
+/// Reads a source: `own_pieces`, `near_own`, `cells`, `sight`,
+/// `next_to <param>`, `zone <name>`, `flood <param> through <terrain>`.
+fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) -> Option<Source> {
+    let words: Vec<&str> = s.value.split_whitespace().collect();
+    let param = |w: &str, cx: &mut Ctx| match earlier.iter().position(|p| p == w) {
+        Some(i) => Some(i),
+        None => {
+            cx.err_at(
+                s.referenced,
+                format!("`{w}` is not an earlier parameter of this action"),
+            );
+            None
+        }
+    };
+    match words.as_slice() {
+        ["own_pieces"] => Some(Source::OwnPieces),
+        ["near_own"] => Some(Source::NearOwn),
+        ["cells"] => Some(Source::Cells),
+        ["sight"] => Some(Source::Sight),
+        ["next_to", p] => param(p, cx).map(Source::NextTo),
+        ["zone", z] => match board.zone(z) {
+            Some(cells) => Some(Source::Zone(cells.to_vec())),
+            None => {
+                cx.err_at(s.referenced, format!("unknown zone `{z}`"));
+                None
+            }
+        },
+        ["flood", p, "through", t] => {
+            let from = param(p, cx)?;
+            let through = terrain(t, s, board, cx)?;
+            Some(Source::Flood { from, through })
+        }
+        _ => {
+            cx.err_at(
+                s.referenced,
+                format!(
+                    "unknown source `{}` (sources: own_pieces, near_own, cells, sight, \
+                     next_to <param>, zone <name>, flood <param> through <terrain>)",
+                    s.value
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<u32> {
+    let bit = board.terrain_bit(t);
+    if bit.is_none() {
+        cx.err_at(s.referenced, format!("unknown terrain `{t}`"));
+    }
+    bit
+}
+
+/// Reads a filter: `empty`, `enemy`, `own`, `not_own`, `[not] terrain
+/// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`.
+fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
+    let words: Vec<&str> = s.value.split_whitespace().collect();
+    let (has, rest) = match words.split_first() {
+        Some((&"not", rest)) => (false, rest),
+        _ => (true, &words[..]),
+    };
+    match (has, rest) {
+        (true, ["empty"]) => Some(Filter::Empty),
+        (true, ["enemy"]) => Some(Filter::Enemy),
+        (true, ["own"]) => Some(Filter::Own),
+        (true, ["not_own"]) => Some(Filter::NotOwn),
+        (_, ["terrain", t]) => terrain(t, s, board, cx).map(|b| Filter::Terrain(b, has)),
+        (_, ["mark", m]) => {
+            let (name, value) = match m.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (m.to_string(), None),
+            };
+            Some(Filter::Mark(name, value, has))
+        }
+        (false, ["attr", a]) => Some(Filter::NoAttr(a.to_string())),
+        _ => {
+            cx.err_at(
+                s.referenced,
+                format!(
+                    "unknown condition `{}` (conditions: empty, enemy, own, not_own, \
+                     [not] terrain <t>, [not] mark <name>[=<value>], not attr <name>)",
+                    s.value
+                ),
+            );
+            None
+        }
+    }
+}
