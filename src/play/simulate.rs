@@ -26,7 +26,7 @@ pub fn game_seed(base: u64, index: u64) -> u64 {
 }
 
 /// One finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
     pub index: u64,
     pub seed: u64,
@@ -38,6 +38,20 @@ pub struct GameResult {
     /// Per seat: search iterations and the seconds they took.
     #[serde(default)]
     pub search: Vec<(u64, f64)>,
+}
+
+/// Equal games: the same result and the same search iterations (the
+/// seconds they took are not part of a game).
+impl PartialEq for GameResult {
+    fn eq(&self, o: &Self) -> bool {
+        let iterations = |g: &GameResult| g.search.iter().map(|s| s.0).collect::<Vec<_>>();
+        self.index == o.index
+            && self.seed == o.seed
+            && self.winners == o.winners
+            && self.ending == o.ending
+            && self.plies == o.plies
+            && iterations(self) == iterations(o)
+    }
 }
 
 /// What a run plays: a variant under one set of options.
