@@ -4,7 +4,6 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
 use sandtable::rules::variant::bundled_variants;
 
@@ -12,27 +11,9 @@ fn main() {
     for v in bundled_variants() {
         let e = Engine::load(&v, &[]).unwrap();
         let s = e.new_game(1, &[]);
-        println!("{v}: game state {} bytes", state_bytes(&s));
+        println!("{v}: game state {} bytes (a clone)", s.clone_bytes());
     }
     divan::main();
-}
-
-/// The bytes a clone copies: the struct and its heap parts.
-fn state_bytes(s: &GameState) -> usize {
-    use std::mem::size_of_val;
-    size_of_val(s)
-        + s.pieces
-            .iter()
-            .map(|p| size_of_val(p) + p.attrs.len() * 32)
-            .sum::<usize>()
-        + size_of_val(&s.board[..])
-        + size_of_val(&s.terrain[..])
-        + s.counters.iter().count() * 32
-        + s.containers
-            .iter()
-            .map(|c| c.pieces.len() * 2 + 64)
-            .sum::<usize>()
-        + size_of_val(&s.positions[..])
 }
 
 fn variants() -> Vec<String> {

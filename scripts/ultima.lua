@@ -70,24 +70,29 @@ end
 
 -- Does something freeze the piece on c? An enemy Immobilizer next to it
 -- freezes it; an enemy Chameleon next to an Immobilizer freezes that
--- Immobilizer. With `pure_immobilizer` (the Cambridge reading) an
--- Immobilizer that is itself frozen freezes nothing.
-local is_frozen
-local function freezes(b, n, p, depth)
-  -- The piece on n (not p's) freezes a piece of p next to it?
-  if buffer.readu8(b, 2 * n) ~= IMMOBILIZER then return false end
-  if pure_immobilizer and depth == 0 and is_frozen(b, n, 1) then return false end
-  return true
+-- Immobilizer. With `pure_immobilizer` (the Cambridge reading) an enemy
+-- Immobilizer freezes nothing of p's while another Chameleon or Immobilizer
+-- of p (not the piece on c itself) stands next to it.
+local function neutralized(b, n, p, c)
+  for _, m in ipairs(NB[n]) do
+    if m ~= c and buffer.readu8(b, 2 * m + 1) == p then
+      local km = buffer.readu8(b, 2 * m)
+      if km == CHAMELEON or km == IMMOBILIZER then return true end
+    end
+  end
+  return false
 end
 
-is_frozen = function(b, c, depth)
-  depth = depth or 0
+local function is_frozen(b, c)
   local p, k = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
   for _, n in ipairs(NB[c]) do
     local o = buffer.readu8(b, 2 * n + 1)
     if o ~= 0 and o ~= p then
-      if freezes(b, n, p, depth) then return true end
-      if k == IMMOBILIZER and buffer.readu8(b, 2 * n) == CHAMELEON then return true end
+      local kn = buffer.readu8(b, 2 * n)
+      if kn == IMMOBILIZER and not (pure_immobilizer and neutralized(b, n, p, c)) then
+        return true
+      end
+      if k == IMMOBILIZER and kn == CHAMELEON then return true end
     end
   end
   return false
@@ -378,9 +383,10 @@ function rules.check_cells(g, player, cells)
     if o ~= 0 then
       local kd = readu8(b, 2 * c)
       if o == p then
-        -- Moving p's Immobilizer away frees the enemies it holds; with the
-        -- Cambridge reading, a Chameleon beside an enemy Immobilizer
-        -- decides what p's own Immobilizer freezes.
+        -- Moving p's Immobilizer away frees the enemies it holds. With the
+        -- Cambridge reading a Chameleon beside an enemy Immobilizer is
+        -- named too (it changes only what freezes p's own pieces, so this
+        -- is merely cautious).
         if kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer) then
           local ray = RAY[c]
           for i = 1, 8 do

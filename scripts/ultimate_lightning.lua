@@ -106,6 +106,9 @@ function rules.after_action(g, action)
   if options.chasing_rule then
     count_chase(g, me, action)
   end
+  if g:counter("end_check") ~= 0 then
+    g:set_counter("end_check", 0)
+  end
   if g:count({ owner = them, mobile = true }) == 0 then
     if g:count({ owner = me, mobile = true }) == 0 then
       g:draw("draw: neither side can move")
@@ -113,6 +116,12 @@ function rules.after_action(g, action)
       g:win(me, me .. " captured every movable piece")
     end
     return
+  end
+  -- A striker that lost its own last movable piece is judged after the
+  -- opponent's next move: the counter has the host call this hook then
+  -- (variants/ultimate_lightning.yaml, after_action_when).
+  if action.captured > 0 and g:count({ owner = me, mobile = true }) == 0 then
+    g:set_counter("end_check", 1)
   end
   if not g:in_zone(action.to, back_row[me]) then
     return

@@ -8,6 +8,7 @@
 //! options: suicide=false          (optional, NAME=VALUE separated by spaces)
 //! position: start                 (or a FEN line)
 //! perft 1 20
+//! position: ...                   (more positions, each with its counts)
 //! ```
 
 use std::path::PathBuf;
@@ -20,8 +21,8 @@ struct PerftFile {
     path: PathBuf,
     variant: String,
     options: Vec<(String, String)>,
-    position: String,
-    counts: Vec<(u32, u64)>,
+    /// Each position with its `(depth, count)` lines.
+    positions: Vec<(String, Vec<(u32, u64)>)>,
 }
 
 fn read(path: PathBuf) -> PerftFile {
@@ -30,8 +31,7 @@ fn read(path: PathBuf) -> PerftFile {
         path: path.clone(),
         variant: String::new(),
         options: Vec::new(),
-        position: "start".into(),
-        counts: Vec::new(),
+        positions: vec![("start".into(), Vec::new())],
     };
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -49,11 +49,15 @@ fn read(path: PathBuf) -> PerftFile {
                 f.options.push((k.to_string(), v.to_string()));
             }
         } else if let Some(p) = line.strip_prefix("position:") {
-            f.position = p.trim().to_string();
+            // The first `position:` replaces the implicit start.
+            if f.positions.len() == 1 && f.positions[0].1.is_empty() {
+                f.positions.clear();
+            }
+            f.positions.push((p.trim().to_string(), Vec::new()));
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let mut it = rest.split_whitespace().map(|n| n.parse::<u64>());
             match (it.next(), it.next()) {
-                (Some(Ok(d)), Some(Ok(n))) => f.counts.push((d as u32, n)),
+                (Some(Ok(d)), Some(Ok(n))) => f.positions.last_mut().unwrap().1.push((d as u32, n)),
                 _ => panic!("{}: expected `perft DEPTH COUNT`", at()),
             }
         } else {
@@ -81,20 +85,27 @@ fn run(limit: u64) {
     for f in files() {
         let engine = Engine::load(&f.variant, &f.options)
             .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
-        let state = if f.position == "start" {
-            engine.new_game(1, &[])
-        } else {
-            engine
-                .parse_fen(&f.position, 1)
-                .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()))
-        };
-        for &(depth, count) in &f.counts {
-            if count > limit {
-                continue;
+        for (position, counts) in &f.positions {
+            let state = if position == "start" {
+                engine.new_game(1, &[])
+            } else {
+                engine
+                    .parse_fen(position, 1)
+                    .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()))
+            };
+            for &(depth, count) in counts {
+                if count > limit {
+                    continue;
+                }
+                let got = engine.perft(&state, depth).unwrap();
+                assert_eq!(
+                    got,
+                    count,
+                    "{}: {position}: perft {depth}",
+                    f.path.display()
+                );
+                checked += 1;
             }
-            let got = engine.perft(&state, depth).unwrap();
-            assert_eq!(got, count, "{}: perft {depth}", f.path.display());
-            checked += 1;
         }
     }
     assert!(checked > 0);

@@ -71,8 +71,41 @@ fn chess_playouts_replay_move_for_move() {
 }
 
 #[test]
+fn path_moves_replay_move_for_move() {
+    // Ultimate Lightning's Captains move by paths (two orthogonal steps,
+    // turning); rescues are choices; bombs and scouts strike.
+    let e = common::engine("ultimate_lightning", &[]);
+    let endings = replays(&e, 24);
+    assert!(count(&endings, "flag") > 0, "{endings:?}");
+}
+
+#[test]
+fn path_moves_are_drawn_uniformly() {
+    let e = common::engine("ultimate_lightning", &[]);
+    let captain = e.variant.kind_index("captain").unwrap() as u16;
+    let mut tried = 0;
+    for (seed, plies) in [(1, 40), (2, 80), (3, 120), (4, 60)] {
+        let s = after(&e, seed, plies);
+        if s.outcome.is_some() || !s.pending.is_empty() {
+            continue;
+        }
+        // Only positions where a Captain of the player to move is free.
+        let free = s.pieces.iter().any(|p| {
+            p.kind == captain
+                && p.owner == s.to_move
+                && matches!(p.loc, sandtable::base::state::Loc::Cell(_))
+        });
+        if free {
+            assert!(uniform_from(&e, &s) >= 4);
+            tried += 1;
+        }
+    }
+    assert!(tried >= 2, "only {tried} positions tried");
+}
+
+#[test]
 fn variants_with_listing_hooks_list_their_moves() {
-    for name in ["ultima", "lost_island", "ultimate_lightning"] {
+    for name in ["ultima", "lost_island"] {
         assert!(!common::engine(name, &[]).samples_moves(), "{name}");
     }
 }

@@ -248,17 +248,29 @@ fn the_immobilizer_freezes_its_neighbours() {
 }
 
 #[test]
-fn pure_immobilizer_lets_a_frozen_immobilizer_freeze_nothing() {
+fn pure_immobilizer_is_the_cambridge_reading() {
     // Literal reading: two Immobilizers freeze each other and the White
     // Immobilizer still freezes the pawn beside it.
     let e = ultima();
     let s = pos(&e, "Id4 ie5 pc5 Ka1 kh8", "b");
     assert!(targets(&e, &s, "c5").is_empty());
-    // Cambridge reading: the White Immobilizer is frozen, so it freezes
-    // nothing.
+    // Cambridge reading: another Immobilizer or Chameleon of Black's next
+    // to the White Immobilizer frees Black's pieces beside it...
     let e = engine("ultima", &[("pure_immobilizer", "true")]);
     let s = pos(&e, "Id4 ie5 pc5 Ka1 kh8", "b");
+    assert!(!targets(&e, &s, "c5").is_empty(), "e5 frees c5");
+    // ... but not itself: the Black Immobilizer is frozen.
+    assert!(targets(&e, &s, "e5").is_empty(), "nothing else frees e5");
+    // A Chameleon alone next to it is frozen too; a second one frees both.
+    let s = pos(&e, "Id4 xe5 Ka1 kh8", "b");
+    assert!(targets(&e, &s, "e5").is_empty());
+    let s = pos(&e, "Id4 xe5 xc5 Ka1 kh8", "b");
+    assert!(!targets(&e, &s, "e5").is_empty());
     assert!(!targets(&e, &s, "c5").is_empty());
+    // An Immobilizer next to an enemy Chameleon is frozen, whatever else
+    // stands next to the enemy Immobilizer beside it.
+    let s = pos(&e, "If5 ig5 Xf4 xg4 Ka1 kh8", "w");
+    assert!(targets(&e, &s, "f5").is_empty());
 }
 
 #[test]

@@ -550,3 +550,45 @@ fn random_games_rescue_and_keep_the_invariants() {
     assert!(rescues > 0, "no rescue in 12 random games");
     eprintln!("rescues: {rescues}, declined: {declined}");
 }
+
+/// `after_action_when` (rescue row, captures, the chasing rule's option)
+/// only spares calls that would change nothing: random games replayed with
+/// the hook called after every action end the same. (The playouts are
+/// replayed, not drawn again: the sampler's draws depend on its history.)
+#[test]
+fn after_action_when_changes_no_game() {
+    use rand::SeedableRng;
+    use sandtable::rules::variant::Variant;
+    for options in [
+        vec![],
+        vec![("chasing_rule".to_string(), "true".to_string())],
+    ] {
+        let declared = Engine::load("ultimate_lightning", &options).unwrap();
+        let mut every: Variant = Variant::load("ultimate_lightning", &options).unwrap();
+        assert!(every.after_action_when.is_some());
+        every.after_action_when = None;
+        let every = Engine::from_variant(every).unwrap();
+        let mut rescued = 0;
+        for seed in 1..=12u64 {
+            let mut s = declared.new_game(seed, &[]);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut log = Vec::new();
+            declared
+                .random_playout_logged(&mut s, &mut rng, 3000, Some(&mut log))
+                .unwrap();
+            let mut t = every.new_game(seed, &[]);
+            for (i, a) in log.iter().enumerate() {
+                every
+                    .apply(&mut t, a)
+                    .unwrap_or_else(|e| panic!("{options:?} seed {seed} ply {i}: {e}"));
+            }
+            let ends = [
+                (s.outcome.clone(), s.counters.clone()),
+                (t.outcome.clone(), t.counters.clone()),
+            ];
+            assert_eq!(ends[0], ends[1], "{options:?} seed {seed}");
+            rescued += ends[0].1.iter().any(|(n, _, v)| n == "rescues" && v > 0) as u32;
+        }
+        assert!(rescued > 0, "some game has a rescue");
+    }
+}

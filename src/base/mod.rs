@@ -1,6 +1,8 @@
 //! The bottom layer: board geometry and the game state, plain data that
 //! knows nothing of rules, scripts or play.
+pub mod attrs;
 pub mod effect;
 pub mod geometry;
 pub mod limits;
+pub mod size;
 pub mod state;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::base::attrs::Attrs;
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
 
@@ -39,7 +40,7 @@ pub struct Piece {
     /// Whether the piece has ever moved (public knowledge).
     pub moved: bool,
     /// Variant-defined attributes set by rules during play.
-    pub attrs: Vec<(String, i64)>,
+    pub attrs: Attrs,
 }
 
 /// An ordered container of pieces (a captured pile, a boat, a hand).
@@ -418,7 +419,7 @@ impl GameState {
             loc: Loc::Cell(cell),
             known_by,
             moved: false,
-            attrs: Vec::new(),
+            attrs: Attrs::new(),
         });
         self.board[cell as usize] = Some(id);
         self.touched.cell(cell);
@@ -505,7 +506,7 @@ impl GameState {
             loc: Loc::Container(container),
             known_by: known_by | (1 << owner),
             moved: false,
-            attrs: Vec::new(),
+            attrs: Attrs::new(),
         });
         self.containers[container as usize].pieces.push(id);
         Ok(id)

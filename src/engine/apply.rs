@@ -78,7 +78,7 @@ impl Engine {
             _ => None,
         };
         let moving_kind = moving.map(|(id, _, _)| s.pieces[id as usize].kind);
-        let info = self.after_action_info(s, a, mover, moving, moving_kind);
+        let (info, if_captures) = self.after_action_info(s, a, mover, moving, moving_kind);
         if self.variant.draw_offers
             && matches!(a, Action::Move { .. })
             && s.counter(DRAW_OFFER, None) - 1 != mover as i64
@@ -89,7 +89,7 @@ impl Engine {
         self.perform(s, a, mover, events, &mut effects)?;
         let captured = captured_count(events, &effects);
         if let Some(mut info) = info {
-            if s.outcome.is_none() {
+            if s.outcome.is_none() && (!if_captures || captured > 0) {
                 info.captured = captured;
                 self.rules
                     .after_action(s, &self.variant, &mut effects, &info)
@@ -122,7 +122,9 @@ impl Engine {
     /// What `rules.after_action` will be told about the action, when the
     /// rules have the hook and the variant's `after_action_when` (if any)
     /// holds for the moving piece. `moving`: the piece, from and to of a
-    /// move; `captured` is counted once the action is performed.
+    /// move; `captured` is counted once the action is performed. The `bool`:
+    /// only the clauses that need a capture hold, so the hook is called
+    /// only if the move captures.
     #[inline]
     fn after_action_info(
         &self,
@@ -131,16 +133,26 @@ impl Engine {
         mover: PlayerId,
         moving: Option<(PieceId, Cell, Cell)>,
         moving_kind: Option<KindId>,
-    ) -> Option<ActionInfo> {
-        let wanted = match (&self.variant.after_action_when, moving) {
+    ) -> (Option<ActionInfo>, bool) {
+        if !self.rules.has_after_action() {
+            return (None, false);
+        }
+        let (wanted, if_captures) = match (&self.variant.after_action_when, moving) {
             (Some(w), Some((id, from, to))) => {
                 let p = &s.pieces[id as usize];
-                w.iter()
-                    .any(|w| w.holds(p.kind, p.owner, from, to, |c| s.counter(c, None)))
+                let mut holding = w
+                    .iter()
+                    .filter(|w| w.holds(p.kind, p.owner, from, to, |c| s.counter(c, None)));
+                let first = holding.next();
+                let plain = first.is_some_and(|w| !w.captures) || holding.any(|w| !w.captures);
+                (first.is_some(), !plain)
             }
-            _ => true,
+            _ => (true, false),
         };
-        (wanted && self.rules.has_after_action()).then(|| ActionInfo {
+        if !wanted {
+            return (None, false);
+        }
+        let info = ActionInfo {
             kind: match a {
                 Action::Move { .. } => ActionKind::Move,
                 Action::Choose { .. } => ActionKind::Choice,
@@ -154,7 +166,8 @@ impl Engine {
             piece: moving.map(|m| m.0),
             piece_kind: moving_kind,
             captured: 0,
-        })
+        };
+        (Some(info), if_captures)
     }
 
     /// Does what the action itself does, by its kind: a scripted action's

@@ -203,13 +203,40 @@ impl Scan<'_> {
     /// turning freely, through empty cells.
     #[inline]
     fn paths(&self, dirs: &[u16], steps: u8, target: &Target, emit: &mut impl FnMut(Cell)) {
+        // The three lists stay with the thread (no allocation per piece);
+        // a nested call, should one happen, gets its own.
+        PATH_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut lists) => {
+                let (frontier, next, seen) = &mut *lists;
+                self.paths_in(dirs, steps, target, emit, frontier, next, seen)
+            }
+            Err(_) => {
+                let (mut f, mut n, mut s) = Default::default();
+                self.paths_in(dirs, steps, target, emit, &mut f, &mut n, &mut s)
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn paths_in(
+        &self,
+        dirs: &[u16],
+        steps: u8,
+        target: &Target,
+        emit: &mut impl FnMut(Cell),
+        frontier: &mut Vec<Cell>,
+        next: &mut Vec<Cell>,
+        seen: &mut Vec<Cell>,
+    ) {
         let tables = self.tables;
         // Breadth-first over empty cells; the last step may strike.
-        let mut frontier = vec![self.from];
-        let mut seen = vec![self.from];
+        frontier.clear();
+        frontier.push(self.from);
+        seen.clear();
+        seen.push(self.from);
         for _ in 0..steps {
-            let mut next = Vec::new();
-            for &at in &frontier {
+            next.clear();
+            for &at in frontier.iter() {
                 for &d in dirs {
                     let Some(to) = tables.next(d, at) else {
                         continue;
@@ -233,9 +260,15 @@ impl Scan<'_> {
                     }
                 }
             }
-            frontier = next;
+            std::mem::swap(frontier, next);
         }
     }
+}
+
+thread_local! {
+    /// [`Scan::paths`]'s frontier, next frontier and seen cells.
+    static PATH_SCRATCH: std::cell::RefCell<(Vec<Cell>, Vec<Cell>, Vec<Cell>)> =
+        Default::default();
 }
 
 /// The cells the piece `id` on `from` can move to by its declared moves,

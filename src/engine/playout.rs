@@ -12,13 +12,12 @@ impl Engine {
     /// listing them: the legal moves are the declared moves and the
     /// script's `extra_moves`, less the back-and-forth ban and moves that
     /// leave a royal piece capturable (no script lists or filters moves,
-    /// nothing is frozen, no paths).
+    /// nothing is frozen).
     pub fn samples_moves(&self) -> bool {
         !self.rules.has_filter()
             && !self.rules.has_actions()
             && self.variant.actions.is_empty()
             && !self.rules.has_frozen()
-            && !self.moves.steps.has_path()
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;

@@ -216,6 +216,10 @@ pub struct MoveTables {
     direct: Vec<Option<DirectRule>>,
     /// Whether some kind moves by paths (turning steps).
     has_path: bool,
+    /// Per kind, per owner parity, per cell: at most how many cells its
+    /// path patterns can end on (empty for kinds without paths), added to
+    /// the span: the cells within the paths' steps, whatever stands there.
+    path_span: Vec<[Vec<u16>; 2]>,
 }
 
 impl MoveTables {
@@ -223,6 +227,7 @@ impl MoveTables {
         let mut t = MoveTables::default();
         t.number_directions(kinds, board);
         t.lay_out_slots(kinds.len(), board.cell_count());
+        t.path_span = t.path_spans(kinds, board.cell_count());
         t.max_span = t.spans(board.cell_count());
         t.reveal_beyond = kinds
             .iter()
@@ -358,20 +363,61 @@ impl MoveTables {
 
     /// Per kind: its largest span over the `cells` and both owner parities.
     fn spans(&self, cells: usize) -> Vec<u16> {
-        self.row
-            .iter()
-            .map(|pair| {
-                let span = |base: u32| {
-                    (0..cells)
-                        .map(|c| {
-                            self.starts[base as usize + c + 1] - self.starts[base as usize + c]
-                        })
-                        .max()
-                        .unwrap_or(0) as u16
-                };
-                span(pair[0]).max(span(pair[1]))
+        (0..self.row.len())
+            .map(|k| {
+                (0..cells as u16)
+                    .flat_map(|c| [self.span(k, 0, c), self.span(k, 1, c)])
+                    .max()
+                    .unwrap_or(0)
             })
             .collect()
+    }
+
+    /// [`MoveTables::path_span`]'s table: per kind with path patterns, per
+    /// parity and cell, the cells each path pattern reaches within its
+    /// steps on an empty board, summed over the patterns.
+    fn path_spans(&self, kinds: &[Kind], cells: usize) -> Vec<[Vec<u16>; 2]> {
+        kinds
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| {
+                let mut out: [Vec<u16>; 2] = Default::default();
+                for (pi, pat) in kind.moves.iter().enumerate() {
+                    let MovePattern::Path { steps, .. } = pat else {
+                        continue;
+                    };
+                    for (parity, counts) in out.iter_mut().enumerate() {
+                        counts.resize(cells, 0);
+                        let dirs = &self.dirs[k][pi][parity];
+                        for (c, n) in counts.iter_mut().enumerate() {
+                            *n += self.reachable(dirs, *steps, c as u16);
+                        }
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// How many cells lie within `steps` steps of `from` along `dirs`
+    /// (turning allowed), `from` itself not counted.
+    fn reachable(&self, dirs: &[u16], steps: u8, from: u16) -> u16 {
+        let mut seen = vec![from];
+        let mut frontier = vec![from];
+        for _ in 0..steps {
+            let mut next = Vec::new();
+            for &at in &frontier {
+                for &d in dirs {
+                    let to = self.next[d as usize][at as usize];
+                    if to != u16::MAX && !seen.contains(&to) {
+                        seen.push(to);
+                        next.push(to);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        (seen.len() - 1) as u16
     }
 
     /// Per kind: its one pattern's target rule when its slots name its
@@ -427,11 +473,16 @@ impl MoveTables {
     /// At most how many cells a kind's declared moves can end on from
     /// `cell`, for an owner, whatever stands on the board (an upper bound:
     /// counting each direction's cells up to its reach and the board's
-    /// edge). Moves by paths are not counted.
+    /// edge; a path pattern counts every cell within its steps).
     #[inline]
     pub fn span(&self, kind: usize, owner: u8, cell: u16) -> u16 {
-        let row = self.row[kind][(owner % 2) as usize] as usize + cell as usize;
-        (self.starts[row + 1] - self.starts[row]) as u16
+        let parity = (owner % 2) as usize;
+        let row = self.row[kind][parity] as usize + cell as usize;
+        let paths = self.path_span[kind][parity]
+            .get(cell as usize)
+            .copied()
+            .unwrap_or(0);
+        (self.starts[row + 1] - self.starts[row]) as u16 + paths
     }
 
     /// The largest [`MoveTables::span`] of a kind, over all cells and

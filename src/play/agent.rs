@@ -25,6 +25,11 @@ pub trait Agent: Send {
     /// Chooses an action for the observing player, who must act now; `None`
     /// when there is nothing to do. Draw offers are left to humans.
     fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action>;
+    /// Search iterations run so far and the seconds they took (0 for
+    /// agents that do not search).
+    fn searched(&self) -> (u64, f64) {
+        (0, 0.0)
+    }
 }
 
 /// How long MCTS searches per decision.
@@ -220,6 +225,8 @@ pub struct Mcts {
     budget: Budget,
     rng: ChaCha8Rng,
     pub rollout_depth: u32,
+    /// Iterations run and seconds spent searching, over all decisions.
+    searched: (u64, f64),
 }
 
 impl Mcts {
@@ -228,6 +235,7 @@ impl Mcts {
             budget,
             rng: ChaCha8Rng::seed_from_u64(seed),
             rollout_depth: ROLLOUT_DEPTH,
+            searched: (0, 0.0),
         }
     }
 
@@ -338,6 +346,10 @@ impl Agent for Mcts {
         AgentSpec::Mcts(self.budget).text()
     }
 
+    fn searched(&self) -> (u64, f64) {
+        self.searched
+    }
+
     fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action> {
         let me = obs.player();
         let first = engine.determinize(obs, &mut self.rng);
@@ -369,6 +381,8 @@ impl Agent for Mcts {
             self.iterate(engine, obs, &mut tree, &mut acts);
             i += 1;
         }
+        self.searched.0 += i as u64;
+        self.searched.1 += start.elapsed().as_secs_f64();
         let best = tree[0]
             .children
             .iter()

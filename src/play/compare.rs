@@ -164,6 +164,7 @@ mod tests {
             winners: vec![0],
             ending: "x".into(),
             plies,
+            search: vec![],
         };
         let a = Arm {
             options: vec![],

@@ -26,7 +26,7 @@ pub fn game_seed(base: u64, index: u64) -> u64 {
 }
 
 /// One finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
     pub index: u64,
     pub seed: u64,
@@ -35,6 +35,23 @@ pub struct GameResult {
     /// How the game ended, with player names taken out (`captured the flag`).
     pub ending: String,
     pub plies: u32,
+    /// Per seat: search iterations and the seconds they took.
+    #[serde(default)]
+    pub search: Vec<(u64, f64)>,
+}
+
+/// Equal games: the same result and the same search iterations (the
+/// seconds they took are not part of a game).
+impl PartialEq for GameResult {
+    fn eq(&self, o: &Self) -> bool {
+        let iterations = |g: &GameResult| g.search.iter().map(|s| s.0).collect::<Vec<_>>();
+        self.index == o.index
+            && self.seed == o.seed
+            && self.winners == o.winners
+            && self.ending == o.ending
+            && self.plies == o.plies
+            && iterations(self) == iterations(o)
+    }
 }
 
 /// What a run plays: a variant under one set of options.
@@ -148,6 +165,7 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
         winners,
         ending,
         plies: state.ply,
+        search: agents.iter().map(|a| a.searched()).collect(),
     }
 }
 
@@ -455,6 +473,28 @@ fn options_label(o: &[String]) -> String {
     }
 }
 
+/// Search speed per seat that searched: iterations per second of search.
+fn search_line(out: &mut String, run: &RunFile, options: &[String]) {
+    use std::fmt::Write;
+    let Some(arm) = run.arms.iter().find(|a| a.options == options) else {
+        return;
+    };
+    let mut parts = Vec::new();
+    for (i, (p, agent)) in run.players.iter().zip(&run.seats).enumerate() {
+        let (n, secs) = arm
+            .games
+            .iter()
+            .filter_map(|g| g.search.get(i))
+            .fold((0u64, 0.0f64), |(n, t), &(k, s)| (n + k, t + s));
+        if n > 0 {
+            parts.push(format!("{p} ({agent}) {:.0}", n as f64 / secs.max(1e-9)));
+        }
+    }
+    if !parts.is_empty() {
+        let _ = writeln!(out, "  search iterations/s: {}", parts.join(", "));
+    }
+}
+
 /// The report as text.
 pub fn report_text(run: &RunFile) -> String {
     use std::fmt::Write;
@@ -506,6 +546,7 @@ pub fn report_text(run: &RunFile) -> String {
             pct(s.draws.ci95.0),
             pct(s.draws.ci95.1)
         );
+        search_line(&mut out, run, &s.options);
         let _ = writeln!(
             out,
             "  length: mean {:.1} plies, sd {:.1}, min {}, max {}",

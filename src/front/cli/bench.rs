@@ -23,6 +23,8 @@ pub(super) fn bench(
     let mut reasons: std::collections::BTreeMap<String, u32> = Default::default();
     let mut wins = vec![0u32; engine.variant.players.len()];
     let mut draws = 0;
+    let start_bytes = engine.new_game(seed, &[]).clone_bytes();
+    let mut end_bytes = 0;
     for i in 0..playouts {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
         let mut state = engine.new_game(game_seed, &[]);
@@ -30,6 +32,7 @@ pub(super) fn bench(
         plies += engine
             .random_playout(&mut state, &mut rng, u32::MAX)
             .map_err(|e| format!("playout {i}: {e}"))? as u64;
+        end_bytes = end_bytes.max(state.clone_bytes());
         match &state.outcome {
             Some(o) => {
                 let kind = o.reason.split(':').next().unwrap_or("").to_string();
@@ -72,6 +75,7 @@ pub(super) fn bench(
         "plies: {plies}  mean length: {:.1}  time: {secs:.3} s",
         plies as f64 / playouts.max(1) as f64
     );
+    println!("state: {start_bytes} bytes at the start, at most {end_bytes} at an end");
     println!(
         "playouts/s: {:.1}  plies/s: {:.0}",
         playouts as f64 / secs,

@@ -319,4 +319,13 @@ pub(super) struct RawAfterActionWhen {
     /// One of these global counters is not 0 before the move.
     #[serde(default)]
     pub(super) counters: Vec<String>,
+    /// The move ends in this zone of the mover (named as in `from_zone`).
+    #[serde(default)]
+    pub(super) to_zone: Option<String>,
+    /// The move captured a piece (either side's, a strike's loser too).
+    #[serde(default)]
+    pub(super) captures: bool,
+    /// The clause counts only while this is true (`$option` or a boolean).
+    #[serde(default)]
+    pub(super) enabled: Option<Param<bool>>,
 }

@@ -42,12 +42,17 @@ pub struct AfterActionWhen {
     pub cells: Vec<Cell>,
     /// Per player, the cells the move must start on.
     pub from_zone: Option<Vec<Vec<Cell>>>,
+    /// Per player, the cells the move must end on.
+    pub to_zone: Option<Vec<Vec<Cell>>>,
     pub counters: Vec<String>,
+    /// The move must have captured a piece (known once it is performed).
+    pub captures: bool,
 }
 
 impl AfterActionWhen {
     /// Whether a move of a `kind` piece of `player` from `from` to `to`
-    /// meets this clause, with `counter` reading global counters.
+    /// meets this clause, with `counter` reading global counters (before
+    /// the move); `captures` is left to the caller, who knows it after.
     pub fn holds(
         &self,
         kind: KindId,
@@ -62,6 +67,10 @@ impl AfterActionWhen {
                 .from_zone
                 .as_ref()
                 .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(&from)))
+            && self
+                .to_zone
+                .as_ref()
+                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(&to)))
             && (self.counters.is_empty() || self.counters.iter().any(|c| counter(c) != 0))
     }
 }

@@ -8,7 +8,7 @@
 use serde_saphyr::Location;
 
 use super::{player_zones, Ctx};
-use crate::base::geometry::Board;
+use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::raw::{RawAfterActionWhen, RawRules};
 use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
@@ -74,10 +74,50 @@ pub(super) fn after_action_when(
 ) -> Option<Vec<AfterActionWhen>> {
     rules.after_action_when.as_ref().map(|w| {
         let loc = w.referenced;
-        w.value
-            .iter()
-            .map(|v| clause(v, loc, board, players, kinds, cx))
-            .collect()
+        let mut out = Vec::new();
+        for v in &w.value {
+            if enabled(v, loc, cx) {
+                out.push(clause(v, loc, board, players, kinds, cx));
+            }
+        }
+        out
+    })
+}
+
+/// A clause's `enabled` (a boolean or a boolean option; true if absent).
+fn enabled(v: &RawAfterActionWhen, loc: Location, cx: &mut Ctx) -> bool {
+    v.enabled.as_ref().is_none_or(|p| {
+        cx.resolve(
+            p,
+            loc,
+            |v| match v {
+                Value::Bool(b) => Some(*b),
+                _ => None,
+            },
+            "a boolean",
+        )
+        .unwrap_or(false)
+    })
+}
+
+/// A per-player zone of a clause (`from_zone`, `to_zone`).
+fn clause_zone(
+    zone: Option<&String>,
+    field: &str,
+    board: &Board,
+    players: &[String],
+    loc: Location,
+    cx: &mut Ctx,
+) -> Option<Vec<Vec<Cell>>> {
+    zone.and_then(|z| {
+        let cells = player_zones(board, players, z);
+        if cells.is_none() {
+            cx.err_at(
+                loc,
+                format!("`rules.after_action_when.{field}: {z}` names no zone"),
+            );
+        }
+        cells
     })
 }
 
@@ -108,16 +148,9 @@ fn clause(
             })
             .flatten()
             .collect(),
-        from_zone: v.from_zone.as_ref().and_then(|z| {
-            let zone = player_zones(board, players, z);
-            if zone.is_none() {
-                cx.err_at(
-                    loc,
-                    format!("`rules.after_action_when.from_zone: {z}` names no zone"),
-                );
-            }
-            zone
-        }),
+        from_zone: clause_zone(v.from_zone.as_ref(), "from_zone", board, players, loc, cx),
+        to_zone: clause_zone(v.to_zone.as_ref(), "to_zone", board, players, loc, cx),
         counters: v.counters.clone(),
+        captures: v.captures,
     }
 }
