@@ -116,12 +116,19 @@ pub struct View {
 /// per-viewer records, replays).
 pub const HIDDEN_CHOICE: &str = "(choice)";
 
-/// `red must choose (the question)`, or `red must choose` when the viewer
-/// may not see the question.
-pub fn choice_prompt(c: &ViewChoice) -> String {
-    match &c.reason {
-        Some(r) => format!("{} must choose ({r})", c.player),
-        None => format!("{} must choose", c.player),
+/// `red must choose: rescue which piece? [marshal none]` (the question in
+/// the variant's words, and the options), or `red must choose` when the
+/// viewer may not see the question.
+pub fn choice_prompt(words: &crate::rules::variant::Words, c: &ViewChoice) -> String {
+    match (&c.reason, &c.options) {
+        (Some(r), Some(o)) => format!(
+            "{} must choose: {} [{}]",
+            c.player,
+            words.question(r),
+            o.join(" ")
+        ),
+        (Some(r), None) => format!("{} must choose: {}", c.player, words.question(r)),
+        _ => format!("{} must choose", c.player),
     }
 }
 
@@ -304,11 +311,14 @@ impl Engine {
     /// state after the action).
     pub fn event_lines(&self, after: &GameState, events: &[Event], viewer: Viewer) -> Vec<String> {
         let b = &self.variant.board;
+        let words = &self.variant.words;
+        let w = |label: &'static str| words.event(label, label);
         let mut out = Vec::new();
         for e in events {
             match e {
                 Event::Moved { piece, from, to } => out.push(format!(
-                    "move: {} {}-{}",
+                    "{}: {} {}-{}",
+                    w("move"),
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*from),
                     b.cell_name(*to)
@@ -324,14 +334,21 @@ impl Engine {
                         self.piece_words(after, *attacker, viewer),
                         self.piece_words(after, *defender, viewer),
                     );
+                    // A result worded empty (`strike.attacker: ""`) is left out.
                     let res = match result.as_str() {
-                        "attacker" => "the striker wins",
-                        "defender" => "the defender wins",
-                        "both" => "both are removed",
-                        _ => "nothing happens",
+                        "attacker" => words.event("striker_wins", "the striker wins"),
+                        "defender" => words.event("defender_wins", "the defender wins"),
+                        "both" => words.event("both_removed", "both are removed"),
+                        _ => words.event("no_effect", "nothing happens"),
+                    };
+                    let res = if res.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {res}")
                     };
                     out.push(format!(
-                        "strike: {a} {}x{} {d}: {res}",
+                        "{}: {a} {}x{} {d}{res}",
+                        w("strike"),
                         b.cell_name(*from),
                         b.cell_name(*to)
                     ));
@@ -344,23 +361,26 @@ impl Engine {
                     };
                     if visible {
                         out.push(format!(
-                            "reveal: {}",
+                            "{}: {}",
+                            w("reveal"),
                             self.piece_words(after, *piece, viewer)
                         ));
                     }
                 }
                 Event::Effect(Effect::Captured { piece, cell }) => out.push(format!(
-                    "capture: {}{}",
+                    "{}: {}{}",
+                    w("capture"),
                     self.piece_words(after, *piece, viewer),
                     cell.map(|c| format!(" on {}", b.cell_name(c)))
                         .unwrap_or_default()
                 )),
                 Event::Effect(Effect::Moved { piece, to, .. }) => out.push(format!(
-                    "place: {} on {}",
+                    "{}: {} on {}",
+                    w("place"),
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*to)
                 )),
-                Event::Effect(Effect::Note(t)) => out.push(format!("note: {t}")),
+                Event::Effect(Effect::Note(t)) => out.push(format!("{}: {t}", w("note"))),
                 Event::Chose {
                     player,
                     label,
@@ -372,11 +392,12 @@ impl Engine {
                         HIDDEN_CHOICE.to_string()
                     };
                     out.push(format!(
-                        "choice: {} chose {shown}",
+                        "{}: {} chose {shown}",
+                        w("choice"),
                         self.player_name(*player)
                     ))
                 }
-                Event::Ended(o) => out.push(format!("end: {}", self.outcome_text(o))),
+                Event::Ended(o) => out.push(format!("{}: {}", w("end"), self.outcome_text(o))),
             }
         }
         out
@@ -515,7 +536,11 @@ impl Engine {
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),
-            (None, Some(c)) => out.push_str(&format!("ply {}: {}\n", view.ply, choice_prompt(c))),
+            (None, Some(c)) => out.push_str(&format!(
+                "ply {}: {}\n",
+                view.ply,
+                choice_prompt(&self.variant.words, c)
+            )),
             (None, None) => out.push_str(&format!(
                 "ply {}: {} to move   (viewing as {})\n",
                 view.ply, view.to_move, view.viewer

@@ -143,6 +143,10 @@ impl Session {
             return Ok(Line::Action(whole.to_string()));
         }
         if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+            // A choice is pending: the answer must be one of its options.
+            if let Some(prompt) = self.pending_text() {
+                return Err(format!("`{whole}` is not an answer: {prompt}"));
+            }
             return Err(format!(
                 "unknown command `{}` (and not an action); try `help`",
                 words[0]

@@ -59,7 +59,13 @@ impl Session {
             .engine
             .parse_action(&self.state, text)
             .map_err(|e| format!("{text}: {e}"))?;
-        self.play_action(action).map_err(|e| format!("{text}: {e}"))
+        let mut out = self
+            .play_action(action)
+            .map_err(|e| format!("{text}: {e}"))?;
+        if let Some(prompt) = self.pending_text() {
+            out.push_str(&format!("\n{prompt}"));
+        }
+        Ok(out)
     }
 
     fn play_action(&mut self, action: Action) -> Result<String, String> {

@@ -22,6 +22,7 @@ mod raw;
 mod turn;
 mod validate;
 mod value;
+mod words;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
@@ -29,6 +30,7 @@ pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error}
 pub use notation::{Notation, NotationStyle};
 pub use turn::{AfterActionWhen, NoMoves, NoProgress};
 pub use value::Value;
+pub use words::Words;
 
 /// A declared option with its default and its current value.
 #[derive(Clone, Debug)]
@@ -94,6 +96,8 @@ pub struct Variant {
     /// When `rules.after_action` is called after a move: when one of these
     /// clauses holds (`rules.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
+    /// The variant's own words for events and choice questions.
+    pub words: Words,
 }
 
 impl Variant {

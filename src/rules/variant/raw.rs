@@ -58,6 +58,19 @@ pub(super) struct RawVariant {
     pub(super) notation: Option<RawNotation>,
     #[serde(default)]
     pub(super) rules: RawRules,
+    /// The variant's own words (merged key by key over the base's).
+    #[serde(default)]
+    pub(super) words: RawWords,
+}
+
+/// `words:`: event labels and choice questions in the variant's language.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWords {
+    #[serde(default)]
+    pub(super) events: IndexMap<String, String>,
+    #[serde(default)]
+    pub(super) questions: IndexMap<String, String>,
 }
 
 /// How actions are written (see [`Notation`](super::Notation)).

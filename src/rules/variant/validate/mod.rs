@@ -86,6 +86,10 @@ pub(super) fn validate(
             .unwrap_or_default()
             .into_iter()
             .collect(),
+        words: super::Words {
+            events: raw.words.events.into_iter().collect(),
+            questions: raw.words.questions.into_iter().collect(),
+        },
     })
 }
 
