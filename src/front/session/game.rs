@@ -213,7 +213,56 @@ impl Session {
         self.play_action(a)
     }
 
-    /// `undo N`: takes back the last N actions.
+    /// `undo [N]` takes back N whole turns; `undo step [N]`, N actions.
+    pub(super) fn undo_command(&mut self, args: &[String]) -> Result<String, String> {
+        let (step, rest) = match args.split_first() {
+            Some((w, rest)) if w == "step" || w == "steps" => (true, rest),
+            _ => (false, args),
+        };
+        let n = match rest {
+            [] => 1,
+            [n] => n
+                .parse::<usize>()
+                .map_err(|_| format!("`{n}`: expected `undo [N]` or `undo step [N]`"))?,
+            _ => return Err("expected `undo [N]` or `undo step [N]`".into()),
+        };
+        if step {
+            return Ok(self.undo(n));
+        }
+        let (mut actions, mut turns) = (0, 0);
+        for _ in 0..n {
+            let k = self.turn_len(self.history.len() - actions);
+            if k == 0 {
+                break;
+            }
+            actions += k;
+            turns += 1;
+        }
+        let text = self.undo(actions);
+        Ok(text.replacen(
+            &format!("took back {actions} action(s)"),
+            &format!("took back {turns} turn(s), {actions} action(s)"),
+            1,
+        ))
+    }
+
+    /// How many of the first `len` actions of the history make up the last
+    /// turn: the last action and the ones before it taken by the same
+    /// player (a move and the choices that complete it, such as a
+    /// promotion or a rescue; a turn of several actions).
+    fn turn_len(&self, len: usize) -> usize {
+        let Some(last) = len.checked_sub(1).map(|i| &self.history[i]) else {
+            return 0;
+        };
+        let who = self.engine.acting_player(&last.before);
+        let mut k = 1;
+        while k < len && self.engine.acting_player(&self.history[len - 1 - k].before) == who {
+            k += 1;
+        }
+        k
+    }
+
+    /// Takes back the last N actions.
     pub(super) fn undo(&mut self, n: usize) -> String {
         let n = n.min(self.history.len());
         for _ in 0..n {

@@ -210,7 +210,22 @@ impl Session {
 
     /// `load-record FILE`: replays a saved record.
     pub(super) fn load_record_file(&mut self, file: &str) -> Result<String, String> {
-        let rec: Record = read_yaml(Path::new(file))?;
+        let rec = match crate::record::read_record(Path::new(file))? {
+            crate::record::RecordFile::Whole(rec) => rec,
+            // One player's record: shown, the game unchanged.
+            crate::record::RecordFile::Seen(rec) => {
+                let other = if rec.variant == self.engine.variant.id() {
+                    None
+                } else {
+                    Some(Engine::load(&rec.variant, &[]).map_err(|e| e.to_string())?)
+                };
+                let engine = other.as_ref().unwrap_or(&self.engine);
+                return Ok(format!(
+                    "{}(the game in the session is unchanged)",
+                    rec.text(engine)
+                ));
+            }
+        };
         let msg = self.load_record(&rec)?;
         Ok(format!("{msg}\n{}", self.board(self.viewer)))
     }
