@@ -115,3 +115,20 @@ fn a_position_of_another_variant_loads_that_variant() {
         "{out}"
     );
 }
+
+#[test]
+fn pieces_are_listed_in_the_declared_order() {
+    let out = run_transcript("ultimate_lightning_pieces");
+    let at = |k: &str| {
+        out.find(&format!("\n{k} "))
+            .unwrap_or_else(|| panic!("{k}: {out}"))
+    };
+    assert!(
+        at("sergeant") < at("corporal") && at("corporal") < at("scout"),
+        "{out}"
+    );
+    assert!(
+        at("marshal") < at("general") && at("bomb") < at("flag"),
+        "{out}"
+    );
+}

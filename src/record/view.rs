@@ -12,7 +12,7 @@ use crate::base::effect::Effect;
 /// A player and an action's events, as front ends name them when they
 /// handle views.
 pub use crate::base::state::PlayerId;
-use crate::base::state::{GameState, Loc, PieceId};
+use crate::base::state::{GameState, Loc, PieceId, CAPTURED};
 use crate::engine::Engine;
 pub use crate::engine::Event;
 
@@ -406,18 +406,31 @@ impl Engine {
     /// The pieces removed from the board so far, per owner, as a viewer sees them.
     pub fn captured_summary(&self, s: &GameState, viewer: Viewer) -> Vec<String> {
         let mut lines = Vec::new();
+        // Where each kind comes in the variant's declared order.
+        let place = |kind: usize| self.variant.show_order.iter().position(|&k| k == kind);
         for c in &s.containers {
-            let names: Vec<String> = c
+            // The captured pile (the host's own) is sorted by the declared
+            // order of the kinds the viewer knows, unknown pieces last in
+            // the order they were taken; other containers (a boat, a queue)
+            // keep their order.
+            let mut known: Vec<(Option<usize>, PieceId)> = c
                 .pieces
                 .iter()
                 .map(|&id| {
-                    if viewer.knows(s, id) {
-                        self.variant.kinds[s.pieces[id as usize].kind as usize]
-                            .symbol
-                            .clone()
-                    } else {
-                        "?".into()
-                    }
+                    let kind = s.pieces[id as usize].kind as usize;
+                    (viewer.knows(s, id).then(|| place(kind)).flatten(), id)
+                })
+                .collect();
+            if c.name == CAPTURED {
+                known.sort_by_key(|&(p, _)| p.unwrap_or(usize::MAX));
+            }
+            let names: Vec<String> = known
+                .iter()
+                .map(|&(p, id)| match p {
+                    Some(_) => self.variant.kinds[s.pieces[id as usize].kind as usize]
+                        .symbol
+                        .clone(),
+                    None => "?".into(),
                 })
                 .collect();
             let owner = c.owner.map(|o| self.player_name(o)).unwrap_or("shared");

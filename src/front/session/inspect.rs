@@ -86,10 +86,10 @@ impl Session {
 
     /// `pieces`: the variant's pieces.
     pub(super) fn pieces_text(&self) -> String {
-        self.engine
-            .variant
-            .kinds
+        let v = &self.engine.variant;
+        v.show_order
             .iter()
+            .map(|&i| &v.kinds[i])
             .map(|k| {
                 format!(
                     "{:<12} {:>3}  rank {:>2}  x{}  {}",

@@ -98,6 +98,9 @@ pub struct Variant {
     pub after_action_when: Option<Vec<AfterActionWhen>>,
     /// The variant's own words for events and choice questions.
     pub words: Words,
+    /// The kinds in the order the variant declares them (`pieces`, captured
+    /// piles); for a child, the child's order.
+    pub show_order: Vec<usize>,
 }
 
 impl Variant {

@@ -61,6 +61,11 @@ pub(super) struct RawVariant {
     /// The variant's own words (merged key by key over the base's).
     #[serde(default)]
     pub(super) words: RawWords,
+    /// The order in which the kinds are shown (`pieces`, captured piles):
+    /// as the last file that lists them declares them (set by the merge;
+    /// empty: the order of `pieces`).
+    #[serde(skip)]
+    pub(super) piece_order: Vec<String>,
 }
 
 /// `words:`: event labels and choice questions in the variant's language.
