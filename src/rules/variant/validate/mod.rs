@@ -205,7 +205,7 @@ impl Ctx<'_> {
 /// A problem with the command-line options, placed at `--option:1:1`.
 fn option_error(message: impl Into<String>) -> Diagnostic {
     Diagnostic {
-        file: "--option".into(),
+        file: String::new(),
         line: 1,
         column: 1,
         message: message.into(),
