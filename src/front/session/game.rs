@@ -28,6 +28,11 @@ pub fn read_setup_spec(
         }
         _ => (spec, None),
     };
+    // Setup letters have no `/` or `.`: such a spec names a file, which
+    // must exist (not be read as letters).
+    if !Path::new(file).exists() && file.contains(['/', '.', '\\']) {
+        return Err(format!("{file}: no such setup file"));
+    }
     let text = if Path::new(file).exists() {
         let all = read_user_file(Path::new(file), file)?;
         let lines: Vec<&str> = all
