@@ -89,13 +89,17 @@ impl Engine {
     /// A position read from a file or a FEN line: when its player to move
     /// has no legal action, the no-moves rule judges it at once (as it
     /// would have after the action that led there).
+    /// A query hook that fails here leaves the position unjudged: the
+    /// error shows where the actions are listed (which fails closed).
     pub fn judge_loaded(&self, s: &mut GameState) -> Result<(), String> {
         if s.outcome.is_some() || !s.pending.is_empty() {
             return Ok(());
         }
-        self.judge_stuck(s, Next::Check)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        let mut judged = s.clone();
+        if self.judge_stuck(&mut judged, Next::Check).is_ok() {
+            *s = judged;
+        }
+        Ok(())
     }
 
     /// While the player to move has no legal action, applies the variant's
