@@ -363,3 +363,38 @@ fn gravon_classic_setups_load_front_row_first() {
     let s = e.new_game(1, &[Some(a), None]);
     s.check_consistency().unwrap();
 }
+
+#[test]
+fn a_long_scout_strike_reveals_the_scout_once_and_the_pile_is_sorted() {
+    let yaml = r#"
+to_move: red
+pieces:
+  - { at: e4, owner: red, kind: scout }
+  - { at: a1, owner: red, kind: flag }
+  - { at: e8, owner: blue, kind: sergeant }
+  - { at: j10, owner: blue, kind: flag }
+containers:
+  - name: captured
+    owner: blue
+    pieces:
+      - { owner: blue, kind: scout, known_by: [red] }
+      - { owner: blue, kind: marshal, known_by: [red] }
+"#;
+    let e = engine("classic_stratego", &[("scout_move_and_strike", "true")]);
+    let mut s = position(&e, yaml);
+    let a = act(&e, &s, "e4-e8");
+    let events = e.apply(&mut s, &a).unwrap();
+    let lines = e.event_lines(&s, &events, sandtable::record::view::Viewer::Omniscient);
+    let reveals = lines
+        .iter()
+        .filter(|l| l.starts_with("reveal: red Scout"))
+        .count();
+    assert_eq!(reveals, 1, "{lines:?}");
+    // Blue's pile: the marshal (declared first) before the scouts.
+    let pile = e.captured_summary(&s, sandtable::record::view::Viewer::Omniscient);
+    assert!(
+        pile.contains(&"captured blue: 10 2".to_string()),
+        "{pile:?}"
+    );
+    assert!(pile.contains(&"captured red: 2".to_string()), "{pile:?}");
+}

@@ -277,7 +277,7 @@ quit
     assert!(out.contains("replayed 1 actions"), "{out}");
     assert!(out.contains("\"blue\""), "{out}");
     assert!(out.contains("\n40\n"), "{out}");
-    assert!(out.contains("Take back the last N actions"), "{out}");
+    assert!(out.contains("Take back the last N turns"), "{out}");
     assert!(dir.path().join("game.yaml").is_file() && dir.path().join("pos.yaml").is_file());
     // A failing command is reported, and the exit code says so.
     let o = run(
@@ -493,4 +493,45 @@ fn perft_reads_a_fen_position() {
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.starts_with("perft 1 25 "), "{out}");
+}
+
+#[test]
+fn a_record_saved_as_one_player_is_read_by_load_record_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = "random 12\nsave-record seen.yaml --as red\nload-record seen.yaml\n";
+    let o = run(
+        dir.path(),
+        &[
+            "repl",
+            &format!("{ROOT}/variants/classic_stratego.yaml"),
+            "--seed",
+            "3",
+        ],
+        Some(session),
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("red's record of Classic Stratego (12 actions)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the game in the session is unchanged"),
+        "{out}"
+    );
+    let o = run(dir.path(), &["replay", "seen.yaml"], None);
+    let replayed = text(&o);
+    assert!(o.status.success(), "{replayed}");
+    assert!(
+        replayed.contains("red's record of Classic Stratego (12 actions)"),
+        "{replayed}"
+    );
+    assert!(replayed.contains("12. "), "{replayed}");
+    // The record of one player holds no seed and cannot be shown as another.
+    assert!(!std::fs::read_to_string(dir.path().join("seen.yaml"))
+        .unwrap()
+        .contains("seed"));
+    let o = run(dir.path(), &["replay", "seen.yaml", "--as", "blue"], None);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("this is red's record"), "{}", text(&o));
 }

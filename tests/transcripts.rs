@@ -104,3 +104,47 @@ fn the_tutorial_game_that_is_not_chess() {
     );
     insta::assert_snapshot!("tutorial_orchard", out);
 }
+
+#[test]
+fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
+    let out = run_transcript("chess_promotion");
+    assert!(out.contains("white must choose: promote to which piece? [queen rook bishop knight]"));
+    insta::assert_snapshot!("chess_promotion", out);
+}
+
+#[test]
+fn an_ultimate_lightning_rescue_asks_both_questions_with_their_options() {
+    let out = run_transcript("ultimate_lightning_rescue");
+    assert!(out.contains("red must choose: rescue which piece? [marshal sergeant none]"));
+    assert!(out.contains("red must choose: where does the rescued marshal come back? ["));
+    assert!(out.contains("`e3` is not an answer: red must choose: rescue which piece?"));
+    insta::assert_snapshot!("ultimate_lightning_rescue", out);
+}
+
+#[test]
+fn a_position_of_another_variant_loads_that_variant() {
+    let out = run_transcript("position_of_another_variant");
+    assert!(out.contains("(variant Ultimate Lightning)"), "{out}");
+    assert!(out.contains("no_such_position.yaml: no such file"), "{out}");
+    assert!(
+        out.contains("game over: draw (draw: black is stalemated)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn pieces_are_listed_in_the_declared_order() {
+    let out = run_transcript("ultimate_lightning_pieces");
+    let at = |k: &str| {
+        out.find(&format!("\n{k} "))
+            .unwrap_or_else(|| panic!("{k}: {out}"))
+    };
+    assert!(
+        at("sergeant") < at("corporal") && at("corporal") < at("scout"),
+        "{out}"
+    );
+    assert!(
+        at("marshal") < at("general") && at("bomb") < at("flag"),
+        "{out}"
+    );
+}

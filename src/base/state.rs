@@ -67,6 +67,9 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// The name of the container where captured pieces go (one per owner).
+pub const CAPTURED: &str = "captured";
+
 /// A decision a player must take before play goes on (a pending choice).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Choice {
@@ -531,7 +534,7 @@ impl GameState {
     /// Removes a piece from the board: it goes to its owner's `captured` pile.
     pub fn capture(&mut self, id: PieceId) {
         let owner = self.pieces[id as usize].owner;
-        let k = self.container_id("captured", Some(owner));
+        let k = self.container_id(CAPTURED, Some(owner));
         self.send_to(id, k);
     }
 

@@ -406,8 +406,13 @@ impl Engine {
         if self.variant.strike_reveals {
             let all = s.all_players();
             for p in [id, def] {
-                s.reveal(p, all);
-                effects.push(Effect::Revealed { piece: p, to: all });
+                // Once is enough: a piece the move itself showed to all
+                // (a long scout move) is not revealed again.
+                let shown = Effect::Revealed { piece: p, to: all };
+                if !effects.contains(&shown) {
+                    s.reveal(p, all);
+                    effects.push(shown);
+                }
             }
         }
         let result = self

@@ -63,10 +63,10 @@ impl Engine {
                 }
             }
             return Err(ActionError::Illegal(format!(
-                "{} must first choose ({}): one of {}",
+                "{} must first choose: {} [{}]",
                 self.player_name(c.player),
-                c.reason,
-                c.options.join(", ")
+                self.variant.words.question(&c.reason),
+                c.options.join(" ")
             )));
         }
         match t {

@@ -63,11 +63,7 @@ impl Engine {
     /// returns whether they were. A query hook that fails while the turn
     /// rule looks for a legal action is the error (the caller throws the
     /// state away).
-    pub(super) fn advance_turn(
-        &self,
-        s: &mut GameState,
-        mut next: Next,
-    ) -> Result<bool, ActionError> {
+    pub(super) fn advance_turn(&self, s: &mut GameState, next: Next) -> Result<bool, ActionError> {
         if s.outcome.is_some() || !s.pending.is_empty() {
             return Ok(false);
         }
@@ -90,6 +86,28 @@ impl Engine {
             });
             return Ok(false);
         }
+        self.judge_stuck(s, next)
+    }
+
+    /// A position read from a file or a FEN line: when its player to move
+    /// has no legal action, the no-moves rule judges it at once (as it
+    /// would have after the action that led there).
+    /// A query hook that fails here leaves the position unjudged: the
+    /// error shows where the actions are listed (which fails closed).
+    pub fn judge_loaded(&self, s: &mut GameState) -> Result<(), String> {
+        if s.outcome.is_some() || !s.pending.is_empty() {
+            return Ok(());
+        }
+        let mut judged = s.clone();
+        if self.judge_stuck(&mut judged, Next::Check).is_ok() {
+            *s = judged;
+        }
+        Ok(())
+    }
+
+    /// While the player to move has no legal action, applies the variant's
+    /// no-moves rule (lose, draw, pass); see [`Engine::advance_turn`].
+    fn judge_stuck(&self, s: &mut GameState, mut next: Next) -> Result<bool, ActionError> {
         let mut passes = 0;
         let listing = !matches!(next, Next::Check);
         let mut can_move = |s: &mut GameState| match &mut next {

@@ -118,7 +118,7 @@ impl Engine {
             (None, Some(c)) => format!(
                 "ply {}: {}",
                 view.ply,
-                crate::record::view::choice_prompt(c)
+                crate::record::view::choice_prompt(&self.variant.words, c)
             ),
             (None, None) => format!(
                 "ply {}: {} to move, seen by {}",

@@ -167,17 +167,20 @@ pub struct Record {
 
 /// A record for one player's eyes: the start as that player saw it, and each
 /// action with only the effects that player could see.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerRecord {
     pub variant: String,
     pub viewer: String,
     pub start: crate::record::view::View,
+    #[serde(default)]
     pub actions: Vec<SeenAction>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeenAction {
     pub action: String,
     pub events: Vec<String>,
@@ -372,6 +375,7 @@ impl Engine {
         self.read_pieces(pos, &mut s)?;
         self.read_bookkeeping(pos, &mut s)?;
         s.check_consistency()?;
+        self.judge_loaded(&mut s)?;
         Ok(s)
     }
 

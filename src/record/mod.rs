@@ -2,6 +2,8 @@
 //! positions, and game records.
 mod game;
 pub mod notation;
+mod seen;
 pub mod view;
 
 pub use game::*;
+pub use seen::{read_record, RecordFile};

@@ -114,6 +114,7 @@ impl Engine {
         self.rules
             .position_fields(&mut s, &self.variant, &rest)
             .map_err(|e| format!("rules.position_fields: {e}"))?;
+        self.judge_loaded(&mut s)?;
         Ok(s)
     }
 

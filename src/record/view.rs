@@ -12,7 +12,7 @@ use crate::base::effect::Effect;
 /// A player and an action's events, as front ends name them when they
 /// handle views.
 pub use crate::base::state::PlayerId;
-use crate::base::state::{GameState, Loc, PieceId};
+use crate::base::state::{GameState, Loc, PieceId, CAPTURED};
 use crate::engine::Engine;
 pub use crate::engine::Event;
 
@@ -116,12 +116,19 @@ pub struct View {
 /// per-viewer records, replays).
 pub const HIDDEN_CHOICE: &str = "(choice)";
 
-/// `red must choose (the question)`, or `red must choose` when the viewer
-/// may not see the question.
-pub fn choice_prompt(c: &ViewChoice) -> String {
-    match &c.reason {
-        Some(r) => format!("{} must choose ({r})", c.player),
-        None => format!("{} must choose", c.player),
+/// `red must choose: rescue which piece? [marshal none]` (the question in
+/// the variant's words, and the options), or `red must choose` when the
+/// viewer may not see the question.
+pub fn choice_prompt(words: &crate::rules::variant::Words, c: &ViewChoice) -> String {
+    match (&c.reason, &c.options) {
+        (Some(r), Some(o)) => format!(
+            "{} must choose: {} [{}]",
+            c.player,
+            words.question(r),
+            o.join(" ")
+        ),
+        (Some(r), None) => format!("{} must choose: {}", c.player, words.question(r)),
+        _ => format!("{} must choose", c.player),
     }
 }
 
@@ -304,11 +311,14 @@ impl Engine {
     /// state after the action).
     pub fn event_lines(&self, after: &GameState, events: &[Event], viewer: Viewer) -> Vec<String> {
         let b = &self.variant.board;
+        let words = &self.variant.words;
+        let w = |label: &'static str| words.event(label, label);
         let mut out = Vec::new();
         for e in events {
             match e {
                 Event::Moved { piece, from, to } => out.push(format!(
-                    "move: {} {}-{}",
+                    "{}: {} {}-{}",
+                    w("move"),
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*from),
                     b.cell_name(*to)
@@ -324,14 +334,21 @@ impl Engine {
                         self.piece_words(after, *attacker, viewer),
                         self.piece_words(after, *defender, viewer),
                     );
+                    // A result worded empty (`strike.attacker: ""`) is left out.
                     let res = match result.as_str() {
-                        "attacker" => "the striker wins",
-                        "defender" => "the defender wins",
-                        "both" => "both are removed",
-                        _ => "nothing happens",
+                        "attacker" => words.event("striker_wins", "the striker wins"),
+                        "defender" => words.event("defender_wins", "the defender wins"),
+                        "both" => words.event("both_removed", "both are removed"),
+                        _ => words.event("no_effect", "nothing happens"),
+                    };
+                    let res = if res.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {res}")
                     };
                     out.push(format!(
-                        "strike: {a} {}x{} {d}: {res}",
+                        "{}: {a} {}x{} {d}{res}",
+                        w("strike"),
                         b.cell_name(*from),
                         b.cell_name(*to)
                     ));
@@ -344,7 +361,8 @@ impl Engine {
                     };
                     if visible {
                         out.push(format!(
-                            "reveal: {}",
+                            "{}: {}",
+                            w("reveal"),
                             self.piece_words(after, *piece, viewer)
                         ));
                     }
@@ -366,15 +384,16 @@ impl Engine {
                     };
                     out.push(match back {
                         Some(name) => format!("back to the {name}: {words}{on}"),
-                        None => format!("capture: {words}{on}"),
+                        None => format!("{}: {words}{on}", w("capture")),
                     });
                 }
                 Event::Effect(Effect::Moved { piece, to, .. }) => out.push(format!(
-                    "place: {} on {}",
+                    "{}: {} on {}",
+                    w("place"),
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*to)
                 )),
-                Event::Effect(Effect::Note(t)) => out.push(format!("note: {t}")),
+                Event::Effect(Effect::Note(t)) => out.push(format!("{}: {t}", w("note"))),
                 Event::Chose {
                     player,
                     label,
@@ -386,11 +405,12 @@ impl Engine {
                         HIDDEN_CHOICE.to_string()
                     };
                     out.push(format!(
-                        "choice: {} chose {shown}",
+                        "{}: {} chose {shown}",
+                        w("choice"),
                         self.player_name(*player)
                     ))
                 }
-                Event::Ended(o) => out.push(format!("end: {}", self.outcome_text(o))),
+                Event::Ended(o) => out.push(format!("{}: {}", w("end"), self.outcome_text(o))),
             }
         }
         out
@@ -399,18 +419,31 @@ impl Engine {
     /// The pieces removed from the board so far, per owner, as a viewer sees them.
     pub fn captured_summary(&self, s: &GameState, viewer: Viewer) -> Vec<String> {
         let mut lines = Vec::new();
+        // Where each kind comes in the variant's declared order.
+        let place = |kind: usize| self.variant.show_order.iter().position(|&k| k == kind);
         for c in &s.containers {
-            let names: Vec<String> = c
+            // The captured pile (the host's own) is sorted by the declared
+            // order of the kinds the viewer knows, unknown pieces last in
+            // the order they were taken; other containers (a boat, a queue)
+            // keep their order.
+            let mut known: Vec<(Option<usize>, PieceId)> = c
                 .pieces
                 .iter()
                 .map(|&id| {
-                    if viewer.knows(s, id) {
-                        self.variant.kinds[s.pieces[id as usize].kind as usize]
-                            .symbol
-                            .clone()
-                    } else {
-                        "?".into()
-                    }
+                    let kind = s.pieces[id as usize].kind as usize;
+                    (viewer.knows(s, id).then(|| place(kind)).flatten(), id)
+                })
+                .collect();
+            if c.name == CAPTURED {
+                known.sort_by_key(|&(p, _)| p.unwrap_or(usize::MAX));
+            }
+            let names: Vec<String> = known
+                .iter()
+                .map(|&(p, id)| match p {
+                    Some(_) => self.variant.kinds[s.pieces[id as usize].kind as usize]
+                        .symbol
+                        .clone(),
+                    None => "?".into(),
                 })
                 .collect();
             let owner = c.owner.map(|o| self.player_name(o)).unwrap_or("shared");
@@ -551,7 +584,11 @@ impl Engine {
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),
-            (None, Some(c)) => out.push_str(&format!("ply {}: {}\n", view.ply, choice_prompt(c))),
+            (None, Some(c)) => out.push_str(&format!(
+                "ply {}: {}\n",
+                view.ply,
+                choice_prompt(&self.variant.words, c)
+            )),
             (None, None) => out.push_str(&format!(
                 "ply {}: {} to move   (viewing as {})\n",
                 view.ply, view.to_move, view.viewer

@@ -184,7 +184,21 @@ fn human_action(
     input: &mut StdinLines,
 ) -> Result<Option<Action>, String> {
     loop {
-        print!("{}> ", engine.player_name(p));
+        // A pending choice says what is asked, of whom, and the options.
+        let view = engine.view(state, Viewer::Player(p));
+        match &view.pending {
+            Some(c) => print!(
+                "{}> ",
+                crate::base::limits::escape_controls(&crate::record::view::choice_prompt(
+                    &engine.variant.words,
+                    c
+                ))
+            ),
+            None => print!(
+                "{}> ",
+                crate::base::limits::escape_controls(engine.player_name(p))
+            ),
+        }
         std::io::stdout().flush().ok();
         let Some(line) = input.next_line()? else {
             println!();

@@ -125,6 +125,9 @@ impl Editor {
             .clock_text()
             .map(|c| format!("[{c}] "))
             .unwrap_or_default();
+        if let Some(prompt) = s.pending_text() {
+            return format!("{clock}{}> ", escape_controls(&prompt));
+        }
         match s.engine.acting_player(&s.state) {
             Some(p) => format!("{clock}{}> ", escape_controls(s.engine.player_name(p))),
             None => "over> ".to_string(),

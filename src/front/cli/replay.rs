@@ -5,11 +5,25 @@ use std::path::PathBuf;
 use super::positions::start;
 use crate::base::state::GameState;
 use crate::engine::Engine;
-use crate::record::read_yaml;
 use crate::record::view::Viewer;
 
 pub(super) fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String> {
-    let rec: crate::record::Record = read_yaml(file)?;
+    let rec = match crate::record::read_record(file)? {
+        crate::record::RecordFile::Whole(rec) => rec,
+        crate::record::RecordFile::Seen(rec) => {
+            // One player's record: shown as that player saw the game.
+            if as_player.is_some_and(|v| v != rec.viewer) {
+                return Err(format!(
+                    "{}: this is {}'s record; it cannot be shown as another viewer",
+                    file.display(),
+                    rec.viewer
+                ));
+            }
+            let engine = Engine::load(&rec.variant, &[]).map_err(|e| e.to_string())?;
+            print!("{}", rec.text(&engine));
+            return Ok(());
+        }
+    };
     print!(
         "{}",
         replay_text(&rec, as_player).map_err(|e| format!("{}: {e}", file.display()))?
@@ -67,7 +81,9 @@ pub(super) fn replay_movetext(
 ) -> Result<(), String> {
     let path = std::path::Path::new(file);
     let text = crate::base::limits::read_user_file(path, file)?;
-    if crate::record::parse_yaml::<crate::record::Record>(&text, file).is_ok() {
+    if crate::record::parse_yaml::<crate::record::Record>(&text, file).is_ok()
+        || crate::record::parse_yaml::<crate::record::PlayerRecord>(&text, file).is_ok()
+    {
         return replay(path, as_player);
     }
     let (engine, mut state) = start(variant, position, 1, options)?;

@@ -47,8 +47,13 @@ pub enum Command {
     /// Let a bot play for the side to act: AGENT is random, mcts (default),
     /// mcts:ITERATIONS or mcts:MSms; the bot sees only what its player knows
     Bot { agent: Option<String> },
-    /// Take back the last N actions (default 1)
-    Undo { n: Option<usize> },
+    /// Take back the last N turns (default 1), each with the choices that
+    /// completed it; `undo step [N]` takes back N single actions
+    Undo {
+        /// N, or `step` then N
+        #[arg(num_args = 0..=2)]
+        args: Vec<String>,
+    },
     /// List the actions played so far
     History,
     /// List the variant's options and their values
@@ -143,6 +148,10 @@ impl Session {
             return Ok(Line::Action(whole.to_string()));
         }
         if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+            // A choice is pending: the answer must be one of its options.
+            if let Some(prompt) = self.pending_text() {
+                return Err(format!("`{whole}` is not an answer: {prompt}"));
+            }
             return Err(format!(
                 "unknown command `{}` (and not an action); try `help`",
                 words[0]
@@ -173,7 +182,7 @@ impl Session {
             Command::Play { actions } => self.play_words(&actions)?,
             Command::Random { n } => self.play_random(n.unwrap_or(1))?,
             Command::Bot { agent } => self.play_bot(agent.as_deref())?,
-            Command::Undo { n } => self.undo(n.unwrap_or(1)),
+            Command::Undo { args } => self.undo_command(&args)?,
             Command::History => self.history_text(),
             Command::Options => self.options_text(),
             Command::Pieces => self.pieces_text(),

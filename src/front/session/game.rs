@@ -28,6 +28,11 @@ pub fn read_setup_spec(
         }
         _ => (spec, None),
     };
+    // Setup letters have no `/` or `.`: such a spec names a file, which
+    // must exist (not be read as letters).
+    if !Path::new(file).exists() && file.contains(['/', '.', '\\']) {
+        return Err(format!("{file}: no such setup file"));
+    }
     let text = if Path::new(file).exists() {
         let all = read_user_file(Path::new(file), file)?;
         let lines: Vec<&str> = all
@@ -59,7 +64,13 @@ impl Session {
             .engine
             .parse_action(&self.state, text)
             .map_err(|e| format!("{text}: {e}"))?;
-        self.play_action(action).map_err(|e| format!("{text}: {e}"))
+        let mut out = self
+            .play_action(action)
+            .map_err(|e| format!("{text}: {e}"))?;
+        if let Some(prompt) = self.pending_text() {
+            out.push_str(&format!("\n{prompt}"));
+        }
+        Ok(out)
     }
 
     fn play_action(&mut self, action: Action) -> Result<String, String> {
@@ -207,7 +218,56 @@ impl Session {
         self.play_action(a)
     }
 
-    /// `undo N`: takes back the last N actions.
+    /// `undo [N]` takes back N whole turns; `undo step [N]`, N actions.
+    pub(super) fn undo_command(&mut self, args: &[String]) -> Result<String, String> {
+        let (step, rest) = match args.split_first() {
+            Some((w, rest)) if w == "step" || w == "steps" => (true, rest),
+            _ => (false, args),
+        };
+        let n = match rest {
+            [] => 1,
+            [n] => n
+                .parse::<usize>()
+                .map_err(|_| format!("`{n}`: expected `undo [N]` or `undo step [N]`"))?,
+            _ => return Err("expected `undo [N]` or `undo step [N]`".into()),
+        };
+        if step {
+            return Ok(self.undo(n));
+        }
+        let (mut actions, mut turns) = (0, 0);
+        for _ in 0..n {
+            let k = self.turn_len(self.history.len() - actions);
+            if k == 0 {
+                break;
+            }
+            actions += k;
+            turns += 1;
+        }
+        let text = self.undo(actions);
+        Ok(text.replacen(
+            &format!("took back {actions} action(s)"),
+            &format!("took back {turns} turn(s), {actions} action(s)"),
+            1,
+        ))
+    }
+
+    /// How many of the first `len` actions of the history make up the last
+    /// turn: the last action and the ones before it taken by the same
+    /// player (a move and the choices that complete it, such as a
+    /// promotion or a rescue; a turn of several actions).
+    fn turn_len(&self, len: usize) -> usize {
+        let Some(last) = len.checked_sub(1).map(|i| &self.history[i]) else {
+            return 0;
+        };
+        let who = self.engine.acting_player(&last.before);
+        let mut k = 1;
+        while k < len && self.engine.acting_player(&self.history[len - 1 - k].before) == who {
+            k += 1;
+        }
+        k
+    }
+
+    /// Takes back the last N actions.
     pub(super) fn undo(&mut self, n: usize) -> String {
         let n = n.min(self.history.len());
         for _ in 0..n {

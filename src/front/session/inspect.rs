@@ -38,6 +38,18 @@ impl Session {
         })
     }
 
+    /// The pending choice as the current viewer may see it (`red must
+    /// choose: rescue which piece? [marshal none]`), if one is pending.
+    pub fn pending_text(&self) -> Option<String> {
+        if self.state.outcome.is_some() {
+            return None;
+        }
+        let view = self.engine.view(&self.state, self.viewer);
+        view.pending
+            .as_ref()
+            .map(|c| crate::record::view::choice_prompt(&self.engine.variant.words, c))
+    }
+
     /// `history`: the actions played so far.
     pub(super) fn history_text(&self) -> String {
         let texts: Vec<String> = self
@@ -74,10 +86,10 @@ impl Session {
 
     /// `pieces`: the variant's pieces.
     pub(super) fn pieces_text(&self) -> String {
-        self.engine
-            .variant
-            .kinds
+        let v = &self.engine.variant;
+        v.show_order
             .iter()
+            .map(|&i| &v.kinds[i])
             .map(|k| {
                 format!(
                     "{:<12} {:>3}  rank {:>2}  x{}  {}",

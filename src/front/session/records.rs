@@ -112,12 +112,15 @@ impl Session {
         Ok(format!("saved position to {file}"))
     }
 
-    /// `load-position FILE`: into the loaded variant when the position fits
-    /// it (so a position can be tried under a house rule), else into the
-    /// variant the file names.
+    /// `load-position FILE`: into the loaded variant when the position is
+    /// of it or of a variant it extends (so a position can be tried under a
+    /// house rule), else into the variant the file names.
     pub(super) fn load_position(&mut self, file: &str) -> Result<String, String> {
+        if !Path::new(file).is_file() {
+            return Err(format!("{file}: no such file"));
+        }
         let pos: Position = read_yaml(Path::new(file))?;
-        let current = (pos.options.is_empty())
+        let current = (pos.options.is_empty() && self.variant_includes(&pos.variant))
             .then(|| self.engine.from_position(&pos).ok())
             .flatten();
         let note = match current {
@@ -145,6 +148,22 @@ impl Session {
             }
         };
         Ok(format!("{note}\n{}", self.board(self.viewer)))
+    }
+
+    /// Whether the loaded variant is `name` or extends it (its YAML chain
+    /// holds that file); an empty name is taken as the loaded variant.
+    fn variant_includes(&self, name: &str) -> bool {
+        let files = &self.engine.variant.files;
+        let stem = |f: &std::path::PathBuf| f.file_stem().and_then(|s| s.to_str()) == Some(name);
+        if name.is_empty() || files.iter().any(stem) {
+            return true;
+        }
+        let Ok(path) = crate::rules::variant::resolve_variant_path(name) else {
+            return false;
+        };
+        let canon = |p: &Path| std::fs::canonicalize(p).ok();
+        let want = canon(&path);
+        want.is_some() && files.iter().any(|f| canon(f) == want)
     }
 
     /// `svg FILE [--as VIEWER]`: the board as a picture.
@@ -191,7 +210,22 @@ impl Session {
 
     /// `load-record FILE`: replays a saved record.
     pub(super) fn load_record_file(&mut self, file: &str) -> Result<String, String> {
-        let rec: Record = read_yaml(Path::new(file))?;
+        let rec = match crate::record::read_record(Path::new(file))? {
+            crate::record::RecordFile::Whole(rec) => rec,
+            // One player's record: shown, the game unchanged.
+            crate::record::RecordFile::Seen(rec) => {
+                let other = if rec.variant == self.engine.variant.id() {
+                    None
+                } else {
+                    Some(Engine::load(&rec.variant, &[]).map_err(|e| e.to_string())?)
+                };
+                let engine = other.as_ref().unwrap_or(&self.engine);
+                return Ok(format!(
+                    "{}(the game in the session is unchanged)",
+                    rec.text(engine)
+                ));
+            }
+        };
         let msg = self.load_record(&rec)?;
         Ok(format!("{msg}\n{}", self.board(self.viewer)))
     }

@@ -131,8 +131,9 @@ impl Session {
                 format!("reloaded {}: all {actions} actions play as before", self.engine.variant.name)
             }
             ReloadReport::Illegal { index, text, reason } => format!(
-                "reloaded {}: action {index} ({text}) is now illegal: {reason}\nthe game is kept up to action {}",
+                "reloaded {}: action {index} ({text}) is now illegal: {}\nthe game is kept up to action {}",
                 self.engine.variant.name,
+                reason.strip_prefix("illegal: ").unwrap_or(reason),
                 index - 1
             ),
             ReloadReport::Changed { index, text, before, after } => format!(

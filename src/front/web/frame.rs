@@ -49,7 +49,10 @@ pub fn board_parts(
         "svg": engine.render_svg(view, last),
         "moves": moves,
         "buttons": buttons,
-        "question": view.pending.as_ref().map(choice_prompt),
+        "question": view
+            .pending
+            .as_ref()
+            .map(|c| choice_prompt(&engine.variant.words, c)),
     })
 }
 

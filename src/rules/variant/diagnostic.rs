@@ -15,6 +15,11 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A problem with no file (an option value given on a command or a
+        // REPL line) is its message alone.
+        if self.file.is_empty() {
+            return write!(f, "{}", self.message);
+        }
         write!(
             f,
             "{}:{}:{}: {}",

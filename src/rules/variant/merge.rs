@@ -64,6 +64,7 @@ impl Origins {
 /// Lays `child` over `base` (see the README: scalars and lists replace, maps
 /// merge by key, piece kinds merge field by field, `~` removes a kind).
 pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
+    let order = show_order(&base, &child);
     base.extends = child.extends;
     base.name = child.name.or(base.name);
     base.description = child.description.or(base.description);
@@ -120,7 +121,10 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
             }
         }
     }
+    base.piece_order = order;
     base.setup.zones.extend(child.setup.zones);
+    base.words.events.extend(child.words.events);
+    base.words.questions.extend(child.words.questions);
     base.start = child.start.or(base.start);
     base.notation = child.notation.or(base.notation);
     base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);
@@ -150,4 +154,37 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
         .after_action_when
         .or(base.rules.after_action_when);
     base
+}
+
+/// The order in which the merged kinds are shown: the child's order for the
+/// kinds it lists, each base kind it does not list kept just before the
+/// next listed kind that followed it in the base (or at the end).
+fn show_order(base: &RawVariant, child: &RawVariant) -> Vec<String> {
+    let base_order: Vec<String> = if base.piece_order.is_empty() {
+        base.pieces.keys().cloned().collect()
+    } else {
+        base.piece_order.clone()
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut next_base = 0;
+    for (k, p) in &child.pieces {
+        if let Some(at) = base_order.iter().position(|b| b == k) {
+            // Base kinds the child leaves alone, up to this one, come first.
+            for b in &base_order[next_base.min(at)..at] {
+                if !child.pieces.contains_key(b) && !out.contains(b) {
+                    out.push(b.clone());
+                }
+            }
+            next_base = next_base.max(at + 1);
+        }
+        if p.is_some() && !out.contains(k) {
+            out.push(k.clone());
+        }
+    }
+    for b in &base_order[next_base.min(base_order.len())..] {
+        if !child.pieces.contains_key(b) && !out.contains(b) {
+            out.push(b.clone());
+        }
+    }
+    out
 }

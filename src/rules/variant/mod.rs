@@ -23,6 +23,7 @@ mod raw;
 mod turn;
 mod validate;
 mod value;
+mod words;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
@@ -30,6 +31,7 @@ pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error}
 pub use notation::{Notation, NotationStyle};
 pub use turn::{AfterActionWhen, NoMoves, NoProgress};
 pub use value::Value;
+pub use words::Words;
 
 /// A declared option with its default and its current value.
 #[derive(Clone, Debug)]
@@ -99,6 +101,11 @@ pub struct Variant {
     pub actions: Vec<actions::ActionDecl>,
     /// How many counted actions a turn allows (`turn.actions`); `None`: no limit.
     pub turn_actions: Option<u8>,
+    /// The variant's own words for events and choice questions.
+    pub words: Words,
+    /// The kinds in the order the variant declares them (`pieces`, captured
+    /// piles); for a child, the child's order.
+    pub show_order: Vec<usize>,
 }
 
 impl Variant {

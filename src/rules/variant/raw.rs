@@ -65,6 +65,14 @@ pub(super) struct RawVariant {
     /// list replaces its base's.
     #[serde(default)]
     pub(super) actions: Option<IndexMap<String, Spanned<RawAction>>>,
+    /// The variant's own words (merged key by key over the base's).
+    #[serde(default)]
+    pub(super) words: RawWords,
+    /// The order in which the kinds are shown (`pieces`, captured piles):
+    /// as the last file that lists them declares them (set by the merge;
+    /// empty: the order of `pieces`).
+    #[serde(skip)]
+    pub(super) piece_order: Vec<String>,
 }
 
 /// `turn:` how many counted actions a turn allows.
@@ -120,6 +128,16 @@ pub(super) struct RawActionParam {
 pub(super) struct RawCost {
     pub(super) counter: String,
     pub(super) amount: i64,
+}
+
+/// `words:`: event labels and choice questions in the variant's language.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWords {
+    #[serde(default)]
+    pub(super) events: IndexMap<String, String>,
+    #[serde(default)]
+    pub(super) questions: IndexMap<String, String>,
 }
 
 /// How actions are written (see [`Notation`](super::Notation)).

@@ -53,6 +53,7 @@ pub(super) fn validate(
     let after_action_when = rules::after_action_when(&raw.rules, &board, &players, &kinds, &mut cx);
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
+    let show_order = show_order(&raw.piece_order, &kinds);
     Ok(Variant {
         name,
         description: raw.description.unwrap_or_default(),
@@ -90,7 +91,27 @@ pub(super) fn validate(
             .unwrap_or_default()
             .into_iter()
             .collect(),
+        show_order,
+        words: super::Words {
+            events: raw.words.events.into_iter().collect(),
+            questions: raw.words.questions.into_iter().collect(),
+        },
     })
+}
+
+/// Kind indices in the declared show order (kinds it does not name last,
+/// in their own order).
+fn show_order(order: &[String], kinds: &[super::Kind]) -> Vec<usize> {
+    let mut out: Vec<usize> = order
+        .iter()
+        .filter_map(|n| kinds.iter().position(|k| &k.name == n))
+        .collect();
+    for i in 0..kinds.len() {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// What every check shares: the files and which one set each item, the
@@ -188,7 +209,7 @@ impl Ctx<'_> {
 /// A problem with the command-line options, placed at `--option:1:1`.
 fn option_error(message: impl Into<String>) -> Diagnostic {
     Diagnostic {
-        file: "--option".into(),
+        file: String::new(),
         line: 1,
         column: 1,
         message: message.into(),
