@@ -576,11 +576,18 @@ fn place_by_clicks(b: &mut Browser, page: &Page) {
     let req = setup_request(b, page);
     let cells: Vec<String> = serde_json::from_value(req["cells"].clone()).unwrap();
     let mut next = cells.iter();
+    let mut shot = false;
     for (code, n) in army_order(&req) {
         b.click(page, &format!("#palette button[data-code='{code}']"));
         for _ in 0..n {
             let cell = next.next().expect("a cell for every piece");
             b.click(page, &format!("#board rect[data-cell={cell}]"));
+        }
+        if next.len() < cells.len() / 2 && !shot {
+            shot = true;
+            if let Some(path) = screenshot_path("web_setup_red.png") {
+                b.screenshot(page, &path);
+            }
         }
     }
     let title = |b: &mut Browser, c: &str| {
