@@ -616,6 +616,13 @@ fn place_by_clicks(b: &mut Browser, page: &Page) {
 /// Submits a setup string typed into the page (no clicks on the board).
 fn paste_setup(b: &mut Browser, page: &Page) {
     let req = setup_request(b, page);
+    b.type_line(page, "#setup-text", "LL");
+    b.wait(
+        page,
+        "document.querySelector('#setup-sent').textContent.startsWith('refused: ')",
+        10,
+    );
+    b.eval(page, "document.querySelector('#setup-text').value = ''");
     let text: String = army_order(&req)
         .into_iter()
         .flat_map(|(c, n)| std::iter::repeat_n(c, n))

@@ -89,6 +89,8 @@
           if (hello && hello.token) localStorage.removeItem(KEY);
           $("join-error").textContent = msg.message;
           $("join").hidden = false;
+        } else if (Setup.active()) {
+          Setup.refused(msg.message);
         } else {
           $("error").textContent = msg.message;
         }

@@ -124,5 +124,8 @@ const Setup = (() => {
     });
   });
 
-  return { ask, hide, active: () => req !== null };
+  // The host refused the setup (nothing changed): say why, keep the zone.
+  function refused(why) { $("setup-sent").textContent = "refused: " + why; }
+
+  return { ask, hide, refused, active: () => req !== null };
 })();
