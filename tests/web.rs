@@ -735,6 +735,24 @@ fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
         "document.querySelector('#status').textContent.includes('your turn')",
         10,
     );
+    b.wait(
+        &blue,
+        "document.querySelector('#chat').textContent.includes('alice (red) is here')",
+        10,
+    );
+
+    // Red's token in another browser takes the seat: the first tab is told
+    // it was replaced and does not fight back; the new one catches up.
+    let stored = b.eval(&red, "JSON.stringify(Object.entries(localStorage))");
+    let copy = format!(
+        "for (const [k, v] of JSON.parse({})) localStorage.setItem(k, v);",
+        serde_json::to_string(stored.as_str().unwrap()).unwrap()
+    );
+    let other = b.open(&url, &copy);
+    b.wait(&other, &format!("document.querySelector('#seat').textContent === 'you play red' && document.querySelector('#log').textContent.includes('{bfrom}-{bto}')"), 20);
+    b.wait(&red, "!document.querySelector('#replaced').hidden && document.querySelector('#chat').textContent.includes('this tab was replaced')", 10);
+    std::thread::sleep(Duration::from_millis(1800));
+    b.wait(&other, "document.querySelector('#status').textContent.includes('your turn') && document.querySelector('#connection').hidden && document.querySelector('#replaced').hidden", 5);
     host.say("quit");
     eprintln!(
         "two_browsers_and_a_join_client_share_one_game_and_see_only_their_own: {:.1} s",
