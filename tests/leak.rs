@@ -406,7 +406,7 @@ fn a_piece_shown_and_hidden_again_is_refused_unless_the_variant_lets_players_fol
 #[test]
 fn the_web_channel_depends_on_no_hidden_identity() {
     use sandtable::front::net::state_message;
-    use sandtable::front::web::frame::{augment_state, desk_frame, DeskExtras};
+    use sandtable::front::web::frame::{augment, desk_frame, DeskExtras, Relayed};
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     for variant in ["classic_stratego", "ultimate_lightning"] {
         let mut s = sandtable::front::session::Session::new(variant, &[], 4).unwrap();
@@ -421,7 +421,7 @@ fn the_web_channel_depends_on_no_hidden_identity() {
                 t.state = shuffle_unknown(&s.engine, &s.state, p, &mut rng);
                 let line = |x: &sandtable::front::session::Session| {
                     let msg = serde_json::to_string(&state_message(x, Some(p), &[])).unwrap();
-                    augment_state(&x.engine, &msg, None).0
+                    augment(&x.engine, &msg, &mut Relayed::default())
                 };
                 let (a, b) = (line(&s), line(&t));
                 assert!(a.contains("\"svg\""), "the relay adds the SVG");

@@ -546,6 +546,90 @@ fn assert_knows_nothing_of(b: &mut Browser, page: &Page, me: &str, other: &str, 
     assert!(states >= 2, "{me} got {states} state frames");
 }
 
+/// The `setup_request` a page received (from its recorded frames).
+fn setup_request(b: &mut Browser, page: &Page) -> Value {
+    let js = "(window.__frames || []).map(f => JSON.parse(f)).find(m => m.type === 'setup_request') || null";
+    b.wait(page, js, 20)
+}
+
+/// The army's letters in placement order: what moves first (the front
+/// row), bombs and flags last.
+fn army_order(req: &Value) -> Vec<(char, usize)> {
+    let mut army: Vec<(char, usize, bool)> = req["army"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            let name = k["name"].as_str().unwrap();
+            let code = k["code"].as_str().unwrap().chars().next().unwrap();
+            let still = name == "Bomb" || name == "Flag";
+            (code, k["count"].as_u64().unwrap() as usize, still)
+        })
+        .collect();
+    army.sort_by_key(|k| k.2);
+    army.into_iter().map(|(c, n, _)| (c, n)).collect()
+}
+
+/// Places the whole army by clicks, kind by kind from the palette, then
+/// swaps the first and the last cell by two clicks and submits (`done`).
+fn place_by_clicks(b: &mut Browser, page: &Page) {
+    let req = setup_request(b, page);
+    let cells: Vec<String> = serde_json::from_value(req["cells"].clone()).unwrap();
+    let mut next = cells.iter();
+    let mut shot = false;
+    for (code, n) in army_order(&req) {
+        b.click(page, &format!("#palette button[data-code='{code}']"));
+        for _ in 0..n {
+            let cell = next.next().expect("a cell for every piece");
+            b.click(page, &format!("#board rect[data-cell={cell}]"));
+        }
+        if next.len() < cells.len() / 2 && !shot {
+            shot = true;
+            if let Some(path) = screenshot_path("web_setup_red.png") {
+                b.screenshot(page, &path);
+            }
+        }
+    }
+    let title = |b: &mut Browser, c: &str| {
+        b.eval(
+            page,
+            &format!("document.querySelector('#board g[data-cell={c}] title').textContent"),
+        )
+    };
+    let (first, last) = (&cells[0], &cells[cells.len() - 1]);
+    let (was_first, was_last) = (title(b, first), title(b, last));
+    assert_ne!(
+        was_first, was_last,
+        "the first and last cells hold different kinds"
+    );
+    b.click(page, &format!("#board rect[data-cell={first}]"));
+    b.click(page, &format!("#board rect[data-cell={last}]"));
+    assert_eq!(
+        (title(b, first), title(b, last)),
+        (was_last, was_first),
+        "swapped by two clicks"
+    );
+    b.wait(page, "!document.querySelector('#setup-done').disabled", 5);
+    b.click(page, "#setup-done");
+}
+
+/// Submits a setup string typed into the page (no clicks on the board).
+fn paste_setup(b: &mut Browser, page: &Page) {
+    let req = setup_request(b, page);
+    b.type_line(page, "#setup-text", "LL");
+    b.wait(
+        page,
+        "document.querySelector('#setup-sent').textContent.startsWith('refused: ')",
+        10,
+    );
+    b.eval(page, "document.querySelector('#setup-text').value = ''");
+    let text: String = army_order(&req)
+        .into_iter()
+        .flat_map(|(c, n)| std::iter::repeat_n(c, n))
+        .collect();
+    b.type_line(page, "#setup-text", &text);
+}
+
 #[test]
 fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
     let Some(mut b) =
@@ -578,6 +662,19 @@ fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
     let blue = join_page(&mut b, &url, "bob", "blue");
     let mut carol = Running::start(&["join", &tcp, "--name", "carol", "--spectate"]);
     carol.wait_for("spectat", 20);
+
+    // Each browser arranges its own army: red by clicks (and a swap), blue
+    // by a pasted string; play begins when both are in.
+    place_by_clicks(&mut b, &red);
+    b.wait(
+        &blue,
+        "document.querySelector('#setup-status').textContent.includes('waiting for blue')",
+        10,
+    );
+    paste_setup(&mut b, &blue);
+    for p in [&red, &blue] {
+        b.wait(p, "document.querySelector('#setup').hidden && document.querySelector('#board g[data-cell]') && document.querySelector('#status').textContent.includes('ply 0')", 20);
+    }
 
     // Red moves by clicks; blue's page and the join client see it.
     let (from, to) = move_by_clicks(&mut b, &red, 4);
@@ -631,11 +728,31 @@ fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
     // storage) and shows the game as it stands.
     b.eval(&red, "location.reload()");
     b.wait(&red, &format!("document.querySelector('#seat').textContent === 'you play red' && document.querySelector('#board g[data-cell={to}]') && document.querySelector('#status').textContent.includes('ply 2')"), 20);
+    // The log is filled again by the host's catch-up.
+    b.wait(&red, &format!("document.querySelector('#log').textContent.includes('{from}-{to}') && document.querySelector('#log').textContent.includes('{bfrom}-{bto}')"), 10);
     b.wait(
         &red,
         "document.querySelector('#status').textContent.includes('your turn')",
         10,
     );
+    b.wait(
+        &blue,
+        "document.querySelector('#chat').textContent.includes('alice (red) is here')",
+        10,
+    );
+
+    // Red's token in another browser takes the seat: the first tab is told
+    // it was replaced and does not fight back; the new one catches up.
+    let stored = b.eval(&red, "JSON.stringify(Object.entries(localStorage))");
+    let copy = format!(
+        "for (const [k, v] of JSON.parse({})) localStorage.setItem(k, v);",
+        serde_json::to_string(stored.as_str().unwrap()).unwrap()
+    );
+    let other = b.open(&url, &copy);
+    b.wait(&other, &format!("document.querySelector('#seat').textContent === 'you play red' && document.querySelector('#log').textContent.includes('{bfrom}-{bto}')"), 20);
+    b.wait(&red, "!document.querySelector('#replaced').hidden && document.querySelector('#chat').textContent.includes('this tab was replaced')", 10);
+    std::thread::sleep(Duration::from_millis(1800));
+    b.wait(&other, "document.querySelector('#status').textContent.includes('your turn') && document.querySelector('#connection').hidden && document.querySelector('#replaced').hidden", 5);
     host.say("quit");
     eprintln!(
         "two_browsers_and_a_join_client_share_one_game_and_see_only_their_own: {:.1} s",

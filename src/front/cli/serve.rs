@@ -101,20 +101,10 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
             ""
         }
     );
-    if let Some(port) = web {
-        let site = crate::front::web::relay::start(&bind, port, server.addr, &variant, &overrides)?;
-        let mut at = site.addr;
-        let lan = at.ip().is_unspecified();
-        if lan {
-            at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
-        }
-        let others = if lan {
-            " (others: this machine's LAN address)"
-        } else {
-            ""
-        };
-        println!("browsers join at http://{at}/{others}");
-    }
+    let _site = match web {
+        Some(port) => Some(start_web(&bind, port, server.addr, &variant, &overrides)?),
+        None => None,
+    };
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
         let mut st = crate::front::net::ClientState {
@@ -158,4 +148,27 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
     println!("record saved to {}", save.display());
     std::thread::sleep(std::time::Duration::from_millis(200));
     Ok(())
+}
+
+/// Serves play by URL beside the host (`--web`) and says where.
+fn start_web(
+    bind: &str,
+    port: u16,
+    host: std::net::SocketAddr,
+    variant: &str,
+    overrides: &[(String, String)],
+) -> Result<crate::front::web::WebServer, String> {
+    let site = crate::front::web::relay::start(bind, port, host, variant, overrides)?;
+    let mut at = site.addr;
+    let lan = at.ip().is_unspecified();
+    if lan {
+        at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+    }
+    let others = if lan {
+        " (others: this machine's LAN address)"
+    } else {
+        ""
+    };
+    println!("browsers join at http://{at}/{others}");
+    Ok(site)
 }

@@ -10,6 +10,7 @@ const FILES: &[(&str, &str)] = &[
     ("style.css", include_str!("assets/style.css")),
     ("board.js", include_str!("assets/board.js")),
     ("session.js", include_str!("assets/session.js")),
+    ("setup.js", include_str!("assets/setup.js")),
     ("play.js", include_str!("assets/play.js")),
 ];
 

@@ -62,33 +62,59 @@ fn merge(into: &mut Value, from: Value) {
     }
 }
 
+/// What the relay remembers of one browser's connection: its seat (from
+/// `welcome`) and the view of its previous `state`.
+pub struct Relayed {
+    pub seat: Viewer,
+    pub previous: Option<View>,
+}
+
+impl Default for Relayed {
+    fn default() -> Relayed {
+        Relayed {
+            seat: Viewer::Public,
+            previous: None,
+        }
+    }
+}
+
 /// Adds the board parts to a host `state` message (play by URL), with the
-/// last move guessed from the seat's previous view. Other messages pass
-/// unchanged. Returns the line to send, and the view to remember.
-pub fn augment_state(
-    engine: &Engine,
-    line: &str,
-    previous: Option<&View>,
-) -> (String, Option<View>) {
+/// last move guessed from the seat's previous view, and the seat's empty
+/// board (`svg`) to a `setup_request`. Other messages pass unchanged.
+pub fn augment(engine: &Engine, line: &str, seen: &mut Relayed) -> String {
     let Ok(mut msg) = serde_json::from_str::<Value>(line) else {
-        return (line.to_string(), None);
+        return line.to_string();
     };
-    if msg.get("type").and_then(Value::as_str) != Some("state") {
-        return (line.to_string(), None);
+    match msg.get("type").and_then(Value::as_str) {
+        Some("welcome") => {
+            let seat = msg.get("seat").and_then(Value::as_str);
+            seen.seat = seat
+                .and_then(|s| engine.parse_viewer(s))
+                .unwrap_or(Viewer::Public);
+            return line.to_string();
+        }
+        Some("setup_request") => {
+            let view = engine.view(&engine.empty_state(0), seen.seat);
+            merge(&mut msg, json!({ "svg": engine.render_svg(&view, None) }));
+            return msg.to_string();
+        }
+        Some("state") => {}
+        _ => return line.to_string(),
     }
     let Some(view) = msg
         .get("view")
         .and_then(|v| serde_json::from_value::<View>(v.clone()).ok())
     else {
-        return (line.to_string(), None);
+        return line.to_string();
     };
     let legal: Vec<String> = msg
         .get("legal")
         .and_then(|l| serde_json::from_value(l.clone()).ok())
         .unwrap_or_default();
-    let last = previous.and_then(|p| last_move(p, &view));
+    let last = seen.previous.as_ref().and_then(|p| last_move(p, &view));
     merge(&mut msg, board_parts(engine, &view, last, &legal));
-    (msg.to_string(), Some(view))
+    seen.previous = Some(view);
+    msg.to_string()
 }
 
 /// The move between two views of one seat: a piece (by id) that is on
@@ -244,5 +270,23 @@ mod tests {
             format!("{}-{}", s.engine.variant.board.cell_name(a), b_name),
             *text
         );
+    }
+
+    #[test]
+    fn a_setup_request_gains_the_seats_empty_board() {
+        let s = Session::new("classic_stratego", &[], 1).unwrap();
+        let mut seen = Relayed::default();
+        let welcome = r#"{"type":"welcome","version":2,"seat":"blue"}"#;
+        assert_eq!(augment(&s.engine, welcome, &mut seen), welcome);
+        assert_eq!(seen.seat, Viewer::Player(1));
+        let req = r#"{"type":"setup_request","cells":["a7"],"army":[]}"#;
+        let out: Value = serde_json::from_str(&augment(&s.engine, req, &mut seen)).unwrap();
+        let svg = out["svg"].as_str().expect("an SVG");
+        assert!(
+            svg.contains("data-cell=\"a7\"") && !svg.contains("<g "),
+            "{svg}"
+        );
+        let chat = r#"{"type":"presence","seat":"red","name":"a","here":false}"#;
+        assert_eq!(augment(&s.engine, chat, &mut seen), chat);
     }
 }

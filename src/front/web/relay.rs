@@ -16,7 +16,6 @@ use tungstenite::WebSocket;
 use super::{frame, lock, ws, Site};
 use crate::engine::Engine;
 use crate::front::net::MAX_LINE;
-use crate::record::view::View;
 
 /// The play-by-URL site: where the host listens, and the rules (to draw).
 pub struct RelaySite {
@@ -78,13 +77,10 @@ impl Site for RelaySite {
         let engine = &self.engine;
         std::thread::scope(|scope| {
             scope.spawn(move || {
-                let mut previous: Option<View> = None;
+                let mut seen = frame::Relayed::default();
                 for line in BufReader::new(from_host).lines() {
                     let Ok(line) = line else { break };
-                    let (out, view) = frame::augment_state(&lock(engine), &line, previous.as_ref());
-                    if view.is_some() {
-                        previous = view;
-                    }
+                    let out = frame::augment(&lock(engine), &line, &mut seen);
                     if reader_tx.send(out).is_err() {
                         break;
                     }

@@ -10,6 +10,9 @@
   let socket = null;
   let hello = null;
   let joined = false;
+  let replaced = false;
+  let seq = -1;
+  const VERSION = 2;
 
   function send(msg) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
@@ -27,6 +30,12 @@
   }
 
   function onState(msg) {
+    if (typeof msg.seq === "number") {
+      if (msg.seq < seq) return;
+      seq = msg.seq;
+    }
+    Setup.hide();
+    $("setup-status").hidden = true;
     const v = msg.view;
     $("status").textContent = v.outcome ? "game over: " + v.outcome
       : "ply " + v.ply + ", " + (v.acting || v.to_move) + " to act" + (msg.legal.length ? ": your turn" : "");
@@ -47,6 +56,28 @@
         $("game").hidden = false;
         break;
       case "state": onState(msg); break;
+      case "setup_request":
+        $("status").textContent = "setting up";
+        Setup.ask(msg, send);
+        break;
+      case "setup_status":
+        $("setup-status").textContent = "armies ready: " + (msg.ready.join(", ") || "none")
+          + (msg.waiting.length ? "; waiting for " + msg.waiting.join(", ") : "");
+        $("setup-status").hidden = false;
+        if (!Setup.active() && msg.waiting.length) $("status").textContent = "setting up";
+        break;
+      case "catch_up":
+        $("log").replaceChildren();
+        for (const line of msg.events) logLine("log", line);
+        break;
+      case "presence":
+        logLine("chat", msg.name + " (" + msg.seat + ") " + (msg.here ? "is here" : "left: the seat waits"), "presence");
+        break;
+      case "replaced":
+        replaced = true;
+        $("replaced").hidden = false;
+        logLine("chat", "this tab was replaced: " + msg.reason, "error");
+        break;
       case "chat": logLine("chat", msg.from + ": " + msg.text); break;
       case "end":
         $("outcome").textContent = "game over: " + msg.outcome;
@@ -58,6 +89,8 @@
           if (hello && hello.token) localStorage.removeItem(KEY);
           $("join-error").textContent = msg.message;
           $("join").hidden = false;
+        } else if (Setup.active()) {
+          Setup.refused(msg.message);
         } else {
           $("error").textContent = msg.message;
         }
@@ -75,9 +108,9 @@
     socket.addEventListener("close", () => {
       $("connection").hidden = false;
       const back = remembered();
-      if (joined && back) {
+      if (joined && back && !replaced) {
         joined = false;
-        setTimeout(() => join({ type: "hello", version: 1, name: back.name, token: back.token }), 1500);
+        setTimeout(() => join({ type: "hello", version: VERSION, name: back.name, token: back.token }), 1500);
       }
     });
   }
@@ -106,7 +139,7 @@
     $("join").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const seat = $("seat-choice").value;
-      const msg = { type: "hello", version: 1, name: $("name").value.trim() || "guest" };
+      const msg = { type: "hello", version: VERSION, name: $("name").value.trim() || "guest" };
       if (seat === "*spectator") msg.spectator = true;
       else if (seat) msg.seat = seat;
       $("join-error").textContent = "";
@@ -120,6 +153,6 @@
     });
     const back = remembered();
     showPicker();
-    if (back) join({ type: "hello", version: 1, name: back.name, token: back.token });
+    if (back) join({ type: "hello", version: VERSION, name: back.name, token: back.token });
   });
 })();
