@@ -1,57 +1,14 @@
 //! Network play on loopback: a seeded game to its end between two clients,
 //! no hidden fact in any byte sent to a seat, bad messages, reconnects, chat.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
-use std::time::Duration;
+mod net_common;
 
+use net_common::TestClient;
 use rand::{Rng, SeedableRng};
 use sandtable::front::net::{HostMsg, Server};
 use sandtable::front::session::Session;
-
-struct TestClient {
-    w: TcpStream,
-    r: BufReader<TcpStream>,
-    /// Every byte received, line by line.
-    raw: Vec<String>,
-}
-
-impl TestClient {
-    fn connect(addr: &str, hello: &str) -> TestClient {
-        let s = TcpStream::connect(addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let mut c = TestClient {
-            w: s.try_clone().unwrap(),
-            r: BufReader::new(s),
-            raw: Vec::new(),
-        };
-        c.send(hello);
-        c
-    }
-    fn send(&mut self, line: &str) {
-        self.w.write_all(line.as_bytes()).unwrap();
-        self.w.write_all(b"\n").unwrap();
-    }
-    fn next(&mut self) -> HostMsg {
-        let mut l = String::new();
-        let n = self.r.read_line(&mut l).expect("a message within 10 s");
-        assert!(n > 0, "connection closed");
-        self.raw.push(l.clone());
-        if std::env::var("NET_DEBUG").is_ok() {
-            eprintln!("{}", &l[..l.len().min(150)]);
-        }
-        serde_json::from_str(&l).unwrap_or_else(|e| panic!("{e}: {l}"))
-    }
-    /// Reads until a message matches.
-    fn until(&mut self, f: impl Fn(&HostMsg) -> bool) -> HostMsg {
-        loop {
-            let m = self.next();
-            if f(&m) {
-                return m;
-            }
-        }
-    }
-}
+use std::io::{BufRead, BufReader};
+use std::time::Duration;
 
 fn host(variant: &str, seed: u64) -> Server {
     let session = Session::new(variant, &[], seed).unwrap();
