@@ -127,7 +127,7 @@ fn a_position_of_another_variant_loads_that_variant() {
     assert!(out.contains("(variant Ultimate Lightning)"), "{out}");
     assert!(out.contains("no_such_position.yaml: no such file"), "{out}");
     assert!(
-        out.contains("game over: draw (draw: black is stalemated)"),
+        out.contains("game over: draw (black is stalemated)"),
         "{out}"
     );
 }

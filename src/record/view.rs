@@ -289,7 +289,9 @@ impl Engine {
 
     pub fn outcome_text(&self, o: &crate::base::state::Outcome) -> String {
         if o.winners.is_empty() {
-            format!("draw ({})", o.reason)
+            // Reasons of draws start with "draw: " in records; said once.
+            let why = o.reason.strip_prefix("draw: ").unwrap_or(&o.reason);
+            format!("draw ({why})")
         } else {
             let names: Vec<_> = o.winners.iter().map(|&p| self.player_name(p)).collect();
             format!("{} wins ({})", names.join(" and "), o.reason)
