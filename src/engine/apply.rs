@@ -407,7 +407,7 @@ impl Engine {
             let all = s.all_players();
             for p in [id, def] {
                 // Once is enough: a piece the move itself showed to all
-                // (a long scout move) is not revealed again.
+                // (a move longer than any hidden kind could make) is not revealed again.
                 let shown = Effect::Revealed { piece: p, to: all };
                 if !effects.contains(&shown) {
                     s.reveal(p, all);

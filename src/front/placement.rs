@@ -52,7 +52,7 @@ impl Placement {
         total.saturating_sub(placed)
     }
 
-    /// What is left to place, as `L Marshal ×1, …`.
+    /// What is left to place, as `KIND-LETTER Name ×count, …`.
     pub fn remaining(&self) -> String {
         let left: Vec<String> = self
             .prompt

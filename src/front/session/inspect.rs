@@ -39,7 +39,7 @@ impl Session {
     }
 
     /// The pending choice as the current viewer may see it (`red must
-    /// choose: rescue which piece? [marshal none]`), if one is pending.
+    /// choose: which piece? [OPTION …]`), if one is pending.
     pub fn pending_text(&self) -> Option<String> {
         if self.state.outcome.is_some() {
             return None;

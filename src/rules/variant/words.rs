@@ -66,8 +66,8 @@ mod tests {
         assert_eq!(w.event("reveal", "reveal"), "reveal");
         assert_eq!(w.question("rescue"), "rescue which piece?");
         assert_eq!(
-            w.question("rescue marshal"),
-            "where does the marshal come back?"
+            w.question("rescue knight"),
+            "where does the knight come back?"
         );
         assert_eq!(w.question("promotion"), "promotion");
     }
