@@ -233,7 +233,12 @@ impl Engine {
             }
             Action::Move { from, to } => {
                 let side = self.extra_side_captures(s, from, to)?;
+                let kind = s.piece_at(from).map(|id| s.pieces[id as usize].kind);
+                let partner = self.joint_partner(s, from, to);
                 self.do_move(s, mover, from, to, &side, events, effects)?;
+                if let Some(kind) = kind {
+                    self.after_joint_move(s, (mover, kind, from, to), partner, effects);
+                }
                 if let Some(c) = self.promotion(s, from, to) {
                     s.pending.insert(0, c);
                 }

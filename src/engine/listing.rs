@@ -5,6 +5,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
+use crate::engine::joint::ExtraMove;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::{Action, ActionError, Engine};
 
@@ -251,28 +252,31 @@ impl Engine {
         }
     }
 
-    /// The moves `rules.extra_moves` adds for `player`, with the cells each
-    /// captures besides its target, or the hook's error; moves of pieces
-    /// that are not the player's are dropped.
+    /// The moves declared as joint or passing and those `rules.extra_moves`
+    /// adds for `player`, with the cells each captures besides its target,
+    /// or the hook's error; moves of pieces that are not the player's are
+    /// dropped.
     pub(crate) fn extra_moves(
         &self,
         s: &GameState,
         player: PlayerId,
-    ) -> Result<Vec<(Cell, Cell, Vec<Cell>)>, ActionError> {
-        if !self.rules.has_extra_moves()
-            || !self.variant.extra_moves_when.is_empty()
-                && self
+    ) -> Result<Vec<ExtraMove>, ActionError> {
+        let mut v = Vec::new();
+        self.declared_extras(s, player, &mut v);
+        if self.rules.has_extra_moves()
+            && (self.variant.extra_moves_when.is_empty()
+                || self
                     .variant
                     .extra_moves_when
                     .iter()
-                    .all(|c| s.counters.get(c, None).is_none_or(|v| v == 0))
+                    .any(|c| s.counters.get(c, None).is_some_and(|v| v != 0)))
         {
-            return Ok(Vec::new());
+            v.extend(
+                self.rules
+                    .extra_moves(s, &self.variant, player)
+                    .map_err(ActionError::Script)?,
+            );
         }
-        let mut v = self
-            .rules
-            .extra_moves(s, &self.variant, player)
-            .map_err(ActionError::Script)?;
         v.retain(|&(from, to, _)| {
             from != to
                 && s.piece_at(from)
@@ -291,7 +295,7 @@ impl Engine {
         from: Cell,
         to: Cell,
     ) -> Result<Vec<Cell>, ActionError> {
-        if !self.rules.has_extra_moves() {
+        if !self.has_extra_moves() {
             return Ok(Vec::new());
         }
         let Some(id) = s.piece_at(from) else {

@@ -12,6 +12,7 @@
 //! - `check`: check and the self-check test of moves;
 //! - `text`: actions as text, and why one is illegal;
 //! - `apply`: applying an action, the move, promotion;
+//! - `joint`: declared joint moves and passing captures;
 //! - `turn`: passing the turn, the no-move rule, the position hash;
 //! - `playout`: random playouts and perft;
 //! - [`movegen`], [`tables`], [`sampler`]: movement, its tables, and
@@ -21,6 +22,7 @@ mod action;
 mod apply;
 mod check;
 mod declared;
+mod joint;
 mod listing;
 pub mod movegen;
 mod playout;

@@ -196,7 +196,7 @@ impl Sampler {
         if s.outcome.is_some() {
             return None;
         }
-        if e.has_royal() || e.rules.has_extra_moves() {
+        if e.has_royal() || e.has_extra_moves() {
             return self.sample_checked(e, s, rng);
         }
         let p = s.to_move;

@@ -48,6 +48,12 @@ impl Origins {
         if raw.rules.repetition_limit.is_some() {
             set("rules.repetition_limit".into());
         }
+        if raw.rules.joint_moves.is_some() {
+            set("rules.joint_moves".into());
+        }
+        if raw.rules.passing.is_some() {
+            set("rules.passing".into());
+        }
         if raw.start.is_some() {
             set("start".into());
         }
@@ -153,6 +159,8 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
         .rules
         .after_action_when
         .or(base.rules.after_action_when);
+    base.rules.joint_moves = child.rules.joint_moves.or(base.rules.joint_moves);
+    base.rules.passing = child.rules.passing.or(base.rules.passing);
     base
 }
 

@@ -15,6 +15,7 @@ use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
 mod diagnostic;
+mod joint;
 mod kinds;
 mod load;
 mod merge;
@@ -26,6 +27,7 @@ mod value;
 mod words;
 
 pub use diagnostic::{Diagnostic, LoadError};
+pub use joint::{JointMove, JointMoves, Passing};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
 pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
 pub use notation::{Notation, NotationStyle};
@@ -97,6 +99,10 @@ pub struct Variant {
     /// When `rules.after_action` is called after a move: when one of these
     /// clauses holds (`rules.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
+    /// Two-piece moves under rights (`rules.joint_moves`).
+    pub joint_moves: Option<JointMoves>,
+    /// Captures of a piece that passed a cell (`rules.passing`).
+    pub passing: Option<Passing>,
     /// Declared actions (`actions:`), listed by the host.
     pub actions: Vec<actions::ActionDecl>,
     /// How many counted actions a turn allows (`turn.actions`); `None`: no limit.

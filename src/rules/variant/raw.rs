@@ -307,6 +307,53 @@ pub(super) struct RawRules {
     /// these clauses holds (other actions always call it).
     #[serde(default)]
     pub(super) after_action_when: Option<Spanned<Vec<RawAfterActionWhen>>>,
+    /// Declared moves of two pieces at once under rights kept in a counter
+    /// (castling).
+    #[serde(default)]
+    pub(super) joint_moves: Option<Spanned<RawJointMoves>>,
+    /// A long straight move that leaves the cell it crossed open to
+    /// capture for one ply (en passant).
+    #[serde(default)]
+    pub(super) passing: Option<Spanned<RawPassing>>,
+}
+
+/// `rules.joint_moves`: the counter of rights and the moves.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawJointMoves {
+    pub(super) counter: String,
+    pub(super) moves: Vec<Spanned<RawJointMove>>,
+}
+
+/// One joint move: the mover and its partner, each from a cell to a cell.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawJointMove {
+    pub(super) player: String,
+    /// The bit of the counter that holds this move's right.
+    pub(super) right: i64,
+    pub(super) piece: String,
+    pub(super) from: String,
+    pub(super) to: String,
+    pub(super) partner: String,
+    pub(super) partner_from: String,
+    pub(super) partner_to: String,
+    /// Cells that must be empty.
+    #[serde(default)]
+    pub(super) empty: Vec<String>,
+    /// Cells where the mover must not be capturable (standing there).
+    #[serde(default)]
+    pub(super) safe: Vec<String>,
+}
+
+/// `rules.passing`: which kinds pass, along which direction, and the
+/// counter that holds 1 + the passed cell.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPassing {
+    pub(super) counter: String,
+    pub(super) kinds: Vec<String>,
+    pub(super) direction: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

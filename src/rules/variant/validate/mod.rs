@@ -13,6 +13,7 @@ use crate::base::geometry::{Board, Cell};
 
 mod actions;
 mod board;
+mod joint;
 mod notation;
 mod options;
 mod pieces;
@@ -51,6 +52,8 @@ pub(super) fn validate(
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
     let after_action_when = rules::after_action_when(&raw.rules, &board, &players, &kinds, &mut cx);
+    let joint_moves = joint::joint_moves(&raw.rules, &board, &players, &kinds, &mut cx);
+    let passing = joint::passing(&raw.rules, &board, &players, &kinds, &mut cx);
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
     let show_order = show_order(&raw.piece_order, &kinds);
@@ -78,6 +81,8 @@ pub(super) fn validate(
         no_progress,
         move_number: raw.rules.move_number.clone(),
         after_action_when,
+        joint_moves,
+        passing,
         start_at,
         start: raw.start.map(|s| s.value),
         actions: declared,

@@ -1,0 +1,246 @@
+//! Declared moves beyond one piece's pattern: joint moves (two pieces at
+//! once under a right kept in a counter, `rules.joint_moves`) and captures
+//! of a piece that passed a cell (`rules.passing`). They are listed with
+//! the rules' extra moves, and the host keeps their counters after each
+//! move, so no script is asked.
+
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PlayerId};
+use crate::engine::movegen::{attacked_on, piece_moves_on, reaches};
+use crate::engine::Engine;
+use crate::rules::variant::JointMove;
+
+/// An extra move: from, to, and the cells it captures besides `to`.
+pub(crate) type ExtraMove = (Cell, Cell, Vec<Cell>);
+
+impl Engine {
+    /// Whether moves beyond the pieces' patterns may be listed: the rules'
+    /// `extra_moves`, or declared joint or passing moves.
+    pub(crate) fn has_extra_moves(&self) -> bool {
+        self.rules.has_extra_moves()
+            || self.variant.joint_moves.is_some()
+            || self.variant.passing.is_some()
+    }
+
+    /// Appends `player`'s declared joint and passing moves to `out`.
+    pub(super) fn declared_extras(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        out: &mut Vec<ExtraMove>,
+    ) {
+        if let Some(j) = &self.variant.joint_moves {
+            let rights = s.counter(&j.counter, None);
+            if rights != 0 {
+                for m in &j.moves {
+                    if m.player == player && rights & m.right != 0 && self.joint_open(s, m) {
+                        out.push((m.from, m.to, Vec::new()));
+                    }
+                }
+            }
+        }
+        if let Some(p) = &self.variant.passing {
+            let v = s.counter(&p.counter, None);
+            if v > 0 && ((v - 1) as usize) < s.board.len() {
+                self.passing_captures(s, player, (v - 1) as Cell, out);
+            }
+        }
+    }
+
+    /// Whether a joint move whose right is open can be made now: both
+    /// pieces in place, the cells to cross empty, the mover safe on each
+    /// of its `safe` cells.
+    fn joint_open(&self, s: &GameState, m: &JointMove) -> bool {
+        let own = |c: Cell, k: KindId| {
+            s.piece_at(c).is_some_and(|id| {
+                let p = &s.pieces[id as usize];
+                p.owner == m.player && p.kind == k
+            })
+        };
+        if !own(m.from, m.piece)
+            || !own(m.partner_from, m.partner)
+            || m.empty.iter().any(|&c| s.piece_at(c).is_some())
+        {
+            return false;
+        }
+        let players = s.players as PlayerId;
+        let attacked = |board: &[Option<_>], c: Cell| {
+            (0..players).any(|q| q != m.player && attacked_on(&self.moves, s, board, c, q))
+        };
+        let mover = s.board[m.from as usize];
+        let mut board = None;
+        m.safe.iter().all(|&c| {
+            if c == m.from {
+                return !attacked(&s.board, c);
+            }
+            let b = board.get_or_insert_with(|| {
+                let mut b = s.board.clone();
+                b[m.from as usize] = None;
+                b
+            });
+            let before = std::mem::replace(&mut b[c as usize], mover);
+            let safe = !attacked(b, c);
+            b[c as usize] = before;
+            safe
+        })
+    }
+
+    /// The captures onto the passed cell `cell` that `player`'s pieces of a
+    /// passing kind could make were the passer standing there.
+    fn passing_captures(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        cell: Cell,
+        out: &mut Vec<ExtraMove>,
+    ) {
+        if s.piece_at(cell).is_some() {
+            return;
+        }
+        let Some(victim) = self.passer(s, player, cell) else {
+            return;
+        };
+        let Some(p) = &self.variant.passing else {
+            return;
+        };
+        let mut board = s.board.clone();
+        board[cell as usize] = board[victim as usize].take();
+        for (from, slot) in s.board.iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            let piece = &s.pieces[id as usize];
+            if piece.owner == player
+                && p.kinds.contains(&piece.kind)
+                && reaches(&self.moves, s, &board, id, from as Cell, cell)
+            {
+                out.push((from as Cell, cell, vec![victim]));
+            }
+        }
+    }
+
+    /// The cell of the piece that passed `cell`: an enemy of `player` of a
+    /// passing kind one step past it along its owner's direction.
+    fn passer(&self, s: &GameState, player: PlayerId, cell: Cell) -> Option<Cell> {
+        let p = self.variant.passing.as_ref()?;
+        (0..s.players as PlayerId)
+            .filter(|&q| q != player)
+            .find_map(|q| {
+                let c = self.variant.board.offset(cell, p.step[q as usize])?;
+                let id = s.piece_at(c)?;
+                let piece = &s.pieces[id as usize];
+                (piece.owner == q && p.kinds.contains(&piece.kind)).then_some(c)
+            })
+    }
+
+    /// The partner's move (from, to) when the move `from` → `to` of the
+    /// player to move is a joint move (a declared move between the same
+    /// cells wins), asked before the move is made.
+    pub(super) fn joint_partner(
+        &self,
+        s: &GameState,
+        from: Cell,
+        to: Cell,
+    ) -> Option<(Cell, Cell)> {
+        let j = self.variant.joint_moves.as_ref()?;
+        let rights = s.counter(&j.counter, None);
+        let id = s.piece_at(from)?;
+        let piece = &s.pieces[id as usize];
+        let m = j.moves.iter().find(|m| {
+            m.from == from
+                && m.to == to
+                && m.player == piece.owner
+                && m.piece == piece.kind
+                && rights & m.right != 0
+        })?;
+        let mut declared = false;
+        piece_moves_on(&self.moves, s, &s.board, id, from, &mut |c| {
+            declared |= c == to
+        });
+        (!declared).then_some((m.partner_from, m.partner_to))
+    }
+
+    /// The host's part after a move of `mover`'s piece of `kind` from
+    /// `from` to `to` (`partner`: the joint move's second piece): the
+    /// partner moves, rights touched by the move end, and the passed cell
+    /// is set or cleared.
+    pub(super) fn after_joint_move(
+        &self,
+        s: &mut GameState,
+        (mover, kind, from, to): (PlayerId, KindId, Cell, Cell),
+        partner: Option<(Cell, Cell)>,
+        effects: &mut Vec<Effect>,
+    ) {
+        if let Some((pf, pt)) = partner {
+            if let Some(id) = s.piece_at(pf) {
+                if s.piece_at(pt).is_none() {
+                    s.place(id, pt);
+                    effects.push(Effect::Moved {
+                        piece: id,
+                        from: Some(pf),
+                        to: pt,
+                    });
+                }
+            }
+        }
+        if let Some(j) = &self.variant.joint_moves {
+            let rights = s.counter(&j.counter, None);
+            if rights != 0 {
+                let touched = |c: Cell| [from, to].contains(&c);
+                let lost = j
+                    .moves
+                    .iter()
+                    .filter(|m| touched(m.from) || touched(m.partner_from))
+                    .fold(0, |acc, m| acc | m.right);
+                if rights & lost != 0 {
+                    s.set_counter(&j.counter, None, rights & !lost);
+                }
+            }
+        }
+        if let Some(p) = &self.variant.passing {
+            let passed = self
+                .passed_cell(s, mover, kind, from, to)
+                .map_or(0, |c| c as i64 + 1);
+            if passed != 0 || s.counter(&p.counter, None) != 0 {
+                s.set_counter(&p.counter, None, passed);
+            }
+        }
+    }
+
+    /// The cell a move just made leaves passed: the move of a passing kind
+    /// went straight along its owner's step two or more cells, and an enemy
+    /// could take the passer there.
+    fn passed_cell(
+        &self,
+        s: &GameState,
+        mover: PlayerId,
+        kind: KindId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<Cell> {
+        let p = self.variant.passing.as_ref()?;
+        if !p.kinds.contains(&kind) {
+            return None;
+        }
+        let b = &self.variant.board;
+        let (sf, sr) = p.step[mover as usize];
+        if (sf, sr) == (0, 0) {
+            return None;
+        }
+        let ((f0, r0), (f1, r1)) = (b.coords(from), b.coords(to));
+        let (df, dr) = (f1 - f0, r1 - r0);
+        let k = if sf != 0 {
+            df / sf as i32
+        } else {
+            dr / sr as i32
+        };
+        if k < 2 || df != k * sf as i32 || dr != k * sr as i32 {
+            return None;
+        }
+        let cell = b.offset(to, (-sf, -sr))?;
+        let mut out = Vec::new();
+        for q in (0..s.players as PlayerId).filter(|&q| q != mover) {
+            self.passing_captures(s, q, cell, &mut out);
+        }
+        (!out.is_empty()).then_some(cell)
+    }
+}
