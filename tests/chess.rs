@@ -109,3 +109,48 @@ fn check_shortcuts_change_no_legal_move() {
     let n = common::shortcuts_agree("chess", &[], 20, 300);
     assert!(n > 2000, "only {n} positions compared");
 }
+
+/// `check` places each mistake in `rules.joint_moves` and `rules.passing`
+/// at its entry's line and column.
+#[test]
+fn joint_and_passing_mistakes_are_placed_in_the_yaml() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let yaml = std::fs::read_to_string(format!("{root}/variants/chess.yaml")).unwrap();
+    let broken = yaml
+        .replace(
+            "partner: rook, partner_from: h1",
+            "partner: tower, partner_from: h1",
+        )
+        .replace("right: 8,", "right: 6,")
+        .replace("to: c8, partner", "to: c9, partner")
+        .replace("direction: forward }", "direction: forward_diagonal }");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("variants")).unwrap();
+    std::fs::create_dir(dir.path().join("scripts")).unwrap();
+    std::fs::write(dir.path().join("variants/chess.yaml"), &broken).unwrap();
+    std::fs::copy(
+        format!("{root}/scripts/chess.lua"),
+        dir.path().join("scripts/chess.lua"),
+    )
+    .unwrap();
+    let path = dir.path().join("variants/chess.yaml");
+    let err = Engine::load(path.to_str().unwrap(), &[])
+        .err()
+        .expect("the broken copy loads")
+        .to_string();
+    let line_of = |needle: &str| broken.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    for (needle, message) in [
+        ("partner: tower", "names `tower`, which is no piece kind"),
+        ("right: 6,", "`right: 6` is not a single bit"),
+        (
+            "passing:",
+            "`rules.passing.direction: forward_diagonal` names no direction of a single step",
+        ),
+    ] {
+        let at = format!("chess.yaml:{}:", line_of(needle));
+        assert!(
+            err.lines().any(|l| l.contains(&at) && l.contains(message)),
+            "{message} at {at}: {err}"
+        );
+    }
+}
