@@ -106,14 +106,40 @@ impl Engine {
         };
         let mut board = s.board.clone();
         board[cell as usize] = board[victim as usize].take();
-        for (from, slot) in s.board.iter().enumerate() {
-            let Some(id) = *slot else { continue };
+        let m = &*self.moves;
+        let mut take = |from: Cell| {
+            let Some(id) = board[from as usize] else {
+                return false;
+            };
             let piece = &s.pieces[id as usize];
             if piece.owner == player
                 && p.kinds.contains(&piece.kind)
-                && reaches(&self.moves, s, &board, id, from as Cell, cell)
+                && reaches(m, s, &board, id, from, cell)
+                && !out.iter().any(|x| x.0 == from && x.1 == cell)
             {
-                out.push((from as Cell, cell, vec![victim]));
+                out.push((from, cell, vec![victim]));
+            }
+            false
+        };
+        if m.attack.usable {
+            // Only the cells whose pieces might reach the passed cell.
+            let b = &self.variant.board;
+            m.attack.any_candidate(
+                b,
+                cell,
+                player,
+                |c| {
+                    board[c as usize].map(|id| {
+                        let q = &s.pieces[id as usize];
+                        (q.kind, q.owner)
+                    })
+                },
+                |c| s.terrain[c as usize] & b.blocking != 0,
+                &mut take,
+            );
+        } else {
+            for from in 0..board.len() as Cell {
+                take(from);
             }
         }
     }

@@ -110,7 +110,7 @@ impl Engine {
         if depth == 0 {
             return Ok(1);
         }
-        self.perft_listed(s, depth, self.try_legal_actions(s)?)
+        self.perft_listed(s, depth, &self.try_legal_actions(s)?)
     }
 
     /// [`Engine::perft`] with the position's legal actions already listed.
@@ -118,7 +118,7 @@ impl Engine {
         &self,
         s: &GameState,
         depth: u32,
-        actions: Vec<Action>,
+        actions: &[Action],
     ) -> Result<u64, ActionError> {
         if depth == 0 {
             return Ok(1);
@@ -129,18 +129,17 @@ impl Engine {
         }
         let actor = self.acting_player(s);
         let mut total = 0;
+        // One list for every child: it keeps its capacity.
         let mut listed = Vec::new();
         for a in actions {
             let mut next = s.clone();
-            let have = self.apply_listing(&mut next, &a, Some(&mut listed))?.1;
+            let have = self.apply_listing(&mut next, a, Some(&mut listed))?.1;
             let same_turn = !next.pending.is_empty() && self.acting_player(&next) == actor;
             let depth = if same_turn { depth } else { depth - 1 };
-            let list = if have {
-                std::mem::take(&mut listed)
-            } else {
-                self.try_legal_actions(&next)?
-            };
-            total += self.perft_listed(&next, depth, list)?;
+            if !have {
+                self.try_legal_actions_into(&next, &mut listed)?;
+            }
+            total += self.perft_listed(&next, depth, &listed)?;
         }
         Ok(total)
     }
