@@ -307,12 +307,11 @@ pub(super) struct RawRules {
     /// these clauses holds (other actions always call it).
     #[serde(default)]
     pub(super) after_action_when: Option<Spanned<Vec<RawAfterActionWhen>>>,
-    /// Declared moves of two pieces at once under rights kept in a counter
-    /// (castling).
+    /// Declared moves of two pieces at once under rights kept in a counter.
     #[serde(default)]
     pub(super) joint_moves: Option<Spanned<RawJointMoves>>,
     /// A long straight move that leaves the cell it crossed open to
-    /// capture for one ply (en passant).
+    /// capture for one ply.
     #[serde(default)]
     pub(super) passing: Option<Spanned<RawPassing>>,
 }
