@@ -1,10 +1,12 @@
 //! `cargo bench`: for every bundled variant, perft at a fixed depth, one
 //! random playout, loading the variant, and cloning a game state (its size
-//! is printed once).
+//! is printed once); and one `mcts:200` decision in Ultimate Lightning
+//! (what `simulate --seats mcts:200,mcts:200` spends its time on).
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sandtable::engine::Engine;
+use sandtable::play::agent::{agent_action, AgentSpec};
 use sandtable::rules::variant::bundled_variants;
 
 fn main() {
@@ -61,4 +63,19 @@ fn clone_state(bencher: divan::Bencher, variant: &str) {
     let e = Engine::load(variant, &[]).unwrap();
     let s = e.new_game(1, &[]);
     bencher.bench_local(|| s.clone());
+}
+
+/// One `mcts:200` decision from a seeded start (a new seed, so a new
+/// setup, each time).
+#[divan::bench(args = ["ultimate_lightning"], sample_count = 10)]
+fn mcts_decision(bencher: divan::Bencher, variant: &str) {
+    let e = Engine::load(variant, &[]).unwrap();
+    let spec = AgentSpec::parse("mcts:200").unwrap();
+    let mut seed = 0u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        let s = e.new_game(seed, &[]);
+        let mut agent = spec.build(seed);
+        agent_action(&e, &mut *agent, &s).unwrap()
+    });
 }
