@@ -3,7 +3,7 @@
 //! shortcuts, and the full test on a scratch board).
 
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, PieceId, PlayerId};
+use crate::base::state::{GameState, Loc, PieceId, PlayerId};
 use crate::engine::movegen::{attacked_except, attacked_on, capture_map, reaches};
 use crate::engine::{ActionError, Engine};
 
@@ -43,10 +43,14 @@ impl Engine {
         };
         let mut pool = GUARD_POOL.with(|p| p.take());
         let mut royals = std::mem::take(&mut pool.royals);
-        royals.extend(s.board.iter().enumerate().filter_map(|(c, slot)| {
-            let p = &s.pieces[(*slot)? as usize];
-            (p.owner == player && self.variant.kinds[p.kind as usize].royal).then_some(c as Cell)
+        // From the piece list (shorter than the board), in cell order.
+        royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
+            Loc::Cell(c) if p.owner == player && self.variant.kinds[p.kind as usize].royal => {
+                Some(c)
+            }
+            _ => None,
         }));
+        royals.sort_unstable();
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
             && native
