@@ -244,20 +244,15 @@ impl Engine {
         }
     }
 
-    /// The parameters of a declared action by name, as cell names.
-    pub(super) fn declared_args<'d>(
-        &self,
-        d: &'d ActionDecl,
-        a: &Action,
-    ) -> Vec<(&'d str, String)> {
+    /// The parameters of a declared action by name, with their cells.
+    pub(super) fn declared_args<'d>(&self, d: &'d ActionDecl, a: &Action) -> Vec<(&'d str, Cell)> {
         let Action::Declared { a: x, b: y, .. } = *a else {
             return Vec::new();
         };
-        let b = &self.variant.board;
         d.params
             .iter()
             .zip([x, y])
-            .map(|(p, c)| (p.name.as_str(), b.cell_name(c)))
+            .map(|(p, c)| (p.name.as_str(), c))
             .collect()
     }
 
@@ -312,7 +307,12 @@ impl Engine {
             return String::new();
         };
         let d = &self.variant.actions[kind as usize];
-        let args: Vec<String> = self.declared_args(d, a).into_iter().map(|x| x.1).collect();
+        let b = &self.variant.board;
+        let args: Vec<String> = self
+            .declared_args(d, a)
+            .into_iter()
+            .map(|x| b.cell_name(x.1))
+            .collect();
         d.render(&args)
     }
 

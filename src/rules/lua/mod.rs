@@ -119,4 +119,6 @@ pub struct Rules {
     strike_caller: Function,
     /// The script's `rules` table (declared actions' and choices' functions).
     table: mlua::Table,
+    /// Its functions as the scripts left them when they loaded.
+    functions: std::collections::HashMap<String, Function>,
 }
