@@ -63,6 +63,7 @@ pub(super) struct Names {
     pub(super) owner: mlua::LuaString,
     pub(super) kind: mlua::LuaString,
     pub(super) mobile: mlua::LuaString,
+    pub(super) attr: mlua::LuaString,
 }
 
 impl Names {
@@ -87,6 +88,7 @@ impl Names {
             owner: lua.create_string("owner")?,
             kind: lua.create_string("kind")?,
             mobile: lua.create_string("mobile")?,
+            attr: lua.create_string("attr")?,
         })
     }
 }
