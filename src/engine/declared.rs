@@ -7,18 +7,8 @@ use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
-use crate::rules::variant::actions::{ActionDecl, Filter, Source};
-
-const ORTH: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-
-/// The value of a cell's mark, if any.
-pub(super) fn mark_of<'a>(s: &'a GameState, cell: Cell, name: &str) -> Option<&'a str> {
-    s.marks
-        .range((cell, String::new())..)
-        .take_while(|((c, _), _)| *c == cell)
-        .find(|((_, n), _)| n == name)
-        .map(|(_, m)| m.value.as_str())
-}
+use crate::rules::cells::cells_of;
+use crate::rules::variant::actions::ActionDecl;
 
 impl Engine {
     /// Appends the available declared actions of the player to move.
@@ -128,120 +118,7 @@ impl Engine {
         earlier: &[Cell],
         out: &mut Vec<Cell>,
     ) {
-        out.clear();
-        let param = &d.params[i];
-        self.source_cells(s, p, &param.source, earlier, out);
-        out.retain(|&c| param.filters.iter().all(|f| self.holds(s, p, f, c)));
-        if out.is_empty() {
-            if let Some(fb) = &param.fallback {
-                self.source_cells(s, p, fb, earlier, out);
-                out.retain(|&c| param.filters.iter().all(|f| self.holds(s, p, f, c)));
-            }
-        }
-    }
-
-    fn source_cells(
-        &self,
-        s: &GameState,
-        p: PlayerId,
-        src: &Source,
-        earlier: &[Cell],
-        out: &mut Vec<Cell>,
-    ) {
-        let b = &self.variant.board;
-        let n = b.cell_count();
-        let mut hit = vec![false; n];
-        let own = |c: usize| s.board[c].is_some_and(|id| s.pieces[id as usize].owner == p);
-        match src {
-            Source::Cells => hit.iter_mut().for_each(|h| *h = true),
-            Source::Zone(cells) => cells.iter().for_each(|&c| hit[c as usize] = true),
-            Source::OwnPieces => (0..n).filter(|&c| own(c)).for_each(|c| hit[c] = true),
-            Source::NextTo(i) => {
-                for d in ORTH {
-                    if let Some(c) = b.offset(earlier[*i], d) {
-                        hit[c as usize] = true;
-                    }
-                }
-            }
-            Source::NearOwn => {
-                for c in (0..n).filter(|&c| own(c)) {
-                    for d in ORTH {
-                        if let Some(x) = b.offset(c as Cell, d) {
-                            hit[x as usize] = true;
-                        }
-                    }
-                }
-            }
-            Source::Flood { from, through } => self.flood(s, earlier[*from], *through, &mut hit),
-            Source::Sight => {
-                for c in (0..n).filter(|&c| own(c)) {
-                    for d in ORTH {
-                        let mut x = b.offset(c as Cell, d);
-                        while let Some(y) = x {
-                            if s.board[y as usize].is_some() {
-                                hit[y as usize] = true;
-                                break;
-                            }
-                            x = b.offset(y, d);
-                        }
-                    }
-                }
-            }
-        }
-        out.extend((0..n).filter(|&c| hit[c]).map(|c| c as Cell));
-    }
-
-    /// Marks the cells reached from `start` through orthogonally connected
-    /// cells with terrain `through`, ending on a cell without it.
-    fn flood(&self, s: &GameState, start: Cell, through: u32, hit: &mut [bool]) {
-        let b = &self.variant.board;
-        let wet = |c: Cell| s.terrain[c as usize] & through != 0;
-        let mut seen = vec![false; b.cell_count()];
-        let mut queue: Vec<Cell> = Vec::new();
-        for d in ORTH {
-            if let Some(c) = b.offset(start, d).filter(|&c| wet(c)) {
-                seen[c as usize] = true;
-                queue.push(c);
-            }
-        }
-        let mut i = 0;
-        while i < queue.len() {
-            let w = queue[i];
-            i += 1;
-            for d in ORTH {
-                let Some(c) = b.offset(w, d) else { continue };
-                if wet(c) {
-                    if !seen[c as usize] {
-                        seen[c as usize] = true;
-                        queue.push(c);
-                    }
-                } else if c != start {
-                    hit[c as usize] = true;
-                }
-            }
-        }
-    }
-
-    fn holds(&self, s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
-        let piece = s.board[c as usize].map(|id| &s.pieces[id as usize]);
-        match f {
-            Filter::Empty => piece.is_none(),
-            Filter::Enemy => piece.is_some_and(|q| q.owner != p),
-            Filter::Own => piece.is_some_and(|q| q.owner == p),
-            Filter::NotOwn => piece.is_none_or(|q| q.owner != p),
-            Filter::Terrain(bit, has) => (s.terrain[c as usize] & bit != 0) == *has,
-            Filter::Mark(name, value, has) => {
-                let m = mark_of(s, c, name);
-                let ok = match value {
-                    Some(v) => m == Some(v.as_str()),
-                    None => m.is_some(),
-                };
-                ok == *has
-            }
-            Filter::NoAttr(a) => {
-                piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0))
-            }
-        }
+        cells_of(&self.variant.board, s, p, &d.params[i], earlier, out);
     }
 
     /// The parameters of a declared action by name, with their cells.

@@ -49,6 +49,7 @@ impl Rules {
                 .collect(),
             files: variant.board.files as i64,
             ranks: variant.board.ranks as i64,
+            tokens: variant.tokens.clone(),
         };
         Rules::from_sources_with(&sources, &options, &facts)
             .map_err(|(shown, msg)| LoadError(vec![script_diagnostic(&shown, &msg)]))

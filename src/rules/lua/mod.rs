@@ -102,6 +102,8 @@ pub struct Facts {
     pub players: Vec<String>,
     pub files: i64,
     pub ranks: i64,
+    /// The variant's tokens: the script's read-only `tokens`.
+    pub tokens: Vec<crate::rules::variant::Token>,
 }
 
 /// A loaded rules script.

@@ -72,6 +72,24 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
         })
         .and_then(|cells| cell_list(lua, &cells))
     });
+    // The cells from `cell` outwards by steps of (df, dr), nearest first,
+    // up to the board's edge.
+    m.add_method("line", |lua, _, (cell, df, dr): (Name, i8, i8)| {
+        with_ctx(lua, |cx| {
+            let mut c = parse_cell(cx, &cell)?;
+            if df == 0 && dr == 0 {
+                return Err(mlua::Error::runtime("g:line needs a step other than 0, 0"));
+            }
+            let b = &cx.variant().board;
+            let mut out = Vec::new();
+            while let Some(n) = b.offset(c, (df, dr)) {
+                out.push(n);
+                c = n;
+            }
+            Ok(out)
+        })
+        .and_then(|cells| cell_list(lua, &cells))
+    });
     m.add_method("zone", |lua, _, name: Name| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
