@@ -21,7 +21,7 @@ impl Engine {
         let mut first = Vec::new();
         let mut second = Vec::new();
         for (k, d) in self.variant.actions.iter().enumerate() {
-            if self.unavailable(s, p, k, d).is_some() {
+            if !self.available(s, p, k, d) {
                 continue;
             }
             let kind = k as u8;
@@ -66,6 +66,25 @@ impl Engine {
         }
         out.push(a);
         Ok(())
+    }
+
+    /// Whether declared action `k` can be taken now by `p` (as
+    /// [`Engine::unavailable`] says, without making the reason).
+    fn available(&self, s: &GameState, p: PlayerId, k: usize, d: &ActionDecl) -> bool {
+        let budget = self
+            .variant
+            .turn_actions
+            .is_none_or(|n| s.steps.actions < n);
+        !(d.counts && (s.steps.closed || !budget))
+            && !(d.once && s.steps.taken & (1 << k) != 0)
+            && d.cost
+                .as_ref()
+                .is_none_or(|(c, n)| s.counter(c, Some(p)) >= *n)
+            && d.needs.as_ref().is_none_or(|c| {
+                s.containers
+                    .iter()
+                    .any(|x| x.name == *c && x.owner == Some(p) && !x.pieces.is_empty())
+            })
     }
 
     /// Why declared action `k` cannot be taken now by `p`, or `None`.

@@ -72,17 +72,17 @@ fn source_cells(
         }
         return;
     }
-    let mut hit = vec![false; n];
+    let mut hit = Hits::new(n);
     let own = |c: usize| s.board[c].is_some_and(|id| s.pieces[id as usize].owner == p);
     match src {
-        Source::Cells => hit.iter_mut().for_each(|h| *h = true),
-        Source::Zone(cells) => cells.iter().for_each(|&c| hit[c as usize] = true),
+        Source::Cells => (0..n).for_each(|c| hit.set(c)),
+        Source::Zone(cells) => cells.iter().for_each(|&c| hit.set(c as usize)),
         Source::FirstZone(_) => {}
-        Source::OwnPieces => (0..n).filter(|&c| own(c)).for_each(|c| hit[c] = true),
+        Source::OwnPieces => (0..n).filter(|&c| own(c)).for_each(|c| hit.set(c)),
         Source::NextTo(i) => {
             for d in ORTH {
                 if let Some(c) = b.offset(earlier[*i], d) {
-                    hit[c as usize] = true;
+                    hit.set(c as usize);
                 }
             }
         }
@@ -90,7 +90,7 @@ fn source_cells(
             for c in (0..n).filter(|&c| own(c)) {
                 for d in ORTH {
                     if let Some(x) = b.offset(c as Cell, d) {
-                        hit[x as usize] = true;
+                        hit.set(x as usize);
                     }
                 }
             }
@@ -102,7 +102,7 @@ fn source_cells(
                     let mut x = b.offset(c as Cell, d);
                     while let Some(y) = x {
                         if s.board[y as usize].is_some() {
-                            hit[y as usize] = true;
+                            hit.set(y as usize);
                             break;
                         }
                         x = b.offset(y, d);
@@ -111,12 +111,49 @@ fn source_cells(
             }
         }
     }
-    out.extend((0..n).filter(|&c| hit[c]).map(|c| c as Cell).filter(pass));
+    out.extend(
+        (0..n)
+            .filter(|&c| hit.get(c))
+            .map(|c| c as Cell)
+            .filter(pass),
+    );
+}
+
+/// A set of cells: bits in place on boards of up to 256 cells (no
+/// allocation while listing), else a vector.
+struct Hits {
+    small: [u64; 4],
+    big: Vec<bool>,
+}
+
+impl Hits {
+    fn new(n: usize) -> Hits {
+        Hits {
+            small: [0; 4],
+            big: if n > 256 { vec![false; n] } else { Vec::new() },
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, c: usize) {
+        match self.big.get_mut(c) {
+            Some(b) => *b = true,
+            None => self.small[c >> 6] |= 1 << (c & 63),
+        }
+    }
+
+    #[inline]
+    fn get(&self, c: usize) -> bool {
+        match self.big.get(c) {
+            Some(b) => *b,
+            None => self.small[c >> 6] & (1 << (c & 63)) != 0,
+        }
+    }
 }
 
 /// Marks the cells reached from `start` through orthogonally connected
 /// cells with terrain `through`, ending on a cell without it.
-fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut [bool]) {
+fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut Hits) {
     let wet = |c: Cell| s.terrain[c as usize] & through != 0;
     let mut seen = vec![false; b.cell_count()];
     let mut queue: Vec<Cell> = Vec::new();
@@ -138,7 +175,7 @@ fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut [bool]) 
                     queue.push(c);
                 }
             } else if c != start {
-                hit[c as usize] = true;
+                hit.set(c as usize);
             }
         }
     }
@@ -162,5 +199,22 @@ pub fn holds(s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
             ok == *has
         }
         Filter::NoAttr(a) => piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Hits;
+
+    #[test]
+    fn hits_hold_cells_on_small_and_large_boards() {
+        for n in [36, 256, 300] {
+            let mut h = Hits::new(n);
+            for c in [0, 5, 63, 64, n - 1] {
+                h.set(c);
+            }
+            let got: Vec<usize> = (0..n).filter(|&c| h.get(c)).collect();
+            assert_eq!(got, vec![0, 5, 63, 64, n - 1], "{n} cells");
+        }
     }
 }
