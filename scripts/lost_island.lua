@@ -4,7 +4,8 @@
 -- State (all in the host): scouts v1..v6 (rank = value; attrs flag, ring),
 -- a "boat" container per player (front first), "coins" counters per player
 -- and on cells (loot lying), marks "tile" (down | stone | up), "stone" (a
--- stone tile not yet ordinary), "content" (known to nobody until turned),
+-- stone tile not yet ordinary), "content" (a token of the YAML, known to
+-- nobody until turned: its attributes loot, bomb and pattern, storm, flag),
 -- "item" = flag (the flag lying), "new" (loot found this turn), "target"
 -- (scouts the exploding bomb still has to hit); the turn note won_fight.
 
@@ -13,15 +14,19 @@
 local PUBLIC = true
 local DIRS = { north = { 0, 1 }, south = { 0, -1 }, east = { 1, 0 }, west = { -1, 0 } }
 local DIR_ORDER = { "north", "east", "south", "west" }
-local DIAGS = { { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
+-- A bomb's lines by pattern (a line bomb: by the orientation chosen).
+local LINES = {
+  orth = { DIRS.north, DIRS.south, DIRS.east, DIRS.west },
+  diag = { { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } },
+  vertical = { DIRS.north, DIRS.south },
+  horizontal = { DIRS.east, DIRS.west },
+}
 
 -- "a,b" -> { "a", "b" }; "a:2,b" -> { "a", "a", "b" } (option values)
 local function expand_mix(text)
   local out = {}
   for name, n in string.gmatch(text, "([%w_]+):?(%d*)") do
-    for _ = 1, tonumber(n) or 1 do
-      table.insert(out, name)
-    end
+    for _ = 1, tonumber(n) or 1 do table.insert(out, name) end
   end
   return out
 end
@@ -34,47 +39,18 @@ local function shuffle(list)
   return list
 end
 
--- The cells from `cell` outwards in direction `d`, nearest first.
-local function line(g, cell, d)
-  local out, f, r = {}, g:coords(cell)
-  local c = g:cell_at(f + d[1], r + d[2])
-  while c do
-    table.insert(out, c)
-    f, r = f + d[1], r + d[2]
-    c = g:cell_at(f + d[1], r + d[2])
-  end
-  return out
+local function boat(g, player) return g:container("boat", player) end
+local function add_coins(g, p, n) g:set_counter("coins", g:counter("coins", p) + n, p) end
+local function coin_words(n) return n == 1 and "1 coin" or (n .. " coins") end
+
+-- The token lying face down on `cell` (nil if none).
+local function content_of(g, cell)
+  local name = g:mark(cell, "content")
+  return name and tokens[name]
 end
 
-local function is_water(g, cell)
-  return g:has_terrain(cell, "water")
-end
-
-local function boat(g, player)
-  return g:container("boat", player)
-end
-
-local function add_coins(g, player, n)
-  g:set_counter("coins", g:counter("coins", player) + n, player)
-end
-
-local function coin_words(n)
-  return n == 1 and "1 coin" or (n .. " coins")
-end
-
-local function loot_of(content)
-  return tonumber(string.match(content or "", "^loot(%d+)$") or "")
-end
-
-local function ring_of(p)
-  return (p.ring or 0) > 0 and 1 or 0
-end
-
-local function has_flag(p)
-  return (p.flag or 0) > 0
-end
-
--- ---------------------------------------------------------------- the win
+local function ring_of(p) return (p.ring or 0) > 0 and 1 or 0 end
+local function has_flag(p) return (p.flag or 0) > 0 end
 
 -- The flag's holder wins when only their scouts are left on the island.
 local function check_win(g)
@@ -85,14 +61,10 @@ local function check_win(g)
   end
 end
 
--- ---------------------------------------------------------------- moving pieces
-
 -- A scout goes to the back of its owner's boat; its ring is lost; a flag it
 -- carried drops on `drop_at` (or stays with the caller, who handles it).
 local function to_boat(g, p, drop_at)
-  if has_flag(p) and drop_at then
-    g:set_mark(drop_at, "item", "flag")
-  end
+  if has_flag(p) and drop_at then g:set_mark(drop_at, "item", "flag") end
   g:clear_attr(p.id, "ring")
   g:clear_attr(p.id, "flag")
   g:send(p.id, "boat", p.owner)
@@ -102,16 +74,16 @@ end
 -- flag's stone tile is an ordinary tile once the flag has left it.
 local function enter(g, p, cell)
   if g:mark(cell, "tile") == "stone" then
-    local content = g:mark(cell, "content") or ""
+    local t = content_of(g, cell) or {}
     g:set_mark(cell, "tile", "up")
     g:clear_mark(cell, "content")
-    if content == "flag" then
+    if t.flag then
       g:set_attr(p.id, "flag", 1)
       g:clear_mark(cell, "stone")
       g:log(p.owner .. " turns the stone tile " .. cell .. ": the flag!")
       check_win(g)
     else
-      local n = loot_of(content) or 0
+      local n = t.loot or 0
       add_coins(g, p.owner, n)
       g:log(p.owner .. " turns the stone tile " .. cell .. " and takes " .. coin_words(n))
     end
@@ -135,22 +107,14 @@ local function move_to(g, p, cell)
   enter(g, g:piece(p.id), cell)
 end
 
--- ---------------------------------------------------------------- fights
-
 -- Who wins between printed values a and b with rings ra, rb: 1, -1 or 0.
 local function compare(a, ra, b, rb)
-  if a == 1 and b == 6 then
-    return 1
-  elseif a == 6 and b == 1 then
-    return -1
-  end
+  if a == 1 and b == 6 then return 1 elseif a == 6 and b == 1 then return -1 end
   local x, y = a + ra, b + rb
   return x > y and 1 or (x < y and -1 or 0)
 end
 
-local function side(p)
-  return p.owner .. " " .. p.rank .. (ring_of(p) > 0 and "+ring" or "")
-end
+local function side(p) return p.owner .. " " .. p.rank .. (ring_of(p) > 0 and "+ring" or "") end
 
 -- The loser goes to its boat (both on a tie); the flag goes to the winner
 -- (drops on the contested tile on a tie); the winner holds the tile.
@@ -164,15 +128,11 @@ local function fight(g, att, def)
   g:clear_attr(def.id, "ring")
   local flag = has_flag(att) or has_flag(def)
   local win, lose = att, def
-  if r < 0 then
-    win, lose = def, att
-  end
+  if r < 0 then win, lose = def, att end
   to_boat(g, lose, nil)
   if r == 0 then
     to_boat(g, win, nil)
-    if flag then
-      g:set_mark(to, "item", "flag")
-    end
+    if flag then g:set_mark(to, "item", "flag") end
   elseif flag then
     g:set_attr(win.id, "flag", 1)
   end
@@ -184,19 +144,6 @@ local function fight(g, att, def)
   local sides = options.secret_fights and (" (" .. att.owner .. " against " .. def.owner .. ")")
     or (": " .. side(att) .. " against " .. side(def))
   g:log("fight " .. from .. "x" .. to .. sides .. ": " .. words)
-end
-
--- ---------------------------------------------------------------- bombs
-
-local function bomb_lines(pattern, orientation)
-  if pattern == "orth" then
-    return { DIRS.north, DIRS.south, DIRS.east, DIRS.west }
-  elseif pattern == "diag" then
-    return DIAGS
-  elseif orientation == "vertical" then
-    return { DIRS.north, DIRS.south }
-  end
-  return { DIRS.east, DIRS.west }
 end
 
 local offer_expert
@@ -247,8 +194,8 @@ end
 
 local function start_bomb(g, cell, value, pattern, orientation)
   local n = 0
-  for _, d in ipairs(bomb_lines(pattern, orientation)) do
-    for _, c in ipairs(line(g, cell, d)) do
+  for _, d in ipairs(LINES[orientation or pattern]) do
+    for _, c in ipairs(g:line(cell, d[1], d[2])) do
       if g:piece_at(c) then
         g:set_mark(c, "target", "hit")
         n += 1
@@ -260,12 +207,10 @@ local function start_bomb(g, cell, value, pattern, orientation)
   continue_bomb(g, value)
 end
 
--- ---------------------------------------------------------------- storms
-
 local function storm_dirs(g, cell)
   local out = {}
   for _, name in ipairs(DIR_ORDER) do
-    for _, c in ipairs(line(g, cell, DIRS[name])) do
+    for _, c in ipairs(g:line(cell, DIRS[name][1], DIRS[name][2])) do
       if g:piece_at(c) then
         table.insert(out, name)
         break
@@ -275,27 +220,30 @@ local function storm_dirs(g, cell)
   return out
 end
 
--- The storm tile disappears (advanced option): shallow water.
+-- A tile goes: shallow water, with whatever lay on it.
+local function sink(g, cell)
+  g:set_cell_counter("coins", cell, 0)
+  for _, m in ipairs({ "tile", "content", "new", "stone" }) do g:clear_mark(cell, m) end
+  g:set_terrain(cell, "water", true)
+end
+
+-- The storm tile disappears (advanced option).
 local function vanish(g, cell)
   if g:mark(cell, "tile") ~= nil and g:piece_at(cell) == nil then
-    g:set_cell_counter("coins", cell, 0)
-    for _, m in ipairs({ "tile", "content", "new" }) do
-      g:clear_mark(cell, m)
-    end
-    g:set_terrain(cell, "water", true)
+    sink(g, cell)
     g:log("the storm tile " .. cell .. " disappears")
   end
 end
 
 local function blow(g, cell, dir)
-  local cells = line(g, cell, DIRS[dir])
+  local cells = g:line(cell, DIRS[dir][1], DIRS[dir][2])
   g:log("the storm on " .. cell .. " blows " .. dir)
   -- Farthest first, so each scout moves into the place the next one left.
   for i = #cells, 1, -1 do
     local p = g:piece_at(cells[i])
     if p then
       local dest = cells[i + 1]
-      if dest == nil or is_water(g, dest) then
+      if dest == nil or g:has_terrain(dest, "water") then
         g:log(p.owner .. "'s scout on " .. cells[i] .. " is blown into the water")
         to_boat(g, p, cells[i])
       else
@@ -303,50 +251,20 @@ local function blow(g, cell, dir)
       end
     end
   end
-  if options.storms_disappear then
-    vanish(g, cell)
-  end
+  if options.storms_disappear then vanish(g, cell) end
 end
 
 -- Asks the direction of a storm on `cell`; false when nobody is in its lines.
 local function ask_storm(g, player, cell, ending)
   local dirs = storm_dirs(g, cell)
-  if #dirs == 0 then
-    return false
-  end
-  g:choose(player, "storm on " .. cell .. ": which direction", dirs, PUBLIC, "storm",
-    { cell = cell, ending = ending })
+  if #dirs == 0 then return false end
+  g:choose(player, "storm on " .. cell .. ": which direction", dirs, PUBLIC, "storm", { cell = cell, ending = ending })
   return true
 end
 
--- ---------------------------------------------------------------- the end of a turn
-
 local function finish_turn(g)
-  for c, _ in pairs(g:marked("new")) do
-    g:clear_mark(c, "new")
-  end
+  for c, _ in pairs(g:marked("new")) do g:clear_mark(c, "new") end
   check_win(g)
-end
-
--- The tiles the shrink may remove (never a stone tile or the flag's): the
--- free ones of the outermost ring that still has such tiles, else its
--- occupied ones.
-local function shrink_candidates(g)
-  local tiles, stones, items = g:marked("tile"), g:marked("stone"), g:marked("item")
-  for _, ring in ipairs({ "outer", "middle", "centre" }) do
-    local free, taken = {}, {}
-    for _, c in ipairs(g:zone(ring)) do
-      if tiles[c] and not stones[c] and not items[c] then
-        table.insert(g:piece_at(c) and taken or free, c)
-      end
-    end
-    if #free > 0 or #taken > 0 then
-      table.sort(free)
-      table.sort(taken)
-      return #free > 0 and free or taken
-    end
-  end
-  return {}
 end
 
 -- The island tiles nearest `from` (a choice on ties).
@@ -354,7 +272,7 @@ local function flag_to_nearest(g, from)
   local f0, r0 = g:coords(from)
   local best, list = 99, {}
   for _, c in ipairs(g:cells()) do
-    if c ~= from and not is_water(g, c) then
+    if c ~= from and not g:has_terrain(c, "water") then
       local f, r = g:coords(c)
       local d = math.abs(f - f0) + math.abs(r - r0)
       if d < best then
@@ -380,26 +298,18 @@ end
 
 -- Removes a tile; returns true when the turn must wait for a choice.
 local function remove_tile(g, me, cell, won_fight)
-  local content, face = g:mark(cell, "content"), g:mark(cell, "tile")
+  local t, face = content_of(g, cell), g:mark(cell, "tile")
   local words = cell
-  if face == "down" and content then
-    words = cell .. (options.removed_face_down and " (face down)" or (" (" .. content .. ")"))
+  if face == "down" and t then
+    words = cell .. (options.removed_face_down and " (face down)" or (" (" .. t.name .. ")"))
   end
   g:log(me .. " removes the tile " .. words)
   local coins_here = g:cell_counter("coins", cell)
-  if coins_here > 0 then
-    g:log(coin_words(coins_here) .. " sink with it")
-  end
-  g:set_cell_counter("coins", cell, 0)
-  for _, m in ipairs({ "tile", "content", "new", "stone" }) do
-    g:clear_mark(cell, m)
-  end
+  if coins_here > 0 then g:log(coin_words(coins_here) .. " sink with it") end
   local p = g:piece_at(cell)
   local flag_moves = p ~= nil and has_flag(p)
-  if p then
-    to_boat(g, p, nil)
-  end
-  g:set_terrain(cell, "water", true)
+  if p then to_boat(g, p, nil) end
+  sink(g, cell)
   if flag_moves then
     local list = flag_to_nearest(g, cell)
     if #list == 1 then
@@ -409,20 +319,15 @@ local function remove_tile(g, me, cell, won_fight)
       return true
     end
   end
-  if face == "down" and content then
-    local n = loot_of(content)
-    if n and options.extra_loot and won_fight then
-      add_coins(g, me, n)
-      g:log(me .. " takes the " .. coin_words(n) .. " (extra loot)")
+  if face == "down" and t then
+    if t.loot and options.extra_loot and won_fight then
+      add_coins(g, me, t.loot)
+      g:log(me .. " takes the " .. coin_words(t.loot) .. " (extra loot)")
     end
-    if content == "storm" and options.shrink_storms then
-      return ask_storm(g, me, cell, true)
-    end
+    if t.storm and options.shrink_storms then return ask_storm(g, me, cell, true) end
   end
   return false
 end
-
--- ---------------------------------------------------------------- the actions
 
 -- A move (made by the host): what the scout finds where it arrives.
 function rules.arrive(g, a)
@@ -448,17 +353,15 @@ end
 
 function rules.flip(g, a)
   local cell, me = a.cell, g:player()
-  local content = g:mark(cell, "content") or ""
+  local t = content_of(g, cell) or {}
   g:set_mark(cell, "tile", "up")
   g:clear_mark(cell, "content")
-  local n = loot_of(content)
-  local value, pattern = string.match(content, "^bomb(%d+)_(%a+)$")
-  if n then
-    g:set_cell_counter("coins", cell, n)
+  local value, pattern = t.bomb, t.pattern
+  if t.loot then
+    g:set_cell_counter("coins", cell, t.loot)
     g:set_mark(cell, "new", "1", "none")
-    g:log(me .. " turns " .. cell .. ": loot of " .. coin_words(n))
+    g:log(me .. " turns " .. cell .. ": loot of " .. coin_words(t.loot))
   elseif value then
-    value = tonumber(value) or 0
     g:log(me .. " turns " .. cell .. ": a bomb of value " .. value .. " (" .. pattern .. ")")
     if pattern == "line" then
       g:choose(me, "bomb on " .. cell .. " (value " .. value .. "): which orientation",
@@ -466,13 +369,11 @@ function rules.flip(g, a)
     else
       start_bomb(g, cell, value, pattern, nil)
     end
-  elseif content == "storm" then
+  elseif t.storm then
     g:log(me .. " turns " .. cell .. ": a storm")
     if not ask_storm(g, me, cell, false) then
       g:log("the storm on " .. cell .. " finds nobody to blow away")
-      if options.storms_disappear then
-        vanish(g, cell)
-      end
+      if options.storms_disappear then vanish(g, cell) end
     end
   else
     g:log(me .. " turns " .. cell .. ": nothing")
@@ -495,14 +396,14 @@ function rules.spy(g, a)
   g:log(g:player() .. " spies on the scout on " .. a.cell)
 end
 
--- The end of the action part: the island shrinks (not without a scout on it).
+-- The end of the action part: the island shrinks (not without a scout on
+-- it): a tile of the query `shrinkable` of the YAML, in the order of names.
 function rules.end_turn(g)
   local me = g:player()
-  local list = #g:pieces({ owner = me }) > 0 and shrink_candidates(g) or {}
+  local list = g:count({ owner = me }) > 0 and g:query("shrinkable") or {}
+  table.sort(list)
   if #list == 1 then
-    if remove_tile(g, me, list[1], g:turn_noted("won_fight")) then
-      return
-    end
+    if remove_tile(g, me, list[1], g:turn_noted("won_fight")) then return end
   elseif #list > 1 then
     g:choose(me, "remove a tile", list, PUBLIC, "remove_tile", { won = g:turn_noted("won_fight") })
     return
@@ -510,12 +411,8 @@ function rules.end_turn(g)
   finish_turn(g)
 end
 
--- ---------------------------------------------------------------- answers to choices
-
 function rules.remove_tile(g, player, cell, data)
-  if not remove_tile(g, player, cell, data.won) then
-    finish_turn(g)
-  end
+  if not remove_tile(g, player, cell, data.won) then finish_turn(g) end
 end
 
 -- A storm from a removed tile is not applied after a flag move.
@@ -551,16 +448,12 @@ function rules.bomb_expert(g, player, answer, data)
   if answer == "expert" then
     add_coins(g, player, -2)
     g:log(player .. " pays a bomb expert: the bomb stops")
-    for c, _ in pairs(g:marked("target")) do
-      g:clear_mark(c, "target")
-    end
+    for c, _ in pairs(g:marked("target")) do g:clear_mark(c, "target") end
   else
     offer_expert(g, data.cell, data.asked + 1, data.value)
   end
   check_win(g)
 end
-
--- ---------------------------------------------------------------- setup
 
 local function seat_stones(g)
   return expand_mix(options["seats_" .. #g:players()] or options.seats_4)
@@ -584,12 +477,18 @@ local function place_tiles(g, stones)
   end
 end
 
+-- A player's six scouts, in a shuffled order (so that a scout's id says
+-- nothing of its value): the first ones on `cells`, the others in the boat.
+local function add_scouts(g, player, cells)
+  for n, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
+    g:add_piece("v" .. v, player, n <= 3 and cells[n] or "boat")
+  end
+end
+
 local function ranks_in_boat(g, player, from)
   local out = {}
   for n, q in ipairs(boat(g, player)) do
-    if n >= (from or 1) then
-      table.insert(out, tostring(q.rank))
-    end
+    if n >= (from or 1) then table.insert(out, tostring(q.rank)) end
   end
   table.sort(out)
   return out
@@ -600,9 +499,7 @@ end
 local function setup_next(g, i)
   local players, seats = g:players(), seat_stones(g)
   local p = players[i]
-  if p == nil then
-    return
-  end
+  if p == nil then return end
   local placed = #g:pieces({ owner = p })
   if placed < 3 then
     local cell = g:zone("around_" .. seats[i])[placed + 1]
@@ -614,9 +511,7 @@ end
 
 local function boat_scout(g, player, rank, from)
   for n, q in ipairs(boat(g, player)) do
-    if n >= (from or 1) and tostring(q.rank) == rank then
-      return q, n
-    end
+    if n >= (from or 1) and tostring(q.rank) == rank then return q, n end
   end
   return nil
 end
@@ -632,9 +527,7 @@ function rules.boat_place(g, player, rank, data)
   local b = boat(g, player)
   -- The chosen scout to the front, then the fixed ones back in front of it.
   g:send(boat_scout(g, player, rank, data.place).id, "boat", player, true)
-  for m = data.place - 1, 1, -1 do
-    g:send(b[m].id, "boat", player, true)
-  end
+  for m = data.place - 1, 1, -1 do g:send(b[m].id, "boat", player, true) end
   if data.place < 2 then
     g:choose(player, "which scout goes to boat place " .. (data.place + 1),
       ranks_in_boat(g, player, data.place + 1), false, "boat_place", { place = data.place + 1, i = data.i })
@@ -645,27 +538,11 @@ end
 
 -- Free setup: stone tiles placed in turn, then scouts one at a time (which
 -- scout, then where), then the boats ordered.
-local function stones_placed(g)
-  local stones = {}
-  for c, v in pairs(g:marked("tile")) do
-    if v == "stone" then
-      table.insert(stones, c)
-    end
-  end
-  return stones
-end
-
 local function free_setup_next(g)
   local players = g:players()
-  local stones = stones_placed(g)
+  local stones = g:query("stones")
   if #stones < 4 then
-    local free = {}
-    for _, c in ipairs(g:cells()) do
-      if not table.find(stones, c) then
-        table.insert(free, c)
-      end
-    end
-    g:choose(players[(#stones % #players) + 1], "place a stone tile", free, PUBLIC, "place_stone")
+    g:choose(players[(#stones % #players) + 1], "place a stone tile", g:query("stone_places"), PUBLIC, "place_stone")
     return
   end
   local total = #g:pieces()
@@ -680,27 +557,17 @@ end
 function rules.place_stone(g, _, cell)
   g:continue_turn()
   g:set_mark(cell, "tile", "stone")
-  if #stones_placed(g) == 4 then
-    place_tiles(g, stones_placed(g))
-    for _, p in ipairs(g:players()) do
-      -- In a shuffled order, so that a scout's id says nothing of its value.
-      for _, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
-        g:add_piece("v" .. v, p, "boat")
-      end
-    end
+  local stones = g:query("stones")
+  if #stones == 4 then
+    place_tiles(g, stones)
+    for _, p in ipairs(g:players()) do add_scouts(g, p, {}) end
   end
   free_setup_next(g)
 end
 
 function rules.scout_to_place(g, player, rank)
   g:continue_turn()
-  local free = {}
-  for _, c in ipairs(g:cells()) do
-    if g:piece_at(c) == nil and g:mark(c, "stone") == nil then
-      table.insert(free, c)
-    end
-  end
-  g:choose(player, "where scout " .. rank .. " starts", free, false, "place_scout", { rank = rank })
+  g:choose(player, "where scout " .. rank .. " starts", g:query("scout_places"), false, "place_scout", { rank = rank })
 end
 
 function rules.place_scout(g, player, cell, data)
@@ -711,9 +578,7 @@ end
 
 function rules.setup(g)
   local players = g:players()
-  for _, p in ipairs(players) do
-    g:set_counter("coins", options.start_coins, p)
-  end
+  for _, p in ipairs(players) do g:set_counter("coins", options.start_coins, p) end
   if options.free_setup then
     free_setup_next(g)
     return
@@ -721,13 +586,7 @@ function rules.setup(g)
   place_tiles(g, expand_mix(options.stones))
   local seats = seat_stones(g)
   for i, p in ipairs(players) do
-    local around = g:zone("around_" .. seats[i])
-    for n, v in ipairs(shuffle({ 1, 2, 3, 4, 5, 6 })) do
-      local place = (n <= 3 and not options.choose_setup) and around[n] or "boat"
-      g:add_piece("v" .. v, p, place)
-    end
+    add_scouts(g, p, options.choose_setup and {} or g:zone("around_" .. seats[i]))
   end
-  if options.choose_setup then
-    setup_next(g, 1)
-  end
+  if options.choose_setup then setup_next(g, 1) end
 end

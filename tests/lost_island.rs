@@ -893,3 +893,79 @@ fn chosen_setup_scouts_and_boat_order() {
     let rv = e.view(&s, Viewer::Player(0));
     assert!(rv.pending.unwrap().options.is_none());
 }
+
+// ------------------------------------------------------------ declarations
+
+/// Loads lost_island with one edit of its YAML; the error text.
+fn load_edited(old: &str, new: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let yaml = std::fs::read_to_string(root.join("variants/lost_island.yaml")).unwrap();
+    assert!(yaml.contains(old), "{old}");
+    let path = dir.path().join("variants/lost_island.yaml");
+    std::fs::write(&path, yaml.replacen(old, new, 1)).unwrap();
+    std::fs::copy(
+        root.join("scripts/lost_island.lua"),
+        dir.path().join("scripts/lost_island.lua"),
+    )
+    .unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn check_names_the_line_and_column_of_a_bad_query_or_token() {
+    let yaml = include_str!("../variants/lost_island.yaml");
+    let line_of = |s: &str| 1 + yaml.lines().position(|l| l.contains(s)).unwrap();
+    let e = load_edited(
+        "first_zone outer middle centre",
+        "first_zone outer middel centre",
+    );
+    let at = format!("lost_island.yaml:{}:", line_of("first_zone outer"));
+    assert!(
+        e.contains(&at) && e.contains("unknown zone `middel`"),
+        "{e}"
+    );
+    let e = load_edited(
+        "where: [mark tile, not mark stone",
+        "where: [tiled, not mark stone",
+    );
+    assert!(e.contains("unknown condition `tiled`"), "{e}");
+    let e = load_edited("prefer: [empty]", "prefer: [vacant]");
+    assert!(e.contains("unknown condition `vacant`"), "{e}");
+    let e = load_edited("loot1: { loot: 1 }", "loot1: { \"lo ot\": 1 }");
+    let at = format!("lost_island.yaml:{}:", line_of("loot1: { loot: 1 }"));
+    assert!(
+        e.contains(&at) && e.contains("`lo ot` cannot be an attribute's name"),
+        "{e}"
+    );
+    let e = load_edited("loot1: { loot: 1 }", "loot1: { loot: [1] }");
+    assert!(e.contains("lost_island.yaml:"), "{e}");
+}
+
+#[test]
+fn the_scripts_read_tiles_as_tokens_and_cells_from_queries() {
+    let e = engine("lost_island", &[("players", "2")]);
+    let s = island(
+        &e,
+        &["red v3 a1", "blue v4 f6", "down b1 loot2", "down a2 storm"],
+    );
+    let v = &e.variant;
+    let eval = |code: &str| e.rules.eval(&s, v, code);
+    let tokens =
+        eval("return tokens.loot2.loot, tokens.storm.storm, tokens.bomb3_orth.pattern == 'orth'");
+    assert_eq!(tokens.unwrap(), "2\ttrue\ttrue");
+    // The outer ring still has tiles: its free ones (not a1 under red's
+    // scout, nor f6 under blue's), in cell order.
+    let q = eval("return #g:query('shrinkable'), g:query('shrinkable')[1] == 'b1'");
+    assert_eq!(q.unwrap(), "18\ttrue");
+    let l = eval("return table.concat(g:line('c3', 1, 1), ' ') == 'd4 e5 f6'");
+    assert_eq!(l.unwrap(), "true");
+    let err = eval("return g:query('nowhere')").unwrap_err();
+    assert!(err.contains("unknown query `nowhere`"), "{err}");
+}

@@ -79,6 +79,19 @@ function Game:neighbors(cell, directions) end
 ---@param name string
 ---@return CellName[]
 function Game:zone(name) end
+--- The cells of a query declared in the variant's `queries:` (computed by
+--- the host), for the player to move or `player`, in cell order.
+---@param name string
+---@param player Player|nil
+---@return CellName[]
+function Game:query(name, player) end
+--- The cells from `cell` outwards by steps of (df, dr), nearest first, to
+--- the board's edge: `g:line("c3", 1, 0)` is d3, e3, f3 on a 6x6 board.
+---@param cell CellName
+---@param df integer
+---@param dr integer
+---@return CellName[]
+function Game:line(cell, df, dr) end
 ---@param cell CellName
 ---@param zone string
 ---@return boolean
@@ -207,3 +220,8 @@ rules = {}
 
 ---@type table<string, boolean|integer|string>
 options = {}
+
+--- The variant's `tokens:` (things that lie on cells: tile faces, cards):
+--- `tokens[name]` is the token's attributes and its `name`.
+---@type table<string, table<string, boolean|integer|string>>
+tokens = {}

@@ -7,18 +7,8 @@ use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
-use crate::rules::variant::actions::{ActionDecl, Filter, Source};
-
-const ORTH: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-
-/// The value of a cell's mark, if any.
-pub(super) fn mark_of<'a>(s: &'a GameState, cell: Cell, name: &str) -> Option<&'a str> {
-    s.marks
-        .range((cell, String::new())..)
-        .take_while(|((c, _), _)| *c == cell)
-        .find(|((_, n), _)| n == name)
-        .map(|(_, m)| m.value.as_str())
-}
+use crate::rules::cells::cells_of;
+use crate::rules::variant::actions::ActionDecl;
 
 impl Engine {
     /// Appends the available declared actions of the player to move.
@@ -31,7 +21,7 @@ impl Engine {
         let mut first = Vec::new();
         let mut second = Vec::new();
         for (k, d) in self.variant.actions.iter().enumerate() {
-            if self.unavailable(s, p, k, d).is_some() {
+            if !self.available(s, p, k, d) {
                 continue;
             }
             let kind = k as u8;
@@ -76,6 +66,25 @@ impl Engine {
         }
         out.push(a);
         Ok(())
+    }
+
+    /// Whether declared action `k` can be taken now by `p` (as
+    /// [`Engine::unavailable`] says, without making the reason).
+    fn available(&self, s: &GameState, p: PlayerId, k: usize, d: &ActionDecl) -> bool {
+        let budget = self
+            .variant
+            .turn_actions
+            .is_none_or(|n| s.steps.actions < n);
+        !(d.counts && (s.steps.closed || !budget))
+            && !(d.once && s.steps.taken & (1 << k) != 0)
+            && d.cost
+                .as_ref()
+                .is_none_or(|(c, n)| s.counter(c, Some(p)) >= *n)
+            && d.needs.as_ref().is_none_or(|c| {
+                s.containers
+                    .iter()
+                    .any(|x| x.name == *c && x.owner == Some(p) && !x.pieces.is_empty())
+            })
     }
 
     /// Why declared action `k` cannot be taken now by `p`, or `None`.
@@ -128,136 +137,18 @@ impl Engine {
         earlier: &[Cell],
         out: &mut Vec<Cell>,
     ) {
-        out.clear();
-        let param = &d.params[i];
-        self.source_cells(s, p, &param.source, earlier, out);
-        out.retain(|&c| param.filters.iter().all(|f| self.holds(s, p, f, c)));
-        if out.is_empty() {
-            if let Some(fb) = &param.fallback {
-                self.source_cells(s, p, fb, earlier, out);
-                out.retain(|&c| param.filters.iter().all(|f| self.holds(s, p, f, c)));
-            }
-        }
+        cells_of(&self.variant.board, s, p, &d.params[i], earlier, out);
     }
 
-    fn source_cells(
-        &self,
-        s: &GameState,
-        p: PlayerId,
-        src: &Source,
-        earlier: &[Cell],
-        out: &mut Vec<Cell>,
-    ) {
-        let b = &self.variant.board;
-        let n = b.cell_count();
-        let mut hit = vec![false; n];
-        let own = |c: usize| s.board[c].is_some_and(|id| s.pieces[id as usize].owner == p);
-        match src {
-            Source::Cells => hit.iter_mut().for_each(|h| *h = true),
-            Source::Zone(cells) => cells.iter().for_each(|&c| hit[c as usize] = true),
-            Source::OwnPieces => (0..n).filter(|&c| own(c)).for_each(|c| hit[c] = true),
-            Source::NextTo(i) => {
-                for d in ORTH {
-                    if let Some(c) = b.offset(earlier[*i], d) {
-                        hit[c as usize] = true;
-                    }
-                }
-            }
-            Source::NearOwn => {
-                for c in (0..n).filter(|&c| own(c)) {
-                    for d in ORTH {
-                        if let Some(x) = b.offset(c as Cell, d) {
-                            hit[x as usize] = true;
-                        }
-                    }
-                }
-            }
-            Source::Flood { from, through } => self.flood(s, earlier[*from], *through, &mut hit),
-            Source::Sight => {
-                for c in (0..n).filter(|&c| own(c)) {
-                    for d in ORTH {
-                        let mut x = b.offset(c as Cell, d);
-                        while let Some(y) = x {
-                            if s.board[y as usize].is_some() {
-                                hit[y as usize] = true;
-                                break;
-                            }
-                            x = b.offset(y, d);
-                        }
-                    }
-                }
-            }
-        }
-        out.extend((0..n).filter(|&c| hit[c]).map(|c| c as Cell));
-    }
-
-    /// Marks the cells reached from `start` through orthogonally connected
-    /// cells with terrain `through`, ending on a cell without it.
-    fn flood(&self, s: &GameState, start: Cell, through: u32, hit: &mut [bool]) {
-        let b = &self.variant.board;
-        let wet = |c: Cell| s.terrain[c as usize] & through != 0;
-        let mut seen = vec![false; b.cell_count()];
-        let mut queue: Vec<Cell> = Vec::new();
-        for d in ORTH {
-            if let Some(c) = b.offset(start, d).filter(|&c| wet(c)) {
-                seen[c as usize] = true;
-                queue.push(c);
-            }
-        }
-        let mut i = 0;
-        while i < queue.len() {
-            let w = queue[i];
-            i += 1;
-            for d in ORTH {
-                let Some(c) = b.offset(w, d) else { continue };
-                if wet(c) {
-                    if !seen[c as usize] {
-                        seen[c as usize] = true;
-                        queue.push(c);
-                    }
-                } else if c != start {
-                    hit[c as usize] = true;
-                }
-            }
-        }
-    }
-
-    fn holds(&self, s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
-        let piece = s.board[c as usize].map(|id| &s.pieces[id as usize]);
-        match f {
-            Filter::Empty => piece.is_none(),
-            Filter::Enemy => piece.is_some_and(|q| q.owner != p),
-            Filter::Own => piece.is_some_and(|q| q.owner == p),
-            Filter::NotOwn => piece.is_none_or(|q| q.owner != p),
-            Filter::Terrain(bit, has) => (s.terrain[c as usize] & bit != 0) == *has,
-            Filter::Mark(name, value, has) => {
-                let m = mark_of(s, c, name);
-                let ok = match value {
-                    Some(v) => m == Some(v.as_str()),
-                    None => m.is_some(),
-                };
-                ok == *has
-            }
-            Filter::NoAttr(a) => {
-                piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0))
-            }
-        }
-    }
-
-    /// The parameters of a declared action by name, as cell names.
-    pub(super) fn declared_args<'d>(
-        &self,
-        d: &'d ActionDecl,
-        a: &Action,
-    ) -> Vec<(&'d str, String)> {
+    /// The parameters of a declared action by name, with their cells.
+    pub(super) fn declared_args<'d>(&self, d: &'d ActionDecl, a: &Action) -> Vec<(&'d str, Cell)> {
         let Action::Declared { a: x, b: y, .. } = *a else {
             return Vec::new();
         };
-        let b = &self.variant.board;
         d.params
             .iter()
             .zip([x, y])
-            .map(|(p, c)| (p.name.as_str(), b.cell_name(c)))
+            .map(|(p, c)| (p.name.as_str(), c))
             .collect()
     }
 
@@ -312,7 +203,12 @@ impl Engine {
             return String::new();
         };
         let d = &self.variant.actions[kind as usize];
-        let args: Vec<String> = self.declared_args(d, a).into_iter().map(|x| x.1).collect();
+        let b = &self.variant.board;
+        let args: Vec<String> = self
+            .declared_args(d, a)
+            .into_iter()
+            .map(|x| b.cell_name(x.1))
+            .collect();
         d.render(&args)
     }
 

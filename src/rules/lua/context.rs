@@ -2,14 +2,16 @@
 //! game state during a hook call, and converting Lua values to the game's
 //! (players, cells, pieces, player sets) and back.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use mlua::{Function, Lua, Value as LV};
 
 use super::limits::Name;
+use super::prelude::Builders;
 use super::{budget, Facts};
 use crate::base::effect::Effect;
-use crate::base::geometry::Cell;
+use crate::base::geometry::{Board, Cell};
 use crate::base::state::{GameState, PieceId, PlayerId, PlayerSet};
 use crate::rules::variant::{Value, Variant};
 
@@ -29,9 +31,7 @@ pub struct CallCtx {
     pub effects: Vec<Effect>,
     /// Log lines written by the running call (see `limits::LOG_LINES_MAX`).
     pub(super) notes: u32,
-    /// Builds piece tables (see `HOST_PRELUDE`).
-    pub(super) piece_maker: Option<Function>,
-    /// Strings made once for the Lua state's life.
+    /// Strings and prelude builders made once for the Lua state's life.
     pub(super) names: Option<Names>,
     /// How `g:attacked` is answered (see [`Rules::set_attacked`]).
     pub(super) attacked: Option<Arc<AttackedQuery>>,
@@ -49,16 +49,37 @@ pub type AttackedQuery =
 /// in a protected call (over a thousand instructions each time).
 pub(super) struct Names {
     pub(super) players: Vec<mlua::LuaString>,
+    /// Cell names in index order.
+    pub(super) cells: Vec<mlua::LuaString>,
+    /// Other strings handed out (marks' values, parameter names), made on
+    /// first use, at most [`INTERNED_MAX`] of them.
+    interned: HashMap<String, mlua::LuaString>,
+    /// Builds piece tables (see `prelude.luau`).
+    pub(super) piece: Function,
+    pub(super) cell_list: Function,
+    pub(super) cell_map: Function,
+    pub(super) declared: Function,
     /// The keys of a piece filter (`g:pieces`, `g:count`).
     pub(super) owner: mlua::LuaString,
     pub(super) kind: mlua::LuaString,
     pub(super) mobile: mlua::LuaString,
+    pub(super) attr: mlua::LuaString,
 }
 
 impl Names {
     /// Makes the strings once, when the rules load.
-    pub(super) fn make(lua: &Lua, facts: &Facts) -> mlua::Result<Names> {
+    pub(super) fn make(lua: &Lua, facts: &Facts, b: &Builders) -> mlua::Result<Names> {
         Ok(Names {
+            cells: facts
+                .cells
+                .iter()
+                .map(|c| lua.create_string(c))
+                .collect::<mlua::Result<_>>()?,
+            interned: HashMap::new(),
+            piece: b.piece.clone(),
+            cell_list: b.cell_list.clone(),
+            cell_map: b.cell_map.clone(),
+            declared: b.declared.clone(),
             players: facts
                 .players
                 .iter()
@@ -67,7 +88,34 @@ impl Names {
             owner: lua.create_string("owner")?,
             kind: lua.create_string("kind")?,
             mobile: lua.create_string("mobile")?,
+            attr: lua.create_string("attr")?,
         })
+    }
+}
+
+/// How many strings [`Names::intern`] keeps.
+const INTERNED_MAX: usize = 1024;
+
+impl Names {
+    /// `text` as a Lua string, made once while fewer than
+    /// [`INTERNED_MAX`] are kept.
+    pub(super) fn intern(&mut self, lua: &Lua, text: &str) -> mlua::Result<mlua::LuaString> {
+        if let Some(s) = self.interned.get(text) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(text)?;
+        if self.interned.len() < INTERNED_MAX {
+            self.interned.insert(text.to_string(), s.clone());
+        }
+        Ok(s)
+    }
+
+    /// The name of cell `c` (made once when the rules know the board).
+    pub(super) fn cell(&self, lua: &Lua, c: Cell, board: &Board) -> mlua::Result<mlua::LuaString> {
+        match self.cells.get(c as usize) {
+            Some(s) => Ok(s.clone()),
+            None => lua.create_string(board.cell_name(c)),
+        }
     }
 }
 
@@ -84,7 +132,6 @@ impl CallCtx {
             variant: None,
             effects: Vec::new(),
             notes: 0,
-            piece_maker: None,
             names: None,
             attacked: None,
         }
@@ -128,6 +175,11 @@ impl CallCtx {
     #[inline]
     pub(super) fn names(&self) -> &Names {
         self.names.as_ref().expect("made when the rules load")
+    }
+
+    #[inline]
+    pub(super) fn names_mut(&mut self) -> &mut Names {
+        self.names.as_mut().expect("made when the rules load")
     }
 }
 

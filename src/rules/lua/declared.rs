@@ -4,11 +4,13 @@
 
 use std::sync::Arc;
 
-use mlua::{Function, Value as LV};
+use mlua::{Function, Lua, Value as LV};
 
 use super::call;
+use super::context::with_ctx;
 use super::Rules;
 use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
 use crate::base::state::{Choice, GameState, Plain};
 use crate::rules::variant::Variant;
 
@@ -18,7 +20,12 @@ impl Rules {
         matches!(self.table.get::<LV>(name), Ok(LV::Function(_)))
     }
 
+    /// `rules.<name>`: as the scripts left it when they loaded (looked up
+    /// once), else as it is now.
     fn function(&self, name: &str) -> Result<Function, String> {
+        if let Some(f) = self.functions.get(name) {
+            return Ok(f.clone());
+        }
         match self.table.get::<LV>(name) {
             Ok(LV::Function(f)) => Ok(f),
             _ => Err(format!(
@@ -28,23 +35,19 @@ impl Rules {
         }
     }
 
-    /// Calls `rules.<name>(g, args)`: `args` maps each parameter to its
-    /// cell name.
+    /// Calls `rules.<name>(g, args)`: `args` maps each parameter's name to
+    /// its cell (at most two), given as cell names.
     pub fn perform_declared(
         &self,
         state: &mut GameState,
         variant: &Arc<Variant>,
         effects: &mut Vec<Effect>,
         name: &str,
-        args: &[(&str, String)],
+        args: &[(&str, Cell)],
     ) -> Result<(), String> {
         let f = self.function(name)?;
         self.call(&call::DECLARED, state, variant, effects, |lua, api| {
-            let t = lua.create_table_with_capacity(0, args.len())?;
-            for (k, v) in args {
-                t.raw_set(*k, v.as_str())?;
-            }
-            f.call::<()>((api.clone(), t))
+            declared_call(lua, api, f, args)
         })
     }
 
@@ -55,15 +58,11 @@ impl Rules {
         state: &GameState,
         variant: &Arc<Variant>,
         name: &str,
-        args: &[(&str, String)],
+        args: &[(&str, Cell)],
     ) -> Result<bool, String> {
         let f = self.function(name)?;
         self.query(&call::LEGAL, state, variant, |lua, api| {
-            let t = lua.create_table_with_capacity(0, args.len())?;
-            for (k, v) in args {
-                t.raw_set(*k, v.as_str())?;
-            }
-            Ok(f.call::<Option<bool>>((api.clone(), t))?.unwrap_or(false))
+            declared_call::<Option<bool>>(lua, api, f, args).map(|b| b.unwrap_or(false))
         })
     }
 
@@ -81,17 +80,70 @@ impl Rules {
             return self.on_choice(state, variant, effects, choice, option);
         };
         let f = self.function(handler)?;
-        let player = variant.players[choice.player as usize].clone();
         self.call(&call::HANDLER, state, variant, effects, |lua, api| {
-            let t = lua.create_table_with_capacity(0, choice.data.len())?;
-            for (k, v) in &choice.data {
-                match v {
-                    Plain::Bool(b) => t.raw_set(k.as_str(), *b)?,
-                    Plain::Int(i) => t.raw_set(k.as_str(), *i)?,
-                    Plain::Text(s) => t.raw_set(k.as_str(), s.as_str())?,
+            // Strings made once: the player, the option and the data.
+            let (player, option, data) = with_ctx(lua, |cx| {
+                let names = cx.names_mut();
+                let player = match names.players.get(choice.player as usize) {
+                    Some(p) => p.clone(),
+                    None => names.intern(lua, &variant.players[choice.player as usize])?,
+                };
+                let option = names.intern(lua, option)?;
+                let mut data = Vec::with_capacity(choice.data.len());
+                for (k, v) in &choice.data {
+                    let v = match v {
+                        Plain::Bool(b) => LV::Boolean(*b),
+                        Plain::Int(i) => LV::Integer(*i),
+                        Plain::Text(s) => LV::String(names.intern(lua, s)?),
+                    };
+                    data.push((names.intern(lua, k)?, v));
                 }
+                Ok((player, option, data))
+            })?;
+            let t = lua.create_table_with_capacity(0, data.len())?;
+            for (k, v) in data {
+                t.raw_set(k, v)?;
             }
-            f.call::<()>((api.clone(), player, option.to_string(), t))
+            f.call::<()>((api.clone(), player, option, t))
         })
     }
+}
+
+/// Calls `f(g, args)` through the prelude, which builds `args` from the
+/// parameters' names and cell indices.
+fn declared_call<R: mlua::FromLuaMulti>(
+    lua: &Lua,
+    api: &mlua::AnyUserData,
+    f: Function,
+    args: &[(&str, Cell)],
+) -> mlua::Result<R> {
+    let (builder, keys) = with_ctx(lua, |cx| {
+        let names = cx.names_mut();
+        let known = args.iter().all(|(_, c)| (*c as usize) < names.cells.len());
+        let mut keys = Vec::with_capacity(args.len());
+        for (k, _) in args {
+            keys.push(names.intern(lua, k)?);
+        }
+        Ok((
+            (known && args.len() <= 2).then(|| names.declared.clone()),
+            keys,
+        ))
+    })?;
+    let cell = |i: usize| args.get(i).map(|a| a.1);
+    if let Some(b) = builder {
+        return b.call((
+            f,
+            api.clone(),
+            keys.first().cloned(),
+            cell(0),
+            keys.get(1).cloned(),
+            cell(1),
+        ));
+    }
+    let t = lua.create_table_with_capacity(0, args.len())?;
+    for (k, (_, c)) in keys.into_iter().zip(args) {
+        let name = with_ctx(lua, |cx| Ok(cx.variant().board.cell_name(*c)))?;
+        t.raw_set(k, name)?;
+    }
+    f.call((api.clone(), t))
 }

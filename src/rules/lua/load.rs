@@ -2,7 +2,7 @@
 //! sandboxed state they load into, running them in order and keeping the
 //! hooks they define.
 
-use mlua::{AnyUserData, Function, Lua, Table};
+use mlua::{AnyUserData, Function, Lua, Table, Value as LV};
 
 use super::api::Api;
 use super::context::{CallCtx, Names};
@@ -49,6 +49,7 @@ impl Rules {
                 .collect(),
             files: variant.board.files as i64,
             ranks: variant.board.ranks as i64,
+            tokens: variant.tokens.clone(),
         };
         Rules::from_sources_with(&sources, &options, &facts)
             .map_err(|(shown, msg)| LoadError(vec![script_diagnostic(&shown, &msg)]))
@@ -90,6 +91,13 @@ impl Rules {
             .get("rules")
             .map_err(|e| fail(e.to_string()))?;
         let hooks = Hooks::collect(&rules).map_err(fail)?;
+        let functions = rules
+            .pairs::<String, LV>()
+            .filter_map(|kv| match kv {
+                Ok((k, LV::Function(f))) => Some((k, f)),
+                _ => None,
+            })
+            .collect();
         budget::start(DEFAULT_BUDGET * 5);
         sandbox::lock(&lua).map_err(fail)?;
         Ok(Rules {
@@ -102,6 +110,7 @@ impl Rules {
             after_action_caller,
             strike_caller,
             table: rules,
+            functions,
         })
     }
 }
@@ -118,15 +127,14 @@ fn prepare_state(
     sandbox::restrict_globals(&lua)?;
     sandbox::set_globals(&lua, options, facts)?;
     let api = lua.create_userdata(Api)?;
-    let (after_action_caller, piece_maker, strike_caller) = prelude::run(&lua, facts)?;
-    let made = Names::make(&lua, facts)?;
+    let built = prelude::run(&lua, facts)?;
+    let made = Names::make(&lua, facts, &built)?;
     {
         let mut cx = lua.app_data_mut::<CallCtx>().expect("call context");
-        cx.piece_maker = Some(piece_maker);
         cx.names = Some(made);
     }
     sandbox::seal(&lua)?;
-    Ok((lua, api, after_action_caller, strike_caller))
+    Ok((lua, api, built.after_action, built.strike))
 }
 
 /// Runs the scripts `(source, file name)` in order, each with a larger

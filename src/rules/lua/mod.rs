@@ -102,6 +102,8 @@ pub struct Facts {
     pub players: Vec<String>,
     pub files: i64,
     pub ranks: i64,
+    /// The variant's tokens: the script's read-only `tokens`.
+    pub tokens: Vec<crate::rules::variant::Token>,
 }
 
 /// A loaded rules script.
@@ -119,4 +121,6 @@ pub struct Rules {
     strike_caller: Function,
     /// The script's `rules` table (declared actions' and choices' functions).
     table: mlua::Table,
+    /// Its functions as the scripts left them when they loaded.
+    functions: std::collections::HashMap<String, Function>,
 }

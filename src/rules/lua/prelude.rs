@@ -15,9 +15,21 @@ use crate::base::state::{Loc, PieceId, PlayerId};
 /// only when read) and calls the hook; `piece` builds a piece table.
 const HOST_PRELUDE: &str = include_str!("prelude.luau");
 
-/// Runs the prelude with the variant's names, returning its builders:
-/// the `after_action` caller, the piece maker and the `strike` caller.
-pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<(Function, Function, Function)> {
+/// What the prelude returns: callers and builders.
+pub(super) struct Builders {
+    pub(super) after_action: Function,
+    pub(super) piece: Function,
+    pub(super) strike: Function,
+    /// `cell_list(c1, c2, ...)`: a list of cell names.
+    pub(super) cell_list: Function,
+    /// `cell_map(n, c1..cn, v1..vn)`: cell name -> value.
+    pub(super) cell_map: Function,
+    /// `declared(f, g, k1, c1, k2, c2)`: calls `f(g, {k1 = name1, k2 = name2})`.
+    pub(super) declared: Function,
+}
+
+/// Runs the prelude with the variant's names, returning its builders.
+pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<Builders> {
     let kattrs = facts
         .kind_info
         .iter()
@@ -29,26 +41,54 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<(Function, Function,
             Ok(t)
         })
         .collect::<mlua::Result<Vec<Table>>>()?;
-    lua.load(HOST_PRELUDE).set_name("=host").call((
-        facts.players.clone(),
-        facts.kinds.clone(),
-        facts.cells.clone(),
-        facts.kind_info.iter().map(|k| k.0).collect::<Vec<_>>(),
-        facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
-        kattrs,
-        ACTION_KINDS,
-    ))
+    let (after_action, piece, strike, cell_list, cell_map, declared) =
+        lua.load(HOST_PRELUDE).set_name("=host").call((
+            facts.players.clone(),
+            facts.kinds.clone(),
+            facts.cells.clone(),
+            facts.kind_info.iter().map(|k| k.0).collect::<Vec<_>>(),
+            facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
+            kattrs,
+            ACTION_KINDS,
+        ))?;
+    Ok(Builders {
+        after_action,
+        piece,
+        strike,
+        cell_list,
+        cell_map,
+        declared,
+    })
+}
+
+/// Most cells a builder takes as arguments (beyond, the slower path).
+pub(super) const BUILD_MAX: usize = 200;
+
+/// A list of cell names as a Lua table: built inside Luau from the indices
+/// when the names are known, else name by name.
+pub(super) fn cell_list(lua: &Lua, cells: &[Cell]) -> mlua::Result<Table> {
+    let maker = with_ctx(lua, |cx| {
+        let n = cx.names();
+        let known = cells.iter().all(|&c| (c as usize) < n.cells.len());
+        Ok((known && cells.len() <= BUILD_MAX).then(|| n.cell_list.clone()))
+    })?;
+    match maker {
+        Some(f) => f.call(mlua::Variadic::from_iter(cells.iter().copied())),
+        None => {
+            let names = with_ctx(lua, |cx| {
+                let b = &cx.variant().board;
+                Ok(cells.iter().map(|&c| b.cell_name(c)).collect::<Vec<_>>())
+            })?;
+            lua.create_sequence_from(names)
+        }
+    }
 }
 
 /// A piece as a Lua table: `id`, `kind`, `owner`, `rank`, `cell`, `moved`,
 /// the kind's attributes and the piece's own attributes.
 #[inline]
 pub(super) fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
-    let maker = with_ctx(lua, |cx| {
-        cx.piece_maker
-            .clone()
-            .ok_or_else(|| mlua::Error::runtime("the host prelude is missing"))
-    })?;
+    let maker = with_ctx(lua, |cx| Ok(cx.names().piece.clone()))?;
     maker.call(piece_args(lua, id)?)
 }
 

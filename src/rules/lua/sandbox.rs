@@ -106,7 +106,7 @@ fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
 }
 
 /// The globals a script starts with: an empty `rules` table to fill, and
-/// the read-only `options`, `kinds`, `players` and `board`.
+/// the read-only `options`, `kinds`, `players`, `board` and `tokens`.
 pub(super) fn set_globals(
     lua: &Lua,
     options: &[(String, Value)],
@@ -138,6 +138,19 @@ pub(super) fn set_globals(
     board.set("ranks", facts.ranks)?;
     board.set_readonly(true);
     g.set("board", board)?;
+    // `tokens.<name>`: the token's attributes, and its `name`.
+    let tokens = lua.create_table()?;
+    for t in &facts.tokens {
+        let attrs = lua.create_table()?;
+        for (k, v) in &t.attrs {
+            attrs.set(k.as_str(), value_to_lua(lua, v)?)?;
+        }
+        attrs.set("name", t.name.as_str())?;
+        attrs.set_readonly(true);
+        tokens.set(t.name.as_str(), attrs)?;
+    }
+    tokens.set_readonly(true);
+    g.set("tokens", tokens)?;
     Ok(())
 }
 

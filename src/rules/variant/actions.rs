@@ -45,14 +45,16 @@ pub enum TextPart {
     Param(usize),
 }
 
-/// One parameter: a cell drawn from `source`, kept when every filter holds;
-/// when none is left, drawn from `fallback` instead.
+/// One parameter (or a named query): a cell drawn from `source`, kept when
+/// every filter holds; when none is left, drawn from `fallback` instead;
+/// then, when some pass every `prefer` condition, only those.
 #[derive(Clone, Debug)]
 pub struct ParamDecl {
     pub name: String,
     pub source: Source,
     pub filters: Vec<Filter>,
     pub fallback: Option<Source>,
+    pub prefer: Vec<Filter>,
 }
 
 /// Where a parameter's cells come from (always in cell order, no repeats).
@@ -69,6 +71,9 @@ pub enum Source {
     Cells,
     /// The cells of a zone (`zone <name>`).
     Zone(Vec<Cell>),
+    /// The cells of the first of these zones that has a cell passing the
+    /// conditions (`first_zone <name> <name> ...`).
+    FirstZone(Vec<Vec<Cell>>),
     /// Cells reached by going from an earlier parameter's cell into
     /// orthogonally connected cells of a terrain and out of it again
     /// (`flood <param> through <terrain>`).

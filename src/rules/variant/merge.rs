@@ -60,6 +60,12 @@ impl Origins {
         if raw.actions.is_some() {
             set("actions".into());
         }
+        if !raw.queries.is_empty() {
+            set("queries".into());
+        }
+        if !raw.tokens.is_empty() {
+            set("tokens".into());
+        }
     }
 
     pub(super) fn get(&self, key: &str) -> usize {
@@ -155,6 +161,8 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
     base.turn = child.turn.or(base.turn);
     base.actions = child.actions.or(base.actions);
+    base.queries.extend(child.queries);
+    base.tokens.extend(child.tokens);
     base.rules.after_action_when = child
         .rules
         .after_action_when

@@ -14,6 +14,14 @@ use std::path::PathBuf;
 use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
+
+/// A kind of thing that lies on cells (a tile's face, a card): a name and
+/// its attributes (`tokens.<name>` in the YAML).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    pub name: String,
+    pub attrs: Vec<(String, Value)>,
+}
 mod diagnostic;
 mod joint;
 mod kinds;
@@ -107,6 +115,10 @@ pub struct Variant {
     pub actions: Vec<actions::ActionDecl>,
     /// How many counted actions a turn allows (`turn.actions`); `None`: no limit.
     pub turn_actions: Option<u8>,
+    /// Named cell queries (`queries:`), answered by `g:query`.
+    pub queries: Vec<actions::ParamDecl>,
+    /// Kinds of things that lie on cells (`tokens:`), the script's `tokens`.
+    pub tokens: Vec<Token>,
     /// The variant's own words for events and choice questions.
     pub words: Words,
     /// The kinds in the order the variant declares them (`pieces`, captured

@@ -65,6 +65,14 @@ pub(super) struct RawVariant {
     /// list replaces its base's.
     #[serde(default)]
     pub(super) actions: Option<IndexMap<String, Spanned<RawAction>>>,
+    /// Named cell queries (`g:query`): a source and conditions as an
+    /// action parameter's (merged name by name over the base's).
+    #[serde(default)]
+    pub(super) queries: IndexMap<String, Spanned<RawActionParam>>,
+    /// Kinds of things that lie on cells (tile faces, cards), each with
+    /// its attributes (merged name by name over the base's).
+    #[serde(default)]
+    pub(super) tokens: IndexMap<String, Spanned<IndexMap<String, Value>>>,
     /// The variant's own words (merged key by key over the base's).
     #[serde(default)]
     pub(super) words: RawWords,
@@ -120,6 +128,8 @@ pub(super) struct RawActionParam {
     pub(super) filters: Vec<Spanned<String>>,
     #[serde(default, rename = "else")]
     pub(super) fallback: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) prefer: Vec<Spanned<String>>,
 }
 
 /// What an action costs: an amount of one of the player's counters.

@@ -7,6 +7,7 @@ use super::Api;
 use crate::base::geometry::Cell;
 use crate::rules::lua::context::{parse_cell, with_ctx};
 use crate::rules::lua::limits::Name;
+use crate::rules::lua::prelude::cell_list;
 
 /// Registers the geometry methods.
 pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
@@ -25,7 +26,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
             if (index as usize) < b.cell_count() {
-                Ok(b.cell_name(index as Cell))
+                cx.names().cell(lua, index as Cell, b)
             } else {
                 Err(mlua::Error::runtime(format!("there is no cell {index}")))
             }
@@ -41,13 +42,12 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("cell_at", |lua, _, (file, rank): (i32, i32)| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
-            Ok(
-                if file >= 0 && rank >= 0 && file < b.files as i32 && rank < b.ranks as i32 {
-                    Some(b.cell_name((rank * b.files as i32 + file) as Cell))
-                } else {
-                    None
-                },
-            )
+            if file >= 0 && rank >= 0 && file < b.files as i32 && rank < b.ranks as i32 {
+                let c = (rank * b.files as i32 + file) as Cell;
+                cx.names().cell(lua, c, b).map(Some)
+            } else {
+                Ok(None)
+            }
         })
     });
     m.add_method("neighbors", |lua, _, (cell, dirs): (Name, Option<Name>)| {
@@ -61,17 +61,34 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(d.deltas
                 .iter()
                 .filter_map(|&delta| b.offset(c, delta))
-                .map(|n| b.cell_name(n))
                 .collect::<Vec<_>>())
         })
+        .and_then(|cells| cell_list(lua, &cells))
     });
     m.add_method("cells", |lua, _, ()| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
-            Ok((0..b.cell_count() as u16)
-                .map(|c| b.cell_name(c))
-                .collect::<Vec<_>>())
+            Ok((0..b.cell_count() as Cell).collect::<Vec<_>>())
         })
+        .and_then(|cells| cell_list(lua, &cells))
+    });
+    // The cells from `cell` outwards by steps of (df, dr), nearest first,
+    // up to the board's edge.
+    m.add_method("line", |lua, _, (cell, df, dr): (Name, i8, i8)| {
+        with_ctx(lua, |cx| {
+            let mut c = parse_cell(cx, &cell)?;
+            if df == 0 && dr == 0 {
+                return Err(mlua::Error::runtime("g:line needs a step other than 0, 0"));
+            }
+            let b = &cx.variant().board;
+            let mut out = Vec::new();
+            while let Some(n) = b.offset(c, (df, dr)) {
+                out.push(n);
+                c = n;
+            }
+            Ok(out)
+        })
+        .and_then(|cells| cell_list(lua, &cells))
     });
     m.add_method("zone", |lua, _, name: Name| {
         with_ctx(lua, |cx| {
@@ -79,8 +96,9 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             let cells = b
                 .zone(&name)
                 .ok_or_else(|| mlua::Error::runtime(format!("unknown zone `{name}`")))?;
-            Ok(cells.iter().map(|&c| b.cell_name(c)).collect::<Vec<_>>())
+            Ok(cells.to_vec())
         })
+        .and_then(|cells| cell_list(lua, &cells))
     });
     m.add_method("in_zone", |lua, _, (cell, name): (Name, Name)| {
         with_ctx(lua, |cx| {

@@ -1,12 +1,14 @@
 //! Cell marks: named facts on cells, each with its own visibility
 //! (`g:set_mark`, `g:mark`, `g:clear_mark`, `g:marked`, `g:reveal_mark`).
 
-use mlua::{UserDataMethods, Value as LV};
+use mlua::{Table, UserDataMethods, Value as LV};
 
 use super::Api;
+use crate::base::geometry::Cell;
 use crate::base::state::Mark;
 use crate::rules::lua::context::{parse_cell, to_player_set, with_ctx};
 use crate::rules::lua::limits::{over, Name, Text, MARKS_MAX};
+use crate::rules::lua::prelude::BUILD_MAX;
 
 /// Registers the mark methods.
 pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
@@ -42,7 +44,11 @@ pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("mark", |lua, _, (cell, name): (Name, Name)| {
         with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
-            Ok(cx.state().marks.get(&(c, name.0)).map(|m| m.value.clone()))
+            let Some(m) = cx.state().marks.get(&(c, name.0)) else {
+                return Ok(None);
+            };
+            let v = m.value.clone();
+            cx.names_mut().intern(lua, &v).map(Some)
         })
     });
     m.add_method("clear_mark", |lua, _, (cell, name): (Name, Name)| {
@@ -53,19 +59,35 @@ pub(super) fn register_marks<M: UserDataMethods<Api>>(m: &mut M) {
         })
     });
     m.add_method("marked", |lua, _, name: Name| {
-        let list = with_ctx(lua, |cx| {
-            let b = &cx.variant().board;
-            Ok(cx
+        // Built inside Luau from cell indices and values made once.
+        let (args, cells) = with_ctx(lua, |cx| {
+            let list: Vec<(Cell, String)> = cx
                 .state()
                 .marks
                 .iter()
                 .filter(|((_, n), _)| *n == *name)
-                .map(|((c, _), m)| (b.cell_name(*c), m.value.clone()))
-                .collect::<Vec<_>>())
+                .map(|((c, _), m)| (*c, m.value.clone()))
+                .collect();
+            let mut args = Vec::with_capacity(2 * list.len() + 1);
+            args.push(LV::Integer(list.len() as i64));
+            for (c, _) in &list {
+                args.push(LV::Integer(*c as i64));
+            }
+            for (_, v) in &list {
+                args.push(LV::String(cx.names_mut().intern(lua, v)?));
+            }
+            let n = cx.names();
+            let fast =
+                list.len() <= BUILD_MAX && list.iter().all(|(c, _)| (*c as usize) < n.cells.len());
+            Ok((fast.then(|| (args, n.cell_map.clone())), list))
         })?;
+        if let Some((args, f)) = args {
+            return f.call::<Table>(mlua::Variadic::from_iter(args));
+        }
         let t = lua.create_table()?;
-        for (c, v) in list {
-            t.set(c, v)?;
+        let b = with_ctx(lua, |cx| Ok(cx.variant().board.clone()))?;
+        for (c, v) in cells {
+            t.set(b.cell_name(c), v)?;
         }
         Ok(t)
     });

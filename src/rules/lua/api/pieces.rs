@@ -98,10 +98,7 @@ fn filtered_pieces(
             None => None,
         };
         // `attr = name`: only pieces whose attribute is set (not 0).
-        let attr: Option<mlua::LuaString> = match &filter {
-            Some(f) => lua.unpack(f.raw_get::<LV>("attr")?)?,
-            None => None,
-        };
+        let attr: Option<mlua::LuaString> = lua.unpack(field(&n.attr)?)?;
         let attr = attr
             .map(|a| a.to_str().map(|s| s.to_string()))
             .transpose()?;

@@ -1,12 +1,14 @@
 //! Questions about the whole board in one call: the board as two arrays
-//! (`g:grid`) and whether a cell is attacked (`g:attacked`, answered above
-//! this layer).
+//! (`g:grid`), the cells of a declared query (`g:query`) and whether a cell
+//! is attacked (`g:attacked`, answered above this layer).
 
 use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
+use crate::rules::cells::cells_of;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
 use crate::rules::lua::limits::Name;
+use crate::rules::lua::prelude::cell_list;
 
 /// Registers the whole-board questions.
 pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
@@ -40,6 +42,29 @@ pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
             }))?;
             Ok((kinds, owners))
         })
+    });
+    // A named query of the variant (`queries:`), for the player to move or
+    // the one named: its cells, computed by the host.
+    m.add_method("query", |lua, _, (name, player): (Name, Option<Name>)| {
+        let mut cells = Vec::new();
+        with_ctx(lua, |cx| {
+            let v = cx.variant();
+            let q = v.queries.iter().find(|q| q.name == *name).ok_or_else(|| {
+                let known: Vec<&str> = v.queries.iter().map(|q| q.name.as_str()).collect();
+                mlua::Error::runtime(format!(
+                    "unknown query `{}` (the variant's queries: {})",
+                    name.0,
+                    known.join(", ")
+                ))
+            })?;
+            let p = match player.as_deref() {
+                Some(p) => parse_player(cx, p)?,
+                None => cx.state().to_move,
+            };
+            cells_of(&v.board, cx.state(), p, q, &[], &mut cells);
+            Ok(())
+        })?;
+        cell_list(lua, &cells)
     });
     m.add_method(
         "attacked",

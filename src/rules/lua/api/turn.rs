@@ -2,7 +2,7 @@
 //! `g:option`, `g:continue_turn`, `g:turn_order`, and the turn's steps (`g:note_turn`,
 //! `g:turn_noted`, `g:close_actions`, `g:turn_actions`).
 
-use mlua::UserDataMethods;
+use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::rules::lua::context::{parse_player, player_name, value_to_lua, with_ctx};
@@ -11,7 +11,13 @@ use crate::rules::lua::limits::Name;
 /// Registers the turn and game methods.
 pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("player", |lua, _, ()| {
-        with_ctx(lua, |cx| Ok(player_name(cx, cx.state().to_move)))
+        with_ctx(lua, |cx| {
+            let p = cx.state().to_move;
+            match cx.names().players.get(p as usize) {
+                Some(s) => Ok(LV::String(s.clone())),
+                None => lua.create_string(player_name(cx, p)).map(LV::String),
+            }
+        })
     });
     m.add_method("players", |lua, _, ()| {
         let players = with_ctx(lua, |cx| Ok(cx.names().players.clone()))?;

@@ -7,9 +7,9 @@
 use serde_saphyr::Spanned;
 
 use super::Ctx;
-use crate::base::geometry::Board;
+use crate::base::geometry::{Board, Cell};
 use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
-use crate::rules::variant::raw::{Param, RawAction, RawVariant};
+use crate::rules::variant::raw::{Param, RawAction, RawActionParam, RawVariant};
 use crate::rules::variant::Value;
 
 fn as_bool(v: &Value) -> Option<bool> {
@@ -55,24 +55,7 @@ fn action(
     }
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
-        let src = source(&p.value.from, &names[..i], board, cx);
-        let fallback = p
-            .value
-            .fallback
-            .as_ref()
-            .and_then(|f| source(f, &names[..i], board, cx));
-        let filters = p
-            .value
-            .filters
-            .iter()
-            .filter_map(|f| filter(f, board, cx))
-            .collect();
-        params.push(ParamDecl {
-            name: pname.clone(),
-            source: src?,
-            filters,
-            fallback,
-        });
+        params.push(param(pname, &p.value, &names[..i], board, cx)?);
     }
     let default_text = std::iter::once(name.to_string())
         .chain(names.iter().map(|n| format!("{{{n}}}")))
@@ -116,8 +99,51 @@ fn action(
     })
 }
 
+/// The named queries (`queries:`): as parameters with no earlier ones.
+pub(super) fn queries(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ParamDecl> {
+    cx.from("queries");
+    raw.queries
+        .iter()
+        .filter_map(|(name, q)| param(name, &q.value, &[], board, cx))
+        .collect()
+}
+
+/// Reads one parameter (or query): its source, conditions, fallback and
+/// preferences.
+fn param(
+    name: &str,
+    p: &RawActionParam,
+    earlier: &[String],
+    board: &Board,
+    cx: &mut Ctx,
+) -> Option<ParamDecl> {
+    let src = source(&p.from, earlier, board, cx);
+    let fallback = p
+        .fallback
+        .as_ref()
+        .and_then(|f| source(f, earlier, board, cx));
+    let filters = p
+        .filters
+        .iter()
+        .filter_map(|f| filter(f, board, cx))
+        .collect();
+    let prefer = p
+        .prefer
+        .iter()
+        .filter_map(|f| filter(f, board, cx))
+        .collect();
+    Some(ParamDecl {
+        name: name.to_string(),
+        source: src?,
+        filters,
+        fallback,
+        prefer,
+    })
+}
+
 /// Reads a source: `own_pieces`, `near_own`, `cells`, `sight`,
-/// `next_to <param>`, `zone <name>`, `flood <param> through <terrain>`.
+/// `next_to <param>`, `zone <name>`, `first_zone <name> <name>...`,
+/// `flood <param> through <terrain>`.
 fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) -> Option<Source> {
     let words: Vec<&str> = s.value.split_whitespace().collect();
     let param = |w: &str, cx: &mut Ctx| match earlier.iter().position(|p| p == w) {
@@ -136,13 +162,14 @@ fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) 
         ["cells"] => Some(Source::Cells),
         ["sight"] => Some(Source::Sight),
         ["next_to", p] => param(p, cx).map(Source::NextTo),
-        ["zone", z] => match board.zone(z) {
-            Some(cells) => Some(Source::Zone(cells.to_vec())),
-            None => {
-                cx.err_at(s.referenced, format!("unknown zone `{z}`"));
-                None
-            }
-        },
+        ["zone", z] => zone(z, s, board, cx).map(Source::Zone),
+        ["first_zone", zs @ ..] if !zs.is_empty() => {
+            let zones: Vec<_> = zs.iter().map(|z| zone(z, s, board, cx)).collect();
+            zones
+                .into_iter()
+                .collect::<Option<_>>()
+                .map(Source::FirstZone)
+        }
         ["flood", p, "through", t] => {
             let from = param(p, cx)?;
             let through = terrain(t, s, board, cx)?;
@@ -153,13 +180,22 @@ fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) 
                 s.referenced,
                 format!(
                     "unknown source `{}` (sources: own_pieces, near_own, cells, sight, \
-                     next_to <param>, zone <name>, flood <param> through <terrain>)",
+                     next_to <param>, zone <name>, first_zone <name> <name>..., \
+                     flood <param> through <terrain>)",
                     s.value
                 ),
             );
             None
         }
     }
+}
+
+fn zone(z: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Vec<Cell>> {
+    let cells = board.zone(z).map(|c| c.to_vec());
+    if cells.is_none() {
+        cx.err_at(s.referenced, format!("unknown zone `{z}`"));
+    }
+    cells
 }
 
 fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<u32> {

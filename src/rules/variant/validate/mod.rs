@@ -20,6 +20,7 @@ mod pieces;
 mod players;
 mod rules;
 mod setup;
+mod tokens;
 
 /// Checks the merged variant `raw`: `origins` says which of `files` (base
 /// first) set each item, `scripts` are the Lua files found beside them, and
@@ -48,6 +49,8 @@ pub(super) fn validate(
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
     let declared = actions::actions(&raw, &board, &mut cx);
+    let queries = actions::queries(&raw, &board, &mut cx);
+    let tokens = tokens::tokens(&raw, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -86,6 +89,8 @@ pub(super) fn validate(
         start_at,
         start: raw.start.map(|s| s.value),
         actions: declared,
+        queries,
+        tokens,
         turn_actions: raw.turn.as_ref().and_then(|t| t.actions),
         notation: notation::notation(raw.notation),
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
