@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
+mod child;
 mod diagnostic;
 mod kinds;
 mod load;
