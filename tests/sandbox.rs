@@ -79,12 +79,20 @@ fn io_os_require_load_are_absent() {
 #[test]
 fn a_runaway_loop_is_stopped_and_changes_nothing() {
     let (err, before, after) = strike_with("g:reveal(a.id, 'all')\nwhile true do end");
-    assert!(err.contains("budget"), "{err}");
+    // The script's file and the loop's line, not the host's prelude.
+    assert!(
+        err.contains("rules.lua:3: instruction budget exceeded"),
+        "{err}"
+    );
+    assert!(!err.contains("host"), "{err}");
     assert_eq!(before, after);
     // Inside a library function (string patterns) too.
     let (err, before, after) =
         strike_with("local s = string.rep('a', 30) .. 'b'\nwhile true do s:find('(a*)*$') end");
-    assert!(err.contains("budget") || err.contains("rules.lua"), "{err}");
+    assert!(
+        err.contains("budget") && err.contains("rules.lua:3:"),
+        "{err}"
+    );
     assert_eq!(before, after);
 }
 
@@ -93,6 +101,10 @@ fn a_memory_bomb_is_stopped_and_changes_nothing() {
     let (err, before, after) =
         strike_with("local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
     assert!(err.contains("memory") || err.contains("budget"), "{err}");
+    assert!(
+        err.contains("rules.lua:3:") && !err.contains("host"),
+        "{err}"
+    );
     assert_eq!(before, after);
     // The rules still work afterwards.
     let (_dir, e) = load("function rules.strike(g, a, d)\n local t = {}\n for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end\n return 'attacker'\nend\nfunction rules.after_action(g, text) end");

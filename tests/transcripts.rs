@@ -148,3 +148,11 @@ fn pieces_are_listed_in_the_declared_order() {
         "{out}"
     );
 }
+
+#[test]
+fn repl_errors_have_no_command_line_prefixes_and_missing_files_say_so() {
+    let out = run_transcript("repl_errors");
+    assert!(!out.contains("--option"), "{out}");
+    assert!(!out.contains("os error"), "{out}");
+    insta::assert_snapshot!("repl_errors", out);
+}
