@@ -139,15 +139,17 @@ impl Rules {
         self.budget_per_call = ticks;
     }
 
-    /// Asks `rules.strike(g, attacker, defender)` who wins a strike:
-    /// `"attacker"`, `"defender"`, `"both"` (both removed) or `"none"`.
+    /// Asks `rules.strike(g, attacker, defender, action)` who wins a
+    /// strike: `"attacker"`, `"defender"`, `"both"` (both removed) or
+    /// `"none"`. `action` is the striking move from `cells.0` to `cells.1`
+    /// (with its `distance`).
     pub fn strike(
         &self,
         state: &mut GameState,
         variant: &Arc<Variant>,
         effects: &mut Vec<Effect>,
-        attacker: PieceId,
-        defender: PieceId,
+        (attacker, defender): (PieceId, PieceId),
+        (from, to): (Cell, Cell),
     ) -> Result<String, String> {
         let Some(hook) = &self.hooks.strike else {
             return Ok("attacker".into());
@@ -155,7 +157,7 @@ impl Rules {
         self.call(&call::STRIKE, state, variant, effects, |lua, api| {
             let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
             self.strike_caller.call::<String>((
-                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5,
+                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5, from, to,
             ))
         })
     }

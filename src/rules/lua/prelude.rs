@@ -37,6 +37,7 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<(Function, Function,
         facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
         kattrs,
         ACTION_KINDS,
+        facts.files,
     ))
 }
 
