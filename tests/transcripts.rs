@@ -156,3 +156,32 @@ fn repl_errors_have_no_command_line_prefixes_and_missing_files_say_so() {
     assert!(!out.contains("os error"), "{out}");
     insta::assert_snapshot!("repl_errors", out);
 }
+
+#[test]
+fn the_tutorial_chapters_on_child_variants() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    // The tutorial shows the example files as they are (comments aside).
+    for file in ["diagonal_captains.yaml", "isf_stratego.yaml"] {
+        let text = std::fs::read_to_string(root.join("examples/variants").join(file)).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(
+                tutorial.contains(line),
+                "docs/tutorial.md lacks `{line}` of {file}"
+            );
+        }
+    }
+    let out = run_transcript("tutorial_child_variants");
+    assert!(out.contains("e4-d3 e4-e3 e4-f3"), "{out}");
+    assert!(!out.contains("e4-f5: illegal"), "{out}");
+    assert!(
+        out.contains("unknown piece kind `captian` (did you mean `captain`?)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("scout_move_and_strike = true (default true)"),
+        "{out}"
+    );
+    assert!(out.contains("two_squares_limit = 5 (default 5)"), "{out}");
+    insta::assert_snapshot!("tutorial_child_variants", out);
+}
