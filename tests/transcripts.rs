@@ -78,6 +78,32 @@ fn run_transcript(name: &str) -> String {
     out.replace(&tmp, "$TMP")
 }
 
+/// Whether some pending choice in `out` shows its question and options
+/// (`P must choose: QUESTION [a b c]`) and the next command typed is one of
+/// those labels.
+fn a_choice_is_answered_by_label(out: &str) -> bool {
+    let mut asked: Option<Vec<String>> = None;
+    for line in out.lines() {
+        if let Some(cmd) = line.strip_prefix("> ") {
+            if asked
+                .take()
+                .is_some_and(|o| o.iter().any(|l| l == cmd.trim()))
+            {
+                return true;
+            }
+        } else if let Some((_, rest)) = line.split_once(" must choose: ") {
+            let options = rest
+                .rsplit_once(" [")
+                .and_then(|(q, o)| (!q.is_empty()).then_some(o))
+                .and_then(|o| o.strip_suffix(']'));
+            if let Some(o) = options {
+                asked = Some(o.split_whitespace().map(String::from).collect());
+            }
+        }
+    }
+    false
+}
+
 #[test]
 fn reload_after_a_rule_edit_names_the_first_divergent_action() {
     insta::assert_snapshot!("reload_strike_rule", run_transcript("reload_strike_rule"));
@@ -92,6 +118,7 @@ fn a_designer_session() {
 fn a_four_player_lost_island_game_to_its_end() {
     let out = run_transcript("lost_island_four_players");
     assert!(out.contains("game over: "), "the game ends");
+    assert!(a_choice_is_answered_by_label(&out), "{out}");
     insta::assert_snapshot!("lost_island_four_players", out);
 }
 
@@ -109,6 +136,7 @@ fn the_tutorial_game_that_is_not_chess() {
 fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
     let out = run_transcript("chess_promotion");
     assert!(out.contains("white must choose: promote to which piece? [queen rook bishop knight]"));
+    assert!(a_choice_is_answered_by_label(&out), "{out}");
     insta::assert_snapshot!("chess_promotion", out);
 }
 
@@ -116,6 +144,7 @@ fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
 fn an_ultimate_lightning_rescue_asks_both_questions_with_their_options() {
     let out = run_transcript("ultimate_lightning_rescue");
     assert!(out.contains("red must choose: rescue which piece? [marshal sergeant none]"));
+    assert!(a_choice_is_answered_by_label(&out), "{out}");
     assert!(out.contains("red must choose: where does the rescued marshal come back? ["));
     assert!(out.contains("`e3` is not an answer: red must choose: rescue which piece?"));
     insta::assert_snapshot!("ultimate_lightning_rescue", out);
