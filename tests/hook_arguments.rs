@@ -39,10 +39,10 @@ pieces:
   - { at: h10, owner: blue, kind: marshal }
 "#;
 
-fn engine() -> (tempfile::TempDir, sandtable::engine::Engine) {
+fn engine(lua: &str) -> (tempfile::TempDir, sandtable::engine::Engine) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("range.yaml"), CHILD).unwrap();
-    std::fs::write(dir.path().join("range.lua"), RANGE_LUA).unwrap();
+    std::fs::write(dir.path().join("range.lua"), lua).unwrap();
     let path = dir.path().join("range.yaml");
     let e = common::engine(path.to_str().unwrap(), &[]);
     (dir, e)
@@ -50,7 +50,7 @@ fn engine() -> (tempfile::TempDir, sandtable::engine::Engine) {
 
 #[test]
 fn a_strike_from_afar_is_judged_by_its_distance() {
-    let (_dir, e) = engine();
+    let (_dir, e) = engine(RANGE_LUA);
     let mut s = common::position(&e, POSITION);
     // Five squares: the house rule spends both pieces.
     common::play(&e, &mut s, &["a1-a6"]);
@@ -68,4 +68,15 @@ fn a_strike_from_afar_is_judged_by_its_distance() {
     let mut s = common::position(&e, POSITION);
     common::play(&e, &mut s, &["a1-a4"]);
     assert_eq!(s.counter("moved_distance", None), 3);
+}
+
+#[test]
+fn filter_gets_each_moves_distance() {
+    // Scouts may go at most two squares.
+    let (_dir, e) = engine(
+        "function rules.filter(g, moves)\n  local out = {}\n  for i, m in ipairs(moves) do\n    if m.distance > 2 then table.insert(out, i) end\n  end\n  return out\nend\n",
+    );
+    let s = common::position(&e, POSITION);
+    let a1 = common::targets(&e, &s, "a1");
+    assert_eq!(a1, ["a2", "a3"], "{a1:?}");
 }

@@ -40,6 +40,7 @@
 ---@field from CellName
 ---@field to CellName
 ---@field piece integer
+---@field distance integer  -- squares between from and to (the larger of the file and rank differences)
 
 ---@class PieceFilter
 ---@field owner Player|nil

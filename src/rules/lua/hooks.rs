@@ -198,7 +198,7 @@ impl Rules {
     }
 
     /// Asks `rules.filter(g, moves)` which of the generated moves a rule
-    /// forbids: `moves` is a list of `{from, to, piece}`; the answer a list of
+    /// forbids: `moves` is a list of `{from, to, piece, distance}`; the answer a list of
     /// their indices (1-based) to remove, or nil. The state is not changed.
     pub fn filter(
         &self,
@@ -212,10 +212,12 @@ impl Rules {
         self.query(&call::FILTER, state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
             for &(from, to, piece) in moves {
-                let t = lua.create_table_with_capacity(0, 3)?;
+                let t = lua.create_table_with_capacity(0, 4)?;
                 t.set("from", variant.board.cell_name(from))?;
                 t.set("to", variant.board.cell_name(to))?;
                 t.set("piece", piece)?;
+                let ((f0, r0), (f1, r1)) = (variant.board.coords(from), variant.board.coords(to));
+                t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
                 list.push(t)?;
             }
             let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
