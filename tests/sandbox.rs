@@ -431,3 +431,19 @@ fn control_characters_never_reach_a_terminal() {
     assert!(events.contains("\\\\x1b[2Jl"), "{events}");
     assert!(!events.contains("\\u{1b}"), "{events}");
 }
+
+#[test]
+fn a_wrong_answer_names_the_line_where_the_hook_is_defined() {
+    // An answer has no line of its own: the error names the hook's.
+    let (err, before, after) = strike_with("do return 'sideways' end");
+    assert!(
+        err.contains("rules.lua:1: rules.strike returned \"sideways\""),
+        "{err}"
+    );
+    assert_eq!(before, after);
+    let (err, _, _) = strike_with("do return {} end");
+    assert!(
+        err.contains("rules.lua:1: rules.strike must return a string"),
+        "{err}"
+    );
+}

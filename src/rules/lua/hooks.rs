@@ -154,12 +154,21 @@ impl Rules {
         let Some(hook) = &self.hooks.strike else {
             return Ok("attacker".into());
         };
-        self.call(&call::STRIKE, state, variant, effects, |lua, api| {
+        let answer = self.call(&call::STRIKE, state, variant, effects, |lua, api| {
             let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
             self.strike_caller.call::<String>((
                 hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5, from, to,
             ))
-        })
+        })?;
+        if !matches!(answer.as_str(), "attacker" | "defender" | "both" | "none") {
+            let at = self
+                .defined_at(&call::STRIKE)
+                .unwrap_or_else(|| self.script_name().to_string());
+            return Err(format!(
+                "{at}: rules.strike returned \"{answer}\"; expected \"attacker\", \"defender\", \"both\" or \"none\""
+            ));
+        }
+        Ok(answer)
     }
 
     /// Calls `rules.after_action(g, action)` if the script defines it;
