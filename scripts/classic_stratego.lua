@@ -2,9 +2,12 @@
 -- Movement, the back-and-forth limit and the no-move loss are declared in
 -- variants/classic_stratego.yaml and run natively by the host.
 --
--- rules.strike(g, attacker, defender) answers who wins:
+-- rules.strike(g, attacker, defender, action) answers who wins:
 --   "attacker" (the defender is removed and the attacker moves in),
 --   "defender" (the attacker is removed), or "both" (both are removed).
+-- `action` is the striking move (`action.from`, `action.to`, and
+-- `action.distance`, how many squares it went); classic Stratego needs
+-- neither, a house rule on range does (docs/lua-api.md).
 
 -- Who wins when `attacker` strikes `defender`, ignoring the Flag.
 -- Kept as a plain function so variants built on this one can reuse it.

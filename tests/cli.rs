@@ -535,3 +535,32 @@ fn a_record_saved_as_one_player_is_read_by_load_record_and_replay() {
     assert!(!o.status.success());
     assert!(text(&o).contains("this is red's record"), "{}", text(&o));
 }
+
+#[test]
+fn check_plays_each_yes_no_option_flipped_and_names_the_option_set() {
+    // The hook fails only under the option `check` flips.
+    let dir = copy_variant(
+        |y| y,
+        |l| {
+            format!(
+                "{l}\nlocal base_strike = rules.strike\nfunction rules.strike(g, a, d, action)\n  if g:option(\"scout_move_and_strike\") and action.distance > 1 then\n    error(\"long strikes are not written yet\")\n  end\n  return base_strike(g, a, d, action)\nend\n"
+            )
+        },
+    );
+    let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    let line = std::fs::read_to_string(dir.path().join("scripts/classic_stratego.lua"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("long strikes are not written yet"))
+        .unwrap()
+        + 1;
+    assert!(
+        out.contains("-o scout_move_and_strike=true) hit a rule error")
+            && out.contains(&format!(
+                "scripts/classic_stratego.lua:{line}: long strikes are not written yet (in rules.strike)"
+            )),
+        "{out}"
+    );
+}

@@ -79,12 +79,20 @@ fn io_os_require_load_are_absent() {
 #[test]
 fn a_runaway_loop_is_stopped_and_changes_nothing() {
     let (err, before, after) = strike_with("g:reveal(a.id, 'all')\nwhile true do end");
-    assert!(err.contains("budget"), "{err}");
+    // The script's file and the loop's line, not the host's prelude.
+    assert!(
+        err.contains("rules.lua:3: instruction budget exceeded"),
+        "{err}"
+    );
+    assert!(!err.contains("host"), "{err}");
     assert_eq!(before, after);
     // Inside a library function (string patterns) too.
     let (err, before, after) =
         strike_with("local s = string.rep('a', 30) .. 'b'\nwhile true do s:find('(a*)*$') end");
-    assert!(err.contains("budget") || err.contains("rules.lua"), "{err}");
+    assert!(
+        err.contains("budget") && err.contains("rules.lua:3:"),
+        "{err}"
+    );
     assert_eq!(before, after);
 }
 
@@ -93,6 +101,10 @@ fn a_memory_bomb_is_stopped_and_changes_nothing() {
     let (err, before, after) =
         strike_with("local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end");
     assert!(err.contains("memory") || err.contains("budget"), "{err}");
+    assert!(
+        err.contains("rules.lua:3:") && !err.contains("host"),
+        "{err}"
+    );
     assert_eq!(before, after);
     // The rules still work afterwards.
     let (_dir, e) = load("function rules.strike(g, a, d)\n local t = {}\n for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end\n return 'attacker'\nend\nfunction rules.after_action(g, text) end");
@@ -418,4 +430,20 @@ fn control_characters_never_reach_a_terminal() {
     );
     assert!(events.contains("\\\\x1b[2Jl"), "{events}");
     assert!(!events.contains("\\u{1b}"), "{events}");
+}
+
+#[test]
+fn a_wrong_answer_names_the_line_where_the_hook_is_defined() {
+    // An answer has no line of its own: the error names the hook's.
+    let (err, before, after) = strike_with("do return 'sideways' end");
+    assert!(
+        err.contains("rules.lua:1: rules.strike returned \"sideways\""),
+        "{err}"
+    );
+    assert_eq!(before, after);
+    let (err, _, _) = strike_with("do return {} end");
+    assert!(
+        err.contains("rules.lua:1: rules.strike must return a string"),
+        "{err}"
+    );
 }

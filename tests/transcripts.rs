@@ -78,6 +78,32 @@ fn run_transcript(name: &str) -> String {
     out.replace(&tmp, "$TMP")
 }
 
+/// Whether some pending choice in `out` shows its question and options
+/// (`P must choose: QUESTION [a b c]`) and the next command typed is one of
+/// those labels.
+fn a_choice_is_answered_by_label(out: &str) -> bool {
+    let mut asked: Option<Vec<String>> = None;
+    for line in out.lines() {
+        if let Some(cmd) = line.strip_prefix("> ") {
+            if asked
+                .take()
+                .is_some_and(|o| o.iter().any(|l| l == cmd.trim()))
+            {
+                return true;
+            }
+        } else if let Some((_, rest)) = line.split_once(" must choose: ") {
+            let options = rest
+                .rsplit_once(" [")
+                .and_then(|(q, o)| (!q.is_empty()).then_some(o))
+                .and_then(|o| o.strip_suffix(']'));
+            if let Some(o) = options {
+                asked = Some(o.split_whitespace().map(String::from).collect());
+            }
+        }
+    }
+    false
+}
+
 #[test]
 fn reload_after_a_rule_edit_names_the_first_divergent_action() {
     insta::assert_snapshot!("reload_strike_rule", run_transcript("reload_strike_rule"));
@@ -92,6 +118,7 @@ fn a_designer_session() {
 fn a_four_player_lost_island_game_to_its_end() {
     let out = run_transcript("lost_island_four_players");
     assert!(out.contains("game over: "), "the game ends");
+    assert!(a_choice_is_answered_by_label(&out), "{out}");
     insta::assert_snapshot!("lost_island_four_players", out);
 }
 
@@ -109,6 +136,7 @@ fn the_tutorial_game_that_is_not_chess() {
 fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
     let out = run_transcript("chess_promotion");
     assert!(out.contains("white must choose: promote to which piece? [queen rook bishop knight]"));
+    assert!(a_choice_is_answered_by_label(&out), "{out}");
     insta::assert_snapshot!("chess_promotion", out);
 }
 
@@ -116,6 +144,7 @@ fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
 fn an_ultimate_lightning_rescue_asks_both_questions_with_their_options() {
     let out = run_transcript("ultimate_lightning_rescue");
     assert!(out.contains("red must choose: rescue which piece? [marshal sergeant none]"));
+    assert!(a_choice_is_answered_by_label(&out), "{out}");
     assert!(out.contains("red must choose: where does the rescued marshal come back? ["));
     assert!(out.contains("`e3` is not an answer: red must choose: rescue which piece?"));
     insta::assert_snapshot!("ultimate_lightning_rescue", out);
@@ -147,4 +176,41 @@ fn pieces_are_listed_in_the_declared_order() {
         at("marshal") < at("general") && at("bomb") < at("flag"),
         "{out}"
     );
+}
+
+#[test]
+fn repl_errors_have_no_command_line_prefixes_and_missing_files_say_so() {
+    let out = run_transcript("repl_errors");
+    assert!(!out.contains("--option"), "{out}");
+    assert!(!out.contains("os error"), "{out}");
+    insta::assert_snapshot!("repl_errors", out);
+}
+
+#[test]
+fn the_tutorial_chapters_on_child_variants() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    // The tutorial shows the example files as they are (comments aside).
+    for file in ["diagonal_captains.yaml", "isf_stratego.yaml"] {
+        let text = std::fs::read_to_string(root.join("examples/variants").join(file)).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(
+                tutorial.contains(line),
+                "docs/tutorial.md lacks `{line}` of {file}"
+            );
+        }
+    }
+    let out = run_transcript("tutorial_child_variants");
+    assert!(out.contains("e4-d3 e4-e3 e4-f3"), "{out}");
+    assert!(!out.contains("e4-f5: illegal"), "{out}");
+    assert!(
+        out.contains("unknown piece kind `captian` (did you mean `captain`?)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("scout_move_and_strike = true (default true)"),
+        "{out}"
+    );
+    assert!(out.contains("two_squares_limit = 5 (default 5)"), "{out}");
+    insta::assert_snapshot!("tutorial_child_variants", out);
 }

@@ -21,18 +21,26 @@
 ---@field terrain string[]
 ---@field piece integer|nil
 
+-- An action as hooks get it (`rules.after_action`, `rules.strike`); see
+-- docs/lua-api.md, "The action table".
 ---@class ActionInfo
----@field kind "move"|"choice"|"draw"
----@field text string
----@field player Player
----@field from CellName|nil
+---@field kind "move"|"choice"|"scripted"|"draw"
+---@field text string             -- the action's text (a move: from-to)
+---@field player Player           -- who acted
+---@field from CellName|nil       -- a move's cells
 ---@field to CellName|nil
----@field piece integer|nil
+---@field from_index integer|nil  -- the same cells as 0-based indices
+---@field to_index integer|nil
+---@field distance integer|nil    -- a move: squares between from and to (the larger of the file and rank differences)
+---@field piece integer|nil       -- the id of the piece that moved
+---@field piece_kind string|nil   -- its kind before the action
+---@field captured integer|nil    -- pieces the action took (after_action only)
 
 ---@class MoveInfo
 ---@field from CellName
 ---@field to CellName
 ---@field piece integer
+---@field distance integer  -- squares between from and to (the larger of the file and rank differences)
 
 ---@class PieceFilter
 ---@field owner Player|nil
@@ -209,7 +217,7 @@ function Game:cell_at(file, rank) end
 function Game:clear_attr(id, name) end
 
 ---@class Rules
----@field strike fun(g: Game, attacker: Piece, defender: Piece): "attacker"|"defender"|"both"|"none"
+---@field strike fun(g: Game, attacker: Piece, defender: Piece, action: ActionInfo): "attacker"|"defender"|"both"|"none"
 ---@field after_action fun(g: Game, action: ActionInfo)
 ---@field on_choice fun(g: Game, player: Player, reason: string, option: string)
 ---@field filter fun(g: Game, moves: MoveInfo[]): integer[]|nil

@@ -39,8 +39,13 @@ pub const MAX_ACTIONS_PER_LINE: usize = 1000;
 /// device or a pipe), never more than `limit + 1` bytes, and UTF-8. The
 /// error says why, without the path (callers name the file their way).
 pub fn read_text_capped(path: &Path, limit: u64) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        _ => format!("cannot read: {}", io_words(&e)),
+    })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read: {}", io_words(&e)))?;
     if !meta.is_file() {
         return Err("cannot read: not a regular file".into());
     }
@@ -51,7 +56,7 @@ pub fn read_text_capped(path: &Path, limit: u64) -> Result<String, String> {
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(|e| format!("cannot read: {}", io_words(&e)))?;
     if bytes.len() as u64 > limit {
         return Err(too_big());
     }
@@ -61,6 +66,32 @@ pub fn read_text_capped(path: &Path, limit: u64) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// An I/O error in plain words, without the operating system's error
+/// number (`No such file or directory (os error 2)` → `no such file or
+/// folder`).
+pub fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "no such file or folder".into(),
+        K::PermissionDenied => "permission denied".into(),
+        K::IsADirectory => "is a folder".into(),
+        K::AlreadyExists => "already exists".into(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// Writes a file the user named, the error naming `shown` in plain words
+/// (`out/x.yaml: cannot write: no such file or folder`).
+pub fn write_user_file(path: &Path, shown: &str, bytes: impl AsRef<[u8]>) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("{shown}: cannot write: {}", io_words(&e)))
 }
 
 /// [`read_text_capped`] with [`MAX_FILE_BYTES`], the error naming `shown`.

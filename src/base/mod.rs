@@ -6,3 +6,4 @@ pub mod geometry;
 pub mod limits;
 pub mod size;
 pub mod state;
+pub mod suggest;

@@ -422,7 +422,7 @@ impl Engine {
         }
         let result = self
             .rules
-            .strike(s, &self.variant, effects, id, def)
+            .strike(s, &self.variant, effects, (id, def), (from, to))
             .map_err(ActionError::Script)?;
         match result.as_str() {
             "attacker" => {

@@ -37,7 +37,7 @@ pub(super) fn human_setups(
 fn ask(engine: &Engine, p: PlayerId, input: &mut StdinLines) -> Result<Option<Setup>, String> {
     let name = engine.player_name(p).to_string();
     println!(
-        "{name}: set up your army: a setup string, FILE, FILE:LINE, `random` (or an empty line), or `place` to place it piece by piece"
+        "{name}: set up your army: a setup string, FILE, FILE:LINE, `random` (or an empty line), or `place` to place it piece by piece (`quit` leaves)"
     );
     let mut placing: Option<Placement> = None;
     loop {
@@ -47,6 +47,10 @@ fn ask(engine: &Engine, p: PlayerId, input: &mut StdinLines) -> Result<Option<Se
             return Ok(None);
         };
         let line = line.trim();
+        if line == "quit" {
+            // As at the game's prompt: leave (a setup string is never `quit`).
+            return Ok(None);
+        }
         let spec = if let Some(pl) = placing.as_mut() {
             match pl.command(line) {
                 Ok(Step::Show(text)) => {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::replay::{play_texts, replay_record};
+use crate::base::limits::write_user_file;
 use crate::base::state::GameState;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
@@ -97,7 +98,7 @@ pub(super) fn apply(
     print!("{}", engine.render(&engine.view(&state, viewer), last));
     if let Some(path) = save {
         let text = to_yaml(&engine.to_position(&state))?;
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_user_file(&path, &path.display().to_string(), text)?;
         println!("saved position to {}", path.display());
     }
     Ok(())
@@ -133,8 +134,11 @@ pub(super) fn render(
         }
     };
     let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
-    std::fs::write(out, engine.render_svg(&engine.view(&state, viewer), last))
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+    write_user_file(
+        out,
+        &out.display().to_string(),
+        engine.render_svg(&engine.view(&state, viewer), last),
+    )?;
     println!("wrote {}", out.display());
     Ok(())
 }

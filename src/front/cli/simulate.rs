@@ -1,8 +1,9 @@
 //! `simulate`: the options of a run of bot games, its shards and its report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::base::limits::write_user_file;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 
@@ -52,8 +53,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
                 if dest == "-" {
                     println!("{text}");
                 } else {
-                    std::fs::write(dest, text + "\n")
-                        .map_err(|e| format!("cannot write {dest}: {e}"))?;
+                    write_user_file(Path::new(dest), dest, text + "\n")?;
                     print!("{}", sim::report_text(run));
                 }
             }
@@ -118,8 +118,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("shard-{i}-of-{n}.json")));
         let text = serde_json::to_string(&run).map_err(|e| e.to_string())?;
-        std::fs::write(&path, text + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_user_file(&path, &path.display().to_string(), text + "\n")?;
         eprintln!("shard {i}/{n}: results written to {}", path.display());
     }
     emit(&run)?;

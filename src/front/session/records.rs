@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::Session;
+use crate::base::limits::write_user_file;
 use crate::engine::Engine;
 use crate::record::view::{Viewer, HIDDEN_CHOICE};
 use crate::record::{read_yaml, to_yaml, PlayerRecord, Position, Record, SeenAction};
@@ -108,7 +109,7 @@ impl Session {
     /// `save-position FILE`.
     pub(super) fn save_position(&self, file: &str) -> Result<String, String> {
         let text = to_yaml(&self.engine.to_position(&self.state))?;
-        std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+        write_user_file(Path::new(file), file, text)?;
         Ok(format!("saved position to {file}"))
     }
 
@@ -116,7 +117,7 @@ impl Session {
     /// of it or of a variant it extends (so a position can be tried under a
     /// house rule), else into the variant the file names.
     pub(super) fn load_position(&mut self, file: &str) -> Result<String, String> {
-        if !Path::new(file).is_file() {
+        if !Path::new(file).exists() {
             return Err(format!("{file}: no such file"));
         }
         let pos: Position = read_yaml(Path::new(file))?;
@@ -172,7 +173,7 @@ impl Session {
         let svg = self
             .engine
             .render_svg(&self.engine.view(&self.state, v), self.last);
-        std::fs::write(file, svg).map_err(|e| format!("{file}: {e}"))?;
+        write_user_file(Path::new(file), file, svg)?;
         Ok(format!(
             "saved the board as {} sees it to {file}",
             self.engine.viewer_name(v)
@@ -190,7 +191,7 @@ impl Session {
             Some(v) => {
                 let v = self.engine.viewer_or(Some(v), self.viewer)?;
                 let text = to_yaml(&self.player_record(v))?;
-                std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+                write_user_file(Path::new(file), file, text)?;
                 Ok(format!(
                     "saved {}'s record of {} actions to {file}",
                     self.engine.viewer_name(v),
@@ -199,7 +200,7 @@ impl Session {
             }
             None => {
                 let text = to_yaml(&self.record())?;
-                std::fs::write(file, text).map_err(|e| format!("{file}: {e}"))?;
+                write_user_file(Path::new(file), file, text)?;
                 Ok(format!(
                     "saved record of {} actions to {file}",
                     self.history.len()

@@ -122,7 +122,21 @@ impl Rules {
                 // counts it against the memory limit.
                 self.lua.gc_collect().ok();
             }
-            describe_hook_error(&e, &self.script_names, hook)
+            describe_hook_error(&e, &self.script_names, hook, || self.defined_at(hook))
         })
+    }
+
+    /// Where the hook's function is defined (`scripts/x.lua:12`), for
+    /// errors about its answer, which have no line of their own.
+    pub(super) fn defined_at(&self, hook: &Hook) -> Option<String> {
+        let name = hook.name.strip_prefix("rules.")?;
+        let f: mlua::Function = self.table.get(name).ok()?;
+        let info = f.info();
+        let source = info.source?;
+        Some(format!(
+            "{}:{}",
+            source.strip_prefix('@')?,
+            info.line_defined?
+        ))
     }
 }

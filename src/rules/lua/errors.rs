@@ -25,14 +25,21 @@ pub fn describe_error(e: &mlua::Error, scripts: &[String]) -> String {
 /// Like [`describe_error`] for an error of a hook call: names the hook,
 /// says what the hook must answer when its answer has the wrong type, and
 /// names the script when the error has no line.
-pub(super) fn describe_hook_error(e: &mlua::Error, scripts: &[String], hook: &Hook) -> String {
+pub(super) fn describe_hook_error(
+    e: &mlua::Error,
+    scripts: &[String],
+    hook: &Hook,
+    defined_at: impl FnOnce() -> Option<String>,
+) -> String {
     if hook.name == super::call::EVAL.name {
         return describe_error(e, scripts);
     }
     let script = scripts.last().map(String::as_str).unwrap_or("script");
     if let Some((from, _)) = conversion(e) {
+        // A wrong answer has no line of its own: name where the hook is.
+        let at = defined_at().unwrap_or_else(|| script.to_string());
         return format!(
-            "{script}: {} must return {}, but it returned {from}",
+            "{at}: {} must return {}, but it returned {from}",
             hook.name, hook.returns
         );
     }

@@ -139,25 +139,36 @@ impl Rules {
         self.budget_per_call = ticks;
     }
 
-    /// Asks `rules.strike(g, attacker, defender)` who wins a strike:
-    /// `"attacker"`, `"defender"`, `"both"` (both removed) or `"none"`.
+    /// Asks `rules.strike(g, attacker, defender, action)` who wins a
+    /// strike: `"attacker"`, `"defender"`, `"both"` (both removed) or
+    /// `"none"`. `action` is the striking move from `cells.0` to `cells.1`
+    /// (with its `distance`).
     pub fn strike(
         &self,
         state: &mut GameState,
         variant: &Arc<Variant>,
         effects: &mut Vec<Effect>,
-        attacker: PieceId,
-        defender: PieceId,
+        (attacker, defender): (PieceId, PieceId),
+        (from, to): (Cell, Cell),
     ) -> Result<String, String> {
         let Some(hook) = &self.hooks.strike else {
             return Ok("attacker".into());
         };
-        self.call(&call::STRIKE, state, variant, effects, |lua, api| {
+        let answer = self.call(&call::STRIKE, state, variant, effects, |lua, api| {
             let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
             self.strike_caller.call::<String>((
-                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5,
+                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5, from, to,
             ))
-        })
+        })?;
+        if !matches!(answer.as_str(), "attacker" | "defender" | "both" | "none") {
+            let at = self
+                .defined_at(&call::STRIKE)
+                .unwrap_or_else(|| self.script_name().to_string());
+            return Err(format!(
+                "{at}: rules.strike returned \"{answer}\"; expected \"attacker\", \"defender\", \"both\" or \"none\""
+            ));
+        }
+        Ok(answer)
     }
 
     /// Calls `rules.after_action(g, action)` if the script defines it;
@@ -196,7 +207,7 @@ impl Rules {
     }
 
     /// Asks `rules.filter(g, moves)` which of the generated moves a rule
-    /// forbids: `moves` is a list of `{from, to, piece}`; the answer a list of
+    /// forbids: `moves` is a list of `{from, to, piece, distance}`; the answer a list of
     /// their indices (1-based) to remove, or nil. The state is not changed.
     pub fn filter(
         &self,
@@ -210,10 +221,12 @@ impl Rules {
         self.query(&call::FILTER, state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
             for &(from, to, piece) in moves {
-                let t = lua.create_table_with_capacity(0, 3)?;
+                let t = lua.create_table_with_capacity(0, 4)?;
                 t.set("from", variant.board.cell_name(from))?;
                 t.set("to", variant.board.cell_name(to))?;
                 t.set("piece", piece)?;
+                let ((f0, r0), (f1, r1)) = (variant.board.coords(from), variant.board.coords(to));
+                t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
                 list.push(t)?;
             }
             let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;

@@ -50,6 +50,7 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<Builders> {
             facts.kind_info.iter().map(|k| k.1).collect::<Vec<_>>(),
             kattrs,
             ACTION_KINDS,
+            facts.files,
         ))?;
     Ok(Builders {
         after_action,

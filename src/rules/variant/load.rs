@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::child::child_problems;
 use super::merge::{merge, Origins};
 use super::raw::RawVariant;
 use super::validate::validate;
@@ -86,8 +87,9 @@ impl Variant {
     /// over it (recursively).
     pub fn load(name_or_path: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
         let path = resolve_variant_path(name_or_path).map_err(|m| {
+            // No file to point at: the message alone.
             LoadError(vec![Diagnostic {
-                file: name_or_path.to_string(),
+                file: String::new(),
                 line: 1,
                 column: 1,
                 message: m,
@@ -172,7 +174,7 @@ fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
     let mut scripts = Vec::new();
     let mut files = Vec::new();
     let mut merged = RawVariant::default();
-    let mut script_errors = Vec::new();
+    let mut chain_errors = Vec::new();
     for (i, (p, raw)) in chain.into_iter().enumerate() {
         origins.mark(&raw, i);
         if let Some(sc) = &raw.script {
@@ -192,7 +194,7 @@ fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
                 None
             };
             if let Some(message) = problem {
-                script_errors.push(Diagnostic {
+                chain_errors.push(Diagnostic {
                     file: display_path(&p),
                     line: sc.referenced.line().max(1),
                     column: sc.referenced.column().max(1),
@@ -204,11 +206,12 @@ fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
                 scripts.push((sp, shown));
             }
         }
+        chain_errors.extend(child_problems(&merged, &raw, &display_path(&p)));
         files.push(p);
         merged = merge(merged, raw);
     }
-    if !script_errors.is_empty() {
-        return Err(LoadError(script_errors));
+    if !chain_errors.is_empty() {
+        return Err(LoadError(chain_errors));
     }
     Ok((merged, origins, files, scripts))
 }

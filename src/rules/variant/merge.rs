@@ -40,6 +40,9 @@ impl Origins {
                 if p.value.moves.is_some() {
                     set(format!("pieces.{k}.moves"));
                 }
+                if p.value.count.is_some() {
+                    set(format!("pieces.{k}.count"));
+                }
             }
         }
         for k in raw.setup.zones.keys() {
@@ -71,6 +74,11 @@ impl Origins {
     pub(super) fn get(&self, key: &str) -> usize {
         self.0.get(key).copied().unwrap_or(0)
     }
+
+    /// The file that set `key`, if any file did.
+    pub(super) fn set_by(&self, key: &str) -> Option<usize> {
+        self.0.get(key).copied()
+    }
 }
 
 /// Lays `child` over `base` (see the README: scalars and lists replace, maps
@@ -91,11 +99,18 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.zones.extend(child.board.zones);
     for (k, o) in child.options {
         match o {
+            // `name: value` sets the default of the base's option.
+            Some(o) if o.value.only_default => {
+                if let Some(Some(b)) = base.options.get_mut(&k) {
+                    b.value.default = o.value.default;
+                }
+            }
             Some(o) => {
                 base.options.insert(k, Some(o));
             }
             None => {
                 base.options.shift_remove(&k);
+                base.removed.push(format!("options.{k}"));
             }
         }
     }
@@ -103,6 +118,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
         match p {
             None => {
                 base.pieces.shift_remove(&k);
+                base.removed.push(format!("pieces.{k}"));
             }
             Some(p) => {
                 let merged = match base.pieces.get_mut(&k).and_then(Option::take) {

@@ -22,6 +22,7 @@ pub struct Token {
     pub name: String,
     pub attrs: Vec<(String, Value)>,
 }
+mod child;
 mod diagnostic;
 mod joint;
 mod kinds;

@@ -43,9 +43,10 @@ pub(super) struct RawVariant {
     pub(super) hidden_identities: Option<bool>,
     #[serde(default)]
     pub(super) board: RawBoard,
-    /// An option set to `~` (null) removes the base variant's option.
+    /// An option set to `~` (null) removes the base variant's option; set
+    /// to a plain value, it sets the default of the base's option.
     #[serde(default)]
-    pub(super) options: IndexMap<String, Option<RawOption>>,
+    pub(super) options: IndexMap<String, Option<Spanned<RawOption>>>,
     /// A kind set to `~` (null) removes that kind of the base variant.
     #[serde(default)]
     pub(super) pieces: IndexMap<String, Option<Spanned<RawPiece>>>,
@@ -81,6 +82,10 @@ pub(super) struct RawVariant {
     /// empty: the order of `pieces`).
     #[serde(skip)]
     pub(super) piece_order: Vec<String>,
+    /// Options and kinds a file of the chain removed with `~` (set by the
+    /// merge), so that a later file naming one is told so.
+    #[serde(skip)]
+    pub(super) removed: Vec<String>,
 }
 
 /// `turn:` how many counted actions a turn allows.
@@ -179,12 +184,68 @@ pub(super) struct RawBoard {
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// An option as written: `name: { default: V, doc: "..." }` declares it;
+/// in a child variant, `name: V` sets the default of an option its base
+/// declares (`only_default`).
+#[derive(Debug)]
 pub(super) struct RawOption {
     pub(super) default: Value,
-    #[serde(default)]
     pub(super) doc: String,
+    pub(super) only_default: bool,
+}
+
+/// The declaring form, `{ default, doc }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOptionDecl {
+    default: Value,
+    #[serde(default)]
+    doc: String,
+}
+
+impl<'de> Deserialize<'de> for RawOption {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        fn plain<E>(default: Value) -> Result<RawOption, E> {
+            Ok(RawOption {
+                default,
+                doc: String::new(),
+                only_default: true,
+            })
+        }
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawOption;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an option `{ default: VALUE, doc: TEXT }`, or a value (the new default of an option the base variant declares)")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<RawOption, E> {
+                plain(Value::Bool(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RawOption, E> {
+                plain(Value::Int(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawOption, E> {
+                let v = i64::try_from(v).map_err(|_| E::custom("number too large"))?;
+                plain(Value::Int(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawOption, E> {
+                plain(Value::Str(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<RawOption, A::Error> {
+                let d =
+                    RawOptionDecl::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(RawOption {
+                    default: d.default,
+                    doc: d.doc,
+                    only_default: false,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -41,7 +41,7 @@ impl Value {
             Value::Str(_) => Ok(Value::Str(text.to_string())),
         }
     }
-    pub(super) fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             Value::Bool(_) => "a boolean",
             Value::Int(_) => "an integer",

@@ -19,9 +19,9 @@ pub(super) fn options(
         .filter_map(|(name, o)| o.as_ref().map(|o| (name, o)))
         .map(|(name, o)| OptionSpec {
             name: name.clone(),
-            default: o.default.clone(),
-            value: o.default.clone(),
-            doc: o.doc.clone(),
+            default: o.value.default.clone(),
+            value: o.value.default.clone(),
+            doc: o.value.doc.clone(),
         })
         .collect();
     let mut override_errors = Vec::new();

@@ -40,12 +40,15 @@ pub(super) fn setup_zones(
                     .filter(|&&c| board.terrain[c as usize] & board.blocking == 0)
                     .count();
                 if (army as usize) > free {
-                    cx.err_at(
+                    too_large(
+                        raw,
+                        kinds,
+                        player,
+                        &zone.value,
+                        free,
+                        army,
                         zone.referenced,
-                        format!(
-                            "setup: zone `{}` has {free} usable cells for an army of {army}",
-                            zone.value
-                        ),
+                        cx,
                     );
                 }
                 setup_zones[pi] = cells.to_vec();
@@ -57,6 +60,45 @@ pub(super) fn setup_zones(
         }
     }
     setup_zones
+}
+
+/// An army larger than its zone: placed at the `count:` of a later file
+/// than the zone's (a child variant that grew the army caused it), else
+/// at the zone.
+#[allow(clippy::too_many_arguments)]
+fn too_large(
+    raw: &RawVariant,
+    kinds: &[Kind],
+    player: &str,
+    zone: &str,
+    free: usize,
+    army: u32,
+    zone_at: serde_saphyr::Location,
+    cx: &mut Ctx,
+) {
+    let zone_file = cx.origins.get(&format!("setup.{player}"));
+    let grown = kinds.iter().rev().find_map(|k| {
+        let by = cx.origins.set_by(&format!("pieces.{}.count", k.name))?;
+        let piece = raw.pieces.get(&k.name)?.as_ref()?;
+        (by > zone_file).then_some((k, piece.referenced))
+    });
+    match grown {
+        Some((k, at)) => {
+            cx.from(&format!("pieces.{}", k.name));
+            let (zone_in, count) = (cx.files[zone_file].clone(), k.count);
+            cx.err_at(
+                at,
+                format!(
+                    "piece `{}`: `count: {count}` makes an army of {army}, but setup zone `{zone}` ({zone_in}) has {free} usable cells",
+                    k.name
+                ),
+            );
+        }
+        None => cx.err_at(
+            zone_at,
+            format!("setup: zone `{zone}` has {free} usable cells for an army of {army}"),
+        ),
+    }
 }
 
 /// Where `start` was written (file, line, column), for messages.
