@@ -54,6 +54,16 @@ impl Origins {
         if raw.actions.is_some() {
             set("actions".into());
         }
+        for (key, there) in [
+            ("phases", raw.phases.is_some()),
+            ("reactions", raw.reactions.is_some()),
+            ("containers", raw.containers.is_some()),
+            ("turn", raw.turn.is_some()),
+        ] {
+            if there {
+                set(key.into());
+            }
+        }
     }
 
     pub(super) fn get(&self, key: &str) -> usize {
@@ -149,6 +159,9 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
     base.turn = child.turn.or(base.turn);
     base.actions = child.actions.or(base.actions);
+    base.phases = child.phases.or(base.phases);
+    base.reactions = child.reactions.or(base.reactions);
+    base.containers = child.containers.or(base.containers);
     base.rules.after_action_when = child
         .rules
         .after_action_when

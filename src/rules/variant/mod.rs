@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
+pub mod flow;
 mod diagnostic;
 mod kinds;
 mod load;
@@ -101,6 +102,14 @@ pub struct Variant {
     pub actions: Vec<actions::ActionDecl>,
     /// How many counted actions a turn allows (`turn.actions`); `None`: no limit.
     pub turn_actions: Option<u8>,
+    /// Who plays first (`turn.first`).
+    pub first: flow::First,
+    /// The phases of the game (`phases:`), in order; empty: one phase.
+    pub phases: Vec<flow::Phase>,
+    /// Reaction windows (`reactions:`).
+    pub reactions: Vec<flow::ReactionDecl>,
+    /// Containers of items (`containers:`).
+    pub containers: Vec<flow::ContainerDecl>,
     /// The variant's own words for events and choice questions.
     pub words: Words,
     /// The kinds in the order the variant declares them (`pieces`, captured

@@ -13,6 +13,7 @@ use crate::base::geometry::{Board, Cell};
 
 mod actions;
 mod board;
+mod flow;
 mod notation;
 mod options;
 mod pieces;
@@ -47,6 +48,10 @@ pub(super) fn validate(
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
     let declared = actions::actions(&raw, &board, &mut cx);
+    let first = flow::first(&raw, &players, &mut cx);
+    let phases = flow::phases(&raw, &declared, &mut cx);
+    let reactions = flow::reactions(&raw, &declared, &mut cx);
+    let containers = flow::containers(&raw, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -82,6 +87,10 @@ pub(super) fn validate(
         start: raw.start.map(|s| s.value),
         actions: declared,
         turn_actions: raw.turn.as_ref().and_then(|t| t.actions),
+        first,
+        phases,
+        reactions,
+        containers,
         notation: notation::notation(raw.notation),
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
         mark_symbols: raw
