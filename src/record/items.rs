@@ -44,4 +44,15 @@ impl Engine {
         }
         Some(out)
     }
+
+    /// The items as words for the summary lines (`trout ? ?`: one word per
+    /// item, `?` for a face the viewer does not know); nothing when the
+    /// viewer may not see how many there are.
+    pub(crate) fn items_text(&self, c: &Container, viewer: Viewer) -> Vec<String> {
+        self.view_items(c, viewer)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| i.unwrap_or_else(|| "?".into()))
+            .collect()
+    }
 }

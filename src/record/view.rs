@@ -461,7 +461,7 @@ impl Engine {
             if c.name == CAPTURED {
                 known.sort_by_key(|&(p, _)| p.unwrap_or(usize::MAX));
             }
-            let names: Vec<String> = known
+            let mut names: Vec<String> = known
                 .iter()
                 .map(|&(p, id)| match p {
                     Some(_) => self.variant.kinds[s.pieces[id as usize].kind as usize]
@@ -470,6 +470,7 @@ impl Engine {
                     None => "?".into(),
                 })
                 .collect();
+            names.extend(self.items_text(c, viewer));
             let owner = c.owner.map(|o| self.player_name(o)).unwrap_or("shared");
             lines.push(format!(
                 "{} {owner}: {}",
@@ -613,10 +614,16 @@ impl Engine {
                 view.ply,
                 choice_prompt(&self.variant.words, c)
             )),
-            (None, None) => out.push_str(&format!(
-                "ply {}: {} to move   (viewing as {})\n",
-                view.ply, view.to_move, view.viewer
-            )),
+            (None, None) => match (&view.window, &view.acting) {
+                (Some(w), Some(who)) => out.push_str(&format!(
+                    "ply {}: {who} may react ({w}: a reaction or pass), in {}'s turn   (viewing as {})\n",
+                    view.ply, view.to_move, view.viewer
+                )),
+                _ => out.push_str(&format!(
+                    "ply {}: {} to move   (viewing as {})\n",
+                    view.ply, view.to_move, view.viewer
+                )),
+            },
         }
         out
     }
