@@ -8,8 +8,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::base::attrs::Attrs;
-use crate::base::geometry::Cell;
 pub use crate::base::flow::{Item, Window};
+use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
 
 pub type PlayerId = u8;

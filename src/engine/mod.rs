@@ -115,8 +115,8 @@ impl Engine {
         rules.set_attacked(Box::new(move |s, occupant, cell, by| {
             attacked_on(&asked, s, occupant, cell, by)
         }));
-        let turn_hooks = ["on_turn_end", "on_phase_start", "on_turn_start"]
-            .map(|h| rules.has_function(h));
+        let turn_hooks =
+            ["on_turn_end", "on_phase_start", "on_turn_start"].map(|h| rules.has_function(h));
         let engine = Engine {
             turn_hooks,
             exhaustive_check: false,

@@ -133,7 +133,10 @@ impl Engine {
             let reaction = matches!(*a, Action::Declared { kind, .. } if r.actions.contains(&kind));
             if !reaction && *a != Action::Pass {
                 let who = w.asked.first().map_or("?", |&p| self.player_name(p));
-                return format!("{who} is asked to react first ({}): `pass` or a reaction", r.name);
+                return format!(
+                    "{who} is asked to react first ({}): `pass` or a reaction",
+                    r.name
+                );
             }
         }
         match *a {

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
-pub mod flow;
 mod diagnostic;
+pub mod flow;
 mod kinds;
 mod load;
 mod merge;

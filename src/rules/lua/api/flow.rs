@@ -6,8 +6,8 @@ use mlua::{Table, UserDataMethods, Value as LV};
 
 use super::events::plain_data;
 use super::Api;
-use crate::base::state::Window;
 use crate::base::limits::MAX_WINDOWS as WINDOWS_MAX;
+use crate::base::state::Window;
 use crate::rules::lua::context::{player_name, with_ctx};
 use crate::rules::lua::declared::plain_table;
 use crate::rules::lua::limits::{over, Name};
@@ -55,7 +55,10 @@ pub(super) fn register_flow<M: UserDataMethods<Api>>(m: &mut M) {
             }))
         })?;
         match open {
-            Some((name, data)) => Ok((LV::String(lua.create_string(name)?), LV::Table(plain_table(lua, &data)?))),
+            Some((name, data)) => Ok((
+                LV::String(lua.create_string(name)?),
+                LV::Table(plain_table(lua, &data)?),
+            )),
             None => Ok((LV::Nil, LV::Nil)),
         }
     });

@@ -65,7 +65,10 @@ pub(super) fn register_items<M: UserDataMethods<Api>>(m: &mut M) {
                 let s = cx.state_mut();
                 let items = &s.containers[k].items;
                 if items.len() >= MAX_ITEMS {
-                    return Err(over(&format!("a container holds at most {MAX_ITEMS} items"), MAX_ITEMS));
+                    return Err(over(
+                        &format!("a container holds at most {MAX_ITEMS} items"),
+                        MAX_ITEMS,
+                    ));
                 }
                 let i = match (at.as_deref(), d.order) {
                     (Some("random"), _) | (None, Order::Bag) => s.rng.random_range(0..=items.len()),
@@ -77,7 +80,13 @@ pub(super) fn register_items<M: UserDataMethods<Api>>(m: &mut M) {
                         )))
                     }
                 };
-                s.containers[k].items.insert(i, Item { value: face.0.clone(), known_by: 0 });
+                s.containers[k].items.insert(
+                    i,
+                    Item {
+                        value: face.0.clone(),
+                        known_by: 0,
+                    },
+                );
                 Ok(())
             })
         },
@@ -100,31 +109,25 @@ pub(super) fn register_items<M: UserDataMethods<Api>>(m: &mut M) {
             })
         },
     );
-    m.add_method(
-        "shuffle",
-        |lua, _, (name, owner): (Name, Option<Name>)| {
-            with_ctx(lua, |cx| {
-                let (_, k) = find(cx, &name, owner.as_deref())?;
-                let s = cx.state_mut();
-                let items = &mut s.containers[k].items;
-                items.shuffle(&mut s.rng);
-                // Nobody knows which item is where any more.
-                items.iter_mut().for_each(|it| it.known_by = 0);
-                Ok(())
-            })
-        },
-    );
-    m.add_method(
-        "items",
-        |lua, _, (name, owner): (Name, Option<Name>)| {
-            with_ctx(lua, |cx| {
-                let (_, k) = find(cx, &name, owner.as_deref())?;
-                Ok(cx.state().containers[k]
-                    .items
-                    .iter()
-                    .map(|it| it.value.clone())
-                    .collect::<Vec<_>>())
-            })
-        },
-    );
+    m.add_method("shuffle", |lua, _, (name, owner): (Name, Option<Name>)| {
+        with_ctx(lua, |cx| {
+            let (_, k) = find(cx, &name, owner.as_deref())?;
+            let s = cx.state_mut();
+            let items = &mut s.containers[k].items;
+            items.shuffle(&mut s.rng);
+            // Nobody knows which item is where any more.
+            items.iter_mut().for_each(|it| it.known_by = 0);
+            Ok(())
+        })
+    });
+    m.add_method("items", |lua, _, (name, owner): (Name, Option<Name>)| {
+        with_ctx(lua, |cx| {
+            let (_, k) = find(cx, &name, owner.as_deref())?;
+            Ok(cx.state().containers[k]
+                .items
+                .iter()
+                .map(|it| it.value.clone())
+                .collect::<Vec<_>>())
+        })
+    });
 }

@@ -23,7 +23,11 @@ fn action_ref(s: &Spanned<String>, actions: &[ActionDecl], what: &str, cx: &mut 
                 format!(
                     "{what}: `{}` is not a declared action (actions: {})",
                     s.value,
-                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
                 ),
             );
             None
@@ -57,7 +61,12 @@ pub(super) fn first(raw: &RawVariant, players: &[String], cx: &mut Ctx) -> First
             Value::Str(s) => Some(s.clone()),
             _ => None,
         };
-        match cx.resolve(&Param::Opt(f.value.clone()), f.referenced, pick, "a player or random") {
+        match cx.resolve(
+            &Param::Opt(f.value.clone()),
+            f.referenced,
+            pick,
+            "a player or random",
+        ) {
             Some(t) => t,
             None => return First::Seat(0),
         }
@@ -92,7 +101,10 @@ pub(super) fn phases(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> 
     for p in list {
         let name = p.name.value.clone();
         if out.iter().any(|q| q.name == name) || list.len() > 16 {
-            cx.err_at(p.name.referenced, format!("phases: `{name}` twice, or over 16 phases"));
+            cx.err_at(
+                p.name.referenced,
+                format!("phases: `{name}` twice, or over 16 phases"),
+            );
             continue;
         }
         let what = format!("phases.{name}.actions");
@@ -102,11 +114,20 @@ pub(super) fn phases(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> 
                 .collect()
         });
         let reverse = match &p.order {
-            Some(o) => word(o, &[("clockwise", false), ("reverse", true)], &format!("phases.{name}.order"), cx).unwrap_or(false),
+            Some(o) => word(
+                o,
+                &[("clockwise", false), ("reverse", true)],
+                &format!("phases.{name}.order"),
+                cx,
+            )
+            .unwrap_or(false),
             None => false,
         };
         if p.rounds == Some(0) {
-            cx.err_at(p.name.referenced, format!("phases.{name}.rounds: at least 1"));
+            cx.err_at(
+                p.name.referenced,
+                format!("phases.{name}.rounds: at least 1"),
+            );
         }
         out.push(Phase {
             name,
@@ -119,7 +140,11 @@ pub(super) fn phases(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> 
 }
 
 /// `reactions:` by name.
-pub(super) fn reactions(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> Vec<ReactionDecl> {
+pub(super) fn reactions(
+    raw: &RawVariant,
+    actions: &[ActionDecl],
+    cx: &mut Ctx,
+) -> Vec<ReactionDecl> {
     let Some(list) = &raw.reactions else {
         return Vec::new();
     };
@@ -141,10 +166,23 @@ fn reaction(
     cx: &mut Ctx,
 ) -> Option<ReactionDecl> {
     let key = |k: &str| format!("reactions.{name}.{k}");
-    let after = r.after.iter().filter_map(|a| action_ref(a, actions, &key("after"), cx)).collect();
-    let acts: Vec<u8> = r.actions.iter().filter_map(|a| action_ref(a, actions, &key("actions"), cx)).collect();
+    let after = r
+        .after
+        .iter()
+        .filter_map(|a| action_ref(a, actions, &key("after"), cx))
+        .collect();
+    let acts: Vec<u8> = r
+        .actions
+        .iter()
+        .filter_map(|a| action_ref(a, actions, &key("actions"), cx))
+        .collect();
     if r.actions.is_empty() {
-        cx.err_at(at, format!("reactions.{name}: `actions` names the declared actions a player may react with"));
+        cx.err_at(
+            at,
+            format!(
+                "reactions.{name}: `actions` names the declared actions a player may react with"
+            ),
+        );
         return None;
     }
     for &k in &acts {
@@ -152,12 +190,21 @@ fn reaction(
         if d.ends_turn || d.moves {
             cx.err_at(
                 at,
-                format!("{}: `{}` ends the turn or moves a piece; a reaction may do neither", key("actions"), d.name),
+                format!(
+                    "{}: `{}` ends the turn or moves a piece; a reaction may do neither",
+                    key("actions"),
+                    d.name
+                ),
             );
         }
     }
     let who = match &r.who {
-        Some(w) => word(w, &[("others", Who::Others), ("all", Who::All)], &key("who"), cx)?,
+        Some(w) => word(
+            w,
+            &[("others", Who::Others), ("all", Who::All)],
+            &key("who"),
+            cx,
+        )?,
         None => Who::Others,
     };
     let only_able = match &r.ask {
@@ -165,7 +212,12 @@ fn reaction(
         None => true,
     };
     let keep_asking = match &r.after_react {
-        Some(w) => word(w, &[("close", false), ("next", true)], &key("after_react"), cx)?,
+        Some(w) => word(
+            w,
+            &[("close", false), ("next", true)],
+            &key("after_react"),
+            cx,
+        )?,
         None => false,
     };
     Some(ReactionDecl {
@@ -176,7 +228,11 @@ fn reaction(
         actions: acts,
         on_pass: r.on_pass.as_ref().map(|p| p.value.clone()),
         keep_asking,
-        at: (cx.files[cx.file].clone(), at.line(), at.column()),
+        // Where a missing `on_pass` function is reported.
+        at: {
+            let at = r.on_pass.as_ref().map_or(at, |p| p.referenced);
+            (cx.files[cx.file].clone(), at.line(), at.column())
+        },
     })
 }
 
@@ -198,9 +254,22 @@ fn container(
     cx: &mut Ctx,
 ) -> Option<ContainerDecl> {
     let key = |k: &str| format!("containers.{name}.{k}");
-    let sees = [("nobody", Sees::Nobody), ("owner", Sees::Owner), ("all", Sees::All)];
+    let sees = [
+        ("nobody", Sees::Nobody),
+        ("owner", Sees::Owner),
+        ("all", Sees::All),
+    ];
     let order = match &c.order {
-        Some(o) => word(o, &[("bag", Order::Bag), ("stack", Order::Stack), ("queue", Order::Queue)], &key("order"), cx)?,
+        Some(o) => word(
+            o,
+            &[
+                ("bag", Order::Bag),
+                ("stack", Order::Stack),
+                ("queue", Order::Queue),
+            ],
+            &key("order"),
+            cx,
+        )?,
         None => Order::Queue,
     };
     let contents = match &c.contents {
@@ -213,25 +282,41 @@ fn container(
     };
     let per_player = c.per_player.unwrap_or(false);
     if !per_player && (contents == Sees::Owner || count == Sees::Owner) {
-        cx.err_at(at, format!("containers.{name}: a shared container has no owner to see it (per_player: true?)"));
+        cx.err_at(
+            at,
+            format!(
+                "containers.{name}: a shared container has no owner to see it (per_player: true?)"
+            ),
+        );
         return None;
     }
     let mut items = Vec::new();
     let mut total = 0u64;
     for (face, n) in &c.items {
-        let n = cx.resolve(n, at, |v| match v {
-            Value::Int(i) if (0..=1000).contains(i) => Some(*i as u32),
-            _ => None,
-        }, "a count from 0 to 1000")?;
+        let n = cx.resolve(
+            n,
+            at,
+            |v| match v {
+                Value::Int(i) if (0..=1000).contains(i) => Some(*i as u32),
+                _ => None,
+            },
+            "a count from 0 to 1000",
+        )?;
         if face.is_empty() || face.len() > 64 || face.chars().any(char::is_control) {
-            cx.err_at(at, format!("{}: `{face}` is not a short label", key("items")));
+            cx.err_at(
+                at,
+                format!("{}: `{face}` is not a short label", key("items")),
+            );
             return None;
         }
         total += n as u64;
         items.push((face.clone(), n));
     }
     if total > 1000 {
-        cx.err_at(at, format!("{}: at most 1000 items, found {total}", key("items")));
+        cx.err_at(
+            at,
+            format!("{}: at most 1000 items, found {total}", key("items")),
+        );
         return None;
     }
     Some(ContainerDecl {
