@@ -128,16 +128,8 @@ impl Engine {
             return format!("the game is over ({})", o.reason);
         }
         let b = &self.variant.board;
-        if let (Some(w), None) = (s.windows.last(), s.pending.first()) {
-            let r = &self.variant.reactions[w.kind as usize];
-            let reaction = matches!(*a, Action::Declared { kind, .. } if r.actions.contains(&kind));
-            if !reaction && *a != Action::Pass {
-                let who = w.asked.first().map_or("?", |&p| self.player_name(p));
-                return format!(
-                    "{who} is asked to react first ({}): `pass` or a reaction",
-                    r.name
-                );
-            }
+        if let Some(why) = self.waits_for_window(s, a) {
+            return why;
         }
         match *a {
             Action::OfferDraw | Action::AcceptDraw if !self.variant.draw_offers => {

@@ -178,4 +178,22 @@ impl Engine {
         }
         Ok(())
     }
+
+    /// Why `a` must wait: a window is open and `a` is neither `pass` nor
+    /// one of its reactions.
+    pub(super) fn waits_for_window(&self, s: &GameState, a: &Action) -> Option<String> {
+        let (Some(w), None) = (s.windows.last(), s.pending.first()) else {
+            return None;
+        };
+        let r = &self.variant.reactions[w.kind as usize];
+        let reaction = matches!(*a, Action::Declared { kind, .. } if r.actions.contains(&kind));
+        if reaction || *a == Action::Pass {
+            return None;
+        }
+        let who = w.asked.first().map_or("?", |&p| self.player_name(p));
+        Some(format!(
+            "{who} is asked to react first ({}): `pass` or a reaction",
+            r.name
+        ))
+    }
 }
