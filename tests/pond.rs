@@ -224,7 +224,7 @@ fn a_window_declared_after_an_action_asks_everyone_in_order() {
     .unwrap();
     let yaml = std::fs::read_to_string(root.join("variants/pond.yaml")).unwrap().replace(
         "reactions:\n",
-        "reactions:\n  wake:\n    after: [row]\n    who: all\n    ask: everyone\n    after_react: next\n    actions: [cut]\n",
+        "reactions:\n  wake:\n    after: [row]\n    who: all\n    ask: everyone\n    after_react: next\n    actions: [cut]\n  splash:\n    after: [row]\n    who: all\n    from: mover\n    ask: everyone\n    actions: [cut]\n",
     );
     let path = dir.path().join("variants/pond.yaml");
     std::fs::write(&path, yaml).unwrap();
@@ -232,6 +232,11 @@ fn a_window_declared_after_an_action_asks_everyone_in_order() {
     let mut s = moored(&e, "c3", "a1");
     stock(&mut s, &[]);
     play(&e, &mut s, &["a1-a2"]);
+    // Both windows open after the row; the last declared is asked first,
+    // the rower first (`from: mover`).
+    assert_eq!(e.view(&s, Viewer::Public).window.as_deref(), Some("splash"));
+    assert_eq!(who(&e, &s), "amber", "from: mover");
+    play(&e, &mut s, &["pass", "pass"]);
     assert_eq!(who(&e, &s), "jade", "the next player first");
     assert_eq!(e.view(&s, Viewer::Public).window.as_deref(), Some("wake"));
     play(&e, &mut s, &["cut"]);

@@ -93,7 +93,8 @@ impl Engine {
     }
 
     /// The players window `kind` asks, in order: clockwise from the player
-    /// after the one whose turn it is (that player last, for `who: all`),
+    /// after the one whose turn it is (that player last, for `who: all`;
+    /// first, with `from: mover`),
     /// players out of the game left out, and (with `ask: able`) those who
     /// could take none of its actions.
     fn asked_players(&self, s: &GameState, kind: usize) -> Result<Vec<PlayerId>, ActionError> {
@@ -101,7 +102,8 @@ impl Engine {
         let n = s.players.max(1);
         let mut out = Vec::new();
         let mut list = Vec::new();
-        for i in 1..=n {
+        let first = if r.mover_first { 0 } else { 1 };
+        for i in first..first + n {
             let p = (s.to_move + i) % n;
             if s.eliminated & (1 << p) != 0 || (p == s.to_move && r.who == Who::Others) {
                 continue;

@@ -47,6 +47,9 @@ pub struct ReactionDecl {
     /// when a rule opens it (`g:open_window`).
     pub after: Vec<u8>,
     pub who: Who,
+    /// The player whose turn it is is asked first (`from: mover`; with
+    /// `who: all`), else last.
+    pub mover_first: bool,
     /// Ask only players who could take one of `actions` (else everyone).
     pub only_able: bool,
     /// The declared actions a reacting player may take (besides `pass`).

@@ -119,6 +119,8 @@ pub(super) struct RawReaction {
     #[serde(default)]
     pub(super) ask: Option<Spanned<String>>,
     #[serde(default)]
+    pub(super) from: Option<Spanned<String>>,
+    #[serde(default)]
     pub(super) actions: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) on_pass: Option<Spanned<String>>,

@@ -207,6 +207,20 @@ fn reaction(
         )?,
         None => Who::Others,
     };
+    let mover_first = match &r.from {
+        Some(w) => word(w, &[("next", false), ("mover", true)], &key("from"), cx)?,
+        None => false,
+    };
+    if mover_first && who != Who::All {
+        cx.err_at(
+            at,
+            format!(
+                "{}: `from: mover` asks the mover first, so it needs `who: all`",
+                key("from")
+            ),
+        );
+        return None;
+    }
     let only_able = match &r.ask {
         Some(w) => word(w, &[("able", true), ("everyone", false)], &key("ask"), cx)?,
         None => true,
@@ -224,6 +238,7 @@ fn reaction(
         name: name.to_string(),
         after,
         who,
+        mover_first,
         only_able,
         actions: acts,
         on_pass: r.on_pass.as_ref().map(|p| p.value.clone()),
