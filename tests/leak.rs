@@ -445,3 +445,75 @@ fn the_web_channel_depends_on_no_hidden_identity() {
         }
     }
 }
+
+/// Permutes, across every container, the item faces `viewer` does not
+/// see (a bag's tiles, another player's catch).
+fn shuffle_hidden_items(
+    e: &Engine,
+    s: &GameState,
+    viewer: PlayerId,
+    rng: &mut ChaCha8Rng,
+) -> GameState {
+    let mut t = s.clone();
+    let mut places = Vec::new();
+    for (k, c) in t.containers.iter().enumerate() {
+        let d = e
+            .variant
+            .containers
+            .iter()
+            .find(|d| d.name == c.name)
+            .unwrap();
+        if d.contents.lets(Some(viewer), c.owner) {
+            continue;
+        }
+        for (i, it) in c.items.iter().enumerate() {
+            if it.known_by & (1 << viewer) == 0 {
+                places.push((k, i));
+            }
+        }
+    }
+    let mut faces: Vec<String> = places
+        .iter()
+        .map(|&(k, i)| t.containers[k].items[i].value.clone())
+        .collect();
+    faces.shuffle(rng);
+    for ((k, i), f) in places.into_iter().zip(faces) {
+        t.containers[k].items[i].value = f;
+    }
+    t
+}
+
+#[test]
+fn views_of_bags_and_hands_do_not_depend_on_hidden_faces() {
+    let e = common::engine("examples/variants/pond.yaml", &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut differed = 0;
+    for seed in 0..8 {
+        let mut s = e.new_game(seed, &[]);
+        for _ in 0..40 {
+            if s.outcome.is_some() {
+                break;
+            }
+            for p in 0..2u8 {
+                let t = shuffle_hidden_items(&e, &s, p, &mut rng);
+                differed += usize::from(t != s);
+                for v in [Viewer::Player(p), Viewer::Public] {
+                    if v == Viewer::Public && p == 1 {
+                        continue;
+                    }
+                    let (a, b) = (e.view(&s, v), e.view(&t, v));
+                    assert_eq!(
+                        serde_json::to_string(&a).unwrap(),
+                        serde_json::to_string(&b).unwrap()
+                    );
+                    assert_eq!(e.render(&a, None), e.render(&b, None));
+                    assert_eq!(e.captured_summary(&s, v), e.captured_summary(&t, v));
+                }
+            }
+            let legal = e.legal_actions(&s);
+            let a = legal[rng.random_range(0..legal.len())];
+            e.apply(&mut s, &a).unwrap();
+        }
+    }
+    assert!(differed > 50, "the worlds did differ ({differed})");
+}

@@ -96,6 +96,8 @@ fn random_games_keep_every_invariant_in_every_variant() {
         )
         .to_string(),
     );
+    // And the example of phases, containers and reaction windows.
+    variants.push(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/variants/pond.yaml").to_string());
     for name in &variants {
         let e = common::engine(name, &[]);
         simulate(&e, name);

@@ -133,6 +133,17 @@ fn the_tutorial_game_that_is_not_chess() {
 }
 
 #[test]
+fn the_tutorial_game_with_phases_a_bag_and_a_reaction() {
+    let out = run_transcript("tutorial_pond");
+    assert!(out.contains("amber may react (pike"), "the window:\n{out}");
+    assert!(
+        out.contains("the pond is fished out"),
+        "the game ends:\n{out}"
+    );
+    insta::assert_snapshot!("tutorial_pond", out);
+}
+
+#[test]
 fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
     let out = run_transcript("chess_promotion");
     assert!(out.contains("white must choose: promote to which piece? [queen rook bishop knight]"));

@@ -154,6 +154,40 @@ function Game:turn_actions() end
 function Game:cells() end
 ---@param text string
 function Game:log(text) end
+-- Reaction windows, phases, who acts now (declared in the YAML: `reactions:`, `phases:`).
+---@param name string a declared reaction window
+---@param data table<string, boolean|integer|string>|nil plain values for its handlers
+function Game:open_window(name, data) end
+---@return string|nil name, table<string, boolean|integer|string>|nil data
+function Game:window() end
+---@return Player the chooser of a pending choice, the player a window asks, else the player to move
+function Game:actor() end
+---@return string|nil
+function Game:phase() end
+function Game:end_phase() end
+-- Containers of items (declared in the YAML: `containers:`); `owner` is nil for a shared one.
+---@param name string
+---@param owner Player|nil
+---@return string|nil face
+function Game:draw_from(name, owner) end
+---@param name string
+---@param owner Player|nil
+---@param face string
+---@param where "top"|"bottom"|"random"|nil
+function Game:put_in(name, owner, face, where) end
+---@param name string
+---@param owner Player|nil
+---@param n integer
+---@param player Player who now knows them
+---@return string[]
+function Game:peek(name, owner, n, player) end
+---@param name string
+---@param owner Player|nil
+function Game:shuffle(name, owner) end
+---@param name string
+---@param owner Player|nil
+---@return string[]
+function Game:items(name, owner) end
 -- Turns of several actions, turn order, queues, terrain, cell marks.
 function Game:continue_turn() end
 ---@param from Player|nil
@@ -224,6 +258,9 @@ function Game:clear_attr(id, name) end
 ---@field actions fun(g: Game): string[]
 ---@field perform fun(g: Game, label: string)
 ---@field setup fun(g: Game)
+---@field on_turn_start fun(g: Game)
+---@field on_turn_end fun(g: Game)
+---@field on_phase_start fun(g: Game, phase: string)
 rules = {}
 
 ---@type table<string, boolean|integer|string>

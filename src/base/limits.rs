@@ -13,6 +13,8 @@
 //! | a file the host reads (variant, script, position, record, setup) | [`MAX_FILE_BYTES`] | |
 //! | a script | [`MAX_SCRIPT_BYTES`] | |
 //! | actions on one REPL line | [`MAX_ACTIONS_PER_LINE`] | |
+//! | reaction windows open at once | [`MAX_WINDOWS`] | one inside another |
+//! | items in one container | [`MAX_ITEMS`] | tiles, cards |
 //!
 //! The board itself is at most 26 files by 99 ranks (its cell names).
 
@@ -24,6 +26,10 @@ use std::path::Path;
 pub const MAX_PIECES: usize = u16::MAX as usize;
 /// Containers in one game (ids are `u16`).
 pub const MAX_CONTAINERS: usize = u16::MAX as usize;
+/// Reaction windows open at once (one inside another).
+pub const MAX_WINDOWS: usize = 8;
+/// Items (tiles, cards) in one container.
+pub const MAX_ITEMS: usize = 4096;
 /// `count:` of one piece kind.
 pub const MAX_COUNT: u32 = 1000;
 /// One player's army (the sum of `count:` over the kinds).

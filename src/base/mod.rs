@@ -2,6 +2,7 @@
 //! knows nothing of rules, scripts or play.
 pub mod attrs;
 pub mod effect;
+pub mod flow;
 pub mod geometry;
 pub mod limits;
 pub mod size;

@@ -31,10 +31,21 @@ impl GameState {
         n += self
             .containers
             .iter()
-            .map(|c| c.name.len() + vec_bytes(&c.pieces))
+            .map(|c| {
+                c.name.len()
+                    + vec_bytes(&c.pieces)
+                    + vec_bytes(&c.items)
+                    + c.items.iter().map(|i| i.value.len()).sum::<usize>()
+            })
             .sum::<usize>();
         n += self.counters.iter().count() * (size_of::<(std::sync::Arc<str>, Option<u8>, i64)>());
         n += vec_bytes(&self.pending) + self.pending.iter().map(choice_bytes).sum::<usize>();
+        n += vec_bytes(&self.windows)
+            + self
+                .windows
+                .iter()
+                .map(|w| vec_bytes(&w.asked) + vec_bytes(&w.data))
+                .sum::<usize>();
         n += vec_bytes(&self.shuttles) + vec_bytes(&self.positions);
         if let Some(o) = &self.outcome {
             n += vec_bytes(&o.winners) + o.reason.len();

@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::base::attrs::Attrs;
+pub use crate::base::flow::{Item, Window};
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
 
@@ -49,6 +50,8 @@ pub struct Container {
     pub name: String,
     pub owner: Option<PlayerId>,
     pub pieces: Vec<PieceId>,
+    /// Items that are not pieces (tiles, cards), the top or front first.
+    pub items: Vec<Item>,
 }
 
 /// A fact attached to a cell (a tile's face, an item lying there), with the
@@ -120,6 +123,10 @@ pub struct TurnSteps {
     /// rule did): only actions that do not count remain.
     #[serde(default)]
     pub closed: bool,
+    /// A rule ended the phase (`g:end_phase`): the next turn starts the
+    /// next phase.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub end_phase: bool,
     /// Facts the rules noted about this turn (`g:note_turn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -309,6 +316,14 @@ pub struct GameState {
     pub hold_turn: bool,
     /// Where the turn in progress stands (declared actions).
     pub steps: TurnSteps,
+    /// Open reaction windows, the innermost last.
+    pub windows: Vec<Window>,
+    /// The phase of the game (index in the variant's `phases`) and how
+    /// many turns have begun in it.
+    pub phase: u8,
+    pub phase_turns: u16,
+    /// The player who played first (`turn.first`; phases start from them).
+    pub first_player: PlayerId,
     /// The cells changed since a consumer last looked (not part of the
     /// position: equality ignores it).
     pub touched: Touched,
@@ -341,6 +356,10 @@ impl PartialEq for GameState {
             && self.cell_counters == o.cell_counters
             && self.hold_turn == o.hold_turn
             && self.steps == o.steps
+            && self.windows == o.windows
+            && self.phase == o.phase
+            && self.phase_turns == o.phase_turns
+            && self.first_player == o.first_player
     }
 }
 
@@ -367,6 +386,10 @@ impl GameState {
             cell_counters: BTreeMap::new(),
             hold_turn: false,
             steps: TurnSteps::default(),
+            windows: Vec::new(),
+            phase: 0,
+            phase_turns: 0,
+            first_player: 0,
             touched: Touched::default(),
         }
     }
@@ -442,6 +465,7 @@ impl GameState {
             name: name.to_string(),
             owner,
             pieces: Vec::new(),
+            items: Vec::new(),
         });
         (self.containers.len() - 1) as u16
     }
@@ -560,6 +584,20 @@ impl GameState {
         let mut q = p;
         for _ in 0..n {
             q = (q + 1) % n;
+            if self.eliminated & (1 << q) == 0 {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// The previous player in turn order before `p` who is still in the
+    /// game (a phase played counter-clockwise).
+    pub fn previous_player(&self, p: PlayerId) -> PlayerId {
+        let n = self.players.max(1);
+        let mut q = p;
+        for _ in 0..n {
+            q = (q + n - 1) % n;
             if self.eliminated & (1 << q) == 0 {
                 return q;
             }

@@ -31,6 +31,8 @@ pub enum Action {
     /// number and its parameters' cells (unused ones 0). Text: from the
     /// declaration's `text`.
     Declared { kind: u8, a: Cell, b: Cell },
+    /// Decline to react in the open reaction window. Text: `pass`.
+    Pass,
 }
 
 impl Action {

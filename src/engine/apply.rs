@@ -86,7 +86,11 @@ impl Engine {
             // A move instead of an answer declines a standing offer.
             s.counters.remove(DRAW_OFFER, None);
         }
+        let reacting = !s.windows.is_empty() && s.pending.is_empty();
         self.perform(s, a, mover, events, &mut effects)?;
+        if !self.variant.reactions.is_empty() {
+            self.settle_windows(s, a, reacting, &mut effects)?;
+        }
         let captured = captured_count(events, &effects);
         if let Some(mut info) = info {
             if s.outcome.is_none() && (!if_captures || captured > 0) {
@@ -109,7 +113,7 @@ impl Engine {
                 });
             }
         } else if *a != Action::OfferDraw {
-            listed = self.advance_turn(s, next)?;
+            listed = self.advance_turn(s, next, events)?;
         }
         self.count_repetition(s, a, events);
         if let Some(o) = &s.outcome {
@@ -196,6 +200,7 @@ impl Engine {
                     .map_err(ActionError::Script)?;
             }
             Action::Declared { .. } => self.perform_declared(s, a, mover, effects)?,
+            Action::Pass => self.pass_window(s, effects)?,
             Action::OfferDraw => {
                 s.set_counter(DRAW_OFFER, None, mover as i64 + 1);
                 events.push(Event::Effect(Effect::Note(format!(

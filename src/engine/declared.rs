@@ -11,35 +11,54 @@ use crate::rules::cells::cells_of;
 use crate::rules::variant::actions::ActionDecl;
 
 impl Engine {
-    /// Appends the available declared actions of the player to move.
+    /// Appends the available declared actions of the player to move (in
+    /// the current phase; reactions wait for their windows).
     pub(super) fn declared_actions(
         &self,
         s: &GameState,
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
-        let p = s.to_move;
+        let phase = self.variant.phases.get(s.phase as usize);
+        for k in 0..self.variant.actions.len() {
+            let in_phase = phase
+                .and_then(|ph| ph.actions.as_ref())
+                .is_none_or(|l| l.contains(&(k as u8)));
+            if in_phase && !self.is_reaction(k) {
+                self.declared_of_kind(s, s.to_move, k, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the available actions of declared kind `k` for player `p`.
+    pub(super) fn declared_of_kind(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        k: usize,
+        out: &mut Vec<Action>,
+    ) -> Result<(), ActionError> {
+        let d = &self.variant.actions[k];
+        if !self.available(s, p, k, d) {
+            return Ok(());
+        }
+        let kind = k as u8;
         let mut first = Vec::new();
         let mut second = Vec::new();
-        for (k, d) in self.variant.actions.iter().enumerate() {
-            if !self.available(s, p, k, d) {
-                continue;
-            }
-            let kind = k as u8;
-            match d.params.len() {
-                0 => self.push_legal(s, out, d, Action::Declared { kind, a: 0, b: 0 })?,
-                1 => {
-                    self.param_values(s, p, d, 0, &[], &mut first);
-                    for &a in &first {
-                        self.push_legal(s, out, d, Action::Declared { kind, a, b: 0 })?;
-                    }
+        match d.params.len() {
+            0 => self.push_legal(s, out, d, Action::Declared { kind, a: 0, b: 0 })?,
+            1 => {
+                self.param_values(s, p, d, 0, &[], &mut first);
+                for &a in &first {
+                    self.push_legal(s, out, d, Action::Declared { kind, a, b: 0 })?;
                 }
-                _ => {
-                    self.param_values(s, p, d, 0, &[], &mut first);
-                    for &a in &first {
-                        self.param_values(s, p, d, 1, &[a], &mut second);
-                        for &b in &second {
-                            self.push_legal(s, out, d, Action::Declared { kind, a, b })?;
-                        }
+            }
+            _ => {
+                self.param_values(s, p, d, 0, &[], &mut first);
+                for &a in &first {
+                    self.param_values(s, p, d, 1, &[a], &mut second);
+                    for &b in &second {
+                        self.push_legal(s, out, d, Action::Declared { kind, a, b })?;
                     }
                 }
             }
@@ -71,20 +90,30 @@ impl Engine {
     /// Whether declared action `k` can be taken now by `p` (as
     /// [`Engine::unavailable`] says, without making the reason).
     fn available(&self, s: &GameState, p: PlayerId, k: usize, d: &ActionDecl) -> bool {
+        let pays = d
+            .cost
+            .as_ref()
+            .is_none_or(|(c, n)| s.counter(c, Some(p)) >= *n)
+            && d.needs.as_ref().is_none_or(|c| {
+                s.containers
+                    .iter()
+                    .any(|x| x.name == *c && x.owner == Some(p) && !x.pieces.is_empty())
+            });
+        if self.is_reaction(k) {
+            return pays
+                && s.windows.last().is_some_and(|w| {
+                    self.variant.reactions[w.kind as usize]
+                        .actions
+                        .contains(&(k as u8))
+                });
+        }
         let budget = self
             .variant
             .turn_actions
             .is_none_or(|n| s.steps.actions < n);
         !(d.counts && (s.steps.closed || !budget))
             && !(d.once && s.steps.taken & (1 << k) != 0)
-            && d.cost
-                .as_ref()
-                .is_none_or(|(c, n)| s.counter(c, Some(p)) >= *n)
-            && d.needs.as_ref().is_none_or(|c| {
-                s.containers
-                    .iter()
-                    .any(|x| x.name == *c && x.owner == Some(p) && !x.pieces.is_empty())
-            })
+            && pays
     }
 
     /// Why declared action `k` cannot be taken now by `p`, or `None`.
@@ -95,6 +124,17 @@ impl Engine {
         k: usize,
         d: &ActionDecl,
     ) -> Option<String> {
+        if self.is_reaction(k) {
+            // A reaction answers a window: the turn's budget is not its.
+            if !s.windows.last().is_some_and(|w| {
+                self.variant.reactions[w.kind as usize]
+                    .actions
+                    .contains(&(k as u8))
+            }) {
+                return Some(format!("`{}` is a reaction: only in its window", d.name));
+            }
+            return self.cost_or_needs(s, p, d);
+        }
         if d.counts && s.steps.closed {
             return Some("the action part of the turn is over".into());
         }
@@ -106,6 +146,11 @@ impl Engine {
         if d.once && s.steps.taken & (1 << k) != 0 {
             return Some(format!("`{}` is taken at most once a turn", d.name));
         }
+        self.cost_or_needs(s, p, d)
+    }
+
+    /// Why `p` cannot pay for `d` or lacks what it needs, or `None`.
+    fn cost_or_needs(&self, s: &GameState, p: PlayerId, d: &ActionDecl) -> Option<String> {
         if let Some((c, n)) = &d.cost {
             let have = s.counter(c, Some(p));
             if have < *n {
@@ -168,6 +213,15 @@ impl Engine {
         if let Some((c, n)) = &d.cost {
             let have = s.counter(c, Some(mover));
             s.set_counter(c, Some(mover), have - n);
+        }
+        if self.is_reaction(kind as usize) {
+            if let Some(f) = &d.perform {
+                let args = self.declared_args(d, a);
+                self.rules
+                    .perform_declared(s, &self.variant, effects, f, &args)
+                    .map_err(ActionError::Script)?;
+            }
+            return self.after_reaction(s, effects);
         }
         if d.counts {
             s.steps.actions = s.steps.actions.saturating_add(1);
@@ -246,7 +300,7 @@ impl Engine {
         };
         let text = self.declared_text(a);
         let d = &self.variant.actions[kind as usize];
-        let p = s.to_move;
+        let p = self.acting_player(s).unwrap_or(s.to_move);
         if let Some(why) = self.unavailable(s, p, kind as usize, d) {
             return format!("`{text}`: {why}");
         }

@@ -17,6 +17,8 @@ impl Engine {
             None
         } else if let Some(c) = s.pending.first() {
             Some(c.player)
+        } else if let Some(w) = s.windows.last() {
+            w.asked.first().copied()
         } else {
             Some(s.to_move)
         }
@@ -59,6 +61,9 @@ impl Engine {
         if let Some(c) = s.pending.first() {
             out.extend((0..c.options.len() as u16).map(|index| Action::Choose { index }));
             return Ok(());
+        }
+        if let Some(w) = s.windows.last() {
+            return self.window_actions(s, w, out);
         }
         let p = s.to_move;
         let frozen = self.frozen_cells(s, p)?;
@@ -141,7 +146,7 @@ impl Engine {
     /// Whether the player to move has at least one legal action (stops
     /// early), or the error of a query hook that failed.
     pub fn has_legal_action(&self, s: &GameState) -> Result<bool, ActionError> {
-        if !s.pending.is_empty() {
+        if !s.pending.is_empty() || !s.windows.is_empty() {
             return Ok(true);
         }
         if self.rules.has_filter() || self.rules.has_actions() || !self.variant.actions.is_empty() {

@@ -31,6 +31,7 @@ mod setup;
 pub mod tables;
 mod text;
 mod turn;
+pub mod window;
 
 use std::sync::Arc;
 
@@ -61,6 +62,9 @@ pub struct Engine {
     /// from the royal piece, `rules.check_cells`): for tests that prove the
     /// shortcuts change nothing.
     exhaustive_check: bool,
+    /// Whether the script defines `rules.on_turn_end`, `on_phase_start`,
+    /// `on_turn_start` (looked up once).
+    turn_hooks: [bool; 3],
 }
 
 impl Engine {
@@ -113,7 +117,10 @@ impl Engine {
         rules.set_attacked(Box::new(move |s, occupant, cell, by| {
             attacked_on(&asked, s, occupant, cell, by)
         }));
+        let turn_hooks =
+            ["on_turn_end", "on_phase_start", "on_turn_start"].map(|h| rules.has_function(h));
         let engine = Engine {
+            turn_hooks,
             exhaustive_check: false,
             line_next,
             slide_lines,
@@ -154,6 +161,19 @@ impl Engine {
                         ),
                     });
                 }
+            }
+        }
+        for r in &self.variant.reactions {
+            if let Some(f) = r.on_pass.as_ref().filter(|f| !self.rules.has_function(f)) {
+                diags.push(crate::rules::variant::Diagnostic {
+                    file: r.at.0.clone(),
+                    line: r.at.1,
+                    column: r.at.2,
+                    message: format!(
+                        "reactions.{}.on_pass: the script defines no function rules.{f}",
+                        r.name
+                    ),
+                });
             }
         }
         if diags.is_empty() {

@@ -10,6 +10,44 @@ use crate::engine::turn::Next;
 use crate::engine::Engine;
 
 impl Engine {
+    /// The declared containers of items (`containers:`), filled: one
+    /// shared, or one per player; a stack is shuffled with the game's
+    /// generator.
+    fn fill_containers(&self, s: &mut GameState) {
+        use rand::seq::SliceRandom;
+        for d in &self.variant.containers {
+            let owners: Vec<Option<PlayerId>> = if d.per_player {
+                (0..s.players).map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for owner in owners {
+                let k = s.container_id(&d.name, owner) as usize;
+                let items = &mut s.containers[k].items;
+                for (face, n) in &d.items {
+                    items.extend((0..*n).map(|_| crate::base::state::Item {
+                        value: face.clone(),
+                        known_by: 0,
+                    }));
+                }
+                if d.order == crate::rules::variant::flow::Order::Stack {
+                    items.shuffle(&mut s.rng);
+                }
+            }
+        }
+    }
+
+    /// Who plays first (`turn.first`: a seat, or drawn with the game's
+    /// generator), and in the first phase's order.
+    fn choose_first(&self, s: &mut GameState) {
+        use rand::Rng;
+        s.first_player = match self.variant.first {
+            crate::rules::variant::flow::First::Seat(p) => p.min(s.players.saturating_sub(1)),
+            crate::rules::variant::flow::First::Random => s.rng.random_range(0..s.players.max(1)),
+        };
+        s.to_move = self.phase_first(s);
+    }
+
     /// An empty board (terrain laid, no pieces) with red to move.
     pub fn empty_state(&self, seed: u64) -> GameState {
         let v = &self.variant;
@@ -154,6 +192,8 @@ impl Engine {
             // One piece per cell: a board has far fewer cells than ids.
             let _ = state.add_piece(k, p, c, !self.variant.hidden_identities);
         }
+        self.fill_containers(&mut state);
+        self.choose_first(&mut state);
         if self.rules.has_setup() {
             let mut effects = Vec::new();
             let chance = std::mem::replace(&mut state.rng, script_setup_rng(seed));
@@ -167,12 +207,15 @@ impl Engine {
                 return state;
             }
         }
-        // A first player who cannot move at all meets the no-move rule at once.
-        let stuck = self.has_legal_action(&state).map(|can| !can);
+        // The first turn's hooks; a first player who cannot move at all
+        // meets the no-move rule at once.
+        let mut effects = Vec::new();
+        let begun = self.begin_turn(&mut state, !self.variant.phases.is_empty(), &mut effects);
+        let stuck = begun.and_then(|()| self.has_legal_action(&state).map(|can| !can));
         let turned = stuck.and_then(|stuck| {
             if stuck {
-                state.to_move = state.players.saturating_sub(1);
-                self.advance_turn(&mut state, Next::Check)?;
+                state.to_move = state.previous_player(state.to_move);
+                self.advance_turn(&mut state, Next::Check, &mut Vec::new())?;
             }
             Ok(())
         });

@@ -27,6 +27,7 @@ impl Engine {
                 .and_then(|l| l.get(*index as usize).cloned())
                 .unwrap_or_else(|| format!("#{index}")),
             Action::Declared { .. } => self.declared_text(a),
+            Action::Pass => "pass".into(),
         }
     }
 
@@ -53,6 +54,9 @@ impl Engine {
     /// Reads the canonical forms only.
     pub(crate) fn parse_canonical(&self, s: &GameState, text: &str) -> Result<Action, ActionError> {
         let t = text.trim();
+        if t == "pass" && !s.windows.is_empty() && s.pending.is_empty() {
+            return Ok(Action::Pass);
+        }
         if let Some(c) = s.pending.first() {
             if let Some(i) = c.options.iter().position(|o| o == t) {
                 return Ok(Action::Choose { index: i as u16 });
@@ -124,6 +128,9 @@ impl Engine {
             return format!("the game is over ({})", o.reason);
         }
         let b = &self.variant.board;
+        if let Some(why) = self.waits_for_window(s, a) {
+            return why;
+        }
         match *a {
             Action::OfferDraw | Action::AcceptDraw if !self.variant.draw_offers => {
                 "this variant has no draw offers".into()
@@ -133,6 +140,7 @@ impl Engine {
             Action::Scripted { index } => {
                 format!("there is no listed action number {index} here")
             }
+            Action::Pass => "no reaction window is open: there is nothing to pass".into(),
             Action::Declared { .. } => match s.pending.first() {
                 Some(c) => format!(
                     "{} must first choose ({})",

@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::base::state::{GameState, Outcome, PlayerId};
 use crate::engine::sampler::Sampler;
-use crate::engine::{Action, ActionError, Engine};
+use crate::engine::{Action, ActionError, Engine, Event};
 use crate::rules::variant::NoMoves;
 
 /// How the turn rule learns whether the next player can move, and what the
@@ -56,19 +56,35 @@ impl Engine {
         h
     }
 
-    /// Passes the turn (unless a choice is pending) and applies the
-    /// no-legal-action rule and the ply cap.
+    /// Passes the turn (unless a choice is pending or a reaction window is
+    /// open) and applies the no-legal-action rule and the ply cap: the
+    /// turn hooks (`rules.on_turn_end`, then `rules.on_phase_start` when a
+    /// phase begins, `rules.on_turn_start`) run around the change of
+    /// player, their notes going to `events`.
     /// With `next`, the player to move's legal actions are listed there, or
     /// one of them is drawn (instead of only asking whether there is one);
     /// returns whether they were. A query hook that fails while the turn
     /// rule looks for a legal action is the error (the caller throws the
     /// state away).
-    pub(super) fn advance_turn(&self, s: &mut GameState, next: Next) -> Result<bool, ActionError> {
-        if s.outcome.is_some() || !s.pending.is_empty() {
+    pub(super) fn advance_turn(
+        &self,
+        s: &mut GameState,
+        next: Next,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, ActionError> {
+        if self.turn_waits(s) {
             return Ok(false);
         }
+        let mut effects = Vec::new();
+        if self.turn_hooks[0] {
+            self.turn_hook(s, "on_turn_end", None, &mut effects)?;
+            if self.turn_waits(s) {
+                events.extend(effects.into_iter().map(Event::Effect));
+                return Ok(false);
+            }
+        }
         let before = s.to_move;
-        s.to_move = s.next_player(s.to_move);
+        let phase_begins = self.pass_to_next(s);
         if !s.steps.is_fresh() {
             s.steps = Default::default();
         }
@@ -78,6 +94,11 @@ impl Engine {
                 let n = s.counter(c, None);
                 s.set_counter(c, None, n + 1);
             }
+        }
+        self.begin_turn(s, phase_begins, &mut effects)?;
+        events.extend(effects.into_iter().map(Event::Effect));
+        if self.turn_waits(s) {
+            return Ok(false);
         }
         if s.ply >= self.variant.max_plies {
             s.outcome = Some(Outcome {
@@ -89,13 +110,99 @@ impl Engine {
         self.judge_stuck(s, next)
     }
 
+    /// The turn cannot pass now: the game is over, a choice is pending or
+    /// a reaction window is open.
+    fn turn_waits(&self, s: &GameState) -> bool {
+        s.outcome.is_some() || !s.pending.is_empty() || !s.windows.is_empty()
+    }
+
+    /// Gives the turn to the next player in the phase's order, or starts
+    /// the next phase when this one is over (its rounds played, or a rule
+    /// ended it); returns whether a phase began.
+    fn pass_to_next(&self, s: &mut GameState) -> bool {
+        let phases = &self.variant.phases;
+        let Some(ph) = phases.get(s.phase as usize) else {
+            s.to_move = s.next_player(s.to_move);
+            return false;
+        };
+        s.phase_turns = s.phase_turns.saturating_add(1);
+        let active = (0..s.players)
+            .filter(|p| s.eliminated & (1 << p) == 0)
+            .count() as u16;
+        let rounds_over = ph
+            .rounds
+            .is_some_and(|r| s.phase_turns >= r.saturating_mul(active.max(1)));
+        if (rounds_over || s.steps.end_phase) && (s.phase as usize) + 1 < phases.len() {
+            s.phase += 1;
+            s.phase_turns = 0;
+            s.to_move = self.phase_first(s);
+            return true;
+        }
+        s.to_move = if ph.reverse {
+            s.previous_player(s.to_move)
+        } else {
+            s.next_player(s.to_move)
+        };
+        false
+    }
+
+    /// Who plays first in the current phase: the game's first player, or
+    /// (for a phase in reverse order) the player before them.
+    pub(super) fn phase_first(&self, s: &GameState) -> PlayerId {
+        let reverse = self
+            .variant
+            .phases
+            .get(s.phase as usize)
+            .is_some_and(|p| p.reverse);
+        let first = if s.eliminated & (1 << s.first_player) == 0 {
+            s.first_player
+        } else {
+            s.next_player(s.first_player)
+        };
+        if reverse {
+            s.previous_player(first)
+        } else {
+            first
+        }
+    }
+
+    /// The hooks of a turn's start: `rules.on_phase_start(g, phase)` when
+    /// a phase begins, then `rules.on_turn_start(g)`.
+    pub(super) fn begin_turn(
+        &self,
+        s: &mut GameState,
+        phase_begins: bool,
+        effects: &mut Vec<crate::base::effect::Effect>,
+    ) -> Result<(), ActionError> {
+        if phase_begins && self.turn_hooks[1] {
+            let name = self.variant.phases[s.phase as usize].name.clone();
+            self.turn_hook(s, "on_phase_start", Some(&name), effects)?;
+        }
+        if self.turn_hooks[2] && s.outcome.is_none() {
+            self.turn_hook(s, "on_turn_start", None, effects)?;
+        }
+        Ok(())
+    }
+
+    fn turn_hook(
+        &self,
+        s: &mut GameState,
+        name: &str,
+        arg: Option<&str>,
+        effects: &mut Vec<crate::base::effect::Effect>,
+    ) -> Result<(), ActionError> {
+        self.rules
+            .call_with_data(s, &self.variant, effects, name, &[], arg)
+            .map_err(ActionError::Script)
+    }
+
     /// A position read from a file or a FEN line: when its player to move
     /// has no legal action, the no-moves rule judges it at once (as it
     /// would have after the action that led there).
     /// A query hook that fails here leaves the position unjudged: the
     /// error shows where the actions are listed (which fails closed).
     pub fn judge_loaded(&self, s: &mut GameState) -> Result<(), String> {
-        if s.outcome.is_some() || !s.pending.is_empty() {
+        if self.turn_waits(s) {
             return Ok(());
         }
         let mut judged = s.clone();

@@ -47,6 +47,9 @@ pub struct Observation {
     /// Cell marks the player does not know (a face-down tile's content), by
     /// mark name: their cells, and their values (sorted) to deal among them.
     hidden_marks: Vec<(String, Vec<Cell>, Vec<String>)>,
+    /// Container items whose face the player does not see (a bag's tiles):
+    /// by container, their places and their faces, dealt among them.
+    hidden_items: Vec<(usize, Vec<usize>, Vec<String>)>,
 }
 
 impl Observation {
@@ -64,7 +67,9 @@ impl Observation {
 
     /// Whether anything is hidden from the player.
     pub fn has_hidden(&self) -> bool {
-        self.unknown.iter().any(|u| !u.is_empty()) || !self.hidden_marks.is_empty()
+        self.unknown.iter().any(|u| !u.is_empty())
+            || !self.hidden_marks.is_empty()
+            || !self.hidden_items.is_empty()
     }
 }
 
@@ -114,9 +119,11 @@ impl Engine {
         for h in &mut hidden_marks {
             h.2.sort();
         }
+        let hidden_items = self.hide_items(&mut state, player);
         state.seed = 0;
         state.rng = ChaCha8Rng::seed_from_u64(0);
         Observation {
+            hidden_items,
             player,
             state,
             unknown,
@@ -159,6 +166,13 @@ impl Engine {
     /// from the mobile part of the pool), the others share what is left in
     /// a uniform shuffle. Every consistent assignment is equally likely.
     fn deal(&self, obs: &Observation, s: &mut GameState, rng: &mut ChaCha8Rng) {
+        for (k, places, faces) in &obs.hidden_items {
+            let mut faces = faces.clone();
+            faces.shuffle(rng);
+            for (&i, f) in places.iter().zip(faces) {
+                s.containers[*k].items[i].value = f;
+            }
+        }
         for (name, cells, values) in &obs.hidden_marks {
             let mut values = values.clone();
             values.shuffle(rng);
@@ -194,6 +208,38 @@ impl Engine {
                 s.set_kind(id, k);
             }
         }
+    }
+
+    /// Blanks the faces of container items `player` does not see (as
+    /// [`Engine::view_items`] shows them) and lists them, sorted, by
+    /// container.
+    fn hide_items(
+        &self,
+        state: &mut GameState,
+        player: PlayerId,
+    ) -> Vec<(usize, Vec<usize>, Vec<String>)> {
+        let mut out = Vec::new();
+        for (k, c) in state.containers.iter_mut().enumerate() {
+            let Some(d) = self.variant.containers.iter().find(|d| d.name == c.name) else {
+                continue;
+            };
+            if d.contents.lets(Some(player), c.owner) {
+                continue;
+            }
+            let mut places = Vec::new();
+            let mut faces = Vec::new();
+            for (i, it) in c.items.iter_mut().enumerate() {
+                if it.known_by & (1 << player) == 0 {
+                    places.push(i);
+                    faces.push(std::mem::replace(&mut it.value, "?".into()));
+                }
+            }
+            if !places.is_empty() {
+                faces.sort();
+                out.push((k, places, faces));
+            }
+        }
+        out
     }
 
     fn all_consistent(&self, obs: &Observation, s: &GameState) -> bool {

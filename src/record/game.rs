@@ -24,6 +24,7 @@ use crate::base::state::{
     Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle, TurnSteps,
 };
 use crate::engine::Engine;
+use crate::record::flow_pos::FlowPos;
 use crate::rules::variant::Value;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,6 +146,9 @@ pub struct Position {
     /// Where the turn in progress stands (declared actions).
     #[serde(default, skip_serializing_if = "TurnSteps::is_fresh")]
     pub steps: TurnSteps,
+    /// Container items, reaction windows, the phase.
+    #[serde(default, skip_serializing_if = "FlowPos::is_empty")]
+    pub flow: FlowPos,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -213,14 +217,14 @@ pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, String> {
 }
 
 impl Engine {
-    fn players_of(&self, set: u8) -> Vec<String> {
+    pub(super) fn players_of(&self, set: u8) -> Vec<String> {
         (0..self.variant.players.len() as PlayerId)
             .filter(|p| set & (1 << p) != 0)
             .map(|p| self.player_name(p).to_string())
             .collect()
     }
 
-    fn player_set(&self, names: &[String]) -> Result<u8, String> {
+    pub(super) fn player_set(&self, names: &[String]) -> Result<u8, String> {
         let mut set = 0;
         for n in names {
             set |= 1 << self.player_id(n)?;
@@ -357,6 +361,7 @@ impl Engine {
                 .collect(),
             hold_turn: s.hold_turn,
             steps: s.steps.clone(),
+            flow: self.flow_pos(s),
         }
     }
 
@@ -374,6 +379,7 @@ impl Engine {
         }
         self.read_pieces(pos, &mut s)?;
         self.read_bookkeeping(pos, &mut s)?;
+        self.read_flow(&pos.flow, &mut s)?;
         s.check_consistency()?;
         self.judge_loaded(&mut s)?;
         Ok(s)

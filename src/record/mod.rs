@@ -1,9 +1,12 @@
 //! What leaves the engine: per-viewer views, the written forms of moves and
 //! positions, and game records.
+mod flow_pos;
 mod game;
+mod items;
 pub mod notation;
 mod seen;
 pub mod view;
 
+pub use flow_pos::{FlowPos, ItemsPos, WindowPos};
 pub use game::*;
 pub use seen::{read_record, RecordFile};

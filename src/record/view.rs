@@ -75,6 +75,11 @@ pub struct ViewContainer {
     pub name: String,
     pub owner: Option<String>,
     pub pieces: Vec<ViewPiece>,
+    /// A declared container's items (tiles, cards) as the viewer sees
+    /// them, `None` for an unknown face; absent when the viewer may not
+    /// see how many there are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<Option<String>>>,
 }
 
 /// A pending choice: who must make it. The question and the options are
@@ -110,6 +115,13 @@ pub struct View {
     /// Cell counters (public): (name, cell, value).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cell_counters: Vec<(String, String, i64)>,
+    /// The open reaction window (its declared name); `acting` is the
+    /// player it asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    /// The phase of the game, when the variant declares phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
 }
 
 /// What another player's hidden answer to a choice is shown as (events,
@@ -235,6 +247,7 @@ impl Engine {
                     .iter()
                     .map(|&id| self.view_piece(s, id, viewer))
                     .collect(),
+                items: self.view_items(c, viewer),
             })
             .collect();
         let counters = s
@@ -284,6 +297,15 @@ impl Engine {
                 .iter()
                 .map(|((n, c), v)| (n.clone(), b.cell_name(*c), *v))
                 .collect(),
+            window: s
+                .windows
+                .last()
+                .map(|w| self.variant.reactions[w.kind as usize].name.clone()),
+            phase: self
+                .variant
+                .phases
+                .get(s.phase as usize)
+                .map(|p| p.name.clone()),
         }
     }
 
@@ -439,7 +461,7 @@ impl Engine {
             if c.name == CAPTURED {
                 known.sort_by_key(|&(p, _)| p.unwrap_or(usize::MAX));
             }
-            let names: Vec<String> = known
+            let mut names: Vec<String> = known
                 .iter()
                 .map(|&(p, id)| match p {
                     Some(_) => self.variant.kinds[s.pieces[id as usize].kind as usize]
@@ -448,6 +470,7 @@ impl Engine {
                     None => "?".into(),
                 })
                 .collect();
+            names.extend(self.items_text(c, viewer));
             let owner = c.owner.map(|o| self.player_name(o)).unwrap_or("shared");
             lines.push(format!(
                 "{} {owner}: {}",
@@ -591,10 +614,16 @@ impl Engine {
                 view.ply,
                 choice_prompt(&self.variant.words, c)
             )),
-            (None, None) => out.push_str(&format!(
-                "ply {}: {} to move   (viewing as {})\n",
-                view.ply, view.to_move, view.viewer
-            )),
+            (None, None) => match (&view.window, &view.acting) {
+                (Some(w), Some(who)) => out.push_str(&format!(
+                    "ply {}: {who} may react ({w}: a reaction or pass), in {}'s turn   (viewing as {})\n",
+                    view.ply, view.to_move, view.viewer
+                )),
+                _ => out.push_str(&format!(
+                    "ply {}: {} to move   (viewing as {})\n",
+                    view.ply, view.to_move, view.viewer
+                )),
+            },
         }
         out
     }
@@ -666,11 +695,14 @@ impl Engine {
             out.push_str(&format!("  {n}: {}\n", parts.join(", ")));
         }
         for c in &view.containers {
-            let items: Vec<String> = c
+            let mut items: Vec<String> = c
                 .pieces
                 .iter()
                 .map(|p| self.symbol_of(p.kind.as_deref()))
                 .collect();
+            if let Some(list) = &c.items {
+                items.extend(list.iter().map(|i| i.as_deref().unwrap_or("?").to_string()));
+            }
             out.push_str(&format!(
                 "  {} {}: {}\n",
                 c.name,

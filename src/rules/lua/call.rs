@@ -44,6 +44,7 @@ hooks! {
     SETUP = "rules.setup" returns "nothing";
     DECLARED = "a declared action's rules function" returns "nothing";
     HANDLER = "a choice's handler" returns "nothing";
+    FLOW = "a turn-flow hook (window, phase or turn)" returns "nothing";
     LEGAL = "a declared action's legal filter" returns "a boolean";
     EVAL = "typed Lua" returns "any values";
 }

@@ -66,6 +66,25 @@ impl Rules {
         })
     }
 
+    /// Calls `rules.<name>(g, data)` (a window's `on_pass`) or, with
+    /// `arg`, `rules.<name>(g, arg)` (a phase's name); `data` becomes a
+    /// table of plain values.
+    pub fn call_with_data(
+        &self,
+        state: &mut GameState,
+        variant: &Arc<Variant>,
+        effects: &mut Vec<Effect>,
+        name: &str,
+        data: &[(String, Plain)],
+        arg: Option<&str>,
+    ) -> Result<(), String> {
+        let f = self.function(name)?;
+        self.call(&call::FLOW, state, variant, effects, |lua, api| match arg {
+            Some(a) => f.call::<()>((api.clone(), a.to_string())),
+            None => f.call::<()>((api.clone(), plain_table(lua, data)?)),
+        })
+    }
+
     /// Hands a choice's answer to its handler:
     /// `rules.<handler>(g, player, option, data)`.
     pub fn answer_choice(
@@ -146,4 +165,17 @@ fn declared_call<R: mlua::FromLuaMulti>(
         t.raw_set(k, name)?;
     }
     f.call((api.clone(), t))
+}
+
+/// Plain values as a Lua table (a choice's or a window's data).
+pub(super) fn plain_table(lua: &mlua::Lua, data: &[(String, Plain)]) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table_with_capacity(0, data.len())?;
+    for (k, v) in data {
+        match v {
+            Plain::Bool(b) => t.raw_set(k.as_str(), *b)?,
+            Plain::Int(i) => t.raw_set(k.as_str(), *i)?,
+            Plain::Text(s) => t.raw_set(k.as_str(), s.as_str())?,
+        }
+    }
+    Ok(t)
 }

@@ -69,6 +69,16 @@ impl Origins {
         if !raw.tokens.is_empty() {
             set("tokens".into());
         }
+        for (key, there) in [
+            ("phases", raw.phases.is_some()),
+            ("reactions", raw.reactions.is_some()),
+            ("containers", raw.containers.is_some()),
+            ("turn", raw.turn.is_some()),
+        ] {
+            if there {
+                set(key.into());
+            }
+        }
     }
 
     pub(super) fn get(&self, key: &str) -> usize {
@@ -179,6 +189,9 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.actions = child.actions.or(base.actions);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
+    base.phases = child.phases.or(base.phases);
+    base.reactions = child.reactions.or(base.reactions);
+    base.containers = child.containers.or(base.containers);
     base.rules.after_action_when = child
         .rules
         .after_action_when

@@ -24,6 +24,7 @@ pub struct Token {
 }
 mod child;
 mod diagnostic;
+pub mod flow;
 mod joint;
 mod kinds;
 mod load;
@@ -120,6 +121,14 @@ pub struct Variant {
     pub queries: Vec<actions::ParamDecl>,
     /// Kinds of things that lie on cells (`tokens:`), the script's `tokens`.
     pub tokens: Vec<Token>,
+    /// Who plays first (`turn.first`).
+    pub first: flow::First,
+    /// The phases of the game (`phases:`), in order; empty: one phase.
+    pub phases: Vec<flow::Phase>,
+    /// Reaction windows (`reactions:`).
+    pub reactions: Vec<flow::ReactionDecl>,
+    /// Containers of items (`containers:`).
+    pub containers: Vec<flow::ContainerDecl>,
     /// The variant's own words for events and choice questions.
     pub words: Words,
     /// The kinds in the order the variant declares them (`pieces`, captured

@@ -74,6 +74,15 @@ pub(super) struct RawVariant {
     /// its attributes (merged name by name over the base's).
     #[serde(default)]
     pub(super) tokens: IndexMap<String, Spanned<IndexMap<String, Value>>>,
+    /// The phases of the game, in order.
+    #[serde(default)]
+    pub(super) phases: Option<Vec<RawPhase>>,
+    /// Reaction windows, by name.
+    #[serde(default)]
+    pub(super) reactions: Option<IndexMap<String, Spanned<RawReaction>>>,
+    /// Containers of items, by name.
+    #[serde(default)]
+    pub(super) containers: Option<IndexMap<String, Spanned<RawContainer>>>,
     /// The variant's own words (merged key by key over the base's).
     #[serde(default)]
     pub(super) words: RawWords,
@@ -94,6 +103,58 @@ pub(super) struct RawVariant {
 pub(super) struct RawTurn {
     #[serde(default)]
     pub(super) actions: Option<u8>,
+    /// Who plays first: a player, `random`, or `$option`.
+    #[serde(default)]
+    pub(super) first: Option<Spanned<String>>,
+}
+
+/// One phase as written (`phases:` is a list).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPhase {
+    pub(super) name: Spanned<String>,
+    #[serde(default)]
+    pub(super) actions: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    pub(super) rounds: Option<u16>,
+    #[serde(default)]
+    pub(super) order: Option<Spanned<String>>,
+}
+
+/// One reaction window as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawReaction {
+    #[serde(default)]
+    pub(super) after: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) who: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) ask: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) from: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) actions: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) on_pass: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) after_react: Option<Spanned<String>>,
+}
+
+/// One container of items as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawContainer {
+    #[serde(default)]
+    pub(super) per_player: Option<bool>,
+    #[serde(default)]
+    pub(super) order: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) contents: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) count: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) items: IndexMap<String, Param<u32>>,
 }
 
 /// One declared action as written.

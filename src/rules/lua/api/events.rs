@@ -93,7 +93,7 @@ struct Asked<'a> {
 
 /// A choice's data table: string keys, plain values (booleans, integers,
 /// strings), at most 16 of them.
-fn plain_data(t: Table) -> mlua::Result<Vec<(String, Plain)>> {
+pub(super) fn plain_data(t: Table) -> mlua::Result<Vec<(String, Plain)>> {
     let mut out = Vec::new();
     for pair in t.pairs::<mlua::Value, mlua::Value>() {
         let (k, v) = pair?;

@@ -4,6 +4,8 @@
 mod board;
 mod counters;
 mod events;
+mod flow;
+mod items;
 mod marks;
 mod moves;
 mod pieces;
@@ -26,6 +28,8 @@ pub(super) struct Api;
 impl UserData for Api {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
         turn::register_turn(m);
+        flow::register_flow(m);
+        items::register_items(m);
         events::register_events(m);
         pieces::register_pieces(m);
         moves::register_moves(m);

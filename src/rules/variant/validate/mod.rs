@@ -13,6 +13,7 @@ use crate::base::geometry::{Board, Cell};
 
 mod actions;
 mod board;
+mod flow;
 mod joint;
 mod notation;
 mod options;
@@ -51,6 +52,10 @@ pub(super) fn validate(
     let declared = actions::actions(&raw, &board, &mut cx);
     let queries = actions::queries(&raw, &board, &mut cx);
     let tokens = tokens::tokens(&raw, &mut cx);
+    let first = flow::first(&raw, &players, &mut cx);
+    let phases = flow::phases(&raw, &declared, &mut cx);
+    let reactions = flow::reactions(&raw, &declared, &mut cx);
+    let containers = flow::containers(&raw, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -92,6 +97,10 @@ pub(super) fn validate(
         queries,
         tokens,
         turn_actions: raw.turn.as_ref().and_then(|t| t.actions),
+        first,
+        phases,
+        reactions,
+        containers,
         notation: notation::notation(raw.notation),
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
         mark_symbols: raw

@@ -1,0 +1,303 @@
+//! Rule tests for Pond (examples/variants/pond.yaml), the example of the
+//! declared turn flow: the first player and phases with their own order
+//! (and the hooks at their boundaries), a bag and per-player containers of
+//! items with their visibility, and a reaction window out of turn.
+
+mod common;
+use common::{engine, legal, play};
+use sandtable::base::state::{GameState, Item};
+use sandtable::engine::Engine;
+use sandtable::record::view::Viewer;
+
+const POND: &str = "examples/variants/pond.yaml";
+
+fn pond(options: &[(&str, &str)]) -> Engine {
+    engine(POND, options)
+}
+
+fn who(e: &Engine, s: &GameState) -> String {
+    assert!(s.outcome.is_none(), "{:?}", s.outcome);
+    e.player_name(e.acting_player(s).unwrap()).to_string()
+}
+
+/// The container `name` of `owner` (`None`: shared).
+fn items(e: &Engine, s: &GameState, name: &str, owner: Option<&str>) -> Vec<String> {
+    let owner = owner.map(|o| e.variant.player_index(o).unwrap() as u8);
+    s.containers
+        .iter()
+        .find(|c| c.name == name && c.owner == owner)
+        .map(|c| c.items.iter().map(|i| i.value.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Sets the pond's items (the next draws, whatever the generator picks,
+/// come from these).
+fn stock(s: &mut GameState, faces: &[&str]) {
+    let k = s.containers.iter().position(|c| c.name == "pond").unwrap();
+    s.containers[k].items = faces
+        .iter()
+        .map(|f| Item {
+            value: f.to_string(),
+            known_by: 0,
+        })
+        .collect();
+}
+
+fn coins(e: &Engine, s: &GameState, p: &str) -> i64 {
+    s.counter("coins", Some(e.variant.player_index(p).unwrap() as u8))
+}
+
+/// A game moored: jade on `jade_at`, amber on `amber_at`, amber to fish.
+fn moored(e: &Engine, jade_at: &str, amber_at: &str) -> GameState {
+    let mut s = e.new_game(1, &[]);
+    play(
+        e,
+        &mut s,
+        &[&format!("moor {jade_at}"), &format!("moor {amber_at}")],
+    );
+    s
+}
+
+#[test]
+fn mooring_goes_in_reverse_order_then_fishing_starts_with_the_first_player() {
+    let e = pond(&[]);
+    let mut s = e.new_game(1, &[]);
+    assert_eq!(
+        who(&e, &s),
+        "jade",
+        "reverse order: the player before amber"
+    );
+    assert_eq!(e.view(&s, Viewer::Public).phase.as_deref(), Some("mooring"));
+    assert!(legal(&e, &s).iter().all(|a| a.starts_with("moor ")));
+    play(&e, &mut s, &["moor b2"]);
+    assert_eq!(who(&e, &s), "amber");
+    assert!(!legal(&e, &s).contains(&"moor b2".to_string()));
+    play(&e, &mut s, &["moor a1"]);
+    assert_eq!(e.view(&s, Viewer::Public).phase.as_deref(), Some("fishing"));
+    assert_eq!(who(&e, &s), "amber", "the first player opens the phase");
+    assert_eq!(legal(&e, &s), ["a1-a2", "a1-b1", "fish"]);
+    assert_eq!(coins(&e, &s, "jade"), 2, "rules.on_phase_start paid them");
+    play(&e, &mut s, &["fish"]);
+    assert_eq!(who(&e, &s), "jade", "then clockwise");
+}
+
+#[test]
+fn the_first_player_is_an_option_a_seat_or_random() {
+    let e = pond(&[("first", "jade")]);
+    let s = e.new_game(1, &[]);
+    assert_eq!(who(&e, &s), "amber", "jade first: amber moors first");
+    let e = pond(&[("first", "random")]);
+    let firsts: Vec<String> = (0..16)
+        .map(|seed| who(&e, &e.new_game(seed, &[])))
+        .collect();
+    assert!(firsts.contains(&"amber".into()) && firsts.contains(&"jade".into()));
+    assert_eq!(
+        who(&e, &e.new_game(5, &[])),
+        who(&e, &e.new_game(5, &[])),
+        "seeded"
+    );
+}
+
+#[test]
+fn fishing_draws_from_the_bag_into_the_anglers_catch() {
+    let e = pond(&[]);
+    let s = e.new_game(1, &[]);
+    assert_eq!(items(&e, &s, "pond", None).len(), 12);
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["trout", "minnow", "minnow"]);
+    play(&e, &mut s, &["fish"]);
+    assert_eq!(items(&e, &s, "pond", None).len(), 2);
+    assert_eq!(items(&e, &s, "catch", Some("amber")).len(), 1);
+    // From the middle of the pond, two tiles.
+    let mut s = moored(&e, "c3", "b2");
+    stock(&mut s, &["trout", "minnow", "minnow"]);
+    play(&e, &mut s, &["fish"]);
+    assert_eq!(items(&e, &s, "catch", Some("amber")).len(), 2);
+}
+
+#[test]
+fn a_bag_shows_its_count_and_a_catch_only_to_its_owner() {
+    let e = pond(&[]);
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["trout"]);
+    play(&e, &mut s, &["fish"]);
+    let view = |v| e.view(&s, v);
+    let find = |v: &sandtable::record::view::View, name: &str, owner: Option<&str>| {
+        v.containers
+            .iter()
+            .find(|c| c.name == name && c.owner.as_deref() == owner)
+            .unwrap()
+            .items
+            .clone()
+    };
+    let amber = view(Viewer::Player(0));
+    let jade = view(Viewer::Player(1));
+    assert_eq!(
+        find(&amber, "catch", Some("amber")),
+        Some(vec![Some("trout".into())])
+    );
+    assert_eq!(
+        find(&jade, "catch", Some("amber")),
+        Some(vec![None]),
+        "a count, no face"
+    );
+    assert_eq!(find(&jade, "pond", None), Some(vec![]));
+    assert_eq!(
+        find(&view(Viewer::Omniscient), "catch", Some("amber")),
+        Some(vec![Some("trout".into())])
+    );
+}
+
+#[test]
+fn a_pike_opens_a_window_where_the_other_angler_acts() {
+    let e = pond(&[]);
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["pike"]);
+    play(&e, &mut s, &["fish"]);
+    assert_eq!(who(&e, &s), "jade", "jade may react");
+    assert_eq!(e.player_name(s.to_move), "amber", "in amber's turn");
+    assert_eq!(legal(&e, &s), ["cut", "pass"]);
+    let v = e.view(&s, Viewer::Public);
+    assert_eq!(
+        (v.window.as_deref(), v.acting.as_deref()),
+        (Some("pike"), Some("jade"))
+    );
+    let a = e.parse_action(&s, "c3-c2").unwrap();
+    let err = e.apply(&mut s.clone(), &a).unwrap_err().to_string();
+    assert!(err.contains("jade is asked to react first (pike)"), "{err}");
+    // Pass: the window closes, the pike is landed, the turn passes (and
+    // the pond, fished out, ends the game).
+    let mut passed = s.clone();
+    play(&e, &mut passed, &["pass"]);
+    assert_eq!(items(&e, &passed, "catch", Some("amber")), ["pike"]);
+    assert!(passed.windows.is_empty());
+    assert_eq!(passed.outcome.expect("over").winners, [0]);
+    // Cut: a coin, and the pike swims back.
+    play(&e, &mut s, &["cut"]);
+    assert_eq!(coins(&e, &s, "jade"), 1);
+    assert!(items(&e, &s, "catch", Some("amber")).is_empty());
+    assert_eq!(items(&e, &s, "pond", None), ["pike"]);
+    assert_eq!(who(&e, &s), "jade", "the turn passed as fishing ends it");
+    assert_eq!(s.steps.actions, 0);
+}
+
+#[test]
+fn a_player_who_cannot_pay_is_not_asked() {
+    let e = pond(&[("coins", "0")]);
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["pike"]);
+    play(&e, &mut s, &["fish"]);
+    assert!(
+        s.windows.is_empty(),
+        "nobody able: the window closed at once"
+    );
+    assert_eq!(items(&e, &s, "catch", Some("amber")), ["pike"], "landed");
+    assert!(
+        s.outcome.is_some(),
+        "and the turn passed: the pond is fished out"
+    );
+}
+
+#[test]
+fn the_best_catch_wins_when_the_pond_is_fished_out() {
+    let e = pond(&[]);
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["trout"]);
+    play(&e, &mut s, &["fish"]);
+    let o = s.outcome.clone().expect("rules.on_turn_end ended it");
+    assert_eq!(o.winners, [0]);
+    assert!(o.reason.contains("best catch (2)"), "{}", o.reason);
+}
+
+#[test]
+fn a_window_declared_after_an_action_asks_everyone_in_order() {
+    // A copy of Pond where rowing opens a window that asks everyone, the
+    // rower last, and keeps asking after a reaction.
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    std::fs::create_dir_all(dir.path().join("variants")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::copy(
+        root.join("scripts/pond.lua"),
+        dir.path().join("scripts/pond.lua"),
+    )
+    .unwrap();
+    let yaml = std::fs::read_to_string(root.join("variants/pond.yaml")).unwrap().replace(
+        "reactions:\n",
+        "reactions:\n  wake:\n    after: [row]\n    who: all\n    ask: everyone\n    after_react: next\n    actions: [cut]\n  splash:\n    after: [row]\n    who: all\n    from: mover\n    ask: everyone\n    actions: [cut]\n",
+    );
+    let path = dir.path().join("variants/pond.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap();
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &[]);
+    play(&e, &mut s, &["a1-a2"]);
+    // Both windows open after the row; the last declared is asked first,
+    // the rower first (`from: mover`).
+    assert_eq!(e.view(&s, Viewer::Public).window.as_deref(), Some("splash"));
+    assert_eq!(who(&e, &s), "amber", "from: mover");
+    play(&e, &mut s, &["pass", "pass"]);
+    assert_eq!(who(&e, &s), "jade", "the next player first");
+    assert_eq!(e.view(&s, Viewer::Public).window.as_deref(), Some("wake"));
+    play(&e, &mut s, &["cut"]);
+    assert_eq!(who(&e, &s), "amber", "after a reaction the next is asked");
+    play(&e, &mut s, &["pass"]);
+    assert!(s.windows.is_empty());
+    assert_eq!(who(&e, &s), "jade", "rowing ended amber's turn");
+    assert_eq!(coins(&e, &s, "jade"), 1);
+}
+
+/// A copy of Pond with one edit, loaded: the error text.
+fn load_edited(old: &str, new: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let yaml = std::fs::read_to_string(root.join("variants/pond.yaml")).unwrap();
+    assert!(yaml.contains(old), "{old}");
+    let path = dir.path().join("variants/pond.yaml");
+    std::fs::write(&path, yaml.replacen(old, new, 1)).unwrap();
+    std::fs::copy(
+        root.join("scripts/pond.lua"),
+        dir.path().join("scripts/pond.lua"),
+    )
+    .unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e
+            .to_string()
+            .replace(&dir.path().display().to_string(), "TMP"),
+    }
+}
+
+#[test]
+fn check_names_the_line_and_column_of_a_bad_flow_declaration() {
+    insta::assert_snapshot!(
+        "pond_bad_reaction_action",
+        load_edited("actions: [cut]", "actions: [snip]")
+    );
+    insta::assert_snapshot!(
+        "pond_bad_container_order",
+        load_edited("order: bag", "order: sack")
+    );
+    insta::assert_snapshot!(
+        "pond_bad_phase_action",
+        load_edited("actions: [row, fish]", "actions: [row, fly]")
+    );
+    insta::assert_snapshot!(
+        "pond_bad_first_player",
+        load_edited("first: $first", "first: coral")
+    );
+    insta::assert_snapshot!(
+        "pond_missing_on_pass",
+        load_edited("on_pass: land", "on_pass: landed")
+    );
+    insta::assert_snapshot!(
+        "pond_shared_container_for_owner",
+        load_edited(
+            "pond: { order: bag,",
+            "pond: { order: bag, contents: owner,"
+        )
+    );
+}
