@@ -2,6 +2,7 @@
 //! positions, and game records.
 mod game;
 pub mod notation;
+mod san;
 mod seen;
 pub mod view;
 

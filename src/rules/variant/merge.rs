@@ -51,6 +51,9 @@ impl Origins {
         if raw.start.is_some() {
             set("start".into());
         }
+        if raw.notation.is_some() {
+            set("notation".into());
+        }
         if raw.actions.is_some() {
             set("actions".into());
         }

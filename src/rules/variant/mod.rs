@@ -28,7 +28,7 @@ mod words;
 pub use diagnostic::{Diagnostic, LoadError};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
 pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
-pub use notation::{Notation, NotationStyle};
+pub use notation::{NamedMove, Notation, NotationStyle};
 pub use turn::{AfterActionWhen, NoMoves, NoProgress};
 pub use value::Value;
 pub use words::Words;

@@ -152,6 +152,22 @@ pub(super) struct RawNotation {
     pub(super) check: Option<String>,
     #[serde(default)]
     pub(super) mate: Option<String>,
+    #[serde(default)]
+    pub(super) promotion_mark: Option<String>,
+    /// Moves written by a name (`O-O: { kind: king, moves: [e1-g1, e8-g8] }`).
+    #[serde(default)]
+    pub(super) named_moves: IndexMap<String, Spanned<RawNamedMove>>,
+}
+
+/// One of `notation.named_moves`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawNamedMove {
+    pub(super) kind: String,
+    /// `from-to` pairs (`e1-g1`).
+    pub(super) moves: Vec<String>,
+    #[serde(default)]
+    pub(super) also: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -51,6 +51,7 @@ pub(super) fn validate(
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
     let after_action_when = rules::after_action_when(&raw.rules, &board, &players, &kinds, &mut cx);
+    let notation = notation::notation(raw.notation, &board, &kinds, &mut cx);
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
     let show_order = show_order(&raw.piece_order, &kinds);
@@ -82,7 +83,7 @@ pub(super) fn validate(
         start: raw.start.map(|s| s.value),
         actions: declared,
         turn_actions: raw.turn.as_ref().and_then(|t| t.actions),
-        notation: notation::notation(raw.notation),
+        notation,
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
         mark_symbols: raw
             .rules
