@@ -1,6 +1,7 @@
 //! What leaves the engine: per-viewer views, the written forms of moves and
 //! positions, and game records.
 mod game;
+mod legend;
 pub mod notation;
 mod san;
 mod seen;

@@ -237,9 +237,11 @@ impl Engine {
                     .collect(),
             })
             .collect();
+        // Counters declared `internal` are the rules' bookkeeping: nobody's.
         let counters = s
             .counters
             .iter()
+            .filter(|(n, _, _)| !self.variant.is_internal_counter(n))
             .map(|(n, p, v)| (n.to_string(), p.map(|p| self.player_name(p).to_string()), v))
             .collect();
         let pending = s.pending.first().map(|c| {
@@ -583,6 +585,7 @@ impl Engine {
         }
         out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
+        out.push_str(&self.legend(view));
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),

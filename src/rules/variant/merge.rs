@@ -128,6 +128,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.setup.zones.extend(child.setup.zones);
     base.words.events.extend(child.words.events);
     base.words.questions.extend(child.words.questions);
+    base.counters.extend(child.counters);
     base.start = child.start.or(base.start);
     base.notation = child.notation.or(base.notation);
     base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);

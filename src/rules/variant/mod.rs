@@ -103,6 +103,9 @@ pub struct Variant {
     pub turn_actions: Option<u8>,
     /// The variant's own words for events and choice questions.
     pub words: Words,
+    /// Counters declared `internal` (`counters:`): rules bookkeeping that
+    /// no view shows.
+    pub internal_counters: Vec<String>,
     /// The kinds in the order the variant declares them (`pieces`, captured
     /// piles); for a child, the child's order.
     pub show_order: Vec<usize>,
@@ -123,6 +126,11 @@ impl Variant {
             .iter()
             .find(|o| o.name == name)
             .map(|o| &o.value)
+    }
+
+    /// Whether a counter is rules bookkeeping, never shown (`internal`).
+    pub fn is_internal_counter(&self, name: &str) -> bool {
+        self.internal_counters.iter().any(|c| c == name)
     }
 
     pub fn kind_index(&self, name: &str) -> Option<usize> {

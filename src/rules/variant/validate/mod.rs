@@ -93,6 +93,12 @@ pub(super) fn validate(
             .into_iter()
             .collect(),
         show_order,
+        internal_counters: raw
+            .counters
+            .iter()
+            .filter(|(_, c)| c.internal)
+            .map(|(n, _)| n.clone())
+            .collect(),
         words: super::Words {
             events: raw.words.events.into_iter().collect(),
             questions: raw.words.questions.into_iter().collect(),
