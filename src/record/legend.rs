@@ -32,7 +32,10 @@ impl Engine {
         }
         for &i in &v.show_order {
             let k = &v.kinds[i];
-            if shown.iter().any(|x| x.kind.as_deref() == Some(k.name.as_str())) {
+            if shown
+                .iter()
+                .any(|x| x.kind.as_deref() == Some(k.name.as_str()))
+            {
                 items.push(format!("{} {}", k.symbol, k.display));
             }
         }
@@ -42,7 +45,11 @@ impl Engine {
         let mut out = String::new();
         let mut line = String::from(" ");
         for (n, it) in items.iter().enumerate() {
-            let sep = if n + 1 < items.len() && !it.ends_with(';') { "," } else { "" };
+            let sep = if n + 1 < items.len() && !it.ends_with(';') {
+                ","
+            } else {
+                ""
+            };
             let word = format!(" {it}{sep}");
             if line.len() + word.len() > WIDTH && line.len() > 1 {
                 out.push_str(&line);

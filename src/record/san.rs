@@ -161,11 +161,6 @@ impl Engine {
             }
             _ => (t.clone(), None),
         };
-        let body = if n.capture_mark.is_empty() {
-            body
-        } else {
-            body.replace(n.capture_mark.as_str(), "")
-        };
         let legal = self.legal_actions(s);
         let b = &self.variant.board;
         let mut found: Vec<Action> = Vec::new();
@@ -183,8 +178,14 @@ impl Engine {
                     let dest = b.cell_name(to);
                     let origin = b.cell_name(from);
                     let split = origin.find(|c: char| c.is_ascii_digit()).unwrap_or(1);
+                    // The capture mark, if written, stands just before the
+                    // destination.
                     body.strip_prefix(letter)
                         .and_then(|r| r.strip_suffix(dest.as_str()))
+                        .map(|o| match o.strip_suffix(n.capture_mark.as_str()) {
+                            Some(o) if !n.capture_mark.is_empty() => o,
+                            _ => o,
+                        })
                         .is_some_and(|o| {
                             o.is_empty()
                                 || o == origin

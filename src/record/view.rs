@@ -134,8 +134,8 @@ pub fn choice_prompt(words: &crate::rules::variant::Words, c: &ViewChoice) -> St
 
 impl Engine {
     /// The text of an action as `viewer` may see it, in the state before
-    /// it: another player's answer to a choice that is not public is
-    /// [`HIDDEN_CHOICE`].
+    /// it, in the variant's notation ([`Engine::move_text`]): another
+    /// player's answer to a choice that is not public is [`HIDDEN_CHOICE`].
     pub fn action_text_for(
         &self,
         before: &GameState,
@@ -148,7 +148,7 @@ impl Engine {
             {
                 HIDDEN_CHOICE.to_string()
             }
-            _ => self.action_text(before, a),
+            _ => self.move_text(before, a, None),
         }
     }
 
