@@ -267,3 +267,38 @@ fn the_board_has_a_legend_of_the_codes_it_shows() {
         "{text}"
     );
 }
+
+#[test]
+fn a_named_move_of_no_kind_is_an_error_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    std::fs::copy(
+        root.join("scripts/chess.lua"),
+        dir.path().join("scripts/chess.lua"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(root.join("variants/chess.yaml"))
+        .unwrap()
+        .replace("O-O:   { kind: king,", "O-O:   { kind: kingg,")
+        .replace("moves: [e1-c1, e8-c8]", "moves: [e1-c1, e8-z9]");
+    let path = dir.path().join("variants/chess.yaml");
+    std::fs::write(&path, &text).unwrap();
+    let err = match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e.to_string(),
+    };
+    let line = text
+        .lines()
+        .position(|l| l.contains("kingg"))
+        .map(|i| i + 1)
+        .unwrap();
+    assert!(
+        err.contains(&format!("chess.yaml:{line}:"))
+            && err.contains("`notation.named_moves.O-O.kind: kingg` names no piece kind"),
+        "{err}"
+    );
+    assert!(err.contains("`e8-z9` is not a move `FROM-TO`"), "{err}");
+}

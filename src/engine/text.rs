@@ -50,21 +50,6 @@ impl Engine {
         }
     }
 
-    /// Reads what a player types for one turn's worth of actions: an
-    /// action (see [`Engine::parse_action`]), or in the `san` style a move
-    /// with the promotion it names (`e8=Q`: the move, then the choice).
-    pub fn parse_turn(&self, s: &GameState, text: &str) -> Result<Vec<Action>, ActionError> {
-        if self.variant.notation.style == crate::rules::variant::NotationStyle::San
-            && s.pending.is_empty()
-            && self.parse_canonical(s, text).is_err()
-        {
-            if let Ok(v) = self.parse_san(s, &self.strip_marks(text)) {
-                return Ok(v);
-            }
-        }
-        self.parse_action(s, text).map(|a| vec![a])
-    }
-
     /// Reads the canonical forms only.
     pub(crate) fn parse_canonical(&self, s: &GameState, text: &str) -> Result<Action, ActionError> {
         let t = text.trim();

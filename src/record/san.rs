@@ -8,6 +8,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
+use crate::rules::variant::NotationStyle;
 
 /// What a move looks like to SAN, before it is written.
 struct Mover {
@@ -16,6 +17,21 @@ struct Mover {
 }
 
 impl Engine {
+    /// Reads what a player types for one turn's worth of actions: an
+    /// action (see [`Engine::parse_action`]), or in the `san` style a move
+    /// with the promotion it names (`e8=Q`: the move, then the choice).
+    pub fn parse_turn(&self, s: &GameState, text: &str) -> Result<Vec<Action>, ActionError> {
+        if self.variant.notation.style == NotationStyle::San
+            && s.pending.is_empty()
+            && self.parse_canonical(s, text).is_err()
+        {
+            if let Ok(v) = self.parse_san(s, &self.strip_marks(text)) {
+                return Ok(v);
+            }
+        }
+        self.parse_action(s, text).map(|a| vec![a])
+    }
+
     fn mover(&self, s: &GameState, from: Cell) -> Option<Mover> {
         let id = s.piece_at(from)?;
         let p = &s.pieces[id as usize];
@@ -172,7 +188,7 @@ impl Engine {
                 continue;
             };
             let hit = match n.named(m.kind, from, to) {
-                Some(named) if named.name == body || named.also.iter().any(|x| *x == body) => true,
+                Some(named) if named.name == body || named.also.contains(&body) => true,
                 _ => {
                     let letter = self.san_letter(m.kind);
                     let dest = b.cell_name(to);
