@@ -152,6 +152,31 @@ fn a_chess_promotion_asks_which_piece_and_is_answered_by_label() {
 }
 
 #[test]
+fn chess_is_read_and_written_in_san() {
+    let out = run_transcript("chess_san");
+    for w in [
+        "\nO-O\n",
+        "\nRxe4\n",
+        "\naxb8=Q+\n",
+        "\ndxe4\n",
+        "error: `Bxe4` is no legal move here",
+    ] {
+        assert!(out.contains(w), "{w}: {out}");
+    }
+    insta::assert_snapshot!("chess_san", out);
+}
+
+#[test]
+fn ultima_is_read_and_written_in_the_seeds_notation() {
+    let out = run_transcript("ultima_notation");
+    assert!(
+        out.contains("\nIc3\n") && out.contains("\nLg6:f5\n"),
+        "{out}"
+    );
+    insta::assert_snapshot!("ultima_notation", out);
+}
+
+#[test]
 fn an_ultimate_lightning_rescue_asks_both_questions_with_their_options() {
     let out = run_transcript("ultimate_lightning_rescue");
     assert!(out.contains("red must choose: rescue which piece? [marshal sergeant none]"));

@@ -111,6 +111,8 @@ function Game:counter(name, player) end
 ---@param name string
 ---@param value integer
 ---@param player Player|nil
+--- Sets a counter. Every viewer sees it unless the YAML declares it
+--- `counters: { NAME: { internal: true } }` (rules bookkeeping).
 function Game:set_counter(name, value, player) end
 ---@param id integer
 ---@param to Players

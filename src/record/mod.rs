@@ -3,7 +3,9 @@
 mod flow_pos;
 mod game;
 mod items;
+mod legend;
 pub mod notation;
+mod san;
 mod seen;
 pub mod view;
 

@@ -251,6 +251,9 @@ impl Engine {
             return self.action_text(s, a);
         }
         let legal = self.legal_actions(s);
+        if n.style == NotationStyle::San {
+            return self.san_text(s, &legal, a, None);
+        }
         let base = self.move_base(s, &legal, from, to);
         let mut next = s.clone();
         let Ok(events) = self.apply_unchecked(&mut next, a) else {
@@ -276,23 +279,65 @@ impl Engine {
             }
         }
         let mover = s.pieces[s.piece_at(from).unwrap_or(0) as usize].owner;
+        text.push_str(&self.check_suffix(s, &next, mover));
+        text
+    }
+
+    /// The check or mate mark of a move by `mover` that led from `s` to
+    /// `next` (empty when no other player's royal piece is attacked). A
+    /// mate mark that is a word (`mat`) stands apart.
+    pub(crate) fn check_suffix(&self, s: &GameState, next: &GameState, mover: PlayerId) -> String {
+        let n = &self.variant.notation;
         let checked: Vec<PlayerId> = (0..next.players)
             .filter(|&q| q != mover && s.eliminated & (1 << q) == 0)
-            .filter(|&q| self.royal_attacked(&next, q))
+            .filter(|&q| self.royal_attacked(next, q))
             .collect();
-        if !checked.is_empty() {
-            let mated = next
-                .outcome
-                .as_ref()
-                .is_some_and(|o| !checked.iter().any(|q| o.winners.contains(q)));
-            if mated {
-                text.push(' ');
-                text.push_str(&n.mate);
-            } else {
-                text.push_str(&n.check);
+        if checked.is_empty() {
+            return String::new();
+        }
+        let mated = next
+            .outcome
+            .as_ref()
+            .is_some_and(|o| !checked.iter().any(|q| o.winners.contains(q)));
+        if !mated {
+            n.check.clone()
+        } else if n.mate.starts_with(|c: char| c.is_alphanumeric()) {
+            format!(" {}", n.mate)
+        } else {
+            n.mate.clone()
+        }
+    }
+
+    /// A move and the choice that completes it (a promotion), written as
+    /// one in the variant's notation (`e8=Q+`); other styles write the move.
+    pub fn notation_turn(&self, s: &GameState, a: &Action, then: Option<&Action>) -> String {
+        if self.variant.notation.style == NotationStyle::San {
+            return self.san_text(s, &self.legal_actions(s), a, then);
+        }
+        self.notation(s, a)
+    }
+
+    /// How a front end writes an action: in the variant's notation when it
+    /// declares one and piece identities are public (the notation's
+    /// disambiguation and check marks read the true position), else the
+    /// canonical text.
+    pub fn move_text(&self, s: &GameState, a: &Action, then: Option<&Action>) -> String {
+        if self.variant.hidden_identities {
+            return self.action_text(s, a);
+        }
+        self.notation_turn(s, a, then)
+    }
+
+    /// `text` without trailing check and mate marks and `!`/`?`.
+    pub(crate) fn strip_marks(&self, text: &str) -> String {
+        let n = &self.variant.notation;
+        let mut t = text.trim().trim_end_matches(['!', '?']).to_string();
+        for mark in [n.mate.as_str(), "#", n.check.as_str(), "+"] {
+            if !mark.is_empty() {
+                t = t.trim_end().trim_end_matches(mark).to_string();
             }
         }
-        text
+        t.trim_end_matches(['!', '?']).trim().to_string()
     }
 
     /// Reads a move written in the variant's notation (or the canonical
@@ -305,15 +350,13 @@ impl Engine {
         text: &str,
     ) -> Result<(Action, Option<Vec<Cell>>), ActionError> {
         let n = &self.variant.notation;
-        let mut t = text.trim().trim_end_matches(['!', '?']).to_string();
-        for mark in [n.mate.as_str(), "#", n.check.as_str(), "+"] {
-            if !mark.is_empty() {
-                t = t.trim_end().trim_end_matches(mark).to_string();
-            }
-        }
-        let t = t.trim_end_matches(['!', '?']).trim();
+        let stripped = self.strip_marks(text);
+        let t = stripped.as_str();
         if n.style == NotationStyle::Coordinates || !s.pending.is_empty() {
             return self.parse_canonical(s, t).map(|a| (a, None));
+        }
+        if n.style == NotationStyle::San {
+            return self.parse_san(s, t).map(|v| (v[0], None));
         }
         let b = &self.variant.board;
         let mark = n.capture_mark.as_str();

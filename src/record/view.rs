@@ -146,8 +146,8 @@ pub fn choice_prompt(words: &crate::rules::variant::Words, c: &ViewChoice) -> St
 
 impl Engine {
     /// The text of an action as `viewer` may see it, in the state before
-    /// it: another player's answer to a choice that is not public is
-    /// [`HIDDEN_CHOICE`].
+    /// it, in the variant's notation ([`Engine::move_text`]): another
+    /// player's answer to a choice that is not public is [`HIDDEN_CHOICE`].
     pub fn action_text_for(
         &self,
         before: &GameState,
@@ -160,7 +160,7 @@ impl Engine {
             {
                 HIDDEN_CHOICE.to_string()
             }
-            _ => self.action_text(before, a),
+            _ => self.move_text(before, a, None),
         }
     }
 
@@ -250,9 +250,11 @@ impl Engine {
                 items: self.view_items(c, viewer),
             })
             .collect();
+        // Counters declared `internal` are the rules' bookkeeping: nobody's.
         let counters = s
             .counters
             .iter()
+            .filter(|(n, _, _)| !self.variant.is_internal_counter(n))
             .map(|(n, p, v)| (n.to_string(), p.map(|p| self.player_name(p).to_string()), v))
             .collect();
         let pending = s.pending.first().map(|c| {
@@ -606,6 +608,7 @@ impl Engine {
         }
         out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
+        out.push_str(&self.legend(view));
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),

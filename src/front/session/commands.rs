@@ -2,6 +2,7 @@
 //! help, and how a line is read as a command or an action. What a command
 //! does lives with its group (`game`, `inspect`, `records`, `reload`).
 
+use crate::rules::variant::NotationStyle;
 use clap::{CommandFactory, Parser};
 
 use super::{Flow, Session};
@@ -139,8 +140,28 @@ impl Session {
             Err(e) => e,
         };
         // A bare action plays it.
-        if words.len() == 1 && self.engine.parse_action(&self.state, &words[0]).is_ok() {
-            return Ok(Line::Action(words[0].clone()));
+        if words.len() == 1 {
+            match self.engine.parse_turn(&self.state, &words[0]) {
+                Ok(_) => return Ok(Line::Action(words[0].clone())),
+                // A word written like a move (`Nf3`, `e8=K`) that is no
+                // legal one here says why.
+                Err(crate::engine::ActionError::Illegal(m))
+                    if self.engine.variant.notation.style != NotationStyle::Coordinates
+                        && self.state.pending.is_empty()
+                        && (words[0].ends_with(|c: char| c.is_ascii_digit())
+                            || self
+                                .engine
+                                .variant
+                                .notation
+                                .promotion_mark
+                                .chars()
+                                .next()
+                                .is_some_and(|c| words[0].contains(c))) =>
+                {
+                    return Err(m)
+                }
+                Err(_) => {}
+            }
         }
         // So does a whole line that is an action's label (`flip c3`).
         let whole = line.trim();

@@ -9,8 +9,9 @@ use rand::Rng;
 use super::{Played, Session};
 use crate::base::geometry::Cell;
 use crate::base::limits::{read_user_file, MAX_ACTIONS_PER_LINE};
-use crate::base::state::{KindId, PlayerId};
+use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, Engine};
+use crate::rules::variant::NotationStyle;
 
 /// Reads a setup spec: piece-code letters, FILE, FILE:LINE or `random`.
 pub fn read_setup_spec(
@@ -57,16 +58,30 @@ pub fn read_setup_spec(
 }
 
 impl Session {
-    /// Plays one action given as text; returns the events as the current
-    /// viewer sees them.
+    /// Plays what a player typed (an action, or a move with the promotion
+    /// it names, `e8=Q`); returns the events as the current viewer sees
+    /// them, under the move as the variant writes it.
     pub fn play(&mut self, text: &str) -> Result<String, String> {
-        let action = self
+        let actions = self
             .engine
-            .parse_action(&self.state, text)
+            .parse_turn(&self.state, text)
             .map_err(|e| format!("{text}: {e}"))?;
-        let mut out = self
-            .play_action(action)
-            .map_err(|e| format!("{text}: {e}"))?;
+        let before = self.state.clone();
+        let mut header = String::new();
+        let mut lines = Vec::new();
+        for a in &actions {
+            let (h, l) = self
+                .play_action_parts(*a)
+                .map_err(|e| format!("{text}: {e}"))?;
+            if header.is_empty() {
+                header = h;
+            }
+            lines.extend(l);
+        }
+        if let [first, then] = actions[..] {
+            header = self.engine.move_text(&before, &first, Some(&then));
+        }
+        let mut out = format!("{header}\n  {}", lines.join("\n  "));
         if let Some(prompt) = self.pending_text() {
             out.push_str(&format!("\n{prompt}"));
         }
@@ -74,6 +89,32 @@ impl Session {
     }
 
     fn play_action(&mut self, action: Action) -> Result<String, String> {
+        let (header, lines) = self.play_action_parts(action)?;
+        Ok(format!("{header}\n  {}", lines.join("\n  ")))
+    }
+
+    /// How the session writes an action played from `before`: in the
+    /// variant's notation; a promotion choice in the `san` style as the
+    /// whole move (`e8=Q`), read from the last action of the history.
+    fn shown_text(&self, before: &GameState, a: &Action) -> String {
+        if self.engine.variant.notation.style == NotationStyle::San
+            && matches!(a, Action::Choose { .. })
+            && before.pending.first().is_some_and(|c| c.piece.is_some())
+        {
+            if let Some(prev) = self.history.last() {
+                if let Ok(m @ Action::Move { .. }) =
+                    self.engine.parse_action(&prev.before, &prev.text)
+                {
+                    return self.engine.move_text(&prev.before, &m, Some(a));
+                }
+            }
+        }
+        self.engine.move_text(before, a, None)
+    }
+
+    /// Plays one action: how it is written, and its event lines as the
+    /// current viewer sees them.
+    fn play_action_parts(&mut self, action: Action) -> Result<(String, Vec<String>), String> {
         if let Some((_, clock)) = &mut self.clock {
             if let Some(p) = self.engine.acting_player(&self.state) {
                 if clock.flagged(p) {
@@ -89,6 +130,7 @@ impl Session {
         }
         let before = self.state.clone();
         let canonical = self.engine.action_text(&self.state, &action);
+        let shown = self.shown_text(&before, &action);
         let events = self
             .engine
             .apply(&mut self.state, &action)
@@ -108,7 +150,7 @@ impl Session {
             }
         }
         let lines = self.engine.event_lines(&self.state, &events, self.viewer);
-        Ok(format!("{canonical}\n  {}", lines.join("\n  ")))
+        Ok((shown, lines))
     }
 
     /// `load VARIANT`: a new session on another variant, keeping the clock

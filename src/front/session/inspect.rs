@@ -50,13 +50,28 @@ impl Session {
             .map(|c| crate::record::view::choice_prompt(&self.engine.variant.words, c))
     }
 
-    /// `history`: the actions played so far.
+    /// `history`: the actions played so far, as the variant writes them
+    /// (a move completed by a promotion choice as one, `e8=Q`; the choice
+    /// after it by its label).
     pub(super) fn history_text(&self) -> String {
+        let e = &self.engine;
         let texts: Vec<String> = self
             .history
             .iter()
             .enumerate()
-            .map(|(i, p)| format!("{}. {}", i + 1, p.text))
+            .map(|(i, p)| {
+                let Ok(a) = e.parse_action(&p.before, &p.text) else {
+                    return format!("{}. {}", i + 1, p.text);
+                };
+                if matches!(a, crate::engine::Action::Choose { .. }) {
+                    return format!("{}. {}", i + 1, p.text);
+                }
+                let then = self.history.get(i + 1).and_then(|n| {
+                    n.before.pending.first().filter(|c| c.piece.is_some())?;
+                    e.parse_action(&n.before, &n.text).ok()
+                });
+                format!("{}. {}", i + 1, e.move_text(&p.before, &a, then.as_ref()))
+            })
             .collect();
         if texts.is_empty() {
             "no actions yet".into()

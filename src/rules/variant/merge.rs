@@ -60,6 +60,9 @@ impl Origins {
         if raw.start.is_some() {
             set("start".into());
         }
+        if raw.notation.is_some() {
+            set("notation".into());
+        }
         if raw.actions.is_some() {
             set("actions".into());
         }
@@ -163,6 +166,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.setup.zones.extend(child.setup.zones);
     base.words.events.extend(child.words.events);
     base.words.questions.extend(child.words.questions);
+    base.counters.extend(child.counters);
     base.start = child.start.or(base.start);
     base.notation = child.notation.or(base.notation);
     base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);

@@ -40,7 +40,7 @@ pub use diagnostic::{Diagnostic, LoadError};
 pub use joint::{JointMove, JointMoves, Passing};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
 pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
-pub use notation::{Notation, NotationStyle};
+pub use notation::{NamedMove, Notation, NotationStyle};
 pub use turn::{AfterActionWhen, NoMoves, NoProgress};
 pub use value::Value;
 pub use words::Words;
@@ -131,6 +131,9 @@ pub struct Variant {
     pub containers: Vec<flow::ContainerDecl>,
     /// The variant's own words for events and choice questions.
     pub words: Words,
+    /// Counters declared `internal` (`counters:`): rules bookkeeping that
+    /// no view shows.
+    pub internal_counters: Vec<String>,
     /// The kinds in the order the variant declares them (`pieces`, captured
     /// piles); for a child, the child's order.
     pub show_order: Vec<usize>,
@@ -151,6 +154,11 @@ impl Variant {
             .iter()
             .find(|o| o.name == name)
             .map(|o| &o.value)
+    }
+
+    /// Whether a counter is rules bookkeeping, never shown (`internal`).
+    pub fn is_internal_counter(&self, name: &str) -> bool {
+        self.internal_counters.iter().any(|c| c == name)
     }
 
     pub fn kind_index(&self, name: &str) -> Option<usize> {

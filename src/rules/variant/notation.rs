@@ -4,6 +4,9 @@
 
 use serde::Deserialize;
 
+use crate::base::geometry::Cell;
+use crate::base::state::KindId;
+
 /// How moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -15,6 +18,24 @@ pub enum NotationStyle {
     /// ambiguous); kinds without a letter by origin and destination
     /// (`h2h5`); each captured cell after `capture_mark` (`e4e5:d5:f5`).
     LetterCaptures,
+    /// Standard algebraic notation: a kind's letter, the origin's file or
+    /// rank (or both) only when another piece of that kind could go there
+    /// too, `capture_mark` before the destination of a capture (`Nbxd7`);
+    /// kinds without a letter by destination alone (`e4`), or by their
+    /// file when capturing (`exd5`); a promotion after `promotion_mark`
+    /// (`e8=Q`); `named_moves` by their name (`O-O`).
+    San,
+}
+
+/// A move written by a name (`O-O` for castling): a piece of `kind` going
+/// from one of `moves`' origins to its destination.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedMove {
+    pub name: String,
+    /// Other spellings read as this name (`0-0`).
+    pub also: Vec<String>,
+    pub kind: KindId,
+    pub moves: Vec<(Cell, Cell)>,
 }
 
 /// The variant's move notation.
@@ -24,6 +45,18 @@ pub struct Notation {
     pub capture_mark: String,
     pub check: String,
     pub mate: String,
+    /// Between a promoted move and the new kind's letter (`e8=Q`).
+    pub promotion_mark: String,
+    pub named_moves: Vec<NamedMove>,
+}
+
+impl Notation {
+    /// The named move a piece of `kind` going `from` → `to` is, if any.
+    pub fn named(&self, kind: KindId, from: Cell, to: Cell) -> Option<&NamedMove> {
+        self.named_moves
+            .iter()
+            .find(|n| n.kind == kind && n.moves.contains(&(from, to)))
+    }
 }
 
 impl Default for Notation {
@@ -33,6 +66,8 @@ impl Default for Notation {
             capture_mark: ":".into(),
             check: "+".into(),
             mate: "#".into(),
+            promotion_mark: "=".into(),
+            named_moves: Vec::new(),
         }
     }
 }

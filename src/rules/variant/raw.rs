@@ -86,6 +86,9 @@ pub(super) struct RawVariant {
     /// The variant's own words (merged key by key over the base's).
     #[serde(default)]
     pub(super) words: RawWords,
+    /// Declared counters (merged name by name over the base's).
+    #[serde(default)]
+    pub(super) counters: IndexMap<String, RawCounter>,
     /// The order in which the kinds are shown (`pieces`, captured piles):
     /// as the last file that lists them declares them (set by the merge;
     /// empty: the order of `pieces`).
@@ -216,6 +219,20 @@ pub(super) struct RawWords {
     pub(super) questions: IndexMap<String, String>,
 }
 
+/// One of `counters:`: what the host needs to know of a counter.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCounter {
+    /// Bookkeeping for the rules only: never shown to anyone (views, the
+    /// REPL, the web page, network state, per-viewer records).
+    #[serde(default)]
+    pub(super) internal: bool,
+    /// What the counter holds (for designers reading the YAML).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub(super) doc: Option<String>,
+}
+
 /// How actions are written (see [`Notation`](super::Notation)).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -228,6 +245,22 @@ pub(super) struct RawNotation {
     pub(super) check: Option<String>,
     #[serde(default)]
     pub(super) mate: Option<String>,
+    #[serde(default)]
+    pub(super) promotion_mark: Option<String>,
+    /// Moves written by a name (`O-O: { kind: king, moves: [e1-g1, e8-g8] }`).
+    #[serde(default)]
+    pub(super) named_moves: IndexMap<String, Spanned<RawNamedMove>>,
+}
+
+/// One of `notation.named_moves`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawNamedMove {
+    pub(super) kind: String,
+    /// `from-to` pairs (`e1-g1`).
+    pub(super) moves: Vec<String>,
+    #[serde(default)]
+    pub(super) also: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

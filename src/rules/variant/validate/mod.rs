@@ -62,6 +62,7 @@ pub(super) fn validate(
     let after_action_when = rules::after_action_when(&raw.rules, &board, &players, &kinds, &mut cx);
     let joint_moves = joint::joint_moves(&raw.rules, &board, &players, &kinds, &mut cx);
     let passing = joint::passing(&raw.rules, &board, &players, &kinds, &mut cx);
+    let notation = notation::notation(raw.notation, &board, &kinds, &mut cx);
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
     let show_order = show_order(&raw.piece_order, &kinds);
@@ -101,7 +102,7 @@ pub(super) fn validate(
         phases,
         reactions,
         containers,
-        notation: notation::notation(raw.notation),
+        notation,
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
         mark_symbols: raw
             .rules
@@ -111,6 +112,12 @@ pub(super) fn validate(
             .into_iter()
             .collect(),
         show_order,
+        internal_counters: raw
+            .counters
+            .iter()
+            .filter(|(_, c)| c.internal)
+            .map(|(n, _)| n.clone())
+            .collect(),
         words: super::Words {
             events: raw.words.events.into_iter().collect(),
             questions: raw.words.questions.into_iter().collect(),
