@@ -564,3 +564,35 @@ fn check_plays_each_yes_no_option_flipped_and_names_the_option_set() {
         "{out}"
     );
 }
+
+/// `help` at `play`'s setup prompt says what may be typed there, instead of
+/// reading `help` as a setup string; `help` at the move prompt does too.
+#[test]
+fn help_at_plays_setup_and_move_prompts_explains_them() {
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "play",
+            "classic_stratego",
+            "--red",
+            "human",
+            "--blue",
+            "random",
+            "--seed",
+            "1",
+        ],
+        Some("help\nrandom\nhelp\nquit\n"),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("red: type a setup string (one letter per cell of your setup zone)"),
+        "{t}"
+    );
+    assert!(!t.contains("needs 40 letters"), "{t}");
+    assert!(
+        t.contains("type an action to play it (`actions` lists the legal ones)"),
+        "{t}"
+    );
+    assert!(!t.contains("is not a cell"), "{t}");
+}

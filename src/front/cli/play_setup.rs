@@ -33,6 +33,16 @@ pub(super) fn human_setups(
     Ok(Some(setups))
 }
 
+/// What can be typed at the setup prompt.
+fn setup_help(name: &str) -> String {
+    format!(
+        "{name}: type a setup string (one letter per cell of your setup zone), \
+         FILE or FILE:LINE (a file of such strings, one per line), \
+         `random` or an empty line (dealt from the seed), `place` to place piece by piece, \
+         or `quit`"
+    )
+}
+
 /// One player's army; `Some(None)`: random.
 fn ask(engine: &Engine, p: PlayerId, input: &mut StdinLines) -> Result<Option<Setup>, String> {
     let name = engine.player_name(p).to_string();
@@ -63,6 +73,9 @@ fn ask(engine: &Engine, p: PlayerId, input: &mut StdinLines) -> Result<Option<Se
                     continue;
                 }
             }
+        } else if line == "help" || line == "?" {
+            println!("{}", setup_help(&name));
+            continue;
         } else if line == "place" {
             let pl = Placement::new(setup_prompt(engine, p));
             println!("{HELP}\n{}", pl.show());
