@@ -23,6 +23,16 @@ fn run(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// The 1-based line of the copied script that holds `needle`.
+fn script_line(dir: &Path, needle: &str) -> usize {
+    std::fs::read_to_string(dir.join("scripts/classic_stratego.lua"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains(needle))
+        .unwrap()
+        + 1
+}
+
 fn text(o: &Output) -> String {
     format!(
         "{}{}",
@@ -99,12 +109,7 @@ fn check_plays_random_games_and_names_the_line_of_a_hook_that_fails() {
     let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = text(&o);
-    let line = std::fs::read_to_string(dir.path().join("scripts/classic_stratego.lua"))
-        .unwrap()
-        .lines()
-        .position(|l| l.contains("return t.winner"))
-        .unwrap()
-        + 1;
+    let line = script_line(dir.path(), "return t.winner");
     assert!(
         out.contains(&format!("scripts/classic_stratego.lua:{line}:")),
         "{out}"
@@ -550,12 +555,7 @@ fn check_plays_each_yes_no_option_flipped_and_names_the_option_set() {
     let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = text(&o);
-    let line = std::fs::read_to_string(dir.path().join("scripts/classic_stratego.lua"))
-        .unwrap()
-        .lines()
-        .position(|l| l.contains("long strikes are not written yet"))
-        .unwrap()
-        + 1;
+    let line = script_line(dir.path(), "long strikes are not written yet");
     assert!(
         out.contains("-o scout_move_and_strike=true) hit a rule error")
             && out.contains(&format!(
