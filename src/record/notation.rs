@@ -4,7 +4,7 @@
 //! and movetext (numbered moves with annotations) for replays.
 
 use crate::base::effect::Effect;
-use crate::base::geometry::Cell;
+use crate::base::geometry::{Board, Cell};
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, ActionError, Engine, Event};
 use crate::rules::variant::NotationStyle;
@@ -204,37 +204,12 @@ impl Engine {
         let Some(letter) = kind.letter.as_deref().filter(|l| !l.is_empty()) else {
             return format!("{}{}", b.cell_name(from), b.cell_name(to));
         };
-        let rivals: Vec<Cell> = legal
-            .iter()
-            .filter_map(|a| match *a {
-                Action::Move { from: f, to: t }
-                    if t == to
-                        && f != from
-                        && s.piece_at(f).map(|i| s.pieces[i as usize].kind)
-                            == Some(s.pieces[id as usize].kind) =>
-                {
-                    Some(f)
-                }
-                _ => None,
-            })
-            .collect();
+        let kind_of = |c: Cell| s.piece_at(c).map(|i| s.pieces[i as usize].kind);
+        let rivals = rivals(legal, from, to, |f| kind_of(f) == kind_of(from));
         let origin = if rivals.is_empty() {
             String::new()
         } else {
-            let (ff, fr) = b.coords(from);
-            let name = b.cell_name(from);
-            let split = name
-                .char_indices()
-                .find(|(_, c)| c.is_ascii_digit())
-                .map(|(i, _)| i)
-                .unwrap_or(1);
-            if rivals.iter().all(|&r| b.coords(r).0 != ff) {
-                name[..split].to_string()
-            } else if rivals.iter().all(|&r| b.coords(r).1 != fr) {
-                name[split..].to_string()
-            } else {
-                name
-            }
+            least_origin(b, from, &rivals, false)
         };
         format!("{letter}{origin}{}", b.cell_name(to))
     }
@@ -596,5 +571,40 @@ impl Engine {
                 format!("still playing: {} to move{check}", self.player_name(p))
             }
         }
+    }
+}
+
+/// The origins, other than `from`, of the legal moves to `to` whose piece
+/// `same` accepts (pieces a move's text must tell apart).
+pub(super) fn rivals(
+    legal: &[Action],
+    from: Cell,
+    to: Cell,
+    same: impl Fn(Cell) -> bool,
+) -> Vec<Cell> {
+    legal
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Move { from: f, to: t } if t == to && f != from && same(f) => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The least part of `from`'s name that tells it from every rival: its
+/// file, else its rank (unless `no_rank`), else the whole name.
+pub(super) fn least_origin(b: &Board, from: Cell, rivals: &[Cell], no_rank: bool) -> String {
+    let name = b.cell_name(from);
+    let split = name
+        .char_indices()
+        .find(|(_, c)| c.is_ascii_digit())
+        .map_or(1, |(i, _)| i);
+    let (ff, fr) = b.coords(from);
+    if rivals.iter().all(|&r| b.coords(r).0 != ff) {
+        name[..split].to_string()
+    } else if !no_rank && rivals.iter().all(|&r| b.coords(r).1 != fr) {
+        name[split..].to_string()
+    } else {
+        name
     }
 }

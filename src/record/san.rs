@@ -5,6 +5,7 @@
 //!
 //! Changes when the SAN style learns a new form.
 
+use super::notation::{least_origin, rivals};
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
@@ -63,41 +64,18 @@ impl Engine {
         capture: bool,
     ) -> String {
         let b = &self.variant.board;
-        let rivals: Vec<Cell> = legal
-            .iter()
-            .filter_map(|a| match *a {
-                Action::Move { from: f, to: t }
-                    if t == to
-                        && f != from
-                        && self.mover(s, f).is_some_and(|r| r.kind == m.kind) =>
-                {
-                    Some(f)
-                }
-                _ => None,
-            })
-            .collect();
-        let name = b.cell_name(from);
-        let split = name
-            .char_indices()
-            .find(|(_, c)| c.is_ascii_digit())
-            .map_or(1, |(i, _)| i);
-        let (file, rank) = name.split_at(split);
-        let (ff, fr) = b.coords(from);
+        let rivals = rivals(legal, from, to, |f| {
+            self.mover(s, f).is_some_and(|r| r.kind == m.kind)
+        });
         let pawn_capture = capture && self.san_letter(m.kind).is_empty();
         if rivals.is_empty() {
             return if pawn_capture {
-                file.to_string()
+                least_origin(b, from, &[], true) // its file
             } else {
                 String::new()
             };
         }
-        if rivals.iter().all(|&r| b.coords(r).0 != ff) {
-            file.to_string()
-        } else if !pawn_capture && rivals.iter().all(|&r| b.coords(r).1 != fr) {
-            rank.to_string()
-        } else {
-            name
-        }
+        least_origin(b, from, &rivals, pawn_capture)
     }
 
     /// A move in SAN; `then` is the promotion choice that completes it, if
