@@ -1,26 +1,14 @@
 //! The real binary: `check`, `apply`, `bench`, `perft` and a scripted REPL.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_sandtable");
+use std::path::Path;
+use std::process::Output;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn run(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
+    common::run_bin(dir, args, stdin.unwrap_or("").as_bytes())
 }
 
 /// The 1-based line of the copied script that holds `needle`.

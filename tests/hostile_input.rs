@@ -6,7 +6,6 @@
 mod common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sandtable::base::state::{GameState, MAX_PIECES};
@@ -15,7 +14,6 @@ use sandtable::front::session::Session;
 use sandtable::record::{parse_yaml, Position};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const BIN: &str = env!("CARGO_BIN_EXE_sandtable");
 
 /// A copy of a bundled variant in a temporary folder, its YAML edited by
 /// `edit`, its script replaced by the bundled one followed by `lua`.
@@ -52,20 +50,7 @@ pieces:
 "#;
 
 fn run_bin(dir: &Path, args: &[&str], stdin: &[u8]) -> (bool, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    // The program may stop before it reads everything.
-    let _ = input.write_all(stdin);
-    drop(input);
-    let o = child.wait_with_output().unwrap();
+    let o = common::run_bin(dir, args, stdin);
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),

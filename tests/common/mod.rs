@@ -106,3 +106,23 @@ pub fn shortcuts_agree(variant: &str, options: &[(&str, &str)], games: u64, plie
     }
     compared
 }
+
+/// Runs the real binary in `dir` with `args`, `stdin` written to it (the
+/// program may stop before it reads it all), and `NO_COLOR` set.
+pub fn run_bin(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().unwrap()
+}
