@@ -267,19 +267,24 @@ impl Engine {
     }
 
     /// Reads a declared action's text: `None` when no declaration has
-    /// this shape; an error when one has but a value is not a cell.
+    /// this shape; an error when one has but a value is not a cell (and no
+    /// other declaration reads it: `expert` has the shape `{from}x{to}`).
     pub(super) fn parse_declared(&self, t: &str) -> Option<Result<Action, ActionError>> {
         let b = &self.variant.board;
-        for (k, d) in self.variant.actions.iter().enumerate() {
+        let mut refused = None;
+        'kinds: for (k, d) in self.variant.actions.iter().enumerate() {
             let Some(args) = d.read(t) else { continue };
             let mut cells = [0 as Cell; 2];
             for (i, v) in args.iter().enumerate() {
                 match b.parse_cell(v) {
                     Some(c) => cells[i] = c,
                     None => {
-                        return Some(Err(ActionError::Parse(format!(
-                            "`{t}`: `{v}` is not a cell of the {b} board"
-                        ))))
+                        refused.get_or_insert_with(|| {
+                            Err(ActionError::Parse(format!(
+                                "`{t}`: `{v}` is not a cell of the {b} board"
+                            )))
+                        });
+                        continue 'kinds;
                     }
                 }
             }
@@ -290,7 +295,7 @@ impl Engine {
                 b,
             }));
         }
-        None
+        refused
     }
 
     /// Why a declared action is not legal here.
