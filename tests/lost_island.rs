@@ -959,6 +959,14 @@ fn check_names_the_line_and_column_of_a_bad_query_or_token() {
         "where: [tiled, not mark stone",
     );
     assert!(e.contains("unknown condition `tiled`"), "{e}");
+    let e = load_edited("perform_if: { param: to,", "perform_if: { param: dest,");
+    let at = format!("lost_island.yaml:{}:", line_of("perform_if: { param: to"));
+    assert!(
+        e.contains(&at) && e.contains("`dest` is not a parameter of this action"),
+        "{e}"
+    );
+    let e = load_edited("mark item, counter coins]", "mark item, counters coins]");
+    assert!(e.contains("unknown condition `counters coins`"), "{e}");
     let e = load_edited("prefer: [empty]", "prefer: [vacant]");
     assert!(e.contains("unknown condition `vacant`"), "{e}");
     let e = load_edited("loot1: { loot: 1 }", "loot1: { \"lo ot\": 1 }");

@@ -242,13 +242,24 @@ impl Engine {
                 });
             }
         }
-        if let Some(f) = &d.perform {
+        if let (Some(f), true) = (&d.perform, self.perform_wanted(s, d, a, mover)) {
             let args = self.declared_args(d, a);
             self.rules
                 .perform_declared(s, &self.variant, effects, f, &args)
                 .map_err(ActionError::Script)?;
         }
         Ok(())
+    }
+
+    /// Whether a declared action's `perform` is to be called: always,
+    /// unless its `perform_if` holds on none of its conditions.
+    #[inline]
+    fn perform_wanted(&self, s: &GameState, d: &ActionDecl, a: &Action, p: PlayerId) -> bool {
+        let (Some((i, any)), Action::Declared { a: x, b: y, .. }) = (&d.perform_if, *a) else {
+            return true;
+        };
+        let c = if *i == 0 { x } else { y };
+        any.iter().any(|f| crate::rules::cells::holds(s, p, f, c))
     }
 
     /// The text of a declared action, from its declaration.
