@@ -58,7 +58,9 @@ local function check_win(g)
   if carrier and g:count() == g:count({ owner = carrier.owner }) then
     local o = carrier.owner
     g:win(o, o .. " holds the flag and only " .. o .. "'s scouts are on the island")
+    return true
   end
+  return false
 end
 
 -- A scout goes to the back of its owner's boat; its ring is lost; a flag it
@@ -146,8 +148,6 @@ local function fight(g, att, def)
   g:log("fight " .. from .. "x" .. to .. sides .. ": " .. words)
 end
 
-local offer_expert
-
 -- The next hit of an exploding bomb of value `value`: the flipper orders them.
 local function continue_bomb(g, value)
   local targets = {}
@@ -160,23 +160,17 @@ local function continue_bomb(g, value)
   end
   table.sort(targets)
   if #targets == 1 then
-    offer_expert(g, targets[1], 1, value)
+    -- Before a hit, the window `bomb`: a player may pay a bomb expert.
+    g:open_window("bomb", { cell = targets[1], value = value })
   elseif #targets > 1 then
     g:choose(g:player(), "the bomb hits next", targets, PUBLIC, "bomb_next", { value = value })
   end
 end
 
--- Offers the bomb expert to the next player (in turn order from the player
--- to move) who can pay; resolves the hit on `cell` when nobody is left.
-function offer_expert(g, cell, from_index, value)
-  local order = g:turn_order()
-  for i = from_index, #order do
-    if g:counter("coins", order[i]) >= 2 then
-      g:choose(order[i], "bomb expert? the bomb is about to hit " .. cell, { "pass", "expert" }, PUBLIC,
-        "bomb_expert", { cell = cell, asked = i, value = value })
-      return
-    end
-  end
+-- Nobody paid a bomb expert: the bomb hits the scout on `cell`, then goes on
+-- (the game ends at once if the hit leaves the flag's holder alone).
+function rules.bomb_hit(g, data)
+  local cell, value = data.cell, data.value
   g:clear_mark(cell, "target")
   local p = g:piece_at(cell)
   if p then
@@ -189,7 +183,7 @@ function offer_expert(g, cell, from_index, value)
       g:log("the bomb hits " .. p.owner .. "'s scout on " .. cell .. ": it stays")
     end
   end
-  continue_bomb(g, value)
+  if not check_win(g) then continue_bomb(g, value) end
 end
 
 local function start_bomb(g, cell, value, pattern, orientation)
@@ -439,20 +433,14 @@ end
 
 function rules.bomb_next(g, _, cell, data)
   g:continue_turn()
-  offer_expert(g, cell, 1, data.value)
-  check_win(g)
+  g:open_window("bomb", { cell = cell, value = data.value })
 end
 
-function rules.bomb_expert(g, player, answer, data)
-  g:continue_turn()
-  if answer == "expert" then
-    add_coins(g, player, -2)
-    g:log(player .. " pays a bomb expert: the bomb stops")
-    for c, _ in pairs(g:marked("target")) do g:clear_mark(c, "target") end
-  else
-    offer_expert(g, data.cell, data.asked + 1, data.value)
-  end
-  check_win(g)
+-- A bomb expert (paid by the window's cost): the bomb stops, the scouts
+-- not yet hit stay.
+function rules.bomb_expert(g)
+  g:log(g:actor() .. " pays a bomb expert: the bomb stops")
+  for c, _ in pairs(g:marked("target")) do g:clear_mark(c, "target") end
 end
 
 local function seat_stones(g)

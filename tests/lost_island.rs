@@ -615,6 +615,29 @@ fn a_bomb_expert_stops_the_bomb_midway_out_of_turn() {
     assert_eq!(e.acting_player(&s), Some(0), "back to red's turn");
 }
 
+#[test]
+fn a_bomb_ends_the_game_at_once_when_a_hit_leaves_the_flag_holder_alone() {
+    let e = two();
+    let mut s = island(
+        &e,
+        &[
+            "red v6 c4",
+            "red v2 f3 flag",
+            "blue v2 c5",
+            "blue v3 a3",
+            "down c3 bomb3_orth",
+        ],
+    );
+    play(&e, &mut s, &["flip c3", "c4", "c5"]);
+    assert!(s.outcome.is_none(), "blue's a3 is still on the island");
+    // Nobody can pay an expert: the hit on a3 follows the choice at once,
+    // and the game ends before the last hit (f3: the flag holder, value 2).
+    play(&e, &mut s, &["a3"]);
+    let o = s.outcome.clone().expect("ended before the hit on f3");
+    assert_eq!(o.winners, [0]);
+    assert_eq!(at(&e, &s, "f3").unwrap(), "red v2", "not hit");
+}
+
 // ------------------------------------------------------------ storms
 
 #[test]
@@ -936,6 +959,14 @@ fn check_names_the_line_and_column_of_a_bad_query_or_token() {
         "where: [tiled, not mark stone",
     );
     assert!(e.contains("unknown condition `tiled`"), "{e}");
+    let e = load_edited("perform_if: { param: to,", "perform_if: { param: dest,");
+    let at = format!("lost_island.yaml:{}:", line_of("perform_if: { param: to"));
+    assert!(
+        e.contains(&at) && e.contains("`dest` is not a parameter of this action"),
+        "{e}"
+    );
+    let e = load_edited("mark item, counter coins]", "mark item, counters coins]");
+    assert!(e.contains("unknown condition `counters coins`"), "{e}");
     let e = load_edited("prefer: [empty]", "prefer: [vacant]");
     assert!(e.contains("unknown condition `vacant`"), "{e}");
     let e = load_edited("loot1: { loot: 1 }", "loot1: { \"lo ot\": 1 }");

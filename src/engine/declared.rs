@@ -242,13 +242,24 @@ impl Engine {
                 });
             }
         }
-        if let Some(f) = &d.perform {
+        if let (Some(f), true) = (&d.perform, self.perform_wanted(s, d, a, mover)) {
             let args = self.declared_args(d, a);
             self.rules
                 .perform_declared(s, &self.variant, effects, f, &args)
                 .map_err(ActionError::Script)?;
         }
         Ok(())
+    }
+
+    /// Whether a declared action's `perform` is to be called: always,
+    /// unless its `perform_if` holds on none of its conditions.
+    #[inline]
+    fn perform_wanted(&self, s: &GameState, d: &ActionDecl, a: &Action, p: PlayerId) -> bool {
+        let (Some((i, any)), Action::Declared { a: x, b: y, .. }) = (&d.perform_if, *a) else {
+            return true;
+        };
+        let c = if *i == 0 { x } else { y };
+        any.iter().any(|f| crate::rules::cells::holds(s, p, f, c))
     }
 
     /// The text of a declared action, from its declaration.
@@ -267,19 +278,24 @@ impl Engine {
     }
 
     /// Reads a declared action's text: `None` when no declaration has
-    /// this shape; an error when one has but a value is not a cell.
+    /// this shape; an error when one has but a value is not a cell (and no
+    /// other declaration reads it: `expert` has the shape `{from}x{to}`).
     pub(super) fn parse_declared(&self, t: &str) -> Option<Result<Action, ActionError>> {
         let b = &self.variant.board;
-        for (k, d) in self.variant.actions.iter().enumerate() {
+        let mut refused = None;
+        'kinds: for (k, d) in self.variant.actions.iter().enumerate() {
             let Some(args) = d.read(t) else { continue };
             let mut cells = [0 as Cell; 2];
             for (i, v) in args.iter().enumerate() {
                 match b.parse_cell(v) {
                     Some(c) => cells[i] = c,
                     None => {
-                        return Some(Err(ActionError::Parse(format!(
-                            "`{t}`: `{v}` is not a cell of the {b} board"
-                        ))))
+                        refused.get_or_insert_with(|| {
+                            Err(ActionError::Parse(format!(
+                                "`{t}`: `{v}` is not a cell of the {b} board"
+                            )))
+                        });
+                        continue 'kinds;
                     }
                 }
             }
@@ -290,7 +306,7 @@ impl Engine {
                 b,
             }));
         }
-        None
+        refused
     }
 
     /// Why a declared action is not legal here.

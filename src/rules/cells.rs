@@ -199,6 +199,7 @@ pub fn holds(s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
             ok == *has
         }
         Filter::NoAttr(a) => piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0)),
+        Filter::Counter(name, has) => (s.cell_counter(name, c) != 0) == *has,
     }
 }
 

@@ -31,6 +31,9 @@ pub struct ActionDecl {
     pub ends_turn: bool,
     /// The `rules` function that performs it: `rules.<perform>(g, args)`.
     pub perform: Option<String>,
+    /// `perform` is called only when one of these conditions holds on
+    /// this parameter's cell (`perform_if`); always when `None`.
+    pub perform_if: Option<(usize, Vec<Filter>)>,
     /// A `rules` function that may refuse a listed action:
     /// `rules.<legal>(g, args)` answers whether it is legal.
     pub legal: Option<String>,
@@ -100,6 +103,8 @@ pub enum Filter {
     Mark(String, Option<String>, bool),
     /// The piece on it has the attribute at 0 (or not at all).
     NoAttr(String),
+    /// Has (`true`) or lacks a cell counter of this name other than 0.
+    Counter(String, bool),
 }
 
 impl ActionDecl {

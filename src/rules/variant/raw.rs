@@ -185,7 +185,18 @@ pub(super) struct RawAction {
     #[serde(default)]
     pub(super) legal: Option<Spanned<String>>,
     #[serde(default)]
+    pub(super) perform_if: Option<Spanned<RawPerformIf>>,
+    #[serde(default)]
     pub(super) moves: Option<bool>,
+}
+
+/// When an action's `perform` is called: only if one of `any` holds on
+/// the cell of parameter `param` (after a `moves` action has moved).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPerformIf {
+    pub(super) param: Spanned<String>,
+    pub(super) any: Vec<Spanned<String>>,
 }
 
 /// An action parameter: where its values come from and what they must be.

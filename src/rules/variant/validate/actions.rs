@@ -9,7 +9,7 @@ use serde_saphyr::Spanned;
 use super::Ctx;
 use crate::base::geometry::{Board, Cell};
 use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
-use crate::rules::variant::raw::{Param, RawAction, RawActionParam, RawVariant};
+use crate::rules::variant::raw::{Param, RawAction, RawActionParam, RawPerformIf, RawVariant};
 use crate::rules::variant::Value;
 
 fn as_bool(v: &Value) -> Option<bool> {
@@ -82,6 +82,17 @@ fn action(
         Some(p) => cx.resolve(p, at, as_bool, "true or false")?,
         None => false,
     };
+    let perform_if = match &a.perform_if {
+        Some(w) => Some(perform_if(
+            name,
+            &w.value,
+            &names,
+            a.perform.is_some(),
+            board,
+            cx,
+        )?),
+        None => None,
+    };
     Some(ActionDecl {
         name: name.to_string(),
         text,
@@ -95,8 +106,40 @@ fn action(
         moves: a.moves.unwrap_or(false),
         perform: a.perform.as_ref().map(|p| p.value.clone()),
         legal: a.legal.as_ref().map(|p| p.value.clone()),
+        perform_if,
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
     })
+}
+
+/// `perform_if`: the parameter's index and the conditions, one of which
+/// must hold on its cell for `perform` to be called.
+fn perform_if(
+    name: &str,
+    w: &RawPerformIf,
+    names: &[String],
+    has_perform: bool,
+    board: &Board,
+    cx: &mut Ctx,
+) -> Option<(usize, Vec<Filter>)> {
+    let Some(i) = names.iter().position(|n| *n == w.param.value) else {
+        cx.err_at(
+            w.param.referenced,
+            format!(
+                "actions.{name}.perform_if: `{}` is not a parameter of this action",
+                w.param.value
+            ),
+        );
+        return None;
+    };
+    if !has_perform {
+        cx.err_at(
+            w.param.referenced,
+            format!("actions.{name}.perform_if: the action has no `perform`"),
+        );
+        return None;
+    }
+    let filters: Vec<Filter> = w.any.iter().filter_map(|f| filter(f, board, cx)).collect();
+    (filters.len() == w.any.len()).then_some((i, filters))
 }
 
 /// The named queries (`queries:`): as parameters with no earlier ones.
@@ -207,7 +250,8 @@ fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<
 }
 
 /// Reads a filter: `empty`, `enemy`, `own`, `not_own`, `[not] terrain
-/// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`.
+/// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`, `[not] counter
+/// <name>` (a cell counter other than 0).
 fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
     let words: Vec<&str> = s.value.split_whitespace().collect();
     let (has, rest) = match words.split_first() {
@@ -228,12 +272,14 @@ fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
             Some(Filter::Mark(name, value, has))
         }
         (false, ["attr", a]) => Some(Filter::NoAttr(a.to_string())),
+        (_, ["counter", n]) => Some(Filter::Counter(n.to_string(), has)),
         _ => {
             cx.err_at(
                 s.referenced,
                 format!(
                     "unknown condition `{}` (conditions: empty, enemy, own, not_own, \
-                     [not] terrain <t>, [not] mark <name>[=<value>], not attr <name>)",
+                     [not] terrain <t>, [not] mark <name>[=<value>], not attr <name>, \
+                     [not] counter <name>)",
                     s.value
                 ),
             );
