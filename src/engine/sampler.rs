@@ -278,7 +278,9 @@ impl Sampler {
                     continue;
                 }
                 if royal {
-                    let g = match guard.get_or_insert_with(|| e.guard(s, p, true).map(Guard::for_draws)) {
+                    let g = match guard
+                        .get_or_insert_with(|| e.guard(s, p, true).map(Guard::for_draws))
+                    {
                         Ok(g) => g,
                         Err(err) => {
                             self.error = Some(err.clone());
