@@ -284,6 +284,24 @@ impl Touched {
     }
 }
 
+/// A fixed 64-bit mix (SplitMix64's finaliser): stable across builds,
+/// unlike the standard hasher, so recorded position hashes keep their
+/// meaning.
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// What a piece of `kind` owned by `owner` standing on `cell` adds (by
+/// XOR) to [`GameState::board_key`] (Zobrist hashing without a table).
+#[inline]
+pub fn cell_key(cell: Cell, kind: KindId, owner: PlayerId) -> u64 {
+    mix64((cell as u64) << 32 | (kind as u64) << 8 | owner as u64)
+}
+
 /// The whole state of a game in progress.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -327,6 +345,11 @@ pub struct GameState {
     /// The cells changed since a consumer last looked (not part of the
     /// position: equality ignores it).
     pub touched: Touched,
+    /// The board's key: the XOR of [`cell_key`] over the occupied cells,
+    /// kept up to date by the methods that change `board` or a piece's
+    /// kind (derived data: equality ignores it; see
+    /// [`GameState::board_key`]).
+    board_key: u64,
 }
 
 impl Default for GameState {
@@ -391,6 +414,7 @@ impl GameState {
             phase_turns: 0,
             first_player: 0,
             touched: Touched::default(),
+            board_key: 0,
         }
     }
 
@@ -448,6 +472,7 @@ impl GameState {
             attrs: Attrs::new(),
         });
         self.board[cell as usize] = Some(id);
+        self.board_key ^= cell_key(cell, kind, owner);
         self.touched.cell(cell);
         Ok(id)
     }
@@ -476,6 +501,8 @@ impl GameState {
             Loc::Cell(c) => {
                 if self.board[c as usize] == Some(id) {
                     self.board[c as usize] = None;
+                    let p = &self.pieces[id as usize];
+                    self.board_key ^= cell_key(c, p.kind, p.owner);
                     self.touched.cell(c);
                 }
             }
@@ -487,7 +514,9 @@ impl GameState {
     /// Moves a piece to an empty cell.
     pub fn place(&mut self, id: PieceId, cell: Cell) {
         self.detach(id);
-        self.pieces[id as usize].loc = Loc::Cell(cell);
+        let p = &mut self.pieces[id as usize];
+        p.loc = Loc::Cell(cell);
+        self.board_key ^= cell_key(cell, p.kind, p.owner);
         self.board[cell as usize] = Some(id);
         self.touched.cell(cell);
     }
@@ -496,8 +525,12 @@ impl GameState {
     pub fn set_kind(&mut self, id: PieceId, kind: KindId) {
         let p = &mut self.pieces[id as usize];
         if p.kind != kind {
+            let old = p.kind;
             p.kind = kind;
             if let Loc::Cell(c) = p.loc {
+                if self.board[c as usize] == Some(id) {
+                    self.board_key ^= cell_key(c, old, p.owner) ^ cell_key(c, kind, p.owner);
+                }
                 self.touched.cell(c);
             }
         }
@@ -605,7 +638,34 @@ impl GameState {
         p
     }
 
-    /// Checks the state's internal consistency (board and locations agree).
+    /// The board's key (see [`cell_key`]), kept up to date as pieces move,
+    /// arrive, leave and change kind: a position hash needs no walk over
+    /// the board.
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+
+    /// The board's key computed from the board itself.
+    pub fn compute_board_key(&self) -> u64 {
+        let mut k = 0;
+        for (c, slot) in self.board.iter().enumerate() {
+            if let Some(id) = slot {
+                let p = &self.pieces[*id as usize];
+                k ^= cell_key(c as Cell, p.kind, p.owner);
+            }
+        }
+        k
+    }
+
+    /// Recomputes the board's key after `board` or pieces' kinds were
+    /// written directly (a position read from a file, a determinization).
+    pub fn rekey(&mut self) {
+        self.board_key = self.compute_board_key();
+    }
+
+    /// Checks the state's internal consistency (board, locations and the
+    /// board's key agree).
     pub fn check_consistency(&self) -> Result<(), String> {
         for (c, slot) in self.board.iter().enumerate() {
             if let Some(id) = slot {
@@ -637,6 +697,9 @@ impl GameState {
                 }
                 Loc::Carried(_) => {}
             }
+        }
+        if self.board_key != self.compute_board_key() {
+            return Err("the board's key does not match the board".into());
         }
         Ok(())
     }

@@ -90,6 +90,7 @@ impl Engine {
             rays,
             reach: None,
             spare_map: std::mem::take(&mut pool.map),
+            royal_moves: 1,
             relevant,
             enemy_relevant,
             error: None,
@@ -121,9 +122,15 @@ impl Engine {
             }
             if m == ROYAL_CELL && g.royals.len() == 1 {
                 // The royal piece moves: is its new cell reachable by an
-                // enemy once it has left the old one? One map per position.
-                if let Some(safe) = self.royal_move_safe(g, s, player, from, to) {
-                    return safe;
+                // enemy once it has left the old one? One map per position;
+                // a guard for random draws makes it for the second move
+                // tested (a draw often tests one, which the full test
+                // answers for less).
+                g.royal_moves = g.royal_moves.saturating_add(1);
+                if g.royal_moves > 1 {
+                    if let Some(safe) = self.royal_move_safe(g, s, player, from, to) {
+                        return safe;
+                    }
                 }
             }
             if m != ROYAL_CELL && g.royals.len() == 1 {
@@ -425,11 +432,22 @@ pub(crate) struct Guard {
     enemy_relevant: bool,
     /// An empty buffer for `reach`'s map.
     spare_map: Vec<bool>,
+    /// How many moves of the royal piece were tested (counting from 1,
+    /// or from 0 in a guard for random draws: [`Guard::for_draws`]).
+    royal_moves: u8,
     /// The first error of a query hook asked while testing moves.
     error: Option<ActionError>,
 }
 
 impl Guard {
+    /// A guard for testing a few randomly drawn moves rather than all of
+    /// them: the royal piece's first move is tested in full, without the
+    /// map of enemy reach.
+    pub(crate) fn for_draws(mut self) -> Guard {
+        self.royal_moves = 0;
+        self
+    }
+
     /// The error of a query hook that failed while moves were tested (they
     /// were then forbidden), if any.
     pub(crate) fn result(&mut self) -> Result<(), ActionError> {

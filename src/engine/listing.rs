@@ -306,17 +306,34 @@ impl Engine {
         let Some(id) = s.piece_at(from) else {
             return Ok(Vec::new());
         };
-        let mut declared = false;
-        self.piece_moves(s, id, from, &mut |c| declared |= c == to);
-        if declared {
-            return Ok(Vec::new());
+        let owner = s.pieces[id as usize].owner;
+        let declared = |s: &GameState| {
+            let mut declared = false;
+            self.piece_moves(s, id, from, &mut |c| declared |= c == to);
+            declared
+        };
+        if self.rules.has_extra_moves() {
+            // A script adds moves: it is asked only for moves not declared.
+            if declared(s) {
+                return Ok(Vec::new());
+            }
+            return Ok(self
+                .extra_moves(s, owner)?
+                .into_iter()
+                .find(|e| e.0 == from && e.1 == to)
+                .map(|e| e.2)
+                .unwrap_or_default());
         }
-        Ok(self
-            .extra_moves(s, s.pieces[id as usize].owner)?
+        // Only declared extras (native and cheap): most moves are not
+        // among them, and then the piece's moves need not be generated.
+        let Some(extra) = self
+            .extra_moves(s, owner)?
             .into_iter()
             .find(|e| e.0 == from && e.1 == to)
-            .map(|e| e.2)
-            .unwrap_or_default())
+        else {
+            return Ok(Vec::new());
+        };
+        Ok(if declared(s) { Vec::new() } else { extra.2 })
     }
 
     /// The cells of `player`'s pieces that `rules.frozen` says cannot move,

@@ -23,6 +23,7 @@ use rand::Rng;
 
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
+use crate::engine::check::Guard;
 use crate::engine::movegen::piece_targets;
 use crate::engine::{Action, ActionError, Engine};
 
@@ -277,7 +278,9 @@ impl Sampler {
                     continue;
                 }
                 if royal {
-                    let g = match guard.get_or_insert_with(|| e.guard(s, p, true)) {
+                    let g = match guard
+                        .get_or_insert_with(|| e.guard(s, p, true).map(Guard::for_draws))
+                    {
                         Ok(g) => g,
                         Err(err) => {
                             self.error = Some(err.clone());

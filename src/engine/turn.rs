@@ -3,7 +3,7 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::base::state::{GameState, Outcome, PlayerId};
+use crate::base::state::{mix64, GameState, Outcome, PlayerId};
 use crate::engine::sampler::Sampler;
 use crate::engine::{Action, ActionError, Engine, Event};
 use crate::rules::variant::NoMoves;
@@ -24,32 +24,15 @@ impl Engine {
     /// A position's hash for `repetition_draw`: the board (kinds and
     /// owners), the player to move and the variant's `repetition_counters`.
     pub fn position_hash(&self, s: &GameState) -> u64 {
-        // A fixed mix (stable across builds, unlike the standard hasher, so
-        // saved games keep their meaning): the cells in order (kind and
-        // owner), then the player to move and the counters.
-        fn mix(mut z: u64) -> u64 {
-            z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut h = 0u64;
-        for slot in &s.board {
-            let v = match *slot {
-                Some(id) => {
-                    let p = &s.pieces[id as usize];
-                    1 + ((p.kind as u64) << 8 | p.owner as u64)
-                }
-                None => 0,
-            };
-            h = (h.rotate_left(5) ^ v).wrapping_mul(K);
-        }
-        h = mix(h ^ s.to_move as u64);
+        // The board's key (kept by the state as pieces move: each occupied
+        // cell's kind and owner, mixed), then the player to move and the
+        // counters, with a fixed mix (stable across builds, unlike the
+        // standard hasher, so saved games keep their meaning).
+        let mut h = mix64(s.board_key() ^ s.to_move as u64);
         for name in &self.variant.repetition_counters {
             for (n, p, v) in s.counters.iter() {
-                if n == name {
-                    h = mix(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);
+                if n.len() == name.len() && n == name {
+                    h = mix64(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);
                 }
             }
         }

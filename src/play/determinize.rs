@@ -93,6 +93,7 @@ impl Engine {
             }
         }
         state.touched.everything();
+        state.rekey();
         for pool in &mut pools {
             pool.sort_unstable();
         }

@@ -530,6 +530,7 @@ impl Engine {
             .into_iter()
             .map(|p| p.expect("every id filled"))
             .collect();
+        s.rekey();
         Ok(())
     }
 
