@@ -220,6 +220,26 @@ struct Node {
     children: Vec<(Action, usize)>,
 }
 
+/// The child of `node` whose action is in `acts` with the best UCT score
+/// (by availability: a child counts the visits in which it was legal).
+fn best_child(tree: &[Node], node: usize, acts: &[Action]) -> Option<(Action, usize)> {
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for &(a, c) in &tree[node].children {
+        if !acts.contains(&a) {
+            continue;
+        }
+        let ch = &tree[c];
+        let score = ch.reward / ch.visits.max(1) as f64
+            + EXPLORATION * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = Some((a, c));
+        }
+    }
+    best
+}
+
 /// Monte Carlo tree search (UCT) over determinizations.
 pub struct Mcts {
     budget: Budget,
@@ -293,22 +313,7 @@ impl Mcts {
                 tree[node].children.push((a, c));
                 (a, c)
             } else {
-                let mut best = None;
-                let mut best_score = f64::NEG_INFINITY;
-                for &(a, c) in &tree[node].children {
-                    if !acts.contains(&a) {
-                        continue;
-                    }
-                    let ch = &tree[c];
-                    let score = ch.reward / ch.visits.max(1) as f64
-                        + EXPLORATION
-                            * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = Some((a, c));
-                    }
-                }
-                match best {
+                match best_child(tree, node, acts) {
                     Some(x) => x,
                     None => break,
                 }
