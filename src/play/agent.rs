@@ -220,6 +220,26 @@ struct Node {
     children: Vec<(Action, usize)>,
 }
 
+/// The child of `node` whose action is in `acts` with the best UCT score
+/// (by availability: a child counts the visits in which it was legal).
+fn best_child(tree: &[Node], node: usize, acts: &[Action]) -> Option<(Action, usize)> {
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for &(a, c) in &tree[node].children {
+        if !acts.contains(&a) {
+            continue;
+        }
+        let ch = &tree[c];
+        let score = ch.reward / ch.visits.max(1) as f64
+            + EXPLORATION * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = Some((a, c));
+        }
+    }
+    best
+}
+
 /// Monte Carlo tree search (UCT) over determinizations.
 pub struct Mcts {
     budget: Budget,
@@ -245,11 +265,15 @@ impl Mcts {
         obs: &Observation,
         tree: &mut Vec<Node>,
         acts: &mut Vec<Action>,
+        untried: &mut Vec<Action>,
     ) {
         let mut s = engine.determinize(obs, &mut self.rng);
         let mut path = vec![0usize];
         let mut node = 0usize;
         let mut failed = false;
+        // Whether `acts` already holds the legal actions of `s` (the last
+        // apply listed them while checking that the game goes on).
+        let mut listed = false;
         loop {
             if s.outcome.is_some() {
                 break;
@@ -257,18 +281,22 @@ impl Mcts {
             let Some(mover) = engine.acting_player(&s) else {
                 break;
             };
-            playable(engine, &s, acts);
+            if listed {
+                acts.retain(|a| !a.is_social());
+            } else {
+                playable(engine, &s, acts);
+            }
             if acts.is_empty() {
                 break;
             }
-            let untried: Vec<Action> = acts
-                .iter()
-                .copied()
-                .filter(|a| !tree[node].children.iter().any(|(b, _)| b == a))
-                .collect();
+            // Children that are legal here count one more time available;
+            // the legal actions without a child yet are the untried ones.
+            untried.clear();
+            untried.extend_from_slice(acts);
             for i in 0..tree[node].children.len() {
                 let (a, c) = tree[node].children[i];
-                if acts.contains(&a) {
+                if let Some(j) = untried.iter().position(|b| *b == a) {
+                    untried.swap_remove(j);
                     tree[c].avail += 1;
                 }
             }
@@ -285,30 +313,25 @@ impl Mcts {
                 tree[node].children.push((a, c));
                 (a, c)
             } else {
-                let mut best = None;
-                let mut best_score = f64::NEG_INFINITY;
-                for &(a, c) in &tree[node].children {
-                    if !acts.contains(&a) {
-                        continue;
-                    }
-                    let ch = &tree[c];
-                    let score = ch.reward / ch.visits.max(1) as f64
-                        + EXPLORATION
-                            * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = Some((a, c));
-                    }
-                }
-                match best {
+                match best_child(tree, node, acts) {
                     Some(x) => x,
                     None => break,
                 }
             };
-            if engine.apply_unchecked(&mut s, &a).is_err() {
-                failed = true;
-                path.push(next);
-                break;
+            // A new node ends the descent: the rollout draws its own moves,
+            // so only a node already visited needs the next list.
+            let list = if tree[next].visits == 0 {
+                None
+            } else {
+                Some(&mut *acts)
+            };
+            match engine.apply_listing(&mut s, &a, list) {
+                Ok((_, l)) => listed = l,
+                Err(_) => {
+                    failed = true;
+                    path.push(next);
+                    break;
+                }
             }
             path.push(next);
             node = next;
@@ -316,21 +339,16 @@ impl Mcts {
                 break;
             }
         }
+        // The rollout: uniformly random legal plays (drawn without listing
+        // the moves where the variant allows it), then the evaluation. A
+        // rule error scores the iteration as a draw.
+        let failed = failed
+            || engine
+                .random_playout(&mut s, &mut self.rng, self.rollout_depth)
+                .is_err();
         let rewards = if failed {
             vec![1.0 / s.players.max(1) as f64; s.players as usize]
         } else {
-            let mut depth = 0;
-            while s.outcome.is_none() && depth < self.rollout_depth {
-                playable(engine, &s, acts);
-                if acts.is_empty() {
-                    break;
-                }
-                let a = acts[self.rng.random_range(0..acts.len())];
-                if engine.apply_unchecked(&mut s, &a).is_err() {
-                    break;
-                }
-                depth += 1;
-            }
             evaluate(engine, &s)
         };
         for &n in &path {
@@ -361,6 +379,7 @@ impl Agent for Mcts {
             _ => {}
         }
         let root_acts = acts.clone();
+        let mut untried = Vec::new();
         let mut tree = vec![Node {
             mover: me,
             visits: 0,
@@ -378,7 +397,7 @@ impl Agent for Mcts {
                 }
                 _ => {}
             }
-            self.iterate(engine, obs, &mut tree, &mut acts);
+            self.iterate(engine, obs, &mut tree, &mut acts, &mut untried);
             i += 1;
         }
         self.searched.0 += i as u64;
