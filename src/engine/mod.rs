@@ -145,37 +145,27 @@ impl Engine {
         Ok(engine)
     }
 
-    /// Every `rules` function a declared action names must exist.
+    /// Every `rules` function a declared action or a reaction window names
+    /// must exist.
     fn check_declared_functions(&self) -> Result<(), LoadError> {
-        let mut diags = Vec::new();
-        for d in &self.variant.actions {
-            for f in d.perform.iter().chain(d.legal.iter()) {
-                if !self.rules.has_function(f) {
-                    diags.push(crate::rules::variant::Diagnostic {
-                        file: d.at.0.clone(),
-                        line: d.at.1,
-                        column: d.at.2,
-                        message: format!(
-                            "actions.{}: the script defines no function rules.{f}",
-                            d.name
-                        ),
-                    });
-                }
-            }
-        }
-        for r in &self.variant.reactions {
-            if let Some(f) = r.on_pass.as_ref().filter(|f| !self.rules.has_function(f)) {
-                diags.push(crate::rules::variant::Diagnostic {
-                    file: r.at.0.clone(),
-                    line: r.at.1,
-                    column: r.at.2,
-                    message: format!(
-                        "reactions.{}.on_pass: the script defines no function rules.{f}",
-                        r.name
-                    ),
-                });
-            }
-        }
+        let actions = self.variant.actions.iter().flat_map(|d| {
+            let named = d.perform.iter().chain(d.legal.iter());
+            named.map(move |f| (&d.at, format!("actions.{}", d.name), f))
+        });
+        let windows = self.variant.reactions.iter().filter_map(|r| {
+            let f = r.on_pass.as_ref()?;
+            Some((&r.at, format!("reactions.{}.on_pass", r.name), f))
+        });
+        let diags: Vec<_> = actions
+            .chain(windows)
+            .filter(|(_, _, f)| !self.rules.has_function(f))
+            .map(|(at, key, f)| crate::rules::variant::Diagnostic {
+                file: at.0.clone(),
+                line: at.1,
+                column: at.2,
+                message: format!("{key}: the script defines no function rules.{f}"),
+            })
+            .collect();
         if diags.is_empty() {
             Ok(())
         } else {
