@@ -1,5 +1,5 @@
 //! The legend under a text board: what each two-letter code on it means
-//! (`W white, B black; K King, Q Queen, …`), from the variant's
+//! (`W white, B black; A Alpha, B Beta, …`), from the variant's
 //! player names and the kinds' symbols and names.
 //!
 //! Changes when the text board writes its pieces differently.

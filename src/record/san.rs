@@ -67,15 +67,15 @@ impl Engine {
         let rivals = rivals(legal, from, to, |f| {
             self.mover(s, f).is_some_and(|r| r.kind == m.kind)
         });
-        let pawn_capture = capture && self.san_letter(m.kind).is_empty();
+        let letterless_capture = capture && self.san_letter(m.kind).is_empty();
         if rivals.is_empty() {
-            return if pawn_capture {
+            return if letterless_capture {
                 least_origin(b, from, &[], true) // its file
             } else {
                 String::new()
             };
         }
-        least_origin(b, from, &rivals, pawn_capture)
+        least_origin(b, from, &rivals, letterless_capture)
     }
 
     /// A move in SAN; `then` is the promotion choice that completes it, if

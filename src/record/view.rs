@@ -128,7 +128,7 @@ pub struct View {
 /// per-viewer records, replays).
 pub const HIDDEN_CHOICE: &str = "(choice)";
 
-/// `red must choose: rescue which piece? [marshal none]` (the question in
+/// `red must choose: take which piece? [first second none]` (the question in
 /// the variant's words, and the options), or `red must choose` when the
 /// viewer may not see the question.
 pub fn choice_prompt(words: &crate::rules::variant::Words, c: &ViewChoice) -> String {

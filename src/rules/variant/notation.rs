@@ -27,7 +27,7 @@ pub enum NotationStyle {
     San,
 }
 
-/// A move written by a name (`O-O` for castling): a piece of `kind` going
+/// A move written by a name (e.g. `O-O` for a two-piece move): a piece of `kind` going
 /// from one of `moves`' origins to its destination.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NamedMove {

@@ -258,7 +258,7 @@ pub(super) struct RawNotation {
     pub(super) mate: Option<String>,
     #[serde(default)]
     pub(super) promotion_mark: Option<String>,
-    /// Moves written by a name (`O-O: { kind: king, moves: [e1-g1, e8-g8] }`).
+    /// Moves written by a name (`NAME: { kind: KIND, moves: [e1-g1, e8-g8] }`).
     #[serde(default)]
     pub(super) named_moves: IndexMap<String, Spanned<RawNamedMove>>,
 }
