@@ -100,29 +100,16 @@ impl Rules {
         };
         let f = self.function(handler)?;
         self.call(&call::HANDLER, state, variant, effects, |lua, api| {
-            // Strings made once: the player, the option and the data.
-            let (player, option, data) = with_ctx(lua, |cx| {
+            // Strings made once: the player and the option (the data too).
+            let (player, option) = with_ctx(lua, |cx| {
                 let names = cx.names_mut();
                 let player = match names.players.get(choice.player as usize) {
                     Some(p) => p.clone(),
                     None => names.intern(lua, &variant.players[choice.player as usize])?,
                 };
-                let option = names.intern(lua, option)?;
-                let mut data = Vec::with_capacity(choice.data.len());
-                for (k, v) in &choice.data {
-                    let v = match v {
-                        Plain::Bool(b) => LV::Boolean(*b),
-                        Plain::Int(i) => LV::Integer(*i),
-                        Plain::Text(s) => LV::String(names.intern(lua, s)?),
-                    };
-                    data.push((names.intern(lua, k)?, v));
-                }
-                Ok((player, option, data))
+                Ok((player, names.intern(lua, option)?))
             })?;
-            let t = lua.create_table_with_capacity(0, data.len())?;
-            for (k, v) in data {
-                t.raw_set(k, v)?;
-            }
+            let t = plain_table(lua, &choice.data)?;
             f.call::<()>((api.clone(), player, option, t))
         })
     }
@@ -167,15 +154,25 @@ fn declared_call<R: mlua::FromLuaMulti>(
     f.call((api.clone(), t))
 }
 
-/// Plain values as a Lua table (a choice's or a window's data).
-pub(super) fn plain_table(lua: &mlua::Lua, data: &[(String, Plain)]) -> mlua::Result<mlua::Table> {
-    let t = lua.create_table_with_capacity(0, data.len())?;
-    for (k, v) in data {
-        match v {
-            Plain::Bool(b) => t.raw_set(k.as_str(), *b)?,
-            Plain::Int(i) => t.raw_set(k.as_str(), *i)?,
-            Plain::Text(s) => t.raw_set(k.as_str(), s.as_str())?,
+/// Plain values as a Lua table (a choice's or a window's data), its
+/// strings made once.
+pub(super) fn plain_table(lua: &Lua, data: &[(String, Plain)]) -> mlua::Result<mlua::Table> {
+    let pairs = with_ctx(lua, |cx| {
+        let names = cx.names_mut();
+        let mut pairs = Vec::with_capacity(data.len());
+        for (k, v) in data {
+            let v = match v {
+                Plain::Bool(b) => LV::Boolean(*b),
+                Plain::Int(i) => LV::Integer(*i),
+                Plain::Text(s) => LV::String(names.intern(lua, s)?),
+            };
+            pairs.push((names.intern(lua, k)?, v));
         }
+        Ok(pairs)
+    })?;
+    let t = lua.create_table_with_capacity(0, pairs.len())?;
+    for (k, v) in pairs {
+        t.raw_set(k, v)?;
     }
     Ok(t)
 }
