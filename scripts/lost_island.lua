@@ -52,17 +52,6 @@ end
 local function ring_of(p) return (p.ring or 0) > 0 and 1 or 0 end
 local function has_flag(p) return (p.flag or 0) > 0 end
 
--- The flag's holder wins when only their scouts are left on the island.
-local function check_win(g)
-  local carrier = g:pieces({ attr = "flag" })[1]
-  if carrier and g:count() == g:count({ owner = carrier.owner }) then
-    local o = carrier.owner
-    g:win(o, o .. " holds the flag and only " .. o .. "'s scouts are on the island")
-    return true
-  end
-  return false
-end
-
 -- A scout goes to the back of its owner's boat; its ring is lost; a flag it
 -- carried drops on `drop_at` (or stays with the caller, who handles it).
 local function to_boat(g, p, drop_at)
@@ -83,7 +72,6 @@ local function enter(g, p, cell)
       g:set_attr(p.id, "flag", 1)
       g:clear_mark(cell, "stone")
       g:log(p.owner .. " turns the stone tile " .. cell .. ": the flag!")
-      check_win(g)
     else
       local n = t.loot or 0
       add_coins(g, p.owner, n)
@@ -94,7 +82,6 @@ local function enter(g, p, cell)
     g:clear_mark(cell, "item")
     g:set_attr(p.id, "flag", 1)
     g:log(p.owner .. " picks up the flag on " .. cell)
-    check_win(g)
   end
   local c = g:cell_counter("coins", cell)
   if c > 0 and g:mark(cell, "new") == nil then
@@ -168,7 +155,8 @@ local function continue_bomb(g, value)
 end
 
 -- Nobody paid a bomb expert: the bomb hits the scout on `cell`, then goes on
--- (the game ends at once if the hit leaves the flag's holder alone).
+-- (the host ends the game at once if the hit leaves the flag's holder alone:
+-- `rules.win_when` in the YAML).
 function rules.bomb_hit(g, data)
   local cell, value = data.cell, data.value
   g:clear_mark(cell, "target")
@@ -183,7 +171,7 @@ function rules.bomb_hit(g, data)
       g:log("the bomb hits " .. p.owner .. "'s scout on " .. cell .. ": it stays")
     end
   end
-  if not check_win(g) then continue_bomb(g, value) end
+  continue_bomb(g, value)
 end
 
 local function start_bomb(g, cell, value, pattern, orientation)
@@ -258,7 +246,6 @@ end
 
 local function finish_turn(g)
   for c, _ in pairs(g:marked("new")) do g:clear_mark(c, "new") end
-  check_win(g)
 end
 
 -- The island tiles nearest `from` (a choice on ties).
@@ -330,7 +317,6 @@ end
 
 function rules.attack(g, a)
   fight(g, g:piece_at(a.from), g:piece_at(a.to))
-  check_win(g)
 end
 
 -- A swim into a fight counts as the turn's second action.
@@ -342,7 +328,6 @@ function rules.swim(g, a)
   else
     move_to(g, g:piece_at(a.from), a.to)
   end
-  check_win(g)
 end
 
 function rules.flip(g, a)
@@ -372,7 +357,6 @@ function rules.flip(g, a)
   else
     g:log(me .. " turns " .. cell .. ": nothing")
   end
-  check_win(g)
 end
 
 function rules.reinforce(g, a)
@@ -421,14 +405,12 @@ function rules.storm(g, _, dir, data)
     finish_turn(g) -- a storm from a removed tile: the turn ends with it
   else
     g:continue_turn()
-    check_win(g)
   end
 end
 
 function rules.bomb_orientation(g, _, orientation, data)
   g:continue_turn()
   start_bomb(g, data.cell, data.value, "line", orientation)
-  check_win(g)
 end
 
 function rules.bomb_next(g, _, cell, data)

@@ -88,6 +88,7 @@ impl Engine {
         }
         let reacting = !s.windows.is_empty() && s.pending.is_empty();
         self.perform(s, a, mover, events, &mut effects)?;
+        self.declared_win(s);
         if !self.variant.reactions.is_empty() {
             self.settle_windows(s, a, reacting, &mut effects)?;
         }

@@ -176,7 +176,32 @@ impl Engine {
     ) -> Result<(), ActionError> {
         self.rules
             .call_with_data(s, &self.variant, effects, name, &[], arg)
-            .map_err(ActionError::Script)
+            .map_err(ActionError::Script)?;
+        self.declared_win(s);
+        Ok(())
+    }
+
+    /// The variant's declared win (`rules.win_when`), checked after every
+    /// rules call of an action: the game ends at once when it holds.
+    pub(super) fn declared_win(&self, s: &mut GameState) {
+        let (Some(w), None) = (&self.variant.win_when, &s.outcome) else {
+            return;
+        };
+        let holds = |p: &crate::base::state::Piece| {
+            w.holds_attr
+                .as_deref()
+                .is_some_and(|a| p.attrs.iter().any(|(n, v)| n == a && *v != 0))
+        };
+        let pieces = s.board.iter().flatten().map(|&id| {
+            let p = &s.pieces[id as usize];
+            (p.owner, holds(p))
+        });
+        if let Some(winner) = w.winner(pieces) {
+            s.outcome = Some(Outcome {
+                winners: vec![winner],
+                reason: w.reason_for(self.player_name(winner)),
+            });
+        }
     }
 
     /// A position read from a file or a FEN line: when its player to move

@@ -77,7 +77,7 @@ impl Engine {
         }
         // Settling may close a window whose `on_pass` opens another.
         for _ in 0..64 {
-            let Some(i) = s.windows.iter().position(|w| w.fresh) else {
+            let Some(i) = s.windows.iter().position(|w| w.fresh && s.outcome.is_none()) else {
                 return Ok(());
             };
             let asked = self.asked_players(s, s.windows[i].kind as usize)?;
@@ -180,6 +180,7 @@ impl Engine {
             self.rules
                 .call_with_data(s, &self.variant, effects, f, &w.data, None)
                 .map_err(ActionError::Script)?;
+            self.declared_win(s);
         }
         Ok(())
     }

@@ -202,6 +202,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
         .or(base.rules.after_action_when);
     base.rules.joint_moves = child.rules.joint_moves.or(base.rules.joint_moves);
     base.rules.passing = child.rules.passing.or(base.rules.passing);
+    base.rules.win_when = child.rules.win_when.or(base.rules.win_when);
     base
 }
 

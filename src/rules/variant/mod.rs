@@ -41,7 +41,7 @@ pub use joint::{JointMove, JointMoves, Passing};
 pub use kinds::{Jump, Kind, MovePattern, Promote, Target};
 pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
 pub use notation::{NamedMove, Notation, NotationStyle};
-pub use turn::{AfterActionWhen, NoMoves, NoProgress};
+pub use turn::{AfterActionWhen, NoMoves, NoProgress, WinWhen};
 pub use value::Value;
 pub use words::Words;
 
@@ -109,6 +109,8 @@ pub struct Variant {
     /// When `rules.after_action` is called after a move: when one of these
     /// clauses holds (`rules.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
+    /// A win the host checks after every rules call (`rules.win_when`).
+    pub win_when: Option<WinWhen>,
     /// Two-piece moves under rights (`rules.joint_moves`).
     pub joint_moves: Option<JointMoves>,
     /// Captures of a piece that passed a cell (`rules.passing`).

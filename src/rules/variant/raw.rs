@@ -490,6 +490,25 @@ pub(super) struct RawRules {
     /// capture for one ply.
     #[serde(default)]
     pub(super) passing: Option<Spanned<RawPassing>>,
+    /// A win the host checks after every rules call (`holds_attr`,
+    /// `alone`), instead of a script's check after every action.
+    #[serde(default)]
+    pub(super) win_when: Option<Spanned<RawWinWhen>>,
+}
+
+/// `rules.win_when`: every condition given must hold for one player.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWinWhen {
+    /// One of the player's pieces on the board carries this attribute (not 0).
+    #[serde(default)]
+    pub(super) holds_attr: Option<String>,
+    /// Every piece on the board is the player's.
+    #[serde(default)]
+    pub(super) alone: bool,
+    /// The outcome's reason; `{player}` is the winner's name.
+    #[serde(default)]
+    pub(super) reason: Option<String>,
 }
 
 /// `rules.joint_moves`: the counter of rights and the moves.

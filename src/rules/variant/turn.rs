@@ -34,6 +34,42 @@ pub struct NoProgress {
     pub reason: String,
 }
 
+/// A declared win (`rules.win_when`), checked by the host after every
+/// rules call: a player one of whose pieces on the board carries
+/// `holds_attr` (if given) and who (with `alone`) owns every piece on the
+/// board wins, for `reason` (`{player}`: the winner's name).
+#[derive(Clone, Debug)]
+pub struct WinWhen {
+    pub holds_attr: Option<String>,
+    pub alone: bool,
+    pub reason: String,
+}
+
+impl WinWhen {
+    /// The winner on a board of pieces given as (owner, whether it carries
+    /// `holds_attr`), if any.
+    pub fn winner(&self, pieces: impl Iterator<Item = (PlayerId, bool)>) -> Option<PlayerId> {
+        let (mut owners, mut holder) = (0u64, None);
+        for (owner, holds) in pieces {
+            owners |= 1 << owner;
+            if holds && holder.is_none() {
+                holder = Some(owner);
+            }
+        }
+        let winner = match (&self.holds_attr, holder) {
+            (Some(_), None) => return None,
+            (Some(_), Some(h)) => h,
+            (None, _) => owners.trailing_zeros() as PlayerId,
+        };
+        (owners != 0 && (!self.alone || owners == 1 << winner)).then_some(winner)
+    }
+
+    /// The outcome's reason for `winner`, named `name`.
+    pub fn reason_for(&self, name: &str) -> String {
+        self.reason.replace("{player}", name)
+    }
+}
+
 /// A clause of the moves after which `rules.after_action` is called: each
 /// condition that is not empty must hold.
 #[derive(Clone, Debug, Default)]

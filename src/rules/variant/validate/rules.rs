@@ -1,6 +1,6 @@
 //! The `rules:` settings that need checking: `repetition_limit` (maybe an
-//! option), `no_progress` and `after_action_when` (which name kinds, cells
-//! and zones). The plain settings are copied as they are by
+//! option), `no_progress`, `after_action_when` (which name kinds, cells
+//! and zones) and `win_when`. The plain settings are copied as they are by
 //! [`super::validate`].
 //!
 //! Changes when a turn or game-end setting gains something to check.
@@ -11,6 +11,7 @@ use super::{player_zones, Ctx};
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::raw::{RawAfterActionWhen, RawRules};
+use crate::rules::variant::WinWhen;
 use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
 
 /// `rules.repetition_limit`: a positive integer or an int option; 0 or
@@ -153,4 +154,40 @@ fn clause(
         counters: v.counters.clone(),
         captures: v.captures,
     }
+}
+
+/// `rules.win_when`: at least one condition; an attribute name that is a
+/// plain name; a reason whose only placeholder is `{player}`.
+pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
+    let w = rules.win_when.as_ref()?;
+    let (loc, v) = (w.referenced, &w.value);
+    if v.holds_attr.is_none() && !v.alone {
+        cx.err_at(
+            loc,
+            "`rules.win_when` needs a condition: `holds_attr: NAME`, `alone: true` or both",
+        );
+        return None;
+    }
+    if let Some(a) = &v.holds_attr {
+        if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            cx.err_at(
+                loc,
+                format!("`rules.win_when.holds_attr: {a}` is not an attribute name (letters, digits, `_`)"),
+            );
+            return None;
+        }
+    }
+    let reason = v.reason.clone().unwrap_or_else(|| "{player} wins".into());
+    if reason.replace("{player}", "").contains(['{', '}']) {
+        cx.err_at(
+            loc,
+            format!("`rules.win_when.reason: {reason}`: the only placeholder is `{{player}}`"),
+        );
+        return None;
+    }
+    Some(WinWhen {
+        holds_attr: v.holds_attr.clone(),
+        alone: v.alone,
+        reason,
+    })
 }
