@@ -466,44 +466,62 @@ end
 
 -- The chosen setup: in turn from player `i`, each player names the scouts
 -- for the three start tiles, then the order of the first two boat places.
-local function setup_next(g, i)
-  local players, seats = g:players(), seat_stones(g)
-  local p = players[i]
-  if p == nil then return end
-  local placed = #g:pieces({ owner = p })
-  if placed < 3 then
-    local cell = g:zone("around_" .. seats[i])[placed + 1]
-    g:choose(p, "which scout starts on " .. cell, ranks_in_boat(g, p), false, "start_scout", { cell = cell, i = i })
+-- The choices' data carry the scouts still to place, as v<value> = piece
+-- id (values are unique within a player's six), so an answer needs no
+-- look at the boat; `n`: scouts placed, `fixed`: the boat's first place.
+local function scouts_left(data)
+  local out = {}
+  for v = 1, 6 do
+    if data["v" .. v] then table.insert(out, tostring(v)) end
+  end
+  return out
+end
+
+local function ask_setup(g, p, data)
+  if data.n < 3 then
+    local cell = g:zone(data.zone)[data.n + 1]
+    g:choose(p, "which scout starts on " .. cell, scouts_left(data), false, "start_scout", data)
   else
-    g:choose(p, "which scout goes to boat place 1", ranks_in_boat(g, p), false, "boat_place", { place = 1, i = i })
+    local place = data.fixed and 2 or 1
+    g:choose(p, "which scout goes to boat place " .. place, scouts_left(data), false, "boat_place", data)
   end
 end
 
-local function boat_scout(g, player, rank, from)
-  for n, q in ipairs(boat(g, player)) do
-    if n >= (from or 1) and tostring(q.rank) == rank then return q, n end
-  end
-  return nil
+local function setup_next(g, i)
+  local p = g:players()[i]
+  if p == nil then return end
+  local data = { i = i, n = g:count({ owner = p }), zone = "around_" .. seat_stones(g)[i] }
+  for _, q in ipairs(boat(g, p)) do data["v" .. q.rank] = q.id end
+  ask_setup(g, p, data)
 end
 
 function rules.start_scout(g, player, rank, data)
   g:continue_turn()
-  g:move(boat_scout(g, player, rank).id, data.cell)
-  setup_next(g, data.i)
+  g:move(data["v" .. rank], g:zone(data.zone)[data.n + 1])
+  data["v" .. rank], data.n = nil, data.n + 1
+  ask_setup(g, player, data)
 end
 
+-- The chosen scout to the front, then the one fixed first back in front of it.
 function rules.boat_place(g, player, rank, data)
   g:continue_turn()
-  local b = boat(g, player)
-  -- The chosen scout to the front, then the fixed ones back in front of it.
-  g:send(boat_scout(g, player, rank, data.place).id, "boat", player, true)
-  for m = data.place - 1, 1, -1 do g:send(b[m].id, "boat", player, true) end
-  if data.place < 2 then
-    g:choose(player, "which scout goes to boat place " .. (data.place + 1),
-      ranks_in_boat(g, player, data.place + 1), false, "boat_place", { place = data.place + 1, i = data.i })
-  else
+  local id = data["v" .. rank]
+  g:send(id, "boat", player, true)
+  data["v" .. rank] = nil
+  if data.fixed then
+    g:send(data.fixed, "boat", player, true)
     setup_next(g, data.i + 1)
+  else
+    data.fixed = id
+    ask_setup(g, player, data)
   end
+end
+
+local function boat_scout(g, player, rank)
+  for _, q in ipairs(boat(g, player)) do
+    if tostring(q.rank) == rank then return q end
+  end
+  return nil
 end
 
 -- Free setup: stone tiles placed in turn, then scouts one at a time (which

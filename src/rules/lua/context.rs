@@ -59,6 +59,7 @@ pub(super) struct Names {
     pub(super) cell_list: Function,
     pub(super) cell_map: Function,
     pub(super) declared: Function,
+    pub(super) piece_list: Function,
     /// The keys of a piece filter (`g:pieces`, `g:count`).
     pub(super) owner: mlua::LuaString,
     pub(super) kind: mlua::LuaString,
@@ -80,6 +81,7 @@ impl Names {
             cell_list: b.cell_list.clone(),
             cell_map: b.cell_map.clone(),
             declared: b.declared.clone(),
+            piece_list: b.piece_list.clone(),
             players: facts
                 .players
                 .iter()

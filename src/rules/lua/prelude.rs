@@ -26,6 +26,8 @@ pub(super) struct Builders {
     pub(super) cell_map: Function,
     /// `declared(f, g, k1, c1, k2, c2)`: calls `f(g, {k1 = name1, k2 = name2})`.
     pub(super) declared: Function,
+    /// `piece_list(n, ...)`: a list of `n` piece tables, six arguments each.
+    pub(super) piece_list: Function,
 }
 
 /// Runs the prelude with the variant's names, returning its builders.
@@ -41,7 +43,7 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<Builders> {
             Ok(t)
         })
         .collect::<mlua::Result<Vec<Table>>>()?;
-    let (after_action, piece, strike, cell_list, cell_map, declared) =
+    let (after_action, piece, strike, cell_list, cell_map, declared, piece_list) =
         lua.load(HOST_PRELUDE).set_name("=host").call((
             facts.players.clone(),
             facts.kinds.clone(),
@@ -59,6 +61,7 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<Builders> {
         cell_list,
         cell_map,
         declared,
+        piece_list,
     })
 }
 
@@ -91,6 +94,35 @@ pub(super) fn cell_list(lua: &Lua, cells: &[Cell]) -> mlua::Result<Table> {
 pub(super) fn piece_table(lua: &Lua, id: PieceId) -> mlua::Result<Table> {
     let maker = with_ctx(lua, |cx| Ok(cx.names().piece.clone()))?;
     maker.call(piece_args(lua, id)?)
+}
+
+/// Most pieces [`piece_list`] builds in one call into Luau (beyond, one
+/// call a piece).
+const LIST_MAX: usize = BUILD_MAX / 6;
+
+/// Pieces as a Lua list of piece tables (see [`piece_table`]), built in
+/// one call into Luau.
+pub(super) fn piece_list(lua: &Lua, ids: &[PieceId]) -> mlua::Result<Table> {
+    if ids.len() > LIST_MAX {
+        let t = lua.create_table_with_capacity(ids.len(), 0)?;
+        for &id in ids {
+            t.push(piece_table(lua, id)?)?;
+        }
+        return Ok(t);
+    }
+    let maker = with_ctx(lua, |cx| Ok(cx.names().piece_list.clone()))?;
+    let mut args = Vec::with_capacity(1 + 6 * ids.len());
+    args.push(mlua::Value::Integer(ids.len() as i64));
+    for &id in ids {
+        let (id, kind, owner, cell, moved, own) = piece_args(lua, id)?;
+        args.push(mlua::Value::Integer(id as i64));
+        args.push(mlua::Value::Integer(kind as i64));
+        args.push(mlua::Value::Integer(owner as i64));
+        args.push(cell.map_or(mlua::Value::Nil, |c| mlua::Value::Integer(c as i64)));
+        args.push(mlua::Value::Boolean(moved));
+        args.push(own.map_or(mlua::Value::Nil, mlua::Value::Table));
+    }
+    maker.call(mlua::Variadic::from_iter(args))
 }
 
 /// What the prelude's `piece` needs to build a piece table: id, kind,

@@ -7,7 +7,7 @@ use super::Api;
 use crate::base::state::PieceId;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
 use crate::rules::lua::limits::Name;
-use crate::rules::lua::prelude::piece_table;
+use crate::rules::lua::prelude::{piece_list, piece_table};
 
 /// Registers the methods that find pieces.
 pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
@@ -31,11 +31,7 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("pieces", |lua, _, filter: Option<Table>| {
         let mut ids = Vec::new();
         filtered_pieces(lua, filter, |id| ids.push(id))?;
-        let t = lua.create_table_with_capacity(ids.len(), 0)?;
-        for id in ids {
-            t.push(piece_table(lua, id)?)?;
-        }
-        Ok(t)
+        piece_list(lua, &ids)
     });
     m.add_method("count", |lua, _, filter: Option<Table>| {
         let mut n = 0;
@@ -55,11 +51,7 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
                     .map(|c| c.pieces.clone())
                     .unwrap_or_default())
             })?;
-            let t = lua.create_table_with_capacity(ids.len(), 0)?;
-            for id in ids {
-                t.push(piece_table(lua, id)?)?;
-            }
-            Ok(t)
+            piece_list(lua, &ids)
         },
     );
 }
