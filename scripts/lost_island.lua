@@ -319,14 +319,15 @@ function rules.attack(g, a)
   fight(g, g:piece_at(a.from), g:piece_at(a.to))
 end
 
--- A swim into a fight counts as the turn's second action.
+-- A swim (the host moves the swimmer onto a free tile) onto an enemy scout
+-- is a fight, which counts as the turn's second action.
 function rules.swim(g, a)
-  local q = g:piece_at(a.to)
-  if q then
+  local p = g:piece_at(a.from)
+  if p then
     g:close_actions()
-    fight(g, g:piece_at(a.from), q)
+    fight(g, p, g:piece_at(a.to))
   else
-    move_to(g, g:piece_at(a.from), a.to)
+    rules.arrive(g, a)
   end
 end
 
