@@ -360,9 +360,9 @@ function rules.flip(g, a)
   end
 end
 
+-- A reinforcement (landed by the host) finds something.
 function rules.reinforce(g, a)
-  g:log(g:player() .. " reinforces on " .. a.cell)
-  move_to(g, boat(g, g:player())[1], a.cell)
+  enter(g, g:piece_at(a.cell), a.cell)
 end
 
 function rules.ring(g, a)
@@ -375,23 +375,16 @@ function rules.spy(g, a)
   g:log(g:player() .. " spies on the scout on " .. a.cell)
 end
 
--- The end of the action part: the island shrinks (not without a scout on
--- it): a tile of the query `shrinkable` of the YAML, in the order of names.
+-- The end of the action part with no tile to remove (or no scout of the
+-- player's on the island): the turn ends. The shrink itself is declared
+-- (`actions.end.choose` in the YAML): the tile removed comes to
+-- rules.remove_tile.
 function rules.end_turn(g)
-  local me = g:player()
-  local list = g:count({ owner = me }) > 0 and g:query("shrinkable") or {}
-  table.sort(list)
-  if #list == 1 then
-    if remove_tile(g, me, list[1], g:turn_noted("won_fight")) then return end
-  elseif #list > 1 then
-    g:choose(me, "remove a tile", list, PUBLIC, "remove_tile", { won = g:turn_noted("won_fight") })
-    return
-  end
   finish_turn(g)
 end
 
-function rules.remove_tile(g, player, cell, data)
-  if not remove_tile(g, player, cell, data.won) then finish_turn(g) end
+function rules.remove_tile(g, player, cell)
+  if not remove_tile(g, player, cell, g:turn_noted("won_fight")) then finish_turn(g) end
 end
 
 -- A storm from a removed tile is not applied after a flag move.

@@ -5,10 +5,10 @@
 
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, PlayerId};
+use crate::base::state::{Choice, GameState, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::cells::cells_of;
-use crate::rules::variant::actions::ActionDecl;
+use crate::rules::variant::actions::{ActionChoose, ActionDecl};
 
 impl Engine {
     /// Appends the available declared actions of the player to move (in
@@ -242,6 +242,14 @@ impl Engine {
                 });
             }
         }
+        if d.places {
+            self.place_from_container(s, d, a, mover, effects);
+        }
+        if let Some(c) = &d.choose {
+            if self.declared_choice(s, c, mover, effects)? {
+                return Ok(());
+            }
+        }
         if let (Some(f), true) = (&d.perform, self.perform_wanted(s, d, a, mover)) {
             let args = self.declared_args(d, a);
             self.rules
@@ -249,6 +257,85 @@ impl Engine {
                 .map_err(ActionError::Script)?;
         }
         Ok(())
+    }
+
+    /// An action's `choose`: the cells of its query (none when the player
+    /// must have a piece on the board and has none), sorted by name; two
+    /// or more are a pending choice, one is answered at once. Returns
+    /// whether it was asked or answered (else `perform` is called).
+    fn declared_choice(
+        &self,
+        s: &mut GameState,
+        c: &ActionChoose,
+        mover: PlayerId,
+        effects: &mut Vec<Effect>,
+    ) -> Result<bool, ActionError> {
+        let v = &self.variant;
+        let Some(q) = v.queries.iter().find(|q| q.name == c.query) else {
+            return Ok(false);
+        };
+        let mut cells = Vec::new();
+        let has_piece = || {
+            s.board
+                .iter()
+                .flatten()
+                .any(|&id| s.pieces[id as usize].owner == mover)
+        };
+        if !c.only_with_pieces || has_piece() {
+            cells_of(&v.board, s, mover, q, &[], &mut cells);
+        }
+        if cells.is_empty() {
+            return Ok(false);
+        }
+        let mut options: Vec<String> = cells.iter().map(|&x| v.board.cell_name(x)).collect();
+        options.sort_unstable();
+        let choice = Choice {
+            player: mover,
+            reason: c.question.clone(),
+            options,
+            piece: None,
+            public: c.public,
+            handler: Some(c.handler.clone()),
+            data: Vec::new(),
+        };
+        if choice.options.len() == 1 {
+            let label = &choice.options[0];
+            self.rules
+                .answer_choice(s, v, effects, &choice, label)
+                .map_err(ActionError::Script)?;
+            self.declared_win(s);
+        } else {
+            s.pending.push(choice);
+        }
+        Ok(true)
+    }
+
+    /// A `places` action: the front piece of the mover's `needs`
+    /// container goes onto the action's cell, if it is free.
+    fn place_from_container(
+        &self,
+        s: &mut GameState,
+        d: &ActionDecl,
+        a: &Action,
+        mover: PlayerId,
+        effects: &mut Vec<Effect>,
+    ) {
+        let (Action::Declared { a: to, .. }, Some(name)) = (*a, &d.needs) else {
+            return;
+        };
+        let front = s
+            .containers
+            .iter()
+            .find(|x| x.name == *name && x.owner == Some(mover))
+            .and_then(|x| x.pieces.first().copied());
+        if let (Some(id), None) = (front, s.piece_at(to)) {
+            s.place(id, to);
+            effects.push(Effect::Moved {
+                piece: id,
+                from: None,
+                to,
+            });
+        }
     }
 
     /// Whether a declared action's `perform` is to be called: always,

@@ -149,7 +149,8 @@ impl Engine {
     /// must exist.
     fn check_declared_functions(&self) -> Result<(), LoadError> {
         let actions = self.variant.actions.iter().flat_map(|d| {
-            let named = d.perform.iter().chain(d.legal.iter());
+            let handler = d.choose.as_ref().map(|c| &c.handler);
+            let named = d.perform.iter().chain(d.legal.iter()).chain(handler);
             named.map(move |f| (&d.at, format!("actions.{}", d.name), f))
         });
         let windows = self.variant.reactions.iter().filter_map(|r| {

@@ -27,6 +27,11 @@ pub struct ActionDecl {
     /// The piece on the first parameter's cell moves to the second's
     /// (natively, before `perform`).
     pub moves: bool,
+    /// The front piece of the player's `needs` container is placed on the
+    /// only parameter's cell (natively, before `perform`).
+    pub places: bool,
+    /// A cell the player picks after the action (`choose`).
+    pub choose: Option<ActionChoose>,
     /// Taking it ends the turn (after `perform`).
     pub ends_turn: bool,
     /// The `rules` function that performs it: `rules.<perform>(g, args)`.
@@ -39,6 +44,20 @@ pub struct ActionDecl {
     pub legal: Option<String>,
     /// Where the action was declared (file, line, column), for messages.
     pub at: (String, u64, u64),
+}
+
+/// `actions.<name>.choose`: after the action, the player picks a cell of
+/// the named query (option labels: cell names, sorted); the answer goes to
+/// `rules.<handler>(g, player, cell, {})`, at once when there is only one
+/// cell. `perform` is called instead when there is none (or, with
+/// `only_with_pieces`, when the player has no piece on the board).
+#[derive(Clone, Debug)]
+pub struct ActionChoose {
+    pub query: String,
+    pub question: String,
+    pub handler: String,
+    pub public: bool,
+    pub only_with_pieces: bool,
 }
 
 /// A piece of an action's text.

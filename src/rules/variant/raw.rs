@@ -188,6 +188,27 @@ pub(super) struct RawAction {
     pub(super) perform_if: Option<Spanned<RawPerformIf>>,
     #[serde(default)]
     pub(super) moves: Option<bool>,
+    /// The front piece of the player's `needs` container is placed on the
+    /// parameter's cell (natively, before `perform`).
+    #[serde(default)]
+    pub(super) places: Option<bool>,
+    /// After the action, the player picks a cell of a named query.
+    #[serde(default)]
+    pub(super) choose: Option<Spanned<RawActionChoose>>,
+}
+
+/// `actions.<name>.choose`: a choice of a cell of a named query that the
+/// host asks after the action, instead of calling `perform`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawActionChoose {
+    pub(super) query: String,
+    pub(super) question: String,
+    pub(super) handler: String,
+    #[serde(default)]
+    pub(super) public: bool,
+    #[serde(default)]
+    pub(super) only_with_pieces: bool,
 }
 
 /// When an action's `perform` is called: only if one of `any` holds on

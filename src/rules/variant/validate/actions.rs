@@ -8,8 +8,12 @@ use serde_saphyr::Spanned;
 
 use super::Ctx;
 use crate::base::geometry::{Board, Cell};
-use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
-use crate::rules::variant::raw::{Param, RawAction, RawActionParam, RawPerformIf, RawVariant};
+use crate::rules::variant::actions::{
+    parse_template, ActionChoose, ActionDecl, Filter, ParamDecl, Source,
+};
+use crate::rules::variant::raw::{
+    Param, RawAction, RawActionChoose, RawActionParam, RawPerformIf, RawVariant,
+};
 use crate::rules::variant::Value;
 
 fn as_bool(v: &Value) -> Option<bool> {
@@ -29,8 +33,9 @@ pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<Acti
         cx.err_top("a variant declares at most 64 actions");
         return Vec::new();
     }
+    let queries: Vec<String> = raw.queries.keys().cloned().collect();
     list.iter()
-        .filter_map(|(name, a)| action(name, &a.value, a.referenced, board, cx))
+        .filter_map(|(name, a)| action(name, &a.value, a.referenced, board, &queries, cx))
         .collect()
 }
 
@@ -39,6 +44,7 @@ fn action(
     a: &RawAction,
     at: serde_saphyr::Location,
     board: &Board,
+    queries: &[String],
     cx: &mut Ctx,
 ) -> Option<ActionDecl> {
     let names: Vec<String> = a.params.keys().cloned().collect();
@@ -53,6 +59,19 @@ fn action(
         );
         return None;
     }
+    if a.places == Some(true) && (names.len() != 1 || a.needs.is_none()) {
+        cx.err_at(
+            at,
+            format!(
+                "actions.{name}: `places` needs one parameter (the cell) and `needs: CONTAINER` (where the piece comes from)"
+            ),
+        );
+        return None;
+    }
+    let choose = match &a.choose {
+        Some(c) => Some(choose(name, &c.value, c.referenced, queries, cx)?),
+        None => None,
+    };
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
         params.push(param(pname, &p.value, &names[..i], board, cx)?);
@@ -104,10 +123,40 @@ fn action(
         closes,
         ends_turn: a.ends_turn.unwrap_or(false),
         moves: a.moves.unwrap_or(false),
+        places: a.places.unwrap_or(false),
+        choose,
         perform: a.perform.as_ref().map(|p| p.value.clone()),
         legal: a.legal.as_ref().map(|p| p.value.clone()),
         perform_if,
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
+    })
+}
+
+/// `choose`: the query must be declared (`queries:`).
+fn choose(
+    name: &str,
+    c: &RawActionChoose,
+    at: serde_saphyr::Location,
+    queries: &[String],
+    cx: &mut Ctx,
+) -> Option<ActionChoose> {
+    if !queries.contains(&c.query) {
+        cx.err_at(
+            at,
+            format!(
+                "actions.{name}.choose: `query: {}` names no query of `queries:` ({})",
+                c.query,
+                queries.join(", ")
+            ),
+        );
+        return None;
+    }
+    Some(ActionChoose {
+        query: c.query.clone(),
+        question: c.question.clone(),
+        handler: c.handler.clone(),
+        public: c.public,
+        only_with_pieces: c.only_with_pieces,
     })
 }
 
