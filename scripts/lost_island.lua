@@ -4,10 +4,11 @@
 -- State (all in the host): scouts v1..v6 (rank = value; attrs flag, ring),
 -- a "boat" container per player (front first), "coins" counters per player
 -- and on cells (loot lying), marks "tile" (down | stone | up), "stone" (a
--- stone tile not yet ordinary), "content" (a token of the YAML, known to
--- nobody until turned: its attributes loot, bomb and pattern, storm, flag),
--- "item" = flag (the flag lying), "new" (loot found this turn), "target"
+-- stone tile not yet ordinary), "item" = flag (the flag lying), "new" (loot found this turn), "target"
 -- (scouts the exploding bomb still has to hit); the turn note won_fight.
+-- What lies under the face-down tiles is in two bags of the YAML
+-- (containers "tiles" and "stones", nobody sees into them): a tile's token
+-- is drawn when the tile is turned or removed face down.
 
 -- Choices everyone sees at the table (a bomb's orientation, a storm's
 -- direction, the tile removed...) are public; setup answers are not.
@@ -22,7 +23,7 @@ local LINES = {
   horizontal = { DIRS.east, DIRS.west },
 }
 
--- "a,b" -> { "a", "b" }; "a:2,b" -> { "a", "a", "b" } (option values)
+-- "a,b" -> { "a", "b" } (option values naming cells)
 local function expand_mix(text)
   local out = {}
   for name, n in string.gmatch(text, "([%w_]+):?(%d*)") do
@@ -43,10 +44,10 @@ local function boat(g, player) return g:container("boat", player) end
 local function add_coins(g, p, n) g:set_counter("coins", g:counter("coins", p) + n, p) end
 local function coin_words(n) return n == 1 and "1 coin" or (n .. " coins") end
 
--- The token lying face down on `cell` (nil if none).
-local function content_of(g, cell)
-  local name = g:mark(cell, "content")
-  return name and tokens[name]
+-- The token under a tile being turned: drawn from a bag ("tiles", or
+-- "stones" for a stone tile).
+local function draw_token(g, bag)
+  return tokens[g:draw_from(bag) or "loot1"]
 end
 
 local function ring_of(p) return (p.ring or 0) > 0 and 1 or 0 end
@@ -65,9 +66,8 @@ end
 -- flag's stone tile is an ordinary tile once the flag has left it.
 local function enter(g, p, cell)
   if g:mark(cell, "tile") == "stone" then
-    local t = content_of(g, cell) or {}
+    local t = draw_token(g, "stones")
     g:set_mark(cell, "tile", "up")
-    g:clear_mark(cell, "content")
     if t.flag then
       g:set_attr(p.id, "flag", 1)
       g:clear_mark(cell, "stone")
@@ -205,7 +205,7 @@ end
 -- A tile goes: shallow water, with whatever lay on it.
 local function sink(g, cell)
   g:set_cell_counter("coins", cell, 0)
-  for _, m in ipairs({ "tile", "content", "new", "stone" }) do g:clear_mark(cell, m) end
+  for _, m in ipairs({ "tile", "new", "stone" }) do g:clear_mark(cell, m) end
   g:set_terrain(cell, "water", true)
 end
 
@@ -279,7 +279,8 @@ end
 
 -- Removes a tile; returns true when the turn must wait for a choice.
 local function remove_tile(g, me, cell, won_fight)
-  local t, face = content_of(g, cell), g:mark(cell, "tile")
+  local face = g:mark(cell, "tile")
+  local t = face == "down" and draw_token(g, "tiles") or nil
   local words = cell
   if face == "down" and t then
     words = cell .. (options.removed_face_down and " (face down)" or (" (" .. t.name .. ")"))
@@ -333,9 +334,8 @@ end
 
 function rules.flip(g, a)
   local cell, me = a.cell, g:player()
-  local t = content_of(g, cell) or {}
+  local t = draw_token(g, "tiles")
   g:set_mark(cell, "tile", "up")
-  g:clear_mark(cell, "content")
   local value, pattern = t.bomb, t.pattern
   if t.loot then
     g:set_cell_counter("coins", cell, t.loot)
@@ -423,20 +423,14 @@ local function seat_stones(g)
   return expand_mix(options["seats_" .. #g:players()] or options.seats_4)
 end
 
+-- Every tile face down: the stone tiles, the others.
 local function place_tiles(g, stones)
-  local stone_mix = shuffle(expand_mix(options.stone_mix))
-  local mix = shuffle(expand_mix(options.tile_mix))
-  local k, j = 1, 1
   for _, c in ipairs(g:cells()) do
     if table.find(stones, c) then
       g:set_mark(c, "tile", "stone")
       g:set_mark(c, "stone", "1")
-      g:set_mark(c, "content", stone_mix[k] or "loot1", "none")
-      k += 1
     else
       g:set_mark(c, "tile", "down")
-      g:set_mark(c, "content", mix[j] or "loot1", "none")
-      j += 1
     end
   end
 end

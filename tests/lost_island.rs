@@ -3,13 +3,16 @@
 
 mod common;
 use common::{engine, legal, play, position};
-use sandtable::base::state::GameState;
+use sandtable::base::state::{Container, GameState, Item};
 use sandtable::engine::Engine;
 use sandtable::record::view::Viewer;
 
 /// A position from short lines:
 /// `red v3 c3 [flag] [ring]` a scout; `boat red v5 v6` a boat, front first;
-/// `coins red 2`; `down c4 loot2` a face-down tile; `stone b2 flag`;
+/// `coins red 2`; `down c4 [loot2]` a face-down tile (its token, if given,
+/// the bag `tiles` holds: the bags hold exactly the tokens given, so a
+/// test turning a tile gives one token, or tokens that give the same
+/// outcome); `stone b2 [flag]` likewise with the bag `stones`;
 /// `water a1`; `loot c4 2` coins lying; `flag c4` the flag lying;
 /// `to_move blue`; `counter NAME V`.
 fn island(e: &Engine, lines: &[&str]) -> GameState {
@@ -48,7 +51,7 @@ fn island(e: &Engine, lines: &[&str]) -> GameState {
             "down" | "stone" => {
                 let t = tiles.iter_mut().find(|t| t.0 == w[1]).unwrap();
                 t.1 = w[0].into();
-                t.2 = Some(w[2].into());
+                t.2 = w.get(2).map(|x| x.to_string());
                 if w[0] == "stone" {
                     marks.push_str(&format!(
                         "  - {{ cell: {}, name: stone, value: \"1\", known_by: {all} }}\n",
@@ -87,14 +90,13 @@ fn island(e: &Engine, lines: &[&str]) -> GameState {
             }
         }
     }
-    for (c, face, content) in &tiles {
+    let mut bags: [Vec<String>; 2] = Default::default();
+    for (c, face, token) in &tiles {
         marks.push_str(&format!(
             "  - {{ cell: {c}, name: tile, value: {face}, known_by: {all} }}\n"
         ));
-        if let Some(x) = content {
-            marks.push_str(&format!(
-                "  - {{ cell: {c}, name: content, value: {x}, known_by: [] }}\n"
-            ));
+        if let Some(x) = token {
+            bags[usize::from(face == "stone")].push(x.clone());
         }
     }
     let mut yaml = format!("variant: lost_island\nto_move: {to_move}\npieces:\n{pieces}");
@@ -111,7 +113,23 @@ fn island(e: &Engine, lines: &[&str]) -> GameState {
     if !water.is_empty() {
         yaml.push_str(&format!("terrain:\n  water: [{}]\n", water.join(", ")));
     }
-    position(e, &yaml)
+    let mut s = position(e, &yaml);
+    for (name, tokens) in ["tiles", "stones"].iter().zip(bags) {
+        let items = tokens
+            .into_iter()
+            .map(|value| Item { value, known_by: 0 })
+            .collect();
+        match s.containers.iter_mut().find(|c| c.name == *name) {
+            Some(c) => c.items = items,
+            None => s.containers.push(Container {
+                name: name.to_string(),
+                owner: None,
+                pieces: Vec::new(),
+                items,
+            }),
+        }
+    }
+    s
 }
 
 fn two() -> Engine {
@@ -229,7 +247,7 @@ fn flipping_loot_leaves_coins_for_a_later_turn() {
     let e = two();
     let mut s = island(
         &e,
-        &["red v3 c3", "blue v4 f6", "down c4 loot2", "down d3 loot1"],
+        &["red v3 c3", "blue v4 f6", "down c4 loot2", "down d3"],
     );
     assert!(has(&e, &s, "flip c4"));
     assert!(!has(&e, &s, "flip b3"), "face-up tiles are not flipped");
@@ -271,7 +289,7 @@ fn entering_a_stone_tile_turns_it_flag_or_loot() {
     let e = two();
     let mut s = island(
         &e,
-        &["red v3 b3", "blue v4 f6", "stone b2 flag", "stone e2 loot3"],
+        &["red v3 b3", "blue v4 f6", "stone b2 flag", "stone e2"],
     );
     play(&e, &mut s, &["b3-b2"]);
     assert_eq!(attr(&e, &s, "b2", "flag"), 1);

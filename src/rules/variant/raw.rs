@@ -157,7 +157,23 @@ pub(super) struct RawContainer {
     #[serde(default)]
     pub(super) count: Option<Spanned<String>>,
     #[serde(default)]
-    pub(super) items: IndexMap<String, Param<u32>>,
+    pub(super) items: RawItems,
+}
+
+/// A container's starting items: a map of faces to counts (each a number
+/// or `$option`), or `$option` naming a text option that holds a whole
+/// mix (`face:count,face:count`, a face alone counting one).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum RawItems {
+    Map(IndexMap<String, Param<u32>>),
+    Opt(String),
+}
+
+impl Default for RawItems {
+    fn default() -> Self {
+        RawItems::Map(IndexMap::new())
+    }
 }
 
 /// One declared action as written.

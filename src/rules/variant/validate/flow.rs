@@ -9,7 +9,7 @@ use super::Ctx;
 use crate::base::state::PlayerId;
 use crate::rules::variant::actions::ActionDecl;
 use crate::rules::variant::flow::{ContainerDecl, First, Order, Phase, ReactionDecl, Sees, Who};
-use crate::rules::variant::raw::{Param, RawContainer, RawReaction, RawVariant};
+use crate::rules::variant::raw::{Param, RawContainer, RawItems, RawReaction, RawVariant};
 use crate::rules::variant::Value;
 
 /// The number of the declared action named by `s`, or an error there.
@@ -307,16 +307,7 @@ fn container(
     }
     let mut items = Vec::new();
     let mut total = 0u64;
-    for (face, n) in &c.items {
-        let n = cx.resolve(
-            n,
-            at,
-            |v| match v {
-                Value::Int(i) if (0..=1000).contains(i) => Some(*i as u32),
-                _ => None,
-            },
-            "a count from 0 to 1000",
-        )?;
+    for (face, n) in container_items(&c.items, &key("items"), at, cx)? {
         if face.is_empty() || face.len() > 64 || face.chars().any(char::is_control) {
             cx.err_at(
                 at,
@@ -325,7 +316,7 @@ fn container(
             return None;
         }
         total += n as u64;
-        items.push((face.clone(), n));
+        items.push((face, n));
     }
     if total > 1000 {
         cx.err_at(
@@ -343,4 +334,62 @@ fn container(
         items,
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
     })
+}
+
+/// A container's `items` as (face, count) pairs: from the map (counts
+/// resolved), or from the mix text of the option it names.
+fn container_items(
+    items: &RawItems,
+    key: &str,
+    at: serde_saphyr::Location,
+    cx: &mut Ctx,
+) -> Option<Vec<(String, u32)>> {
+    let count = |v: &Value| match v {
+        Value::Int(i) if (0..=1000).contains(i) => Some(*i as u32),
+        _ => None,
+    };
+    match items {
+        RawItems::Map(map) => map
+            .iter()
+            .map(|(face, n)| {
+                let n = cx.resolve(n, at, count, "a count from 0 to 1000")?;
+                Some((face.clone(), n))
+            })
+            .collect(),
+        RawItems::Opt(name) => {
+            let text = cx.resolve(
+                &Param::<String>::Opt(name.clone()),
+                at,
+                |v| match v {
+                    Value::Str(s) => Some(s.clone()),
+                    _ => None,
+                },
+                "a text of `face:count` pairs",
+            )?;
+            match parse_mix(&text) {
+                Ok(items) => Some(items),
+                Err(e) => {
+                    cx.err_at(at, format!("{key}: option {name} = `{text}`: {e}"));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// A mix of items as an option writes it: `face:count` pairs separated by
+/// commas (spaces around them ignored); a face alone counts one.
+pub(super) fn parse_mix(text: &str) -> Result<Vec<(String, u32)>, String> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (face, n) = match part.split_once(':') {
+            Some((f, n)) => {
+                let n = n.trim().parse::<u32>().ok().filter(|n| *n <= 1000);
+                (f.trim(), n.ok_or_else(|| format!("`{part}`: the count is not a number from 0 to 1000"))?)
+            }
+            None => (part, 1),
+        };
+        out.push((face.to_string(), n));
+    }
+    Ok(out)
 }
