@@ -142,7 +142,9 @@ fn a_record_for_one_player_holds_only_what_that_player_knew() {
 }
 
 /// Shuffles what `viewer` does not know in a Lost Island-like state: the
-/// kinds of unknown pieces and the values of cell marks hidden from it.
+/// kinds of unknown pieces, the values of cell marks hidden from it and
+/// the faces of container items it does not know (across containers: a
+/// token of one bag may change places with one of another).
 fn shuffle_hidden(s: &GameState, viewer: Viewer, rng: &mut ChaCha8Rng) -> GameState {
     let knows = |set: u8| match viewer {
         Viewer::Player(p) => set & (1 << p) != 0,
@@ -168,6 +170,18 @@ fn shuffle_hidden(s: &GameState, viewer: Viewer, rng: &mut ChaCha8Rng) -> GameSt
     values.shuffle(rng);
     for (k, v) in hidden.iter().zip(values) {
         t.marks.get_mut(k).unwrap().value = v;
+    }
+    let places: Vec<(usize, usize)> = (0..t.containers.len())
+        .flat_map(|k| (0..t.containers[k].items.len()).map(move |i| (k, i)))
+        .filter(|&(k, i)| !knows(t.containers[k].items[i].known_by))
+        .collect();
+    let mut faces: Vec<String> = places
+        .iter()
+        .map(|&(k, i)| t.containers[k].items[i].value.clone())
+        .collect();
+    faces.shuffle(rng);
+    for ((k, i), f) in places.into_iter().zip(faces) {
+        t.containers[k].items[i].value = f;
     }
     t
 }
@@ -198,9 +212,13 @@ fn lost_island_views_hide_scout_values_tiles_and_boats_with_2_3_and_4_players() 
                             let v2 = e.view(&t, v);
                             assert_eq!(v1, v2, "view of {v:?} depends on hidden facts");
                             assert_eq!(e.render(&v1, None), e.render(&v2, None));
-                            // Nobody sees a face-down tile's content.
-                            assert!(v1.marks.iter().all(|m| m.name != "content"));
-                            hidden_tiles_seen |= t.marks != s.marks;
+                            // Nobody sees into the bags of face-down tiles.
+                            assert!(v1.containers.iter().all(|c| c
+                                .items
+                                .iter()
+                                .flatten()
+                                .all(Option::is_none)));
+                            hidden_tiles_seen |= t.containers != s.containers;
                         }
                     }
                     let acts = e.legal_actions(&s);
