@@ -19,12 +19,14 @@ impl Engine {
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
         let phase = self.variant.phases.get(s.phase as usize);
+        // The parameters' values, in buffers kept across the kinds.
+        let mut bufs = (Vec::new(), Vec::new());
         for k in 0..self.variant.actions.len() {
             let in_phase = phase
                 .and_then(|ph| ph.actions.as_ref())
                 .is_none_or(|l| l.contains(&(k as u8)));
             if in_phase && !self.is_reaction(k) {
-                self.declared_of_kind(s, s.to_move, k, out)?;
+                self.declared_of_kind_into(s, s.to_move, k, out, &mut bufs)?;
             }
         }
         Ok(())
@@ -38,26 +40,36 @@ impl Engine {
         k: usize,
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
+        self.declared_of_kind_into(s, p, k, out, &mut (Vec::new(), Vec::new()))
+    }
+
+    /// [`Engine::declared_of_kind`] with buffers for the parameters' values.
+    fn declared_of_kind_into(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        k: usize,
+        out: &mut Vec<Action>,
+        (first, second): &mut (Vec<Cell>, Vec<Cell>),
+    ) -> Result<(), ActionError> {
         let d = &self.variant.actions[k];
         if !self.available(s, p, k, d) {
             return Ok(());
         }
         let kind = k as u8;
-        let mut first = Vec::new();
-        let mut second = Vec::new();
         match d.params.len() {
             0 => self.push_legal(s, out, d, Action::Declared { kind, a: 0, b: 0 })?,
             1 => {
-                self.param_values(s, p, d, 0, &[], &mut first);
-                for &a in &first {
+                self.param_values(s, p, d, 0, &[], first);
+                for &a in first.iter() {
                     self.push_legal(s, out, d, Action::Declared { kind, a, b: 0 })?;
                 }
             }
             _ => {
-                self.param_values(s, p, d, 0, &[], &mut first);
-                for &a in &first {
-                    self.param_values(s, p, d, 1, &[a], &mut second);
-                    for &b in &second {
+                self.param_values(s, p, d, 0, &[], first);
+                for &a in first.iter() {
+                    self.param_values(s, p, d, 1, &[a], second);
+                    for &b in second.iter() {
                         self.push_legal(s, out, d, Action::Declared { kind, a, b })?;
                     }
                 }

@@ -61,12 +61,20 @@ fn source_cells(
     let n = b.cell_count();
     if let Source::FirstZone(zones) = src {
         // The first zone with a cell that passes; its passing cells.
+        let start = out.len();
         for z in zones {
-            let mut cells: Vec<Cell> = z.iter().copied().filter(|c| pass(c)).collect();
-            if !cells.is_empty() {
-                cells.sort_unstable();
-                cells.dedup();
-                out.extend(cells);
+            out.extend(z.iter().copied().filter(|c| pass(c)));
+            if out.len() > start {
+                // Sorted, without repeats (a zone may name a cell twice).
+                out[start..].sort_unstable();
+                let mut w = start;
+                for r in start..out.len() {
+                    if r == start || out[r] != out[w - 1] {
+                        out[w] = out[r];
+                        w += 1;
+                    }
+                }
+                out.truncate(w);
                 return;
             }
         }
@@ -155,11 +163,11 @@ impl Hits {
 /// cells with terrain `through`, ending on a cell without it.
 fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut Hits) {
     let wet = |c: Cell| s.terrain[c as usize] & through != 0;
-    let mut seen = vec![false; b.cell_count()];
+    let mut seen = Hits::new(b.cell_count());
     let mut queue: Vec<Cell> = Vec::new();
     for d in ORTH {
         if let Some(c) = b.offset(start, d).filter(|&c| wet(c)) {
-            seen[c as usize] = true;
+            seen.set(c as usize);
             queue.push(c);
         }
     }
@@ -170,8 +178,8 @@ fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut Hits) {
         for d in ORTH {
             let Some(c) = b.offset(w, d) else { continue };
             if wet(c) {
-                if !seen[c as usize] {
-                    seen[c as usize] = true;
+                if !seen.get(c as usize) {
+                    seen.set(c as usize);
                     queue.push(c);
                 }
             } else if c != start {
