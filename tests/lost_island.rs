@@ -245,10 +245,7 @@ fn buying_closes_the_actions_unless_power_ups_any_time() {
 #[test]
 fn flipping_loot_leaves_coins_for_a_later_turn() {
     let e = two();
-    let mut s = island(
-        &e,
-        &["red v3 c3", "blue v4 f6", "down c4 loot2", "down d3"],
-    );
+    let mut s = island(&e, &["red v3 c3", "blue v4 f6", "down c4 loot2", "down d3"]);
     assert!(has(&e, &s, "flip c4"));
     assert!(!has(&e, &s, "flip b3"), "face-up tiles are not flipped");
     play(&e, &mut s, &["flip c4"]);
@@ -1017,4 +1014,41 @@ fn the_scripts_read_tiles_as_tokens_and_cells_from_queries() {
     assert_eq!(l.unwrap(), "true");
     let err = eval("return g:query('nowhere')").unwrap_err();
     assert!(err.contains("unknown query `nowhere`"), "{err}");
+}
+
+#[test]
+fn check_names_the_line_of_a_bad_win_choice_placing_or_mix() {
+    let yaml = include_str!("../variants/lost_island.yaml");
+    let line_of = |s: &str| 1 + yaml.lines().position(|l| l.contains(s)).unwrap();
+    let e = load_edited("holds_attr: flag\n    alone: true", "alone: false");
+    let at = format!("lost_island.yaml:{}:", line_of("win_when:") + 1);
+    assert!(
+        e.contains(&at) && e.contains("`rules.win_when` needs a condition"),
+        "{e}"
+    );
+    let e = load_edited("reason: \"{player} holds", "reason: \"{winner} holds");
+    assert!(e.contains("the only placeholder is `{player}`"), "{e}");
+    let e = load_edited("query: shrinkable", "query: shrinkables");
+    let at = format!("lost_island.yaml:{}:", line_of("query: shrinkable"));
+    assert!(
+        e.contains(&at) && e.contains("`query: shrinkables` names no query"),
+        "{e}"
+    );
+    let e = load_edited("handler: remove_tile", "handler: remove_tiles");
+    assert!(
+        e.contains("lost_island.yaml:")
+            && e.contains("the script defines no function rules.remove_tiles"),
+        "{e}"
+    );
+    let e = load_edited("    needs: boat\n    places: true", "    places: true");
+    assert!(
+        e.contains("lost_island.yaml:") && e.contains("`places` needs one parameter"),
+        "{e}"
+    );
+    let e = load_edited("default: \"loot1:6,", "default: \"loot1:x6,");
+    let at = format!("lost_island.yaml:{}:", line_of("tiles: { order: bag"));
+    assert!(
+        e.contains(&at) && e.contains("`loot1:x6`: the count is not a number"),
+        "{e}"
+    );
 }

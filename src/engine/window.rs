@@ -77,7 +77,11 @@ impl Engine {
         }
         // Settling may close a window whose `on_pass` opens another.
         for _ in 0..64 {
-            let Some(i) = s.windows.iter().position(|w| w.fresh && s.outcome.is_none()) else {
+            let Some(i) = s
+                .windows
+                .iter()
+                .position(|w| w.fresh && s.outcome.is_none())
+            else {
                 return Ok(());
             };
             let asked = self.asked_players(s, s.windows[i].kind as usize)?;

@@ -110,3 +110,28 @@ impl AfterActionWhen {
             && (self.counters.is_empty() || self.counters.iter().any(|c| counter(c) != 0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::WinWhen;
+
+    #[test]
+    fn a_declared_win_needs_the_holder_alone_or_the_last_player_standing() {
+        let flag = WinWhen {
+            holds_attr: Some("flag".into()),
+            alone: true,
+            reason: "{player} wins".into(),
+        };
+        assert_eq!(flag.winner([(1, false), (1, true)].into_iter()), Some(1));
+        assert_eq!(flag.winner([(1, true), (0, false)].into_iter()), None);
+        assert_eq!(flag.winner([(1, false), (1, false)].into_iter()), None);
+        assert_eq!(flag.winner(std::iter::empty()), None);
+        let last = WinWhen {
+            holds_attr: None,
+            ..flag.clone()
+        };
+        assert_eq!(last.winner([(2, false), (2, false)].into_iter()), Some(2));
+        assert_eq!(last.winner([(2, false), (0, false)].into_iter()), None);
+        assert_eq!(flag.reason_for("red"), "red wins");
+    }
+}

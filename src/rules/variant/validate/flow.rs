@@ -385,11 +385,30 @@ pub(super) fn parse_mix(text: &str) -> Result<Vec<(String, u32)>, String> {
         let (face, n) = match part.split_once(':') {
             Some((f, n)) => {
                 let n = n.trim().parse::<u32>().ok().filter(|n| *n <= 1000);
-                (f.trim(), n.ok_or_else(|| format!("`{part}`: the count is not a number from 0 to 1000"))?)
+                (
+                    f.trim(),
+                    n.ok_or_else(|| format!("`{part}`: the count is not a number from 0 to 1000"))?,
+                )
             }
             None => (part, 1),
         };
         out.push((face.to_string(), n));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_mix_reads_counts_and_lone_faces() {
+        let mix = super::parse_mix(" loot1:2, storm ,bomb2_orth:0,").unwrap();
+        let want = [("loot1", 2), ("storm", 1), ("bomb2_orth", 0)];
+        assert_eq!(
+            mix,
+            want.map(|(f, n)| (f.to_string(), n)).to_vec(),
+            "spaces and an empty last part are ignored"
+        );
+        assert!(super::parse_mix("loot1:two").is_err());
+        assert!(super::parse_mix("loot1:1001").is_err());
+    }
 }
