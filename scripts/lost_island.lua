@@ -454,13 +454,29 @@ end
 
 -- The chosen setup: in turn from player `i`, each player names the scouts
 -- for the three start tiles, then the order of the first two boat places.
--- The choices' data carry the scouts still to place, as v<value> = piece
--- id (values are unique within a player's six), so an answer needs no
+-- The choices' data carry the scouts still to place in one number, `ids`
+-- (the piece id + 1 of the scout of value v in its byte v - 1, 0 once
+-- placed; values are unique within a player's six), so an answer needs no
 -- look at the boat; `n`: scouts placed, `fixed`: the boat's first place.
+local function byte(v) return 256 ^ (v - 1) end
+
+local function scout_id(data, v)
+  local x = math.floor(data.ids / byte(v)) % 256
+  return x > 0 and x - 1 or nil
+end
+
+-- The id of the scout of value `rank` (a label), no longer to place.
+local function take_scout(data, rank)
+  local v = tonumber(rank)
+  local id = scout_id(data, v)
+  data.ids -= (id + 1) * byte(v)
+  return id
+end
+
 local function scouts_left(data)
   local out = {}
   for v = 1, 6 do
-    if data["v" .. v] then table.insert(out, tostring(v)) end
+    if scout_id(data, v) then table.insert(out, tostring(v)) end
   end
   return out
 end
@@ -478,24 +494,23 @@ end
 local function setup_next(g, i)
   local p = g:players()[i]
   if p == nil then return end
-  local data = { i = i, n = g:count({ owner = p }), zone = "around_" .. seat_stones(g)[i] }
-  for _, q in ipairs(boat(g, p)) do data["v" .. q.rank] = q.id end
+  local data = { i = i, n = g:count({ owner = p }), zone = "around_" .. seat_stones(g)[i], ids = 0 }
+  for _, q in ipairs(boat(g, p)) do data.ids += (q.id + 1) * byte(q.rank) end
   ask_setup(g, p, data)
 end
 
 function rules.start_scout(g, player, rank, data)
   g:continue_turn()
-  g:move(data["v" .. rank], g:zone(data.zone)[data.n + 1])
-  data["v" .. rank], data.n = nil, data.n + 1
+  g:move(take_scout(data, rank), g:zone(data.zone)[data.n + 1])
+  data.n += 1
   ask_setup(g, player, data)
 end
 
 -- The chosen scout to the front, then the one fixed first back in front of it.
 function rules.boat_place(g, player, rank, data)
   g:continue_turn()
-  local id = data["v" .. rank]
+  local id = take_scout(data, rank)
   g:send(id, "boat", player, true)
-  data["v" .. rank] = nil
   if data.fixed then
     g:send(data.fixed, "boat", player, true)
     setup_next(g, data.i + 1)
