@@ -202,17 +202,23 @@ local function storm_dirs(g, cell)
   return out
 end
 
--- A tile goes: shallow water, with whatever lay on it.
-local function sink(g, cell)
-  g:set_cell_counter("coins", cell, 0)
-  for _, m in ipairs({ "tile", "new", "stone" }) do g:clear_mark(cell, m) end
+-- A tile goes: shallow water, with the `coins` that lay on it (and the
+-- mark of loot found this turn). A tile that goes is never a stone tile
+-- not yet ordinary (the shrink's query leaves them out; a vanishing storm
+-- tile is not one).
+local function sink(g, cell, coins)
+  if coins > 0 then
+    g:set_cell_counter("coins", cell, 0)
+    g:clear_mark(cell, "new")
+  end
+  g:clear_mark(cell, "tile")
   g:set_terrain(cell, "water", true)
 end
 
 -- The storm tile disappears (advanced option).
 local function vanish(g, cell)
   if g:mark(cell, "tile") ~= nil and g:piece_at(cell) == nil then
-    sink(g, cell)
+    sink(g, cell, g:cell_counter("coins", cell))
     g:log("the storm tile " .. cell .. " disappears")
   end
 end
@@ -291,7 +297,7 @@ local function remove_tile(g, me, cell, won_fight)
   local p = g:piece_at(cell)
   local flag_moves = p ~= nil and has_flag(p)
   if p then to_boat(g, p, nil) end
-  sink(g, cell)
+  sink(g, cell, coins_here)
   if flag_moves then
     local list = flag_to_nearest(g, cell)
     if #list == 1 then
