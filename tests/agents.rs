@@ -262,9 +262,9 @@ fn network_host_plays_agent_seats() {
 }
 
 #[test]
-fn face_down_marks_do_not_reach_an_agent() {
-    // Lost Island: swapping the contents of two face-down tiles (cell marks
-    // nobody knows) changes nothing an agent may use.
+fn face_down_tiles_do_not_reach_an_agent() {
+    // Lost Island: swapping two tokens of the face-down supply (items of
+    // its bags, which nobody sees into) changes nothing an agent may use.
     let engine = Engine::load("lost_island", &[("players".into(), "3".into())])
         .unwrap_or_else(|e| panic!("{e}"));
     let mut checked = 0;
@@ -273,24 +273,29 @@ fn face_down_marks_do_not_reach_an_agent() {
         let Some(me) = engine.acting_player(&s) else {
             continue;
         };
-        let hidden: Vec<_> = s
-            .marks
+        let hidden: Vec<(usize, usize, String)> = s
+            .containers
             .iter()
-            .filter(|(_, m)| m.known_by & (1 << me) == 0)
-            .map(|(k, m)| (k.clone(), m.value.clone()))
+            .enumerate()
+            .flat_map(|(k, c)| {
+                c.items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, it)| it.known_by & (1 << me) == 0)
+                    .map(move |(i, it)| (k, i, it.value.clone()))
+            })
             .collect();
-        let Some(((ka, va), (kb, _))) = hidden.iter().find_map(|a| {
+        let Some(((ka, ia, va), (kb, ib, vb))) = hidden.iter().find_map(|a| {
             hidden
                 .iter()
-                .find(|b| b.0 .1 == a.0 .1 && b.1 != a.1)
+                .find(|b| b.2 != a.2)
                 .map(|b| (a.clone(), b.clone()))
         }) else {
             continue;
         };
         let mut t = s.clone();
-        let vb = t.marks[&kb].value.clone();
-        t.marks.get_mut(&ka).unwrap().value = vb;
-        t.marks.get_mut(&kb).unwrap().value = va;
+        t.containers[ka].items[ia].value = vb;
+        t.containers[kb].items[ib].value = va;
         assert_ne!(s, t);
         assert_eq!(
             engine.view(&s, Viewer::Player(me)),
