@@ -1,14 +1,14 @@
--- Ultima (Baroque chess): how each piece captures, the Immobilizer's freeze,
--- and "could this square be captured" for the host's check test.
+-- Ultima (Baroque chess): how each piece captures, and "could this square
+-- be captured" for the host's check test.
 --
--- The host generates movement from variants/ultima.yaml and asks three
--- questions, each on the board as it stands. Cells are 0-based indices
--- (rank * files + file); `cells` is a buffer with two bytes per cell: the
--- kind's number (see the global `kinds`; 0 when empty) and the owner's
--- number (see `players`).
---   rules.frozen(g, player, cells)       which of player's pieces cannot move
+-- The host generates movement, the Immobilizer's freeze and the suicide
+-- from variants/ultima.yaml and asks three questions, each on the board as
+-- it stands. Cells are 0-based indices (rank * files + file); `cells` is a
+-- buffer with two bytes per cell: the kind's number (see the global
+-- `kinds`; 0 when empty) and the owner's number (see `players`).
 --   rules.captures(g, from, to, cells)   what a move captures besides displacement
 --   rules.attacked(g, cell, by, cells)   could `by`, moving now, capture on `cell`
+--   rules.check_cells(g, player, cells)  the cells that can matter to the King's safety
 
 local ORTHO = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }
 local ALL = {
@@ -68,11 +68,13 @@ for c = 0, F * R - 1 do
   end
 end
 
--- Does something freeze the piece on c? An enemy Immobilizer next to it
--- freezes it; an enemy Chameleon next to an Immobilizer freezes that
--- Immobilizer. With `pure_immobilizer` (the Cambridge reading) an enemy
--- Immobilizer freezes nothing of p's while another Chameleon or Immobilizer
--- of p (not the piece on c itself) stands next to it.
+-- Does something freeze the piece on c (a frozen piece captures nothing)?
+-- The same test as the `freezes:` declarations of the YAML: an enemy
+-- Immobilizer next to it freezes it; an enemy Chameleon next to an
+-- Immobilizer freezes that Immobilizer. With `pure_immobilizer` (the
+-- Cambridge reading) an enemy Immobilizer freezes nothing of p's while
+-- another Chameleon or Immobilizer of p (not the piece on c itself) stands
+-- next to it.
 local function neutralized(b, n, p, c)
   for _, m in ipairs(NB[n]) do
     if m ~= c and buffer.readu8(b, 2 * m + 1) == p then
@@ -96,32 +98,6 @@ local function is_frozen(b, c)
     end
   end
   return false
-end
-
--- The cells of p's pieces that are frozen, in cell order. Only pieces next
--- to an enemy Immobilizer or Chameleon can be.
-local function frozen_of(b, p)
-  local out, seen = {}, {}
-  for c = 0, F * R - 1 do
-    local o = buffer.readu8(b, 2 * c + 1)
-    if o ~= 0 and o ~= p then
-      local k = buffer.readu8(b, 2 * c)
-      if k == IMMOBILIZER or k == CHAMELEON then
-        for _, n in ipairs(NB[c]) do
-          if not seen[n] and buffer.readu8(b, 2 * n + 1) == p then
-            seen[n] = true
-            if is_frozen(b, n) then out[#out + 1] = n end
-          end
-        end
-      end
-    end
-  end
-  table.sort(out)
-  return out
-end
-
-function rules.frozen(g, player, cells)
-  return frozen_of(cells, players[player])
 end
 
 -- Each adds to `out` the cells a move of p's piece from `from` to `to`
@@ -532,46 +508,8 @@ if single_kind then
   end
 end
 
-if options.suicide then
-  -- Suicide: a player may remove one of their frozen pieces, never the
-  -- King, as their whole turn, unless that leaves their King capturable.
-  function rules.actions(g, cells)
-    local p = players[g:player()]
-    local frozen = frozen_of(cells, p)
-    if #frozen == 0 then return {} end
-    local king = king_of(cells, p)
-    local b = buffer.create(2 * F * R)
-    buffer.copy(b, 0, cells)
-    local out = {}
-    for _, c in ipairs(frozen) do
-      local k = buffer.readu8(b, 2 * c)
-      if k ~= KING then
-        buffer.writeu8(b, 2 * c, 0)
-        buffer.writeu8(b, 2 * c + 1, 0)
-        local safe = true
-        if king then
-          for q = 1, PLAYER_COUNT do
-            if q ~= p and attacked(b, king, q) then
-              safe = false
-              break
-            end
-          end
-        end
-        buffer.writeu8(b, 2 * c, k)
-        buffer.writeu8(b, 2 * c + 1, p)
-        if safe then out[#out + 1] = "suicide " .. g:cell_name(c) end
-      end
-    end
-    return out
-  end
-
-  function rules.perform(g, label)
-    for _, p in ipairs(g:pieces({ owner = g:player() })) do
-      if label == "suicide " .. p.cell then
-        g:capture(p.id)
-        return
-      end
-    end
-    error("not a suicide: " .. label)
-  end
+-- Suicide (declared in variants/ultima.yaml: which pieces, whose turn,
+-- the King's safety): the piece leaves the board.
+function rules.suicide(g, args)
+  g:capture(g:piece_at(args.cell).id)
 end

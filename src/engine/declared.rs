@@ -8,7 +8,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::cells::cells_of;
-use crate::rules::variant::actions::ActionDecl;
+use crate::rules::variant::actions::{ActionDecl, Filter};
 
 impl Engine {
     /// Appends the available declared actions of the player to move (in
@@ -46,19 +46,19 @@ impl Engine {
         let mut first = Vec::new();
         let mut second = Vec::new();
         match d.params.len() {
-            0 => self.push_legal(s, out, d, Action::Declared { kind, a: 0, b: 0 })?,
+            0 => self.push_legal(s, p, out, d, Action::Declared { kind, a: 0, b: 0 })?,
             1 => {
-                self.param_values(s, p, d, 0, &[], &mut first);
+                self.param_values(s, p, d, 0, &[], &mut first)?;
                 for &a in &first {
-                    self.push_legal(s, out, d, Action::Declared { kind, a, b: 0 })?;
+                    self.push_legal(s, p, out, d, Action::Declared { kind, a, b: 0 })?;
                 }
             }
             _ => {
-                self.param_values(s, p, d, 0, &[], &mut first);
+                self.param_values(s, p, d, 0, &[], &mut first)?;
                 for &a in &first {
-                    self.param_values(s, p, d, 1, &[a], &mut second);
+                    self.param_values(s, p, d, 1, &[a], &mut second)?;
                     for &b in &second {
-                        self.push_legal(s, out, d, Action::Declared { kind, a, b })?;
+                        self.push_legal(s, p, out, d, Action::Declared { kind, a, b })?;
                     }
                 }
             }
@@ -66,13 +66,19 @@ impl Engine {
         Ok(())
     }
 
+    /// Keeps a listed declared action when its `legal` function agrees and,
+    /// in a variant with royal pieces, it leaves `p`'s royal pieces safe.
     fn push_legal(
         &self,
         s: &GameState,
+        p: PlayerId,
         out: &mut Vec<Action>,
         d: &ActionDecl,
         a: Action,
     ) -> Result<(), ActionError> {
+        if self.has_royal() && self.declared_exposes_royal(s, p, &a)? {
+            return Ok(());
+        }
         if let Some(f) = &d.legal {
             let args = self.declared_args(d, &a);
             if !self
@@ -172,7 +178,8 @@ impl Engine {
         None
     }
 
-    /// The values of parameter `i` (cell order), given the earlier ones.
+    /// The values of parameter `i` (cell order), given the earlier ones,
+    /// or the error of `rules.frozen` when a condition asks it.
     pub(super) fn param_values(
         &self,
         s: &GameState,
@@ -181,8 +188,32 @@ impl Engine {
         i: usize,
         earlier: &[Cell],
         out: &mut Vec<Cell>,
-    ) {
-        cells_of(&self.variant.board, s, p, &d.params[i], earlier, out);
+    ) -> Result<(), ActionError> {
+        let param = &d.params[i];
+        let frozen = if param.uses_frozen() {
+            self.frozen_cells(s, p)?
+        } else {
+            Vec::new()
+        };
+        cells_of(&self.variant.board, s, (p, &frozen), param, earlier, out);
+        Ok(())
+    }
+
+    /// Whether taking declared action `a` would leave one of `p`'s royal
+    /// pieces capturable: the action is performed on a copy (a rule that
+    /// fails there leaves it to performing the action to report).
+    pub(super) fn declared_exposes_royal(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        a: &Action,
+    ) -> Result<bool, ActionError> {
+        let mut t = s.clone();
+        let mut effects = Vec::new();
+        if self.perform_declared(&mut t, a, p, &mut effects).is_err() {
+            return Ok(false);
+        }
+        self.try_royal_attacked(&t, p)
     }
 
     /// The parameters of a declared action by name, with their cells.
@@ -259,7 +290,13 @@ impl Engine {
             return true;
         };
         let c = if *i == 0 { x } else { y };
-        any.iter().any(|f| crate::rules::cells::holds(s, p, f, c))
+        let frozen = if any.iter().any(|f| matches!(f, Filter::Frozen(_))) {
+            self.frozen_cells(s, p).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        any.iter()
+            .any(|f| crate::rules::cells::holds(s, (p, &frozen), f, c))
     }
 
     /// The text of a declared action, from its declaration.
@@ -323,7 +360,9 @@ impl Engine {
         let mut vals = Vec::new();
         let b = &self.variant.board;
         for (i, c) in [x, y].into_iter().enumerate().take(d.params.len()) {
-            self.param_values(s, p, d, i, &[x, y][..i], &mut vals);
+            if let Err(e) = self.param_values(s, p, d, i, &[x, y][..i], &mut vals) {
+                return format!("`{text}`: {e}");
+            }
             if !vals.contains(&c) {
                 let name = &d.params[i].name;
                 let what = match s.board[c as usize] {
@@ -337,6 +376,12 @@ impl Engine {
                 let list: Vec<String> = vals.iter().map(|&v| b.cell_name(v)).collect();
                 return format!("`{text}`: {what} (`{name}` may be: {})", list.join(" "));
             }
+        }
+        if self.has_royal() && self.declared_exposes_royal(s, p, a).unwrap_or(false) {
+            return format!(
+                "`{text}`: it would leave {}'s royal piece capturable",
+                self.player_name(p)
+            );
         }
         format!("`{text}`: the rules refuse it here")
     }

@@ -10,7 +10,8 @@ use super::Ctx;
 use crate::base::geometry::{Board, Cell};
 use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
 use crate::rules::variant::raw::{Param, RawAction, RawActionParam, RawPerformIf, RawVariant};
-use crate::rules::variant::Value;
+use crate::base::state::KindId;
+use crate::rules::variant::{Kind, Value};
 
 fn as_bool(v: &Value) -> Option<bool> {
     match v {
@@ -20,7 +21,12 @@ fn as_bool(v: &Value) -> Option<bool> {
 }
 
 /// The declared actions, in the order written (at most 64).
-pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ActionDecl> {
+pub(super) fn actions(
+    raw: &RawVariant,
+    board: &Board,
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Vec<ActionDecl> {
     let Some(list) = &raw.actions else {
         return Vec::new();
     };
@@ -30,15 +36,28 @@ pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<Acti
         return Vec::new();
     }
     list.iter()
-        .filter_map(|(name, a)| action(name, &a.value, a.referenced, board, cx))
+        .filter_map(|(name, a)| {
+            enabled(&a.value, a.referenced, cx)
+                .then(|| action(name, &a.value, a.referenced, (board, kinds), cx))?
+        })
         .collect()
 }
+
+/// An action's `enabled` (a boolean or a boolean option; true if absent).
+fn enabled(a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) -> bool {
+    a.enabled
+        .as_ref()
+        .is_none_or(|p| cx.resolve(p, at, as_bool, "true or false").unwrap_or(false))
+}
+
+/// The board and the piece kinds, which sources and conditions name.
+type Names<'a> = (&'a Board, &'a [Kind]);
 
 fn action(
     name: &str,
     a: &RawAction,
     at: serde_saphyr::Location,
-    board: &Board,
+    board: Names,
     cx: &mut Ctx,
 ) -> Option<ActionDecl> {
     let names: Vec<String> = a.params.keys().cloned().collect();
@@ -118,7 +137,7 @@ fn perform_if(
     w: &RawPerformIf,
     names: &[String],
     has_perform: bool,
-    board: &Board,
+    board: Names,
     cx: &mut Ctx,
 ) -> Option<(usize, Vec<Filter>)> {
     let Some(i) = names.iter().position(|n| *n == w.param.value) else {
@@ -143,11 +162,16 @@ fn perform_if(
 }
 
 /// The named queries (`queries:`): as parameters with no earlier ones.
-pub(super) fn queries(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ParamDecl> {
+pub(super) fn queries(
+    raw: &RawVariant,
+    board: &Board,
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Vec<ParamDecl> {
     cx.from("queries");
     raw.queries
         .iter()
-        .filter_map(|(name, q)| param(name, &q.value, &[], board, cx))
+        .filter_map(|(name, q)| param(name, &q.value, &[], (board, kinds), cx))
         .collect()
 }
 
@@ -157,14 +181,14 @@ fn param(
     name: &str,
     p: &RawActionParam,
     earlier: &[String],
-    board: &Board,
+    board: Names,
     cx: &mut Ctx,
 ) -> Option<ParamDecl> {
-    let src = source(&p.from, earlier, board, cx);
+    let src = source(&p.from, earlier, board.0, cx);
     let fallback = p
         .fallback
         .as_ref()
-        .and_then(|f| source(f, earlier, board, cx));
+        .and_then(|f| source(f, earlier, board.0, cx));
     let filters = p
         .filters
         .iter()
@@ -251,8 +275,8 @@ fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<
 
 /// Reads a filter: `empty`, `enemy`, `own`, `not_own`, `[not] terrain
 /// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`, `[not] counter
-/// <name>` (a cell counter other than 0).
-fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
+/// <name>` (a cell counter other than 0), `[not] kind <kind>`, `[not] frozen`.
+fn filter(s: &Spanned<String>, (board, kinds): Names, cx: &mut Ctx) -> Option<Filter> {
     let words: Vec<&str> = s.value.split_whitespace().collect();
     let (has, rest) = match words.split_first() {
         Some((&"not", rest)) => (false, rest),
@@ -273,13 +297,25 @@ fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
         }
         (false, ["attr", a]) => Some(Filter::NoAttr(a.to_string())),
         (_, ["counter", n]) => Some(Filter::Counter(n.to_string(), has)),
+        (_, ["frozen"]) => Some(Filter::Frozen(has)),
+        (_, ["kind", k]) => match kinds.iter().position(|x| x.name == *k) {
+            Some(i) => Some(Filter::Kind(vec![i as KindId], has)),
+            None => {
+                let known: Vec<&str> = kinds.iter().map(|x| x.name.as_str()).collect();
+                cx.err_at(
+                    s.referenced,
+                    format!("`{k}` is no piece kind (kinds: {})", known.join(", ")),
+                );
+                None
+            }
+        },
         _ => {
             cx.err_at(
                 s.referenced,
                 format!(
                     "unknown condition `{}` (conditions: empty, enemy, own, not_own, \
                      [not] terrain <t>, [not] mark <name>[=<value>], not attr <name>, \
-                     [not] counter <name>)",
+                     [not] counter <name>, [not] kind <kind>, [not] frozen)",
                     s.value
                 ),
             );
