@@ -441,7 +441,7 @@ pub(super) struct RawFreeze {
     /// It freezes nothing of a player while another piece of theirs, of
     /// one of these kinds, stands next to it.
     #[serde(default)]
-    pub(super) unless_beside: Option<RawUnlessBeside>,
+    pub(super) unless_beside: Option<Spanned<RawUnlessBeside>>,
 }
 
 #[derive(Debug, Deserialize)]

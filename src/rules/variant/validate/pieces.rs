@@ -176,6 +176,7 @@ fn freeze(s: &Scope, f: &Spanned<RawFreeze>, cx: &mut Ctx) -> Option<Freeze> {
         .map(|l| s.kind_ids(cx, loc, l, "freezes.kinds"));
     let unless_beside = match &f.unless_beside {
         Some(u) => {
+            let (loc, u) = (u.referenced, &u.value);
             let ids = s.kind_ids(cx, loc, &u.kinds, "freezes.unless_beside.kinds");
             let on = u.enabled.as_ref().is_none_or(|p| {
                 cx.resolve(
