@@ -91,19 +91,69 @@ impl Hooks {
 /// The board as the fast hooks receive it: a buffer of two bytes per cell
 /// (cell index order), the kind's number (from 1; 0 for an empty cell) and
 /// the owner's number (from 1).
-fn cells_buffer(lua: &Lua, state: &GameState) -> mlua::Result<mlua::Buffer> {
-    let mut bytes = Vec::with_capacity(state.board.len() * 2);
-    for slot in &state.board {
-        match slot {
-            Some(id) => {
-                let p = &state.pieces[*id as usize];
-                bytes.push((p.kind + 1).min(255) as u8);
-                bytes.push(p.owner + 1);
-            }
-            None => bytes.extend([0, 0]),
+fn cells_bytes(state: &GameState, bytes: &mut Vec<u8>) {
+    bytes.clear();
+    bytes.resize(state.board.len() * 2, 0);
+    for (pair, slot) in bytes.chunks_exact_mut(2).zip(&state.board) {
+        if let Some(id) = slot {
+            let p = &state.pieces[*id as usize];
+            pair[0] = (p.kind + 1).min(255) as u8;
+            pair[1] = p.owner + 1;
         }
     }
-    lua.create_buffer(bytes)
+}
+
+/// One `cells` buffer kept for the fast hooks' calls, rewritten before
+/// each: a call does not allocate a buffer (a script keeps nothing between
+/// calls, so none sees an old board). A call made while it is in use (a
+/// hook that leads to another) gets a new one.
+#[derive(Default)]
+pub(super) struct SharedCells {
+    buffer: std::sync::OnceLock<mlua::Buffer>,
+    busy: std::sync::atomic::AtomicBool,
+}
+
+thread_local! {
+    static CELL_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Rules {
+    /// Runs `f` with the board of `state` as a `cells` buffer.
+    fn with_cells<R>(
+        &self,
+        lua: &Lua,
+        state: &GameState,
+        f: impl FnOnce(mlua::Buffer) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        use std::sync::atomic::Ordering;
+        let shared = &self.cells;
+        let len = state.board.len() * 2;
+        let free = !shared.busy.swap(true, Ordering::Acquire);
+        let buffer = match shared.buffer.get() {
+            Some(b) if free && b.len() == len => Some(b.clone()),
+            None if free => {
+                let b = lua.create_buffer_with_capacity(len)?;
+                Some(shared.buffer.get_or_init(|| b).clone())
+            }
+            _ => None,
+        };
+        let result = CELL_BYTES.with(|bytes| {
+            let mut bytes = bytes.borrow_mut();
+            cells_bytes(state, &mut bytes);
+            match buffer {
+                Some(b) if b.len() == len => {
+                    b.write_bytes(0, &bytes);
+                    Ok(b)
+                }
+                _ => lua.create_buffer(&bytes[..]),
+            }
+        });
+        let result = result.and_then(f);
+        if free {
+            shared.busy.store(false, Ordering::Release);
+        }
+        result
+    }
 }
 /// Cell indices from Lua, keeping those on the board.
 fn cells_in(v: &[i64], variant: &Variant) -> Vec<Cell> {
@@ -310,12 +360,13 @@ impl Rules {
             return Ok(None);
         };
         self.query(&call::CHECK_CELLS, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            hook.call::<Option<Vec<i64>>>((
-                api.clone(),
-                variant.players[player as usize].as_str(),
-                cells,
-            ))
+            self.with_cells(lua, state, |cells| {
+                hook.call::<Option<Vec<i64>>>((
+                    api.clone(),
+                    variant.players[player as usize].as_str(),
+                    cells,
+                ))
+            })
         })
         .map(|o| o.map(|v| cells_in(&v, variant)))
     }
@@ -332,12 +383,13 @@ impl Rules {
             return Ok(Vec::new());
         };
         self.query(&call::FROZEN, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let out: Option<Vec<i64>> = hook.call((
-                api.clone(),
-                variant.players[player as usize].as_str(),
-                cells,
-            ))?;
+            let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
+                hook.call((
+                    api.clone(),
+                    variant.players[player as usize].as_str(),
+                    cells,
+                ))
+            })?;
             Ok(out.unwrap_or_default())
         })
         .map(|v| cells_in(&v, variant))
@@ -356,8 +408,9 @@ impl Rules {
             return Ok(Vec::new());
         };
         self.query(&call::CAPTURES, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64, cells))?;
+            let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
+                hook.call((api.clone(), from as i64, to as i64, cells))
+            })?;
             Ok(out.unwrap_or_default())
         })
         .map(|v| cells_in(&v, variant))
@@ -376,13 +429,14 @@ impl Rules {
             return Ok(false);
         };
         self.query(&call::ATTACKED, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            hook.call::<bool>((
-                api.clone(),
-                cell as i64,
-                variant.players[by as usize].as_str(),
-                cells,
-            ))
+            self.with_cells(lua, state, |cells| {
+                hook.call::<bool>((
+                    api.clone(),
+                    cell as i64,
+                    variant.players[by as usize].as_str(),
+                    cells,
+                ))
+            })
         })
     }
 
@@ -417,12 +471,13 @@ impl Rules {
             }
         };
         self.query(&call::EXTRA_MOVES, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let list: Option<Vec<Table>> = hook.call((
-                api.clone(),
-                variant.players[player as usize].as_str(),
-                cells,
-            ))?;
+            let list: Option<Vec<Table>> = self.with_cells(lua, state, |cells| {
+                hook.call((
+                    api.clone(),
+                    variant.players[player as usize].as_str(),
+                    cells,
+                ))
+            })?;
             let mut out = Vec::new();
             for m in list.unwrap_or_default() {
                 let from = cell(m.get("from")?)?;
@@ -501,8 +556,8 @@ impl Rules {
             return Ok(Vec::new());
         };
         self.query(&call::ACTIONS, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let out: Option<Vec<String>> = hook.call((api.clone(), cells))?;
+            let out: Option<Vec<String>> =
+                self.with_cells(lua, state, |cells| hook.call((api.clone(), cells)))?;
             Ok(out.unwrap_or_default())
         })
     }
