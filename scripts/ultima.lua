@@ -351,9 +351,11 @@ function rules.check_cells(g, player, cells)
   for q = 1, PLAYER_COUNT do
     if q ~= p and attacked(b, k, q) then return nil end
   end
-  local out, seen = { k }, { [k] = true }
+  -- The host reads the list as a set: a cell may be named twice.
+  local out, n = { k }, 1
   local kf, kr = k % F, k // F
-  local pawns, kings, coordinators = false, {}, {}
+  local pawns = false
+  local kings, coordinators = {}, {}
   for c = 0, F * R - 1 do
     local o = readu8(b, 2 * c + 1)
     if o ~= 0 then
@@ -364,15 +366,14 @@ function rules.check_cells(g, player, cells)
         -- named too (it changes only what freezes p's own pieces, so this
         -- is merely cautious).
         if kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer) then
-          local ray = RAY[c]
-          for i = 1, 8 do
-            local n = ray[i][1]
-            if n then
-              local on = readu8(b, 2 * n + 1)
-              if on ~= 0 and on ~= p and (kd == IMMOBILIZER or readu8(b, 2 * n) == IMMOBILIZER) then
-                if not seen[c] then seen[c] = true; out[#out + 1] = c end
-                break
-              end
+          local nb = NB[c]
+          for i = 1, #nb do
+            local m = nb[i]
+            local om = readu8(b, 2 * m + 1)
+            if om ~= 0 and om ~= p and (kd == IMMOBILIZER or readu8(b, 2 * m) == IMMOBILIZER) then
+              n = n + 1
+              out[n] = c
+              break
             end
           end
         end
@@ -393,12 +394,12 @@ function rules.check_cells(g, player, cells)
   for i = 1, 8 do
     local line = ray[i]
     -- A Withdrawer beside the King: the cell it would withdraw to.
-    local w = line[1]
-    if w and line[2] then
+    local w, away = line[1], line[2]
+    if w and away then
       local o = readu8(b, 2 * w + 1)
-      if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER and not seen[line[2]] then
-        seen[line[2]] = true
-        out[#out + 1] = line[2]
+      if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER then
+        n = n + 1
+        out[n] = away
       end
     end
     -- A Long Leaper on this line: the cells between it and the King, and
@@ -408,10 +409,13 @@ function rules.check_cells(g, player, cells)
       local o = readu8(b, 2 * c + 1)
       if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
         local land = ray[OPP[i]][1]
-        if land and not seen[land] then seen[land] = true; out[#out + 1] = land end
+        if land then
+          n = n + 1
+          out[n] = land
+        end
         for x = 1, j - 1 do
-          local y = line[x]
-          if not seen[y] then seen[y] = true; out[#out + 1] = y end
+          n = n + 1
+          out[n] = line[x]
         end
         break
       end
@@ -421,16 +425,20 @@ function rules.check_cells(g, player, cells)
   -- pawn would come along.
   if pawns then
     for i = 1, 4 do -- the orthogonal directions come first in ALL
-      local n, m = ray[i][1], ray[OPP[i]][1]
-      if n and m then
+      local nc, m = ray[i][1], ray[OPP[i]][1]
+      if nc and m then
         local o = readu8(b, 2 * m + 1)
         if o ~= 0 and o ~= p then
-          if not seen[n] then seen[n] = true; out[#out + 1] = n end
-          local nray = RAY[n]
+          n = n + 1
+          out[n] = nc
+          local nray = RAY[nc]
           for u = 1, 4 do
-            for _, c in ipairs(nray[u]) do
+            local line = nray[u]
+            for x = 1, #line do
+              local c = line[x]
               if c == k then break end
-              if not seen[c] then seen[c] = true; out[#out + 1] = c end
+              n = n + 1
+              out[n] = c
             end
           end
         end
