@@ -352,7 +352,8 @@ function rules.check_cells(g, player, cells)
     if q ~= p and attacked(b, k, q) then return nil end
   end
   -- The host reads the list as a set: a cell may be named twice.
-  local out, n = { k }, 1
+  local out, n = table.create(32), 1
+  out[1] = k
   local kf, kr = k % F, k // F
   local pawns = false
   local kings, coordinators = {}, {}

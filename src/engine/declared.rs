@@ -195,6 +195,11 @@ impl Engine {
         } else {
             Vec::new()
         };
+        if frozen.is_empty() && param.fallback.is_none() && param.filters.contains(&Filter::Frozen(true)) {
+            // Nothing of `p`'s is frozen: no cell passes.
+            out.clear();
+            return Ok(());
+        }
         cells_of(&self.variant.board, s, (p, &frozen), param, earlier, out);
         Ok(())
     }

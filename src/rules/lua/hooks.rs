@@ -111,6 +111,8 @@ fn cells_bytes(state: &GameState, bytes: &mut Vec<u8>) {
 pub(super) struct SharedCells {
     buffer: std::sync::OnceLock<mlua::Buffer>,
     busy: std::sync::atomic::AtomicBool,
+    /// The players' names as Lua strings, made once.
+    names: std::sync::OnceLock<Vec<mlua::LuaString>>,
 }
 
 thread_local! {
@@ -118,6 +120,22 @@ thread_local! {
 }
 
 impl Rules {
+    /// Player `p`'s name as a Lua string (made once per rules state).
+    fn player_string(&self, lua: &Lua, variant: &Variant, p: PlayerId) -> mlua::Result<&mlua::LuaString> {
+        if self.cells.names.get().is_none() {
+            let names = variant
+                .players
+                .iter()
+                .map(|n| lua.create_string(n))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            let _ = self.cells.names.set(names);
+        }
+        let names = self.cells.names.get().expect("set above");
+        names
+            .get(p as usize)
+            .ok_or_else(|| mlua::Error::runtime(format!("no player number {p}")))
+    }
+
     /// Runs `f` with the board of `state` as a `cells` buffer.
     fn with_cells<R>(
         &self,
@@ -363,7 +381,7 @@ impl Rules {
             self.with_cells(lua, state, |cells| {
                 hook.call::<Option<Vec<i64>>>((
                     api.clone(),
-                    variant.players[player as usize].as_str(),
+                    self.player_string(lua, variant, player)?,
                     cells,
                 ))
             })
@@ -386,7 +404,7 @@ impl Rules {
             let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
                 hook.call((
                     api.clone(),
-                    variant.players[player as usize].as_str(),
+                    self.player_string(lua, variant, player)?,
                     cells,
                 ))
             })?;
@@ -433,7 +451,7 @@ impl Rules {
                 hook.call::<bool>((
                     api.clone(),
                     cell as i64,
-                    variant.players[by as usize].as_str(),
+                    self.player_string(lua, variant, by)?,
                     cells,
                 ))
             })
@@ -474,7 +492,7 @@ impl Rules {
             let list: Option<Vec<Table>> = self.with_cells(lua, state, |cells| {
                 hook.call((
                     api.clone(),
-                    variant.players[player as usize].as_str(),
+                    self.player_string(lua, variant, player)?,
                     cells,
                 ))
             })?;
