@@ -305,15 +305,23 @@ local function attacked(b, t, by)
     end
   end
   -- Coordination: a Coordinator of `by` ends on an empty cell whose rank
-  -- (or file) meets its King's file (or rank) on the victim.
-  local k = king_of(b, by)
-  if k then
-    local kf, kr = k % F, k // F
+  -- (or file) meets its King's file (or rank) on the victim, so that King
+  -- shares the victim's file (or rank). ALL[1] and ALL[2] run along the
+  -- victim's rank, ALL[3] and ALL[4] along its file.
+  local on_file, on_rank = false, false
+  for i = 1, 4 do
+    local line = ray[i]
+    for j = 1, #line do
+      local c = line[j]
+      if buffer.readu8(b, 2 * c) == KING and buffer.readu8(b, 2 * c + 1) == by then
+        if i <= 2 then on_rank = true else on_file = true end
+      end
+    end
+  end
+  if on_file or on_rank then
     local coords = COORDS_OF[vk == COORDINATOR]
-    -- ALL[1] and ALL[2] run along the victim's rank, ALL[3] and ALL[4]
-    -- along its file.
     for i = 1, 4 do
-      if (i <= 2 and kf == tf) or (i > 2 and kr == tr) then
+      if (i <= 2 and on_file) or (i > 2 and on_rank) then
         for _, d in ipairs(ray[i]) do
           if buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
             return true
@@ -346,15 +354,9 @@ function rules.check_cells(g, player, cells)
   local b = cells
   local readu8 = buffer.readu8
   local p = players[player]
-  local k = king_of(b, p)
-  if not k then return {} end
-  for q = 1, PLAYER_COUNT do
-    if q ~= p and attacked(b, k, q) then return nil end
-  end
   -- The host reads the list as a set: a cell may be named twice.
   local out, n = table.create(32), 1
-  out[1] = k
-  local kf, kr = k % F, k // F
+  local k
   local pawns = false
   local kings, coordinators = {}, {}
   for c = 0, F * R - 1 do
@@ -362,6 +364,7 @@ function rules.check_cells(g, player, cells)
     if o ~= 0 then
       local kd = readu8(b, 2 * c)
       if o == p then
+        if kd == KING then k = c end
         -- Moving p's Immobilizer away frees the enemies it holds. With the
         -- Cambridge reading a Chameleon beside an enemy Immobilizer is
         -- named too (it changes only what freezes p's own pieces, so this
@@ -387,6 +390,12 @@ function rules.check_cells(g, player, cells)
       end
     end
   end
+  if not k then return {} end
+  for q = 1, PLAYER_COUNT do
+    if q ~= p and attacked(b, k, q) then return nil end
+  end
+  out[1] = k
+  local kf, kr = k % F, k // F
   for o in pairs(coordinators) do
     local ek = kings[o]
     if ek and (ek % F == kf or ek // F == kr) then return nil end
