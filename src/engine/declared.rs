@@ -12,10 +12,12 @@ use crate::rules::variant::actions::{ActionDecl, Filter};
 
 impl Engine {
     /// Appends the available declared actions of the player to move (in
-    /// the current phase; reactions wait for their windows).
+    /// the current phase; reactions wait for their windows); `frozen`: that
+    /// player's frozen pieces, as the listing found them.
     pub(super) fn declared_actions(
         &self,
         s: &GameState,
+        frozen: &[Cell],
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
         let phase = self.variant.phases.get(s.phase as usize);
@@ -24,18 +26,20 @@ impl Engine {
                 .and_then(|ph| ph.actions.as_ref())
                 .is_none_or(|l| l.contains(&(k as u8)));
             if in_phase && !self.is_reaction(k) {
-                self.declared_of_kind(s, s.to_move, k, out)?;
+                self.declared_of_kind(s, s.to_move, k, Some(frozen), out)?;
             }
         }
         Ok(())
     }
 
-    /// Appends the available actions of declared kind `k` for player `p`.
+    /// Appends the available actions of declared kind `k` for player `p`
+    /// (`frozen`: `p`'s frozen pieces when already known).
     pub(super) fn declared_of_kind(
         &self,
         s: &GameState,
         p: PlayerId,
         k: usize,
+        frozen: Option<&[Cell]>,
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
         let d = &self.variant.actions[k];
@@ -48,15 +52,15 @@ impl Engine {
         match d.params.len() {
             0 => self.push_legal(s, p, out, d, Action::Declared { kind, a: 0, b: 0 })?,
             1 => {
-                self.param_values(s, p, d, 0, &[], &mut first)?;
+                self.param_values(s, (p, frozen), d, 0, &[], &mut first)?;
                 for &a in &first {
                     self.push_legal(s, p, out, d, Action::Declared { kind, a, b: 0 })?;
                 }
             }
             _ => {
-                self.param_values(s, p, d, 0, &[], &mut first)?;
+                self.param_values(s, (p, frozen), d, 0, &[], &mut first)?;
                 for &a in &first {
-                    self.param_values(s, p, d, 1, &[a], &mut second)?;
+                    self.param_values(s, (p, frozen), d, 1, &[a], &mut second)?;
                     for &b in &second {
                         self.push_legal(s, p, out, d, Action::Declared { kind, a, b })?;
                     }
@@ -179,28 +183,33 @@ impl Engine {
     }
 
     /// The values of parameter `i` (cell order), given the earlier ones,
-    /// or the error of `rules.frozen` when a condition asks it.
+    /// for player `p` (with `p`'s frozen pieces when known), or the error
+    /// of `rules.frozen` when a condition asks it.
     pub(super) fn param_values(
         &self,
         s: &GameState,
-        p: PlayerId,
+        (p, known): (PlayerId, Option<&[Cell]>),
         d: &ActionDecl,
         i: usize,
         earlier: &[Cell],
         out: &mut Vec<Cell>,
     ) -> Result<(), ActionError> {
         let param = &d.params[i];
-        let frozen = if param.uses_frozen() {
-            self.frozen_cells(s, p)?
-        } else {
-            Vec::new()
+        let found;
+        let frozen = match known {
+            _ if !param.uses_frozen() => &[][..],
+            Some(f) => f,
+            None => {
+                found = self.frozen_cells(s, p)?;
+                &found[..]
+            }
         };
         if frozen.is_empty() && param.fallback.is_none() && param.filters.contains(&Filter::Frozen(true)) {
             // Nothing of `p`'s is frozen: no cell passes.
             out.clear();
             return Ok(());
         }
-        cells_of(&self.variant.board, s, (p, &frozen), param, earlier, out);
+        cells_of(&self.variant.board, s, (p, frozen), param, earlier, out);
         Ok(())
     }
 
@@ -365,7 +374,7 @@ impl Engine {
         let mut vals = Vec::new();
         let b = &self.variant.board;
         for (i, c) in [x, y].into_iter().enumerate().take(d.params.len()) {
-            if let Err(e) = self.param_values(s, p, d, i, &[x, y][..i], &mut vals) {
+            if let Err(e) = self.param_values(s, (p, None), d, i, &[x, y][..i], &mut vals) {
                 return format!("`{text}`: {e}");
             }
             if !vals.contains(&c) {

@@ -123,7 +123,7 @@ impl Engine {
             out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }));
         }
         if !self.variant.actions.is_empty() {
-            self.declared_actions(s, out)?;
+            self.declared_actions(s, &frozen, out)?;
         }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {

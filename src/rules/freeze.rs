@@ -30,8 +30,9 @@ pub fn frozen_by_declaration(
         if freezer.owner == player {
             continue;
         }
-        for &d in &f.near {
-            let Some(c) = board.offset(at, d) else {
+        let (af, ar) = board.coords(at);
+        for &(df, dr) in &f.near {
+            let Some(c) = board.cell(af + df as i32, ar + dr as i32) else {
                 continue;
             };
             let Some(id) = s.board[c as usize] else {

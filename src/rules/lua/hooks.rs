@@ -141,32 +141,38 @@ impl Rules {
         &self,
         lua: &Lua,
         state: &GameState,
-        f: impl FnOnce(mlua::Buffer) -> mlua::Result<R>,
+        f: impl FnOnce(&mlua::Buffer) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
         use std::sync::atomic::Ordering;
         let shared = &self.cells;
         let len = state.board.len() * 2;
         let free = !shared.busy.swap(true, Ordering::Acquire);
         let buffer = match shared.buffer.get() {
-            Some(b) if free && b.len() == len => Some(b.clone()),
-            None if free => {
-                let b = lua.create_buffer_with_capacity(len)?;
-                Some(shared.buffer.get_or_init(|| b).clone())
-            }
+            Some(b) if free && b.len() == len => Some(b),
+            None if free => lua
+                .create_buffer_with_capacity(len)
+                .ok()
+                .map(|b| shared.buffer.get_or_init(|| b)),
             _ => None,
-        };
-        let result = CELL_BYTES.with(|bytes| {
+        }
+        .filter(|b| b.len() == len);
+        // The bytes are written before `f` runs (a nested call reuses them).
+        let fresh = CELL_BYTES.with(|bytes| {
             let mut bytes = bytes.borrow_mut();
             cells_bytes(state, &mut bytes);
             match buffer {
-                Some(b) if b.len() == len => {
+                Some(b) => {
                     b.write_bytes(0, &bytes);
-                    Ok(b)
+                    Ok(None)
                 }
-                _ => lua.create_buffer(&bytes[..]),
+                None => lua.create_buffer(&bytes[..]).map(Some),
             }
         });
-        let result = result.and_then(f);
+        let result = match fresh {
+            Ok(Some(b)) => f(&b),
+            Ok(None) => buffer.map_or_else(|| Err(mlua::Error::runtime("no cells buffer")), f),
+            Err(e) => Err(e),
+        };
         if free {
             shared.busy.store(false, Ordering::Release);
         }
@@ -297,7 +303,7 @@ impl Rules {
                 t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
                 list.push(t)?;
             }
-            let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
+            let out: Option<Vec<usize>> = hook.call((api, list))?;
             Ok(out.unwrap_or_default())
         })
     }
@@ -319,7 +325,7 @@ impl Rules {
         };
         self.query(&call::CONSISTENT, state, variant, |lua, api| {
             let t = piece_table(lua, piece)?;
-            let ok: Option<bool> = hook.call((api.clone(), t))?;
+            let ok: Option<bool> = hook.call((api, t))?;
             Ok(ok.unwrap_or(true))
         })
     }
@@ -341,7 +347,7 @@ impl Rules {
         };
         let name = variant.players[player as usize].clone();
         self.query(&call::EVALUATE, state, variant, |_, api| {
-            let v: f64 = hook.call((api.clone(), name))?;
+            let v: f64 = hook.call((api, name))?;
             Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
         })
     }
@@ -380,7 +386,7 @@ impl Rules {
         self.query(&call::CHECK_CELLS, state, variant, |lua, api| {
             self.with_cells(lua, state, |cells| {
                 hook.call::<Option<Vec<i64>>>((
-                    api.clone(),
+                    api,
                     self.player_string(lua, variant, player)?,
                     cells,
                 ))
@@ -403,7 +409,7 @@ impl Rules {
         self.query(&call::FROZEN, state, variant, |lua, api| {
             let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
                 hook.call((
-                    api.clone(),
+                    api,
                     self.player_string(lua, variant, player)?,
                     cells,
                 ))
@@ -427,7 +433,7 @@ impl Rules {
         };
         self.query(&call::CAPTURES, state, variant, |lua, api| {
             let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
-                hook.call((api.clone(), from as i64, to as i64, cells))
+                hook.call((api, from as i64, to as i64, cells))
             })?;
             Ok(out.unwrap_or_default())
         })
@@ -449,7 +455,7 @@ impl Rules {
         self.query(&call::ATTACKED, state, variant, |lua, api| {
             self.with_cells(lua, state, |cells| {
                 hook.call::<bool>((
-                    api.clone(),
+                    api,
                     cell as i64,
                     self.player_string(lua, variant, by)?,
                     cells,
@@ -491,7 +497,7 @@ impl Rules {
         self.query(&call::EXTRA_MOVES, state, variant, |lua, api| {
             let list: Option<Vec<Table>> = self.with_cells(lua, state, |cells| {
                 hook.call((
-                    api.clone(),
+                    api,
                     self.player_string(lua, variant, player)?,
                     cells,
                 ))
@@ -529,7 +535,7 @@ impl Rules {
             state,
             variant,
             &mut effects,
-            |_, api| hook.call::<()>((api.clone(), fields.to_vec())),
+            |_, api| hook.call::<()>((api, fields.to_vec())),
         )
     }
 
@@ -551,7 +557,7 @@ impl Rules {
         let player = variant.players[choice.player as usize].clone();
         self.call(&call::ON_CHOICE, state, variant, effects, |_, api| {
             hook.call::<()>((
-                api.clone(),
+                api,
                 player,
                 choice.reason.clone(),
                 option.to_string(),
@@ -575,7 +581,7 @@ impl Rules {
         };
         self.query(&call::ACTIONS, state, variant, |lua, api| {
             let out: Option<Vec<String>> =
-                self.with_cells(lua, state, |cells| hook.call((api.clone(), cells)))?;
+                self.with_cells(lua, state, |cells| hook.call((api, cells)))?;
             Ok(out.unwrap_or_default())
         })
     }
@@ -592,7 +598,7 @@ impl Rules {
             return Err("the script defines no rules.perform".into());
         };
         self.call(&call::PERFORM, state, variant, effects, |_, api| {
-            hook.call::<()>((api.clone(), label.to_string()))
+            hook.call::<()>((api, label.to_string()))
         })
     }
 
@@ -611,7 +617,7 @@ impl Rules {
             return Ok(());
         };
         self.call(&call::SETUP, state, variant, effects, |_, api| {
-            hook.call::<()>(api.clone())
+            hook.call::<()>(api)
         })
     }
 }
