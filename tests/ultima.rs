@@ -403,7 +403,11 @@ fn a_refused_suicide_says_why() {
         "`suicide a5`: it would leave white's royal piece capturable"
     );
     // a4 is not frozen; the King never is a candidate.
-    assert!(why("suicide a4").contains("(`cell` may be: a5)"), "{}", why("suicide a4"));
+    assert!(
+        why("suicide a4").contains("(`cell` may be: a5)"),
+        "{}",
+        why("suicide a4")
+    );
     let s = pos(&e, "Ka1 ib2 kh8 Ph2", "w");
     let a = e.parse_action(&s, "suicide a1").unwrap();
     let why = e.explain_illegal(&s, &a);
@@ -434,7 +438,10 @@ fn load_edited(old: &str, new: &str) -> String {
 
 #[test]
 fn check_names_the_line_and_column_of_a_bad_freeze_or_suicide() {
-    let e = load_edited("freezes: { kinds: [immobilizer] }", "freezes: { kinds: [immobiliser] }");
+    let e = load_edited(
+        "freezes: { kinds: [immobilizer] }",
+        "freezes: { kinds: [immobiliser] }",
+    );
     assert!(
         e.contains("ultima.yaml:74:14:")
             && e.contains("`freezes.kinds` names `immobiliser`, which is no piece kind"),

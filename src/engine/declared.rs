@@ -204,7 +204,10 @@ impl Engine {
                 &found[..]
             }
         };
-        if frozen.is_empty() && param.fallback.is_none() && param.filters.contains(&Filter::Frozen(true)) {
+        if frozen.is_empty()
+            && param.fallback.is_none()
+            && param.filters.contains(&Filter::Frozen(true))
+        {
             // Nothing of `p`'s is frozen: no cell passes.
             out.clear();
             return Ok(());

@@ -121,7 +121,12 @@ thread_local! {
 
 impl Rules {
     /// Player `p`'s name as a Lua string (made once per rules state).
-    fn player_string(&self, lua: &Lua, variant: &Variant, p: PlayerId) -> mlua::Result<&mlua::LuaString> {
+    fn player_string(
+        &self,
+        lua: &Lua,
+        variant: &Variant,
+        p: PlayerId,
+    ) -> mlua::Result<&mlua::LuaString> {
         if self.cells.names.get().is_none() {
             let names = variant
                 .players
@@ -408,11 +413,7 @@ impl Rules {
         };
         self.query(&call::FROZEN, state, variant, |lua, api| {
             let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
-                hook.call((
-                    api,
-                    self.player_string(lua, variant, player)?,
-                    cells,
-                ))
+                hook.call((api, self.player_string(lua, variant, player)?, cells))
             })?;
             Ok(out.unwrap_or_default())
         })
@@ -496,11 +497,7 @@ impl Rules {
         };
         self.query(&call::EXTRA_MOVES, state, variant, |lua, api| {
             let list: Option<Vec<Table>> = self.with_cells(lua, state, |cells| {
-                hook.call((
-                    api,
-                    self.player_string(lua, variant, player)?,
-                    cells,
-                ))
+                hook.call((api, self.player_string(lua, variant, player)?, cells))
             })?;
             let mut out = Vec::new();
             for m in list.unwrap_or_default() {
@@ -556,12 +553,7 @@ impl Rules {
         };
         let player = variant.players[choice.player as usize].clone();
         self.call(&call::ON_CHOICE, state, variant, effects, |_, api| {
-            hook.call::<()>((
-                api,
-                player,
-                choice.reason.clone(),
-                option.to_string(),
-            ))
+            hook.call::<()>((api, player, choice.reason.clone(), option.to_string()))
         })
     }
 

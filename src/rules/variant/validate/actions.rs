@@ -8,9 +8,9 @@ use serde_saphyr::Spanned;
 
 use super::Ctx;
 use crate::base::geometry::{Board, Cell};
+use crate::base::state::KindId;
 use crate::rules::variant::actions::{parse_template, ActionDecl, Filter, ParamDecl, Source};
 use crate::rules::variant::raw::{Param, RawAction, RawActionParam, RawPerformIf, RawVariant};
-use crate::base::state::KindId;
 use crate::rules::variant::{Kind, Value};
 
 fn as_bool(v: &Value) -> Option<bool> {
