@@ -460,7 +460,12 @@ fn check_names_the_line_and_column_of_a_bad_freeze_or_suicide() {
     let e = load_edited("near: all", "near: sideways");
     assert!(e.contains("unknown direction set `sideways`"), "{e}");
     let e = load_edited("enabled: $suicide", "enabled: 3");
-    assert!(e.contains("ultima.yaml:"), "{e}");
+    assert!(e.contains("ultima.yaml:86:14:"), "{e}");
+    let e = load_edited("where: [frozen,", "where: [frozn,");
+    assert!(
+        e.contains("ultima.yaml:83:41:") && e.contains("unknown condition `frozn`"),
+        "{e}"
+    );
 }
 
 /// `rules.check_cells` lets most moves skip the self-check test: in random
