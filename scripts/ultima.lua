@@ -1,14 +1,14 @@
--- Ultima (Baroque chess): how each piece captures, the Immobilizer's freeze,
--- and "could this square be captured" for the host's check test.
+-- Ultima (Baroque chess): how each piece captures, and "could this square
+-- be captured" for the host's check test.
 --
--- The host generates movement from variants/ultima.yaml and asks three
--- questions, each on the board as it stands. Cells are 0-based indices
--- (rank * files + file); `cells` is a buffer with two bytes per cell: the
--- kind's number (see the global `kinds`; 0 when empty) and the owner's
--- number (see `players`).
---   rules.frozen(g, player, cells)       which of player's pieces cannot move
+-- The host generates movement, the Immobilizer's freeze and the suicide
+-- from variants/ultima.yaml and asks three questions, each on the board as
+-- it stands. Cells are 0-based indices (rank * files + file); `cells` is a
+-- buffer with two bytes per cell: the kind's number (see the global
+-- `kinds`; 0 when empty) and the owner's number (see `players`).
 --   rules.captures(g, from, to, cells)   what a move captures besides displacement
 --   rules.attacked(g, cell, by, cells)   could `by`, moving now, capture on `cell`
+--   rules.check_cells(g, player, cells)  the cells that can matter to the King's safety
 
 local ORTHO = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }
 local ALL = {
@@ -68,11 +68,13 @@ for c = 0, F * R - 1 do
   end
 end
 
--- Does something freeze the piece on c? An enemy Immobilizer next to it
--- freezes it; an enemy Chameleon next to an Immobilizer freezes that
--- Immobilizer. With `pure_immobilizer` (the Cambridge reading) an enemy
--- Immobilizer freezes nothing of p's while another Chameleon or Immobilizer
--- of p (not the piece on c itself) stands next to it.
+-- Does something freeze the piece on c (a frozen piece captures nothing)?
+-- The same test as the `freezes:` declarations of the YAML: an enemy
+-- Immobilizer next to it freezes it; an enemy Chameleon next to an
+-- Immobilizer freezes that Immobilizer. With `pure_immobilizer` (the
+-- Cambridge reading) an enemy Immobilizer freezes nothing of p's while
+-- another Chameleon or Immobilizer of p (not the piece on c itself) stands
+-- next to it.
 local function neutralized(b, n, p, c)
   for _, m in ipairs(NB[n]) do
     if m ~= c and buffer.readu8(b, 2 * m + 1) == p then
@@ -96,32 +98,6 @@ local function is_frozen(b, c)
     end
   end
   return false
-end
-
--- The cells of p's pieces that are frozen, in cell order. Only pieces next
--- to an enemy Immobilizer or Chameleon can be.
-local function frozen_of(b, p)
-  local out, seen = {}, {}
-  for c = 0, F * R - 1 do
-    local o = buffer.readu8(b, 2 * c + 1)
-    if o ~= 0 and o ~= p then
-      local k = buffer.readu8(b, 2 * c)
-      if k == IMMOBILIZER or k == CHAMELEON then
-        for _, n in ipairs(NB[c]) do
-          if not seen[n] and buffer.readu8(b, 2 * n + 1) == p then
-            seen[n] = true
-            if is_frozen(b, n) then out[#out + 1] = n end
-          end
-        end
-      end
-    end
-  end
-  table.sort(out)
-  return out
-end
-
-function rules.frozen(g, player, cells)
-  return frozen_of(cells, players[player])
 end
 
 -- Each adds to `out` the cells a move of p's piece from `from` to `to`
@@ -329,15 +305,23 @@ local function attacked(b, t, by)
     end
   end
   -- Coordination: a Coordinator of `by` ends on an empty cell whose rank
-  -- (or file) meets its King's file (or rank) on the victim.
-  local k = king_of(b, by)
-  if k then
-    local kf, kr = k % F, k // F
+  -- (or file) meets its King's file (or rank) on the victim, so that King
+  -- shares the victim's file (or rank). ALL[1] and ALL[2] run along the
+  -- victim's rank, ALL[3] and ALL[4] along its file.
+  local on_file, on_rank = false, false
+  for i = 1, 4 do
+    local line = ray[i]
+    for j = 1, #line do
+      local c = line[j]
+      if buffer.readu8(b, 2 * c) == KING and buffer.readu8(b, 2 * c + 1) == by then
+        if i <= 2 then on_rank = true else on_file = true end
+      end
+    end
+  end
+  if on_file or on_rank then
     local coords = COORDS_OF[vk == COORDINATOR]
-    -- ALL[1] and ALL[2] run along the victim's rank, ALL[3] and ALL[4]
-    -- along its file.
     for i = 1, 4 do
-      if (i <= 2 and kf == tf) or (i > 2 and kr == tr) then
+      if (i <= 2 and on_file) or (i > 2 and on_rank) then
         for _, d in ipairs(ray[i]) do
           if buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
             return true
@@ -370,33 +354,30 @@ function rules.check_cells(g, player, cells)
   local b = cells
   local readu8 = buffer.readu8
   local p = players[player]
-  local k = king_of(b, p)
-  if not k then return {} end
-  for q = 1, PLAYER_COUNT do
-    if q ~= p and attacked(b, k, q) then return nil end
-  end
-  local out, seen = { k }, { [k] = true }
-  local kf, kr = k % F, k // F
-  local pawns, kings, coordinators = false, {}, {}
+  -- The host reads the list as a set: a cell may be named twice.
+  local out, n = table.create(32), 1
+  local k
+  local pawns = false
+  local kings, coordinators = {}, {}
   for c = 0, F * R - 1 do
     local o = readu8(b, 2 * c + 1)
     if o ~= 0 then
       local kd = readu8(b, 2 * c)
       if o == p then
+        if kd == KING then k = c end
         -- Moving p's Immobilizer away frees the enemies it holds. With the
         -- Cambridge reading a Chameleon beside an enemy Immobilizer is
         -- named too (it changes only what freezes p's own pieces, so this
         -- is merely cautious).
         if kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer) then
-          local ray = RAY[c]
-          for i = 1, 8 do
-            local n = ray[i][1]
-            if n then
-              local on = readu8(b, 2 * n + 1)
-              if on ~= 0 and on ~= p and (kd == IMMOBILIZER or readu8(b, 2 * n) == IMMOBILIZER) then
-                if not seen[c] then seen[c] = true; out[#out + 1] = c end
-                break
-              end
+          local nb = NB[c]
+          for i = 1, #nb do
+            local m = nb[i]
+            local om = readu8(b, 2 * m + 1)
+            if om ~= 0 and om ~= p and (kd == IMMOBILIZER or readu8(b, 2 * m) == IMMOBILIZER) then
+              n = n + 1
+              out[n] = c
+              break
             end
           end
         end
@@ -409,6 +390,12 @@ function rules.check_cells(g, player, cells)
       end
     end
   end
+  if not k then return {} end
+  for q = 1, PLAYER_COUNT do
+    if q ~= p and attacked(b, k, q) then return nil end
+  end
+  out[1] = k
+  local kf, kr = k % F, k // F
   for o in pairs(coordinators) do
     local ek = kings[o]
     if ek and (ek % F == kf or ek // F == kr) then return nil end
@@ -417,12 +404,12 @@ function rules.check_cells(g, player, cells)
   for i = 1, 8 do
     local line = ray[i]
     -- A Withdrawer beside the King: the cell it would withdraw to.
-    local w = line[1]
-    if w and line[2] then
+    local w, away = line[1], line[2]
+    if w and away then
       local o = readu8(b, 2 * w + 1)
-      if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER and not seen[line[2]] then
-        seen[line[2]] = true
-        out[#out + 1] = line[2]
+      if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER then
+        n = n + 1
+        out[n] = away
       end
     end
     -- A Long Leaper on this line: the cells between it and the King, and
@@ -432,10 +419,13 @@ function rules.check_cells(g, player, cells)
       local o = readu8(b, 2 * c + 1)
       if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
         local land = ray[OPP[i]][1]
-        if land and not seen[land] then seen[land] = true; out[#out + 1] = land end
+        if land then
+          n = n + 1
+          out[n] = land
+        end
         for x = 1, j - 1 do
-          local y = line[x]
-          if not seen[y] then seen[y] = true; out[#out + 1] = y end
+          n = n + 1
+          out[n] = line[x]
         end
         break
       end
@@ -445,16 +435,20 @@ function rules.check_cells(g, player, cells)
   -- pawn would come along.
   if pawns then
     for i = 1, 4 do -- the orthogonal directions come first in ALL
-      local n, m = ray[i][1], ray[OPP[i]][1]
-      if n and m then
+      local nc, m = ray[i][1], ray[OPP[i]][1]
+      if nc and m then
         local o = readu8(b, 2 * m + 1)
         if o ~= 0 and o ~= p then
-          if not seen[n] then seen[n] = true; out[#out + 1] = n end
-          local nray = RAY[n]
+          n = n + 1
+          out[n] = nc
+          local nray = RAY[nc]
           for u = 1, 4 do
-            for _, c in ipairs(nray[u]) do
+            local line = nray[u]
+            for x = 1, #line do
+              local c = line[x]
               if c == k then break end
-              if not seen[c] then seen[c] = true; out[#out + 1] = c end
+              n = n + 1
+              out[n] = c
             end
           end
         end
@@ -532,46 +526,8 @@ if single_kind then
   end
 end
 
-if options.suicide then
-  -- Suicide: a player may remove one of their frozen pieces, never the
-  -- King, as their whole turn, unless that leaves their King capturable.
-  function rules.actions(g, cells)
-    local p = players[g:player()]
-    local frozen = frozen_of(cells, p)
-    if #frozen == 0 then return {} end
-    local king = king_of(cells, p)
-    local b = buffer.create(2 * F * R)
-    buffer.copy(b, 0, cells)
-    local out = {}
-    for _, c in ipairs(frozen) do
-      local k = buffer.readu8(b, 2 * c)
-      if k ~= KING then
-        buffer.writeu8(b, 2 * c, 0)
-        buffer.writeu8(b, 2 * c + 1, 0)
-        local safe = true
-        if king then
-          for q = 1, PLAYER_COUNT do
-            if q ~= p and attacked(b, king, q) then
-              safe = false
-              break
-            end
-          end
-        end
-        buffer.writeu8(b, 2 * c, k)
-        buffer.writeu8(b, 2 * c + 1, p)
-        if safe then out[#out + 1] = "suicide " .. g:cell_name(c) end
-      end
-    end
-    return out
-  end
-
-  function rules.perform(g, label)
-    for _, p in ipairs(g:pieces({ owner = g:player() })) do
-      if label == "suicide " .. p.cell then
-        g:capture(p.id)
-        return
-      end
-    end
-    error("not a suicide: " .. label)
-  end
+-- Suicide (declared in variants/ultima.yaml: which pieces, whose turn,
+-- the King's safety): the piece leaves the board.
+function rules.suicide(g, args)
+  g:capture(g:piece_at(args.cell).id)
 end

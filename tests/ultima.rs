@@ -390,6 +390,84 @@ fn suicide_removes_a_frozen_piece_as_a_whole_turn() {
     assert!(!legal(&e, &s).iter().any(|a| a.starts_with("suicide")));
 }
 
+#[test]
+fn a_refused_suicide_says_why() {
+    let e = ultima();
+    let s = pos(&e, "Ka2 Pa4 Pa5 ib6 la8 kh8", "w");
+    let why = |text: &str| {
+        let a = e.parse_action(&s, text).unwrap();
+        e.explain_illegal(&s, &a)
+    };
+    assert_eq!(
+        why("suicide a5"),
+        "`suicide a5`: it would leave white's royal piece capturable"
+    );
+    // a4 is not frozen; the King never is a candidate.
+    assert!(
+        why("suicide a4").contains("(`cell` may be: a5)"),
+        "{}",
+        why("suicide a4")
+    );
+    let s = pos(&e, "Ka1 ib2 kh8 Ph2", "w");
+    let a = e.parse_action(&s, "suicide a1").unwrap();
+    let why = e.explain_illegal(&s, &a);
+    assert!(why.contains("`cell` may be: )"), "{why}");
+}
+
+/// A copy of Ultima with one edit of its YAML, loaded: the error text.
+fn load_edited(old: &str, new: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let yaml = std::fs::read_to_string(root.join("variants/ultima.yaml")).unwrap();
+    assert!(yaml.contains(old), "{old}");
+    let path = dir.path().join("variants/ultima.yaml");
+    std::fs::write(&path, yaml.replacen(old, new, 1)).unwrap();
+    std::fs::copy(
+        root.join("scripts/ultima.lua"),
+        dir.path().join("scripts/ultima.lua"),
+    )
+    .unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn check_names_the_line_and_column_of_a_bad_freeze_or_suicide() {
+    let e = load_edited(
+        "freezes: { kinds: [immobilizer] }",
+        "freezes: { kinds: [immobiliser] }",
+    );
+    assert!(
+        e.contains("ultima.yaml:74:14:")
+            && e.contains("`freezes.kinds` names `immobiliser`, which is no piece kind"),
+        "{e}"
+    );
+    let e = load_edited("enabled: $pure_immobilizer", "enabled: $pure");
+    assert!(
+        e.contains("ultima.yaml:60:22:") && e.contains("unknown option `pure`"),
+        "{e}"
+    );
+    let e = load_edited("not kind king]", "not kind kings]");
+    assert!(
+        e.contains("ultima.yaml:83:49:") && e.contains("`kings` is no piece kind"),
+        "{e}"
+    );
+    let e = load_edited("near: all", "near: sideways");
+    assert!(e.contains("unknown direction set `sideways`"), "{e}");
+    let e = load_edited("enabled: $suicide", "enabled: 3");
+    assert!(e.contains("ultima.yaml:86:14:"), "{e}");
+    let e = load_edited("where: [frozen,", "where: [frozn,");
+    assert!(
+        e.contains("ultima.yaml:83:41:") && e.contains("unknown condition `frozn`"),
+        "{e}"
+    );
+}
+
 /// `rules.check_cells` lets most moves skip the self-check test: in random
 /// games (each option that changes freezing or captures) the legal moves
 /// are exactly those an exhaustive test gives.

@@ -275,7 +275,7 @@ impl Engine {
     /// Whether check is decided natively (no rule hook changes captures,
     /// attacks or mobility).
     fn native_check(&self) -> bool {
-        !self.rules.has_captures() && !self.rules.has_attacked() && !self.rules.has_frozen()
+        !self.rules.has_captures() && !self.rules.has_attacked() && !self.has_freeze()
     }
 
     /// The cells of `player`'s royal pieces.

@@ -8,14 +8,16 @@ use crate::base::geometry::Cell;
 use crate::base::state::{Choice, GameState, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::cells::cells_of;
-use crate::rules::variant::actions::{ActionChoose, ActionDecl};
+use crate::rules::variant::actions::{ActionChoose, ActionDecl, Filter};
 
 impl Engine {
     /// Appends the available declared actions of the player to move (in
-    /// the current phase; reactions wait for their windows).
+    /// the current phase; reactions wait for their windows); `frozen`: that
+    /// player's frozen pieces, as the listing found them.
     pub(super) fn declared_actions(
         &self,
         s: &GameState,
+        frozen: &[Cell],
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
         let phase = self.variant.phases.get(s.phase as usize);
@@ -26,28 +28,30 @@ impl Engine {
                 .and_then(|ph| ph.actions.as_ref())
                 .is_none_or(|l| l.contains(&(k as u8)));
             if in_phase && !self.is_reaction(k) {
-                self.declared_of_kind_into(s, s.to_move, k, out, &mut bufs)?;
+                self.declared_of_kind_into(s, (s.to_move, Some(frozen)), k, out, &mut bufs)?;
             }
         }
         Ok(())
     }
 
-    /// Appends the available actions of declared kind `k` for player `p`.
+    /// Appends the available actions of declared kind `k` for player `p`
+    /// (`frozen`: `p`'s frozen pieces when already known).
     pub(super) fn declared_of_kind(
         &self,
         s: &GameState,
         p: PlayerId,
         k: usize,
+        frozen: Option<&[Cell]>,
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
-        self.declared_of_kind_into(s, p, k, out, &mut (Vec::new(), Vec::new()))
+        self.declared_of_kind_into(s, (p, frozen), k, out, &mut (Vec::new(), Vec::new()))
     }
 
     /// [`Engine::declared_of_kind`] with buffers for the parameters' values.
     fn declared_of_kind_into(
         &self,
         s: &GameState,
-        p: PlayerId,
+        (p, frozen): (PlayerId, Option<&[Cell]>),
         k: usize,
         out: &mut Vec<Action>,
         (first, second): &mut (Vec<Cell>, Vec<Cell>),
@@ -58,19 +62,19 @@ impl Engine {
         }
         let kind = k as u8;
         match d.params.len() {
-            0 => self.push_legal(s, out, d, Action::Declared { kind, a: 0, b: 0 })?,
+            0 => self.push_legal(s, p, out, d, Action::Declared { kind, a: 0, b: 0 })?,
             1 => {
-                self.param_values(s, p, d, 0, &[], first);
+                self.param_values(s, (p, frozen), d, 0, &[], first)?;
                 for &a in first.iter() {
-                    self.push_legal(s, out, d, Action::Declared { kind, a, b: 0 })?;
+                    self.push_legal(s, p, out, d, Action::Declared { kind, a, b: 0 })?;
                 }
             }
             _ => {
-                self.param_values(s, p, d, 0, &[], first);
+                self.param_values(s, (p, frozen), d, 0, &[], first)?;
                 for &a in first.iter() {
-                    self.param_values(s, p, d, 1, &[a], second);
+                    self.param_values(s, (p, frozen), d, 1, &[a], second)?;
                     for &b in second.iter() {
-                        self.push_legal(s, out, d, Action::Declared { kind, a, b })?;
+                        self.push_legal(s, p, out, d, Action::Declared { kind, a, b })?;
                     }
                 }
             }
@@ -78,13 +82,19 @@ impl Engine {
         Ok(())
     }
 
+    /// Keeps a listed declared action when its `legal` function agrees and,
+    /// in a variant with royal pieces, it leaves `p`'s royal pieces safe.
     fn push_legal(
         &self,
         s: &GameState,
+        p: PlayerId,
         out: &mut Vec<Action>,
         d: &ActionDecl,
         a: Action,
     ) -> Result<(), ActionError> {
+        if self.has_royal() && self.declared_exposes_royal(s, p, &a)? {
+            return Ok(());
+        }
         if let Some(f) = &d.legal {
             let args = self.declared_args(d, &a);
             if !self
@@ -184,17 +194,55 @@ impl Engine {
         None
     }
 
-    /// The values of parameter `i` (cell order), given the earlier ones.
+    /// The values of parameter `i` (cell order), given the earlier ones,
+    /// for player `p` (with `p`'s frozen pieces when known), or the error
+    /// of `rules.frozen` when a condition asks it.
     pub(super) fn param_values(
         &self,
         s: &GameState,
-        p: PlayerId,
+        (p, known): (PlayerId, Option<&[Cell]>),
         d: &ActionDecl,
         i: usize,
         earlier: &[Cell],
         out: &mut Vec<Cell>,
-    ) {
-        cells_of(&self.variant.board, s, p, &d.params[i], earlier, out);
+    ) -> Result<(), ActionError> {
+        let param = &d.params[i];
+        let found;
+        let frozen = match known {
+            _ if !param.uses_frozen() => &[][..],
+            Some(f) => f,
+            None => {
+                found = self.frozen_cells(s, p)?;
+                &found[..]
+            }
+        };
+        if frozen.is_empty()
+            && param.fallback.is_none()
+            && param.filters.contains(&Filter::Frozen(true))
+        {
+            // Nothing of `p`'s is frozen: no cell passes.
+            out.clear();
+            return Ok(());
+        }
+        cells_of(&self.variant.board, s, (p, frozen), param, earlier, out);
+        Ok(())
+    }
+
+    /// Whether taking declared action `a` would leave one of `p`'s royal
+    /// pieces capturable: the action is performed on a copy (a rule that
+    /// fails there leaves it to performing the action to report).
+    pub(super) fn declared_exposes_royal(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        a: &Action,
+    ) -> Result<bool, ActionError> {
+        let mut t = s.clone();
+        let mut effects = Vec::new();
+        if self.perform_declared(&mut t, a, p, &mut effects).is_err() {
+            return Ok(false);
+        }
+        self.try_royal_attacked(&t, p)
     }
 
     /// The parameters of a declared action by name, with their cells.
@@ -294,7 +342,12 @@ impl Engine {
                 .any(|&id| s.pieces[id as usize].owner == mover)
         };
         if !c.only_with_pieces || has_piece() {
-            cells_of(&v.board, s, mover, q, &[], &mut cells);
+            let frozen = if q.uses_frozen() {
+                self.frozen_cells(s, mover)?
+            } else {
+                Vec::new()
+            };
+            cells_of(&v.board, s, (mover, &frozen), q, &[], &mut cells);
         }
         if cells.is_empty() {
             return Ok(false);
@@ -358,7 +411,13 @@ impl Engine {
             return true;
         };
         let c = if *i == 0 { x } else { y };
-        any.iter().any(|f| crate::rules::cells::holds(s, p, f, c))
+        let frozen = if any.iter().any(|f| matches!(f, Filter::Frozen(_))) {
+            self.frozen_cells(s, p).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        any.iter()
+            .any(|f| crate::rules::cells::holds(s, (p, &frozen), f, c))
     }
 
     /// The text of a declared action, from its declaration.
@@ -422,7 +481,9 @@ impl Engine {
         let mut vals = Vec::new();
         let b = &self.variant.board;
         for (i, c) in [x, y].into_iter().enumerate().take(d.params.len()) {
-            self.param_values(s, p, d, i, &[x, y][..i], &mut vals);
+            if let Err(e) = self.param_values(s, (p, None), d, i, &[x, y][..i], &mut vals) {
+                return format!("`{text}`: {e}");
+            }
             if !vals.contains(&c) {
                 let name = &d.params[i].name;
                 let what = match s.board[c as usize] {
@@ -436,6 +497,12 @@ impl Engine {
                 let list: Vec<String> = vals.iter().map(|&v| b.cell_name(v)).collect();
                 return format!("`{text}`: {what} (`{name}` may be: {})", list.join(" "));
             }
+        }
+        if self.has_royal() && self.declared_exposes_royal(s, p, a).unwrap_or(false) {
+            return format!(
+                "`{text}`: it would leave {}'s royal piece capturable",
+                self.player_name(p)
+            );
         }
         format!("`{text}`: the rules refuse it here")
     }

@@ -8,6 +8,7 @@ use crate::engine::action::DRAW_OFFER;
 use crate::engine::joint::ExtraMove;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::{Action, ActionError, Engine};
+use crate::rules::freeze::frozen_by_declaration;
 
 impl Engine {
     /// The player who acts now: the one owing the first pending choice, else
@@ -122,7 +123,7 @@ impl Engine {
             out.extend((0..list.len() as u16).map(|index| Action::Scripted { index }));
         }
         if !self.variant.actions.is_empty() {
-            self.declared_actions(s, out)?;
+            self.declared_actions(s, &frozen, out)?;
         }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {
@@ -336,15 +337,28 @@ impl Engine {
         Ok(if declared(s) { Vec::new() } else { extra.2 })
     }
 
-    /// The cells of `player`'s pieces that `rules.frozen` says cannot move,
-    /// or the hook's error.
+    /// The cells of `player`'s pieces that cannot move (a declared freeze
+    /// holds them, or `rules.frozen` says so), in cell order, or the hook's
+    /// error.
     pub fn frozen_cells(&self, s: &GameState, player: PlayerId) -> Result<Vec<Cell>, ActionError> {
-        if !self.rules.has_frozen() {
-            return Ok(Vec::new());
+        let mut out = Vec::new();
+        if self.declared_freeze {
+            let v = &self.variant;
+            frozen_by_declaration(&v.kinds, &v.board, s, player, &mut out);
         }
-        self.rules
-            .frozen(s, &self.variant, player)
-            .map_err(ActionError::Script)
+        if self.rules.has_frozen() {
+            let scripted = self
+                .rules
+                .frozen(s, &self.variant, player)
+                .map_err(ActionError::Script)?;
+            if out.is_empty() {
+                return Ok(scripted);
+            }
+            out.extend(scripted);
+            out.sort_unstable();
+            out.dedup();
+        }
+        Ok(out)
     }
 
     /// Generates the target cells of one piece's declared moves.

@@ -51,6 +51,8 @@ pub struct Engine {
     pub rules: Rules,
     /// Whether any kind is royal (moves are then checked for self-check).
     has_royal: bool,
+    /// Whether any kind declares a freeze (`freezes:`).
+    declared_freeze: bool,
     /// Every slide direction of every kind (both mirrors of relative ones),
     /// or `None` when a kind has paths or jumping slides: vacating a cell
     /// off these lines from a royal piece cannot expose it.
@@ -125,6 +127,7 @@ impl Engine {
             line_next,
             slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
+            declared_freeze: crate::rules::freeze::declares_freeze(&variant.kinds),
             moves,
             variant,
             rules,
@@ -185,5 +188,11 @@ impl Engine {
     /// Whether some kind is royal (never left capturable).
     pub(crate) fn has_royal(&self) -> bool {
         self.has_royal
+    }
+
+    /// Whether pieces can be frozen: a kind declares a freeze or the
+    /// script defines `rules.frozen`.
+    pub(crate) fn has_freeze(&self) -> bool {
+        self.declared_freeze || self.rules.has_frozen()
     }
 }

@@ -17,7 +17,7 @@ impl Engine {
         !self.rules.has_filter()
             && !self.rules.has_actions()
             && self.variant.actions.is_empty()
-            && !self.rules.has_frozen()
+            && !self.has_freeze()
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;

@@ -35,7 +35,7 @@ impl Engine {
         let p = w.asked[0];
         let r = &self.variant.reactions[w.kind as usize];
         for &k in &r.actions {
-            self.declared_of_kind(s, p, k as usize, out)?;
+            self.declared_of_kind(s, p, k as usize, None, out)?;
         }
         out.sort_unstable();
         out.push(Action::Pass);
@@ -118,7 +118,7 @@ impl Engine {
             if r.only_able {
                 list.clear();
                 for &k in &r.actions {
-                    self.declared_of_kind(s, p, k as usize, &mut list)?;
+                    self.declared_of_kind(s, p, k as usize, None, &mut list)?;
                 }
                 if list.is_empty() {
                     continue;

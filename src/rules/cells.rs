@@ -23,17 +23,19 @@ pub fn mark_of<'a>(s: &'a GameState, cell: Cell, name: &str) -> Option<&'a str> 
 /// The cells of a declared set for player `p` (cell order), given the
 /// cells of the earlier parameters: the source's cells that pass every
 /// condition (from the fallback source when none does), narrowed to those
-/// that also pass the preferences when any does.
+/// that also pass the preferences when any does. `frozen`: the cells of
+/// `p`'s pieces that cannot move (asked only when a condition needs them,
+/// see [`ParamDecl::uses_frozen`]).
 pub fn cells_of(
     b: &Board,
     s: &GameState,
-    p: PlayerId,
+    (p, frozen): (PlayerId, &[Cell]),
     param: &ParamDecl,
     earlier: &[Cell],
     out: &mut Vec<Cell>,
 ) {
     out.clear();
-    let pass = |c: &Cell| param.filters.iter().all(|f| holds(s, p, f, *c));
+    let pass = |c: &Cell| param.filters.iter().all(|f| holds(s, (p, frozen), f, *c));
     source_cells(b, s, p, &param.source, earlier, &pass, out);
     if out.is_empty() {
         if let Some(fb) = &param.fallback {
@@ -41,7 +43,7 @@ pub fn cells_of(
         }
     }
     if !param.prefer.is_empty() {
-        let preferred = |c: &Cell| param.prefer.iter().all(|f| holds(s, p, f, *c));
+        let preferred = |c: &Cell| param.prefer.iter().all(|f| holds(s, (p, frozen), f, *c));
         if out.iter().any(preferred) {
             out.retain(preferred);
         }
@@ -189,8 +191,9 @@ fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut Hits) {
     }
 }
 
-/// Whether cell `c` passes condition `f` for player `p`.
-pub fn holds(s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
+/// Whether cell `c` passes condition `f` for player `p` (`frozen`: the
+/// cells of `p`'s pieces that cannot move, as for [`cells_of`]).
+pub fn holds(s: &GameState, (p, frozen): (PlayerId, &[Cell]), f: &Filter, c: Cell) -> bool {
     let piece = s.board[c as usize].map(|id| &s.pieces[id as usize]);
     match f {
         Filter::Empty => piece.is_none(),
@@ -208,6 +211,8 @@ pub fn holds(s: &GameState, p: PlayerId, f: &Filter, c: Cell) -> bool {
         }
         Filter::NoAttr(a) => piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0)),
         Filter::Counter(name, has) => (s.cell_counter(name, c) != 0) == *has,
+        Filter::Kind(kinds, has) => piece.is_some_and(|q| kinds.contains(&q.kind)) == *has,
+        Filter::Frozen(has) => frozen.contains(&c) == *has,
     }
 }
 

@@ -107,6 +107,9 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
         t.set(v);
         v
     });
+    if left >= 0 && ALLOCATED.with(Cell::get) <= MEMORY_CHECK_BYTES {
+        return; // the common case, first
+    }
     if ALLOCATED.with(Cell::get) > MEMORY_CHECK_BYTES {
         ALLOCATED.with(|a| a.set(0));
         // SAFETY: reads the state's byte count.

@@ -91,19 +91,98 @@ impl Hooks {
 /// The board as the fast hooks receive it: a buffer of two bytes per cell
 /// (cell index order), the kind's number (from 1; 0 for an empty cell) and
 /// the owner's number (from 1).
-fn cells_buffer(lua: &Lua, state: &GameState) -> mlua::Result<mlua::Buffer> {
-    let mut bytes = Vec::with_capacity(state.board.len() * 2);
-    for slot in &state.board {
-        match slot {
-            Some(id) => {
-                let p = &state.pieces[*id as usize];
-                bytes.push((p.kind + 1).min(255) as u8);
-                bytes.push(p.owner + 1);
-            }
-            None => bytes.extend([0, 0]),
+fn cells_bytes(state: &GameState, bytes: &mut Vec<u8>) {
+    bytes.clear();
+    bytes.resize(state.board.len() * 2, 0);
+    for (pair, slot) in bytes.chunks_exact_mut(2).zip(&state.board) {
+        if let Some(id) = slot {
+            let p = &state.pieces[*id as usize];
+            pair[0] = (p.kind + 1).min(255) as u8;
+            pair[1] = p.owner + 1;
         }
     }
-    lua.create_buffer(bytes)
+}
+
+/// One `cells` buffer kept for the fast hooks' calls, rewritten before
+/// each: a call does not allocate a buffer (a script keeps nothing between
+/// calls, so none sees an old board). A call made while it is in use (a
+/// hook that leads to another) gets a new one.
+#[derive(Default)]
+pub(super) struct SharedCells {
+    buffer: std::sync::OnceLock<mlua::Buffer>,
+    busy: std::sync::atomic::AtomicBool,
+    /// The players' names as Lua strings, made once.
+    names: std::sync::OnceLock<Vec<mlua::LuaString>>,
+}
+
+thread_local! {
+    static CELL_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Rules {
+    /// Player `p`'s name as a Lua string (made once per rules state).
+    fn player_string(
+        &self,
+        lua: &Lua,
+        variant: &Variant,
+        p: PlayerId,
+    ) -> mlua::Result<&mlua::LuaString> {
+        if self.cells.names.get().is_none() {
+            let names = variant
+                .players
+                .iter()
+                .map(|n| lua.create_string(n))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            let _ = self.cells.names.set(names);
+        }
+        let names = self.cells.names.get().expect("set above");
+        names
+            .get(p as usize)
+            .ok_or_else(|| mlua::Error::runtime(format!("no player number {p}")))
+    }
+
+    /// Runs `f` with the board of `state` as a `cells` buffer.
+    fn with_cells<R>(
+        &self,
+        lua: &Lua,
+        state: &GameState,
+        f: impl FnOnce(&mlua::Buffer) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        use std::sync::atomic::Ordering;
+        let shared = &self.cells;
+        let len = state.board.len() * 2;
+        let free = !shared.busy.swap(true, Ordering::Acquire);
+        let buffer = match shared.buffer.get() {
+            Some(b) if free && b.len() == len => Some(b),
+            None if free => lua
+                .create_buffer_with_capacity(len)
+                .ok()
+                .map(|b| shared.buffer.get_or_init(|| b)),
+            _ => None,
+        }
+        .filter(|b| b.len() == len);
+        // The bytes are written before `f` runs (a nested call reuses them).
+        let fresh = CELL_BYTES.with(|bytes| {
+            let mut bytes = bytes.borrow_mut();
+            cells_bytes(state, &mut bytes);
+            match buffer {
+                Some(b) => {
+                    b.write_bytes(0, &bytes);
+                    Ok(None)
+                }
+                None => lua.create_buffer(&bytes[..]).map(Some),
+            }
+        });
+        let result = match fresh {
+            Ok(Some(b)) => f(&b),
+            Ok(None) => buffer.map_or_else(|| Err(mlua::Error::runtime("no cells buffer")), f),
+            Err(e) => Err(e),
+        };
+        if free {
+            shared.busy.store(false, Ordering::Release);
+        }
+        result
+    }
 }
 /// Cell indices from Lua, keeping those on the board.
 fn cells_in(v: &[i64], variant: &Variant) -> Vec<Cell> {
@@ -229,7 +308,7 @@ impl Rules {
                 t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
                 list.push(t)?;
             }
-            let out: Option<Vec<usize>> = hook.call((api.clone(), list))?;
+            let out: Option<Vec<usize>> = hook.call((api, list))?;
             Ok(out.unwrap_or_default())
         })
     }
@@ -251,7 +330,7 @@ impl Rules {
         };
         self.query(&call::CONSISTENT, state, variant, |lua, api| {
             let t = piece_table(lua, piece)?;
-            let ok: Option<bool> = hook.call((api.clone(), t))?;
+            let ok: Option<bool> = hook.call((api, t))?;
             Ok(ok.unwrap_or(true))
         })
     }
@@ -273,7 +352,7 @@ impl Rules {
         };
         let name = variant.players[player as usize].clone();
         self.query(&call::EVALUATE, state, variant, |_, api| {
-            let v: f64 = hook.call((api.clone(), name))?;
+            let v: f64 = hook.call((api, name))?;
             Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
         })
     }
@@ -310,12 +389,13 @@ impl Rules {
             return Ok(None);
         };
         self.query(&call::CHECK_CELLS, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            hook.call::<Option<Vec<i64>>>((
-                api.clone(),
-                variant.players[player as usize].as_str(),
-                cells,
-            ))
+            self.with_cells(lua, state, |cells| {
+                hook.call::<Option<Vec<i64>>>((
+                    api,
+                    self.player_string(lua, variant, player)?,
+                    cells,
+                ))
+            })
         })
         .map(|o| o.map(|v| cells_in(&v, variant)))
     }
@@ -332,12 +412,9 @@ impl Rules {
             return Ok(Vec::new());
         };
         self.query(&call::FROZEN, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let out: Option<Vec<i64>> = hook.call((
-                api.clone(),
-                variant.players[player as usize].as_str(),
-                cells,
-            ))?;
+            let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
+                hook.call((api, self.player_string(lua, variant, player)?, cells))
+            })?;
             Ok(out.unwrap_or_default())
         })
         .map(|v| cells_in(&v, variant))
@@ -356,8 +433,9 @@ impl Rules {
             return Ok(Vec::new());
         };
         self.query(&call::CAPTURES, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let out: Option<Vec<i64>> = hook.call((api.clone(), from as i64, to as i64, cells))?;
+            let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
+                hook.call((api, from as i64, to as i64, cells))
+            })?;
             Ok(out.unwrap_or_default())
         })
         .map(|v| cells_in(&v, variant))
@@ -376,13 +454,14 @@ impl Rules {
             return Ok(false);
         };
         self.query(&call::ATTACKED, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            hook.call::<bool>((
-                api.clone(),
-                cell as i64,
-                variant.players[by as usize].as_str(),
-                cells,
-            ))
+            self.with_cells(lua, state, |cells| {
+                hook.call::<bool>((
+                    api,
+                    cell as i64,
+                    self.player_string(lua, variant, by)?,
+                    cells,
+                ))
+            })
         })
     }
 
@@ -417,12 +496,9 @@ impl Rules {
             }
         };
         self.query(&call::EXTRA_MOVES, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let list: Option<Vec<Table>> = hook.call((
-                api.clone(),
-                variant.players[player as usize].as_str(),
-                cells,
-            ))?;
+            let list: Option<Vec<Table>> = self.with_cells(lua, state, |cells| {
+                hook.call((api, self.player_string(lua, variant, player)?, cells))
+            })?;
             let mut out = Vec::new();
             for m in list.unwrap_or_default() {
                 let from = cell(m.get("from")?)?;
@@ -456,7 +532,7 @@ impl Rules {
             state,
             variant,
             &mut effects,
-            |_, api| hook.call::<()>((api.clone(), fields.to_vec())),
+            |_, api| hook.call::<()>((api, fields.to_vec())),
         )
     }
 
@@ -477,12 +553,7 @@ impl Rules {
         };
         let player = variant.players[choice.player as usize].clone();
         self.call(&call::ON_CHOICE, state, variant, effects, |_, api| {
-            hook.call::<()>((
-                api.clone(),
-                player,
-                choice.reason.clone(),
-                option.to_string(),
-            ))
+            hook.call::<()>((api, player, choice.reason.clone(), option.to_string()))
         })
     }
 
@@ -501,8 +572,8 @@ impl Rules {
             return Ok(Vec::new());
         };
         self.query(&call::ACTIONS, state, variant, |lua, api| {
-            let cells = cells_buffer(lua, state)?;
-            let out: Option<Vec<String>> = hook.call((api.clone(), cells))?;
+            let out: Option<Vec<String>> =
+                self.with_cells(lua, state, |cells| hook.call((api, cells)))?;
             Ok(out.unwrap_or_default())
         })
     }
@@ -519,7 +590,7 @@ impl Rules {
             return Err("the script defines no rules.perform".into());
         };
         self.call(&call::PERFORM, state, variant, effects, |_, api| {
-            hook.call::<()>((api.clone(), label.to_string()))
+            hook.call::<()>((api, label.to_string()))
         })
     }
 
@@ -538,7 +609,7 @@ impl Rules {
             return Ok(());
         };
         self.call(&call::SETUP, state, variant, effects, |_, api| {
-            hook.call::<()>(api.clone())
+            hook.call::<()>(api)
         })
     }
 }

@@ -111,6 +111,7 @@ impl Rules {
             strike_caller,
             table: rules,
             functions,
+            cells: Default::default(),
         })
     }
 }
@@ -140,8 +141,21 @@ fn prepare_state(
 /// Runs the scripts `(source, file name)` in order, each with a larger
 /// budget than a hook call; on error, the file that failed and the message.
 /// A script whose functions write a variable of its top level is refused
-/// (see `bytecode`).
+/// (see `bytecode`). Their functions, which the hooks run, are compiled to
+/// machine code where the platform allows (Luau's native code generation:
+/// the same semantics, budget and limits).
 fn run_scripts(
+    lua: &Lua,
+    sources: &[(String, String)],
+    names: &[String],
+) -> Result<(), (String, String)> {
+    lua.enable_jit(true);
+    let done = run_each(lua, sources, names);
+    lua.enable_jit(false);
+    done
+}
+
+fn run_each(
     lua: &Lua,
     sources: &[(String, String)],
     names: &[String],

@@ -123,4 +123,7 @@ pub struct Rules {
     table: mlua::Table,
     /// Its functions as the scripts left them when they loaded.
     functions: std::collections::HashMap<String, Function>,
+    /// The fast hooks' `cells` buffer, rewritten for each call (see
+    /// `hooks::Rules::with_cells`).
+    cells: hooks::SharedCells,
 }

@@ -84,6 +84,7 @@ impl Rules {
 pub fn is_incomplete(code: &str) -> bool {
     let lua = Lua::new_with(StdLib::NONE, LuaOptions::default());
     let Ok(lua) = lua else { return false };
+    lua.enable_jit(false);
     // Some(true): compiles; Some(false): unfinished; None: another error.
     let check = |src: &str| match lua.load(src).set_name("=input").into_function() {
         Ok(_) => Some(true),

@@ -16,11 +16,14 @@ pub(super) fn compiler() -> mlua::chunk::Compiler {
 }
 
 /// A Luau state with only the safe libraries, the optimizing compiler, an
-/// idle call context and the budget interrupt.
+/// idle call context and the budget interrupt. Chunks run as bytecode
+/// (the host's own, typed lines); the variant's scripts are compiled to
+/// machine code where the platform allows (see `load`).
 pub(super) fn new_state() -> mlua::Result<Lua> {
     let libs =
         StdLib::MATH | StdLib::STRING | StdLib::TABLE | StdLib::UTF8 | StdLib::BIT | StdLib::BUFFER;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
+    lua.enable_jit(false);
     lua.set_compiler(compiler());
     lua.set_app_data(CallCtx::idle());
     budget::install(&lua)?;

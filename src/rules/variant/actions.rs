@@ -5,6 +5,7 @@
 //! Changes when the vocabulary of declared actions grows.
 
 use crate::base::geometry::Cell;
+use crate::base::state::KindId;
 
 /// One declared action kind (`actions.<name>` in the YAML).
 #[derive(Clone, Debug)]
@@ -124,6 +125,21 @@ pub enum Filter {
     NoAttr(String),
     /// Has (`true`) or lacks a cell counter of this name other than 0.
     Counter(String, bool),
+    /// The piece on it is (`true`) or is not of one of these kinds.
+    Kind(Vec<KindId>, bool),
+    /// The piece on it is (`true`) or is not one of the player's pieces
+    /// that cannot move now (a declared freeze or `rules.frozen`).
+    Frozen(bool),
+}
+
+impl ParamDecl {
+    /// Whether a condition of this parameter asks which pieces are frozen.
+    pub fn uses_frozen(&self) -> bool {
+        self.filters
+            .iter()
+            .chain(&self.prefer)
+            .any(|f| matches!(f, Filter::Frozen(_)))
+    }
 }
 
 impl ActionDecl {

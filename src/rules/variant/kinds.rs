@@ -91,6 +91,20 @@ pub struct Kind {
     pub letter: Option<String>,
     pub royal: bool,
     pub promote: Option<Promote>,
+    /// Which enemy pieces next to a piece of this kind cannot move.
+    pub freezes: Option<Freeze>,
+}
+
+/// A declared freeze (the YAML `freezes:` of a kind): every enemy piece
+/// (of `kinds`, when given) at one of `near`'s offsets from the freezer
+/// cannot move, unless a piece of the victim's owner of one of
+/// `unless_beside`'s kinds, other than the victim, stands at one of those
+/// offsets from the freezer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Freeze {
+    pub near: Vec<(i8, i8)>,
+    pub kinds: Option<Vec<KindId>>,
+    pub unless_beside: Vec<KindId>,
 }
 
 /// Promotion of a kind (see the YAML `promote:`).

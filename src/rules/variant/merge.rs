@@ -150,6 +150,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
                                 letter: c.letter.or(b.letter),
                                 royal: c.royal.or(b.royal),
                                 promote: c.promote.or(b.promote),
+                                freezes: c.freezes.or(b.freezes),
                                 attrs,
                             },
                             referenced: p.referenced,

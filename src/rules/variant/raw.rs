@@ -211,6 +211,10 @@ pub(super) struct RawAction {
     /// After the action, the player picks a cell of a named query.
     #[serde(default)]
     pub(super) choose: Option<Spanned<RawActionChoose>>,
+    /// A boolean or a boolean option: when false, the variant has no such
+    /// action (true if absent).
+    #[serde(default)]
+    pub(super) enabled: Option<Param<bool>>,
 }
 
 /// `actions.<name>.choose`: a choice of a cell of a named query that the
@@ -415,6 +419,9 @@ pub(super) struct RawPiece {
     /// Promotion: ending a move in a zone, the owner chooses a new kind.
     #[serde(default)]
     pub(super) promote: Option<RawPromote>,
+    /// The enemy pieces next to a piece of this kind cannot move.
+    #[serde(default)]
+    pub(super) freezes: Option<Spanned<RawFreeze>>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,
@@ -456,6 +463,31 @@ pub(super) struct RawMove {
     /// one for the mover, else `<zone>`).
     #[serde(default)]
     pub(super) from_zone: Option<String>,
+}
+
+/// A kind's freeze: which enemy pieces next to it cannot move.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFreeze {
+    /// Where "next to" is: a direction set (default `all`).
+    #[serde(default)]
+    pub(super) near: Option<String>,
+    /// Only enemies of these kinds (default: every kind).
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
+    /// It freezes nothing of a player while another piece of theirs, of
+    /// one of these kinds, stands next to it.
+    #[serde(default)]
+    pub(super) unless_beside: Option<Spanned<RawUnlessBeside>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawUnlessBeside {
+    pub(super) kinds: Vec<String>,
+    /// A boolean or a boolean option (true if absent).
+    #[serde(default)]
+    pub(super) enabled: Option<Param<bool>>,
 }
 
 /// A kind that changes when it ends a move in a zone.

@@ -6,6 +6,7 @@ use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::rules::cells::cells_of;
+use crate::rules::freeze::frozen_by_declaration;
 use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
 use crate::rules::lua::limits::Name;
 use crate::rules::lua::prelude::cell_list;
@@ -61,7 +62,13 @@ pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
                 Some(p) => parse_player(cx, p)?,
                 None => cx.state().to_move,
             };
-            cells_of(&v.board, cx.state(), p, q, &[], &mut cells);
+            // Only a declared freeze here: a question asked from inside
+            // a hook does not call the script again.
+            let mut frozen = Vec::new();
+            if q.uses_frozen() {
+                frozen_by_declaration(&v.kinds, &v.board, cx.state(), p, &mut frozen);
+            }
+            cells_of(&v.board, cx.state(), (p, &frozen), q, &[], &mut cells);
             Ok(())
         })?;
         cell_list(lua, &cells)

@@ -8,13 +8,14 @@ use serde_saphyr::Spanned;
 
 use super::Ctx;
 use crate::base::geometry::{Board, Cell};
+use crate::base::state::KindId;
 use crate::rules::variant::actions::{
     parse_template, ActionChoose, ActionDecl, Filter, ParamDecl, Source,
 };
 use crate::rules::variant::raw::{
     Param, RawAction, RawActionChoose, RawActionParam, RawPerformIf, RawVariant,
 };
-use crate::rules::variant::Value;
+use crate::rules::variant::{Kind, Value};
 
 fn as_bool(v: &Value) -> Option<bool> {
     match v {
@@ -24,7 +25,12 @@ fn as_bool(v: &Value) -> Option<bool> {
 }
 
 /// The declared actions, in the order written (at most 64).
-pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ActionDecl> {
+pub(super) fn actions(
+    raw: &RawVariant,
+    board: &Board,
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Vec<ActionDecl> {
     let Some(list) = &raw.actions else {
         return Vec::new();
     };
@@ -35,15 +41,28 @@ pub(super) fn actions(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<Acti
     }
     let queries: Vec<String> = raw.queries.keys().cloned().collect();
     list.iter()
-        .filter_map(|(name, a)| action(name, &a.value, a.referenced, board, &queries, cx))
+        .filter_map(|(name, a)| {
+            enabled(&a.value, a.referenced, cx)
+                .then(|| action(name, &a.value, a.referenced, (board, kinds), &queries, cx))?
+        })
         .collect()
 }
+
+/// An action's `enabled` (a boolean or a boolean option; true if absent).
+fn enabled(a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) -> bool {
+    a.enabled
+        .as_ref()
+        .is_none_or(|p| cx.resolve(p, at, as_bool, "true or false").unwrap_or(false))
+}
+
+/// The board and the piece kinds, which sources and conditions name.
+type Names<'a> = (&'a Board, &'a [Kind]);
 
 fn action(
     name: &str,
     a: &RawAction,
     at: serde_saphyr::Location,
-    board: &Board,
+    board: Names,
     queries: &[String],
     cx: &mut Ctx,
 ) -> Option<ActionDecl> {
@@ -167,7 +186,7 @@ fn perform_if(
     w: &RawPerformIf,
     names: &[String],
     has_perform: bool,
-    board: &Board,
+    board: Names,
     cx: &mut Ctx,
 ) -> Option<(usize, Vec<Filter>)> {
     let Some(i) = names.iter().position(|n| *n == w.param.value) else {
@@ -192,11 +211,16 @@ fn perform_if(
 }
 
 /// The named queries (`queries:`): as parameters with no earlier ones.
-pub(super) fn queries(raw: &RawVariant, board: &Board, cx: &mut Ctx) -> Vec<ParamDecl> {
+pub(super) fn queries(
+    raw: &RawVariant,
+    board: &Board,
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Vec<ParamDecl> {
     cx.from("queries");
     raw.queries
         .iter()
-        .filter_map(|(name, q)| param(name, &q.value, &[], board, cx))
+        .filter_map(|(name, q)| param(name, &q.value, &[], (board, kinds), cx))
         .collect()
 }
 
@@ -206,14 +230,14 @@ fn param(
     name: &str,
     p: &RawActionParam,
     earlier: &[String],
-    board: &Board,
+    board: Names,
     cx: &mut Ctx,
 ) -> Option<ParamDecl> {
-    let src = source(&p.from, earlier, board, cx);
+    let src = source(&p.from, earlier, board.0, cx);
     let fallback = p
         .fallback
         .as_ref()
-        .and_then(|f| source(f, earlier, board, cx));
+        .and_then(|f| source(f, earlier, board.0, cx));
     let filters = p
         .filters
         .iter()
@@ -300,8 +324,8 @@ fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<
 
 /// Reads a filter: `empty`, `enemy`, `own`, `not_own`, `[not] terrain
 /// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`, `[not] counter
-/// <name>` (a cell counter other than 0).
-fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
+/// <name>` (a cell counter other than 0), `[not] kind <kind>`, `[not] frozen`.
+fn filter(s: &Spanned<String>, (board, kinds): Names, cx: &mut Ctx) -> Option<Filter> {
     let words: Vec<&str> = s.value.split_whitespace().collect();
     let (has, rest) = match words.split_first() {
         Some((&"not", rest)) => (false, rest),
@@ -322,13 +346,25 @@ fn filter(s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Filter> {
         }
         (false, ["attr", a]) => Some(Filter::NoAttr(a.to_string())),
         (_, ["counter", n]) => Some(Filter::Counter(n.to_string(), has)),
+        (_, ["frozen"]) => Some(Filter::Frozen(has)),
+        (_, ["kind", k]) => match kinds.iter().position(|x| x.name == *k) {
+            Some(i) => Some(Filter::Kind(vec![i as KindId], has)),
+            None => {
+                let known: Vec<&str> = kinds.iter().map(|x| x.name.as_str()).collect();
+                cx.err_at(
+                    s.referenced,
+                    format!("`{k}` is no piece kind (kinds: {})", known.join(", ")),
+                );
+                None
+            }
+        },
         _ => {
             cx.err_at(
                 s.referenced,
                 format!(
                     "unknown condition `{}` (conditions: empty, enemy, own, not_own, \
                      [not] terrain <t>, [not] mark <name>[=<value>], not attr <name>, \
-                     [not] counter <name>)",
+                     [not] counter <name>, [not] kind <kind>, [not] frozen)",
                     s.value
                 ),
             );

@@ -49,8 +49,8 @@ pub(super) fn validate(
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
-    let declared = actions::actions(&raw, &board, &mut cx);
-    let queries = actions::queries(&raw, &board, &mut cx);
+    let declared = actions::actions(&raw, &board, &kinds, &mut cx);
+    let queries = actions::queries(&raw, &board, &kinds, &mut cx);
     let tokens = tokens::tokens(&raw, &mut cx);
     let first = flow::first(&raw, &players, &mut cx);
     let phases = flow::phases(&raw, &declared, &mut cx);

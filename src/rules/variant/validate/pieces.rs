@@ -8,8 +8,8 @@ use super::{player_zones, Ctx};
 use crate::base::geometry::Board;
 use crate::base::limits::{MAX_ARMY, MAX_COUNT};
 use crate::base::state::KindId;
-use crate::rules::variant::raw::{RawMove, RawPiece, RawPromote, RawVariant};
-use crate::rules::variant::{Jump, Kind, MovePattern, Promote, Target, Value};
+use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawVariant};
+use crate::rules::variant::{Freeze, Jump, Kind, MovePattern, Promote, Target, Value};
 
 /// What the checks of one kind need besides the context.
 struct Scope<'a> {
@@ -119,6 +119,9 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         .flatten()
         .filter_map(|m| move_pattern(s, &m.value, m.referenced, cx))
         .collect();
+    cx.from(&format!("pieces.{name}"));
+    let freezes = p.freezes.as_ref().and_then(|f| freeze(s, f, cx));
+    cx.from(&format!("pieces.{name}.moves"));
     Kind {
         name: name.to_string(),
         display: p.name.clone().unwrap_or_else(|| name.to_string()),
@@ -135,7 +138,71 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         letter: p.letter.clone(),
         royal: p.royal.unwrap_or(false),
         promote: p.promote.as_ref().and_then(|pr| promote(s, pr, loc, cx)),
+        freezes,
     }
+}
+
+/// A kind's `freezes:`; `None` when it names what does not exist
+/// (reported) or its exception is off.
+fn freeze(s: &Scope, f: &Spanned<RawFreeze>, cx: &mut Ctx) -> Option<Freeze> {
+    let loc = f.referenced;
+    let f = &f.value;
+    let dir_name = f.near.as_deref().unwrap_or("all");
+    let Some(directions) = s.board.directions(dir_name) else {
+        let known: Vec<_> = s.board.directions.iter().map(|d| d.name.as_str()).collect();
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `freezes.near`: unknown direction set `{dir_name}` (expected one of: {})",
+                s.name,
+                known.join(", ")
+            ),
+        );
+        return None;
+    };
+    if directions.relative {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `freezes.near` must be a direction set that is the same for every player, not `{dir_name}`",
+                s.name
+            ),
+        );
+        return None;
+    }
+    let kinds = f
+        .kinds
+        .as_ref()
+        .map(|l| s.kind_ids(cx, loc, l, "freezes.kinds"));
+    let unless_beside = match &f.unless_beside {
+        Some(u) => {
+            let (loc, u) = (u.referenced, &u.value);
+            let ids = s.kind_ids(cx, loc, &u.kinds, "freezes.unless_beside.kinds");
+            let on = u.enabled.as_ref().is_none_or(|p| {
+                cx.resolve(
+                    p,
+                    loc,
+                    |v| match v {
+                        Value::Bool(b) => Some(*b),
+                        _ => None,
+                    },
+                    "a boolean",
+                )
+                .unwrap_or(false)
+            });
+            if on {
+                ids
+            } else {
+                Vec::new()
+            }
+        }
+        None => Vec::new(),
+    };
+    Some(Freeze {
+        near: directions.deltas.clone(),
+        kinds,
+        unless_beside,
+    })
 }
 
 /// A kind's `count:` (1 when not given), at most [`MAX_COUNT`]; 0 when
