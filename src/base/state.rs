@@ -302,6 +302,12 @@ pub fn cell_key(cell: Cell, kind: KindId, owner: PlayerId) -> u64 {
     mix64((cell as u64) << 32 | (kind as u64) << 8 | owner as u64)
 }
 
+/// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
+#[inline]
+fn cell_bit(c: Cell) -> u64 {
+    1u64.checked_shl(c as u32).unwrap_or(0)
+}
+
 /// The whole state of a game in progress.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -350,6 +356,10 @@ pub struct GameState {
     /// kind (derived data: equality ignores it; see
     /// [`GameState::board_key`]).
     board_key: u64,
+    /// The occupied cells among the first 64, bit `c` for cell `c`, kept
+    /// with `board_key` (derived data: equality ignores it; see
+    /// [`GameState::occupied`]).
+    occupied: u64,
 }
 
 impl Default for GameState {
@@ -415,6 +425,7 @@ impl GameState {
             first_player: 0,
             touched: Touched::default(),
             board_key: 0,
+            occupied: 0,
         }
     }
 
@@ -473,6 +484,7 @@ impl GameState {
         });
         self.board[cell as usize] = Some(id);
         self.board_key ^= cell_key(cell, kind, owner);
+        self.occupied |= cell_bit(cell);
         self.touched.cell(cell);
         Ok(id)
     }
@@ -503,6 +515,7 @@ impl GameState {
                     self.board[c as usize] = None;
                     let p = &self.pieces[id as usize];
                     self.board_key ^= cell_key(c, p.kind, p.owner);
+                    self.occupied &= !cell_bit(c);
                     self.touched.cell(c);
                 }
             }
@@ -518,6 +531,7 @@ impl GameState {
         p.loc = Loc::Cell(cell);
         self.board_key ^= cell_key(cell, p.kind, p.owner);
         self.board[cell as usize] = Some(id);
+        self.occupied |= cell_bit(cell);
         self.touched.cell(cell);
     }
 
@@ -646,6 +660,21 @@ impl GameState {
         self.board_key
     }
 
+    /// The occupied cells among the first 64 (bit `c` for cell `c`), kept
+    /// up to date as pieces arrive and leave: for boards of at most 64
+    /// cells, the occupancy as one mask.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// [`GameState::occupied`] computed from the board itself.
+    pub fn compute_occupied(&self) -> u64 {
+        (self.board.iter().enumerate())
+            .filter(|(_, slot)| slot.is_some())
+            .fold(0, |m, (c, _)| m | cell_bit(c as Cell))
+    }
+
     /// The board's key computed from the board itself.
     pub fn compute_board_key(&self) -> u64 {
         let mut k = 0;
@@ -662,6 +691,7 @@ impl GameState {
     /// written directly (a position read from a file, a determinization).
     pub fn rekey(&mut self) {
         self.board_key = self.compute_board_key();
+        self.occupied = self.compute_occupied();
     }
 
     /// Checks the state's internal consistency (board, locations and the
@@ -700,6 +730,9 @@ impl GameState {
         }
         if self.board_key != self.compute_board_key() {
             return Err("the board's key does not match the board".into());
+        }
+        if self.occupied != self.compute_occupied() {
+            return Err("the occupied cells' mask does not match the board".into());
         }
         Ok(())
     }

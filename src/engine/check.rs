@@ -4,7 +4,8 @@
 
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, Loc, PieceId, PlayerId};
-use crate::engine::movegen::{attacked_except, attacked_on, capture_map, reaches};
+use crate::engine::bits::CellMask;
+use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
 use crate::engine::{ActionError, Engine};
 
 impl Engine {
@@ -51,6 +52,9 @@ impl Engine {
             _ => None,
         }));
         royals.sort_unstable();
+        // The exhaustive test walks the board instead: it checks the masks too.
+        let masks = (native && self.moves.attack.bits.is_some() && !self.exhaustive_check)
+            .then(|| board_masks(self, s));
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
             && native
@@ -60,7 +64,7 @@ impl Engine {
                 (0..s.players).any(|q| {
                     q != player
                         && s.eliminated & (1 << q) == 0
-                        && attacked_on(&self.moves, s, &s.board, r, q)
+                        && attacked_masked(&self.moves, s, &s.board, stops(masks), r, q)
                 })
             }))
         .then(|| {
@@ -85,6 +89,7 @@ impl Engine {
         });
         Ok(Guard {
             native,
+            masks,
             scratch: std::mem::take(&mut pool.scratch),
             royals,
             rays,
@@ -147,7 +152,8 @@ impl Engine {
                 g.scratch.extend_from_slice(&s.board);
             }
             let royals = std::mem::take(&mut g.royals);
-            let exposed = self.exposes_royal_on(s, &mut g.scratch, &royals, player, from, to, side);
+            let board = (&mut g.scratch[..], g.masks);
+            let exposed = self.exposes_royal_on(s, board, &royals, player, from, to, side);
             g.royals = royals;
             !exposed
         } else {
@@ -292,12 +298,14 @@ impl Engine {
     }
 
     /// [`Engine::exposes_royal`] for native check, on `scratch` (a copy of
-    /// the board, left as it was found) with `royals` the royal cells.
+    /// the board, left as it was found, with its occupied and blocking
+    /// cells as masks when the attack table has masks) with `royals` the
+    /// royal cells.
     #[allow(clippy::too_many_arguments)]
     fn exposes_royal_on(
         &self,
         s: &GameState,
-        scratch: &mut [Option<PieceId>],
+        (scratch, masks): (&mut [Option<PieceId>], Option<(CellMask, CellMask)>),
         royals: &[Cell],
         player: PlayerId,
         from: Cell,
@@ -308,12 +316,16 @@ impl Engine {
         let saved_side: Vec<Option<PieceId>> =
             side.iter().map(|&c| scratch[c as usize].take()).collect();
         scratch[to as usize] = scratch[from as usize].take();
+        let masks = masks.map(|(occupied, walls)| {
+            let gone = side.iter().fold(1 << from, |m, &c| m | 1 << c);
+            (occupied & !gone | 1 << to, walls)
+        });
         let attacked = royals.iter().any(|&r| {
             let r = if r == from { to } else { r };
             (0..s.players).any(|q| {
                 q != player
                     && s.eliminated & (1 << q) == 0
-                    && attacked_on(&self.moves, s, scratch, r, q)
+                    && attacked_masked(&self.moves, s, scratch, stops(masks), r, q)
             })
         });
         scratch[from as usize] = scratch[to as usize];
@@ -342,9 +354,11 @@ impl Engine {
         if self.native_check() {
             // Natively, on a copy of the board only.
             let royals = self.royal_cells(s, player);
+            let masks = (self.moves.attack.bits.is_some() && !self.exhaustive_check)
+                .then(|| board_masks(self, s));
             return Ok(self.exposes_royal_on(
                 s,
-                &mut s.board.clone(),
+                (&mut s.board.clone(), masks),
                 &royals,
                 player,
                 from,
@@ -412,9 +426,34 @@ impl Engine {
 /// Marks the royal piece's own cell in [`Guard::rays`].
 const ROYAL_CELL: u32 = u32::MAX;
 
+/// The cells that stop movement, from a board's occupied cells and those
+/// whose terrain blocks.
+#[inline]
+fn stops(masks: Option<(CellMask, CellMask)>) -> Option<CellMask> {
+    masks.map(|(occupied, walls)| occupied | walls)
+}
+
+/// The occupied cells of `s`'s board and those whose terrain blocks
+/// movement, as masks (a board of at most 64 cells).
+fn board_masks(e: &Engine, s: &GameState) -> (CellMask, CellMask) {
+    let blocking = e.variant.board.blocking;
+    if blocking == 0 {
+        return (s.occupied(), 0);
+    }
+    let blocked = s.terrain.iter().enumerate();
+    let walls = blocked.fold(
+        0,
+        |m, (c, &t)| if t & blocking != 0 { m | 1 << c } else { m },
+    );
+    (s.occupied(), walls)
+}
+
 /// See [`Engine::guard`].
 pub(crate) struct Guard {
     native: bool,
+    /// The board's occupied cells and those whose terrain blocks, as
+    /// masks, when check is native and the attack table has masks.
+    masks: Option<(CellMask, CellMask)>,
     royals: Vec<Cell>,
     /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
     /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every

@@ -15,11 +15,13 @@
 //! - `joint`: declared joint moves and passing captures;
 //! - `turn`: passing the turn, the no-move rule, the position hash;
 //! - `playout`: random playouts and perft;
-//! - [`movegen`], [`tables`], [`sampler`]: movement, its tables, and
+//! - [`movegen`], [`tables`], [`bits`], [`sampler`]: movement, its tables
+//!   (and their masks for small boards), and
 //!   drawing a random move without listing them all.
 
 mod action;
 mod apply;
+pub mod bits;
 mod check;
 mod declared;
 mod joint;
