@@ -25,6 +25,21 @@ impl Engine {
         player: PlayerId,
         with_rays: bool,
     ) -> Result<Guard, ActionError> {
+        let pool = GUARD_POOL.with(|p| p.take());
+        let mut g = self.guard_in(pool, s, player, with_rays)?;
+        g.pooled = true;
+        Ok(g)
+    }
+
+    /// [`Engine::guard`] with the caller's buffers, which
+    /// [`Guard::into_buffers`] hands back.
+    pub(crate) fn guard_in(
+        &self,
+        mut pool: GuardPool,
+        s: &GameState,
+        player: PlayerId,
+        with_rays: bool,
+    ) -> Result<Guard, ActionError> {
         let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
         // Scripted check: the cells the rules say can matter.
@@ -42,7 +57,6 @@ impl Engine {
         } else {
             None
         };
-        let mut pool = GUARD_POOL.with(|p| p.take());
         let mut royals = std::mem::take(&mut pool.royals);
         // From the piece list (shorter than the board), in cell order.
         royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
@@ -68,6 +82,9 @@ impl Engine {
                 })
             }))
         .then(|| {
+            if let ([r], false) = (&royals[..], self.royal_lines.is_empty()) {
+                return Rays::Row(*r as usize * s.board.len());
+            }
             let mut rays = std::mem::take(&mut pool.rays);
             rays.resize(s.board.len(), 0);
             for &r in &royals {
@@ -80,7 +97,7 @@ impl Engine {
                     }
                 }
             }
-            rays
+            Rays::Built(rays)
         });
         let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
             mask.iter().enumerate().any(|(c, &m)| {
@@ -99,6 +116,7 @@ impl Engine {
             relevant,
             enemy_relevant,
             error: None,
+            pooled: false,
         })
     }
 
@@ -116,7 +134,10 @@ impl Engine {
         side: &[Cell],
     ) -> bool {
         if let (Some(rays), true) = (&g.rays, side.is_empty()) {
-            let m = rays[from as usize];
+            let m = match rays {
+                Rays::Row(row) => self.royal_lines[row + from as usize],
+                Rays::Built(rays) => rays[from as usize],
+            };
             if m == 0 {
                 // On no line from a royal piece: it opens none (steps do
                 // not depend on other pieces).
@@ -426,6 +447,42 @@ impl Engine {
 /// Marks the royal piece's own cell in [`Guard::rays`].
 const ROYAL_CELL: u32 = u32::MAX;
 
+/// The most cells a board may have for [`royal_lines`]' table.
+const LINE_TABLE_CELLS: usize = 256;
+
+/// Per pair of cells (a royal piece's `r`, then `c`), at `r * cells + c`:
+/// bit `i` when `c` lies on slide line `i` (`line_next`) from `r`, and
+/// [`ROYAL_CELL`] when `c` is `r`, so that a guard for a single royal piece
+/// looks its lines up instead of walking them. Empty for larger boards or
+/// 32 lines or more.
+pub(super) fn royal_lines(line_next: &[Vec<Cell>], cells: usize) -> Vec<u32> {
+    if cells > LINE_TABLE_CELLS || line_next.len() >= 32 {
+        return Vec::new();
+    }
+    let mut table = vec![0; cells * cells];
+    for r in 0..cells {
+        let row = &mut table[r * cells..][..cells];
+        row[r] = ROYAL_CELL;
+        for (i, next) in line_next.iter().enumerate() {
+            let mut c = next[r];
+            while c != Cell::MAX {
+                row[c as usize] |= 1 << i;
+                c = next[c as usize];
+            }
+        }
+    }
+    table
+}
+
+/// The lines from the royal pieces, per cell (see [`Guard::rays`]).
+enum Rays {
+    /// The row of the engine's table for the one royal piece's cell
+    /// ([`royal_lines`]), at this offset.
+    Row(usize),
+    /// Built for this position (several royal pieces).
+    Built(Vec<u32>),
+}
+
 /// The cells that stop movement, from a board's occupied cells and those
 /// whose terrain blocks.
 #[inline]
@@ -458,7 +515,7 @@ pub(crate) struct Guard {
     /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
     /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
     /// move in full.
-    rays: Option<Vec<u32>>,
+    rays: Option<Rays>,
     /// A copy of the board to try moves on (native check).
     scratch: Vec<Option<PieceId>>,
     /// With `rays`: the cells where an enemy could capture the (single)
@@ -476,6 +533,8 @@ pub(crate) struct Guard {
     royal_moves: u8,
     /// The first error of a query hook asked while testing moves.
     error: Option<ActionError>,
+    /// Whether its buffers go back to the thread's pool when dropped.
+    pooled: bool,
 }
 
 impl Guard {
@@ -497,10 +556,11 @@ impl Guard {
     }
 }
 
-/// A guard's buffers, kept between positions (one set per thread) so that
-/// listing moves allocates nothing for the check test.
-#[derive(Default)]
-struct GuardPool {
+/// A guard's buffers, kept between positions (one set per thread, or the
+/// caller's: [`Engine::guard_in`]) so that the check test allocates
+/// nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GuardPool {
     royals: Vec<Cell>,
     rays: Vec<u32>,
     scratch: Vec<Option<PieceId>>,
@@ -511,11 +571,20 @@ thread_local! {
     static GUARD_POOL: std::cell::Cell<GuardPool> = std::cell::Cell::new(GuardPool::default());
 }
 
-impl Drop for Guard {
-    fn drop(&mut self) {
+impl Guard {
+    /// The guard's buffers, emptied, for the next [`Engine::guard_in`].
+    pub(crate) fn into_buffers(mut self) -> GuardPool {
+        self.pooled = false;
+        self.buffers()
+    }
+
+    fn buffers(&mut self) -> GuardPool {
         let mut pool = GuardPool {
             royals: std::mem::take(&mut self.royals),
-            rays: self.rays.take().unwrap_or_default(),
+            rays: match self.rays.take() {
+                Some(Rays::Built(rays)) => rays,
+                _ => Vec::new(),
+            },
             scratch: std::mem::take(&mut self.scratch),
             map: match self.reach.take() {
                 Some(Some(map)) => map,
@@ -526,6 +595,15 @@ impl Drop for Guard {
         pool.rays.clear();
         pool.scratch.clear();
         pool.map.clear();
-        GUARD_POOL.with(|p| p.set(pool));
+        pool
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.pooled {
+            let pool = self.buffers();
+            GUARD_POOL.with(|p| p.set(pool));
+        }
     }
 }

@@ -60,6 +60,9 @@ pub struct Engine {
     /// Per slide line: the next cell along it from each cell (`Cell::MAX`
     /// off the board).
     line_next: Vec<Vec<Cell>>,
+    /// Per pair of cells, the slide lines from the first that hold the
+    /// second (empty on large boards: `check::royal_lines`).
+    royal_lines: Vec<u32>,
     /// Test every move for self-check, without the shortcuts (the lines
     /// from the royal piece, `rules.check_cells`): for tests that prove the
     /// shortcuts change nothing.
@@ -102,7 +105,7 @@ impl Engine {
             }
         }
         // For each slide line, the next cell along it from every cell.
-        let line_next = slide_lines
+        let line_next: Vec<Vec<Cell>> = slide_lines
             .as_deref()
             .unwrap_or(&[])
             .iter()
@@ -112,6 +115,7 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let royal_lines = check::royal_lines(&line_next, variant.board.cell_count());
         let variant = Arc::new(variant);
         let moves = Arc::new(Moves::new(variant.clone()));
         let mut rules = rules;
@@ -125,6 +129,7 @@ impl Engine {
             turn_hooks,
             exhaustive_check: false,
             line_next,
+            royal_lines,
             slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
             moves,

@@ -23,7 +23,7 @@ use rand::Rng;
 
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
-use crate::engine::check::Guard;
+use crate::engine::check::{Guard, GuardPool};
 use crate::engine::movegen::piece_targets;
 use crate::engine::{Action, ActionError, Engine};
 
@@ -57,6 +57,8 @@ pub struct Sampler {
     total: Vec<u32>,
     buf: Vec<Cell>,
     list: Vec<Action>,
+    /// The check test's buffers, kept from draw to draw.
+    guard: GuardPool,
     /// The error of a query hook that failed during the last draw.
     error: Option<ActionError>,
 }
@@ -278,9 +280,10 @@ impl Sampler {
                     continue;
                 }
                 if royal {
-                    let g = match guard
-                        .get_or_insert_with(|| e.guard(s, p, true).map(Guard::for_draws))
-                    {
+                    let g = match guard.get_or_insert_with(|| {
+                        let pool = std::mem::take(&mut self.guard);
+                        e.guard_in(pool, s, p, true).map(Guard::for_draws)
+                    }) {
                         Ok(g) => g,
                         Err(err) => {
                             self.error = Some(err.clone());
@@ -296,7 +299,13 @@ impl Sampler {
                         continue;
                     }
                 }
+                if let Some(Ok(g)) = guard {
+                    self.guard = g.into_buffers();
+                }
                 return Some(Action::Move { from, to });
+            }
+            if let Some(Ok(g)) = guard {
+                self.guard = g.into_buffers();
             }
         }
         self.listed(e, s, rng)
