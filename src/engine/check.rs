@@ -26,19 +26,21 @@ impl Engine {
         with_rays: bool,
     ) -> Result<Guard, ActionError> {
         let pool = GUARD_POOL.with(|p| p.take());
-        let mut g = self.guard_in(pool, s, player, with_rays)?;
+        let mut g = self.guard_in(pool, s, player, with_rays, None)?;
         g.pooled = true;
         Ok(g)
     }
 
     /// [`Engine::guard`] with the caller's buffers, which
-    /// [`Guard::into_buffers`] hands back.
+    /// [`Guard::into_buffers`] hands back, and the cells of `player`'s
+    /// royal pieces when the caller knows them.
     pub(crate) fn guard_in(
         &self,
         mut pool: GuardPool,
         s: &GameState,
         player: PlayerId,
         with_rays: bool,
+        known_royals: Option<&[Cell]>,
     ) -> Result<Guard, ActionError> {
         let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
@@ -59,12 +61,15 @@ impl Engine {
         };
         let mut royals = std::mem::take(&mut pool.royals);
         // From the piece list (shorter than the board), in cell order.
-        royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
-            Loc::Cell(c) if p.owner == player && self.variant.kinds[p.kind as usize].royal => {
-                Some(c)
-            }
-            _ => None,
-        }));
+        match known_royals {
+            Some(cells) => royals.extend_from_slice(cells),
+            None => royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
+                Loc::Cell(c) if p.owner == player && self.variant.kinds[p.kind as usize].royal => {
+                    Some(c)
+                }
+                _ => None,
+            })),
+        }
         royals.sort_unstable();
         // The exhaustive test walks the board instead: it checks the masks too.
         let masks = (native && self.moves.attack.bits.is_some() && !self.exhaustive_check)

@@ -55,6 +55,10 @@ pub struct Sampler {
     cells: Vec<Vec<u16>>,
     /// Per player: slots drawn from (pieces times their group's width).
     total: Vec<u32>,
+    /// Per kind: whether it is royal; per player: the cells of their royal
+    /// pieces (for the check test).
+    royal: Vec<bool>,
+    royals: Vec<Vec<Cell>>,
     buf: Vec<Cell>,
     list: Vec<Action>,
     /// The check test's buffers, kept from draw to draw.
@@ -109,6 +113,8 @@ impl Sampler {
         self.at = vec![0; n];
         self.cells = vec![Vec::new(); s.players as usize * self.width.len()];
         self.total = vec![0; s.players as usize];
+        self.royal = e.variant.kinds.iter().map(|k| k.royal).collect();
+        self.royals = vec![Vec::new(); s.players as usize];
         for c in 0..n {
             self.set(s, c);
         }
@@ -137,6 +143,10 @@ impl Sampler {
                 }
                 self.total[o as usize] -= self.width[g as usize];
             }
+            if self.royal[k as usize] {
+                let royals = &mut self.royals[o as usize];
+                royals.retain(|&c| c as usize != i);
+            }
             self.owner[i] = NOBODY;
         }
         if let Some((o, k)) = piece {
@@ -148,6 +158,9 @@ impl Sampler {
                 self.at[i] = list.len() as u16;
                 list.push(i as u16);
                 self.total[o as usize] += self.width[g as usize];
+            }
+            if self.royal[k as usize] {
+                self.royals[o as usize].push(i as Cell);
             }
         }
     }
@@ -282,7 +295,8 @@ impl Sampler {
                 if royal {
                     let g = match guard.get_or_insert_with(|| {
                         let pool = std::mem::take(&mut self.guard);
-                        e.guard_in(pool, s, p, true).map(Guard::for_draws)
+                        let royals = Some(&self.royals[p as usize][..]);
+                        e.guard_in(pool, s, p, true, royals).map(Guard::for_draws)
                     }) {
                         Ok(g) => g,
                         Err(err) => {
@@ -470,30 +484,45 @@ mod tests {
             }
         }
         assert_eq!(kept.owner, fresh.owner);
+        for (a, b) in kept.royals.iter().zip(&fresh.royals) {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "royal cells");
+        }
+        assert_eq!(kept.royals.len(), fresh.royals.len());
     }
 
     #[test]
     fn groups_kept_from_the_change_log_match_a_rebuild() {
-        let e = engine("tests/variants/mixed.yaml", &[]);
-        let mut checked = 0;
-        for seed in 0..6 {
-            let mut s = e.new_game(seed, &[]);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut kept = Sampler::new();
-            kept.sync(&e, &mut s);
-            for _ in 0..200 {
-                let Some(a) = kept.sample(&e, &s, &mut rng) else {
-                    break;
-                };
-                e.apply(&mut s, &a).unwrap();
+        // Chess: royal pieces, captures, castling, en passant, promotion.
+        for name in ["tests/variants/mixed.yaml", "chess"] {
+            let e = engine(name, &[]);
+            let mut checked = 0;
+            for seed in 0..6 {
+                let mut s = e.new_game(seed, &[]);
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut kept = Sampler::new();
                 kept.sync(&e, &mut s);
-                let mut fresh = Sampler::new();
-                fresh.rebuild(&e, &s);
-                same_groups(&kept, &fresh);
-                checked += 1;
+                for _ in 0..200 {
+                    let a = if s.pending.is_empty() {
+                        match kept.sample(&e, &s, &mut rng) {
+                            Some(a) => a,
+                            None => break,
+                        }
+                    } else {
+                        Action::Choose { index: 0 }
+                    };
+                    e.apply(&mut s, &a).unwrap();
+                    kept.sync(&e, &mut s);
+                    let mut fresh = Sampler::new();
+                    fresh.rebuild(&e, &s);
+                    same_groups(&kept, &fresh);
+                    checked += 1;
+                }
             }
+            assert!(checked > 300, "{name}: only {checked} plies");
         }
-        assert!(checked > 300, "only {checked} plies");
     }
 
     #[test]
