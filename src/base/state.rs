@@ -2,12 +2,12 @@
 //! everything a rule needs to remember lives here.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::base::attrs::Attrs;
+pub use crate::base::counters::{CounterId, CounterNames, Counters};
 pub use crate::base::flow::{Item, Window};
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
@@ -170,53 +170,6 @@ pub fn script_setup_rng(seed: u64) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     r.set_stream(SETUP_STREAM);
     r
-}
-
-/// Named counters, global (`None`) or per player, sorted by name then
-/// player (the order a `BTreeMap` would keep). A sorted vector: lookups by
-/// `&str` allocate nothing, and a copy shares the names.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counters(Vec<(Arc<str>, Option<PlayerId>, i64)>);
-
-impl Counters {
-    fn find(&self, name: &str, player: Option<PlayerId>) -> Result<usize, usize> {
-        self.0
-            .binary_search_by(|(n, p, _)| (&**n, *p).cmp(&(name, player)))
-    }
-
-    pub fn get(&self, name: &str, player: Option<PlayerId>) -> Option<i64> {
-        // A few counters at most: a linear scan beats the search.
-        self.0
-            .iter()
-            .find(|(n, p, _)| *p == player && n.len() == name.len() && **n == *name)
-            .map(|e| e.2)
-    }
-
-    pub fn set(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
-        if let Some(e) = self
-            .0
-            .iter_mut()
-            .find(|(n, p, _)| *p == player && n.len() == name.len() && **n == *name)
-        {
-            e.2 = value;
-            return;
-        }
-        match self.find(name, player) {
-            Ok(i) => self.0[i].2 = value,
-            Err(i) => self.0.insert(i, (Arc::from(name), player, value)),
-        }
-    }
-
-    pub fn remove(&mut self, name: &str, player: Option<PlayerId>) {
-        if let Ok(i) = self.find(name, player) {
-            self.0.remove(i);
-        }
-    }
-
-    /// `(name, player, value)` in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, Option<PlayerId>, i64)> {
-        self.0.iter().map(|(n, p, v)| (&**n, *p, *v))
-    }
 }
 
 /// The last move of a player, for the back-and-forth (repetition) limit.
@@ -623,6 +576,18 @@ impl GameState {
 
     pub fn set_counter(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
         self.counters.set(name, player, value);
+    }
+
+    /// [`GameState::counter`] by number.
+    #[inline]
+    pub fn counter_id(&self, id: &CounterId, player: Option<PlayerId>) -> i64 {
+        self.counters.get_id(id, player).unwrap_or(0)
+    }
+
+    /// [`GameState::set_counter`] by number.
+    #[inline]
+    pub fn set_counter_id(&mut self, id: &CounterId, player: Option<PlayerId>, value: i64) {
+        self.counters.set_id(id, player, value);
     }
 
     /// The next player in turn order after `p` who is still in the game.

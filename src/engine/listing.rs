@@ -327,11 +327,7 @@ impl Engine {
         // Only declared extras (native and cheap): a joint move captures
         // nothing besides, and a passing capture lands on the passed cell,
         // so other moves need no list.
-        let passed = self
-            .variant
-            .passing
-            .as_ref()
-            .map(|p| s.counter(&p.counter, None));
+        let passed = (self.counters.passing.as_ref()).map(|id| s.counter_id(id, None));
         if passed.is_none_or(|v| v != to as i64 + 1) {
             return Ok(Vec::new());
         }

@@ -23,6 +23,7 @@ mod action;
 mod apply;
 pub mod bits;
 mod check;
+mod counters;
 mod declared;
 mod joint;
 mod listing;
@@ -60,6 +61,8 @@ pub struct Engine {
     /// Per slide line: the next cell along it from each cell (`Cell::MAX`
     /// off the board).
     line_next: Vec<Vec<Cell>>,
+    /// The host rules' counters, numbered.
+    counters: counters::HostCounters,
     /// Per pair of cells, the slide lines from the first that hold the
     /// second (empty on large boards: `check::royal_lines`).
     royal_lines: Vec<u32>,
@@ -115,6 +118,7 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let counters = counters::HostCounters::new(&variant);
         let royal_lines = check::royal_lines(&line_next, variant.board.cell_count());
         let variant = Arc::new(variant);
         let moves = Arc::new(Moves::new(variant.clone()));
@@ -129,6 +133,7 @@ impl Engine {
             turn_hooks,
             exhaustive_check: false,
             line_next,
+            counters,
             royal_lines,
             slide_lines,
             has_royal: variant.kinds.iter().any(|k| k.royal),
