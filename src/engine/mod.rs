@@ -119,7 +119,11 @@ impl Engine {
             })
             .collect();
         let counters = counters::HostCounters::new(&variant);
-        let royal_lines = check::royal_lines(&line_next, variant.board.cell_count());
+        let has_royal = variant.kinds.iter().any(|k| k.royal);
+        let royal_lines = match has_royal {
+            true => check::royal_lines(&line_next, variant.board.cell_count()),
+            false => Vec::new(),
+        };
         let variant = Arc::new(variant);
         let moves = Arc::new(Moves::new(variant.clone()));
         let mut rules = rules;
@@ -136,7 +140,7 @@ impl Engine {
             counters,
             royal_lines,
             slide_lines,
-            has_royal: variant.kinds.iter().any(|k| k.royal),
+            has_royal,
             moves,
             variant,
             rules,

@@ -55,8 +55,8 @@ pub struct Sampler {
     cells: Vec<Vec<u16>>,
     /// Per player: slots drawn from (pieces times their group's width).
     total: Vec<u32>,
-    /// Per kind: whether it is royal; per player: the cells of their royal
-    /// pieces (for the check test).
+    /// Per kind: whether it is royal (empty when none is); per player: the
+    /// cells of their royal pieces (for the check test).
     royal: Vec<bool>,
     royals: Vec<Vec<Cell>>,
     buf: Vec<Cell>,
@@ -113,7 +113,10 @@ impl Sampler {
         self.at = vec![0; n];
         self.cells = vec![Vec::new(); s.players as usize * self.width.len()];
         self.total = vec![0; s.players as usize];
-        self.royal = e.variant.kinds.iter().map(|k| k.royal).collect();
+        self.royal = match e.has_royal() {
+            true => e.variant.kinds.iter().map(|k| k.royal).collect(),
+            false => Vec::new(),
+        };
         self.royals = vec![Vec::new(); s.players as usize];
         for c in 0..n {
             self.set(s, c);
@@ -143,9 +146,8 @@ impl Sampler {
                 }
                 self.total[o as usize] -= self.width[g as usize];
             }
-            if self.royal[k as usize] {
-                let royals = &mut self.royals[o as usize];
-                royals.retain(|&c| c as usize != i);
+            if !self.royal.is_empty() {
+                self.set_royal(o, k, i, false);
             }
             self.owner[i] = NOBODY;
         }
@@ -159,8 +161,22 @@ impl Sampler {
                 list.push(i as u16);
                 self.total[o as usize] += self.width[g as usize];
             }
-            if self.royal[k as usize] {
-                self.royals[o as usize].push(i as Cell);
+            if !self.royal.is_empty() {
+                self.set_royal(o, k, i, true);
+            }
+        }
+    }
+
+    /// Notes that a piece of `owner` and `kind` arrived on cell `i` or left
+    /// it, if the kind is royal.
+    #[inline(never)]
+    fn set_royal(&mut self, owner: PlayerId, kind: KindId, i: usize, arrived: bool) {
+        if self.royal[kind as usize] {
+            let royals = &mut self.royals[owner as usize];
+            if arrived {
+                royals.push(i as Cell);
+            } else {
+                royals.retain(|&c| c as usize != i);
             }
         }
     }

@@ -13,7 +13,7 @@
 //! slides are looked up piece by piece.
 
 use crate::base::geometry::Board;
-use crate::engine::bits::AttackBits;
+use crate::engine::bits::{AttackBits, MASK_CELLS};
 use crate::rules::variant::{Kind, MovePattern, Target};
 
 /// A set of kinds as a bit mask (the table is only built for at most 128
@@ -124,7 +124,7 @@ impl AttackTable {
             }
             t.slide_rays[parity] = rays;
         }
-        if t.others == 0 {
+        if t.others == 0 && (n as usize) <= MASK_CELLS {
             let lines = [0, 1].map(|parity| {
                 t.slide_rays[parity]
                     .iter()
