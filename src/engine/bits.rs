@@ -12,6 +12,10 @@ use crate::engine::tables::KindSet;
 /// A set of cells of a board of at most 64 cells, bit `c` for cell `c`.
 pub type CellMask = u64;
 
+/// Per cell: the lines a sliding attacker could come along (the kinds,
+/// then the line's cells, nearest first).
+pub(crate) type Lines<'a> = Vec<Vec<(KindSet, &'a [u16])>>;
+
 /// The most cells a board may have for [`AttackBits`].
 pub const MASK_CELLS: usize = 64;
 
@@ -35,7 +39,7 @@ impl AttackBits {
     pub(crate) fn new(
         cells: usize,
         step_from: &[Vec<Vec<(u16, KindSet)>>; 2],
-        lines: [Vec<Vec<(KindSet, &[u16])>>; 2],
+        lines: [Lines; 2],
     ) -> Option<AttackBits> {
         if cells > MASK_CELLS {
             return None;
