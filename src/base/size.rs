@@ -38,7 +38,8 @@ impl GameState {
                     + c.items.iter().map(|i| i.value.len()).sum::<usize>()
             })
             .sum::<usize>();
-        n += self.counters.iter().count() * (size_of::<(std::sync::Arc<str>, Option<u8>, i64)>());
+        n += self.counters.iter().count()
+            * (size_of::<(std::sync::Arc<str>, Option<u8>, i64, u16)>());
         n += vec_bytes(&self.pending) + self.pending.iter().map(choice_bytes).sum::<usize>();
         n += vec_bytes(&self.windows)
             + self

@@ -2,12 +2,12 @@
 //! everything a rule needs to remember lives here.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::base::attrs::Attrs;
+pub use crate::base::counters::{CounterId, CounterNames, Counters};
 pub use crate::base::flow::{Item, Window};
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
@@ -172,53 +172,6 @@ pub fn script_setup_rng(seed: u64) -> ChaCha8Rng {
     r
 }
 
-/// Named counters, global (`None`) or per player, sorted by name then
-/// player (the order a `BTreeMap` would keep). A sorted vector: lookups by
-/// `&str` allocate nothing, and a copy shares the names.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counters(Vec<(Arc<str>, Option<PlayerId>, i64)>);
-
-impl Counters {
-    fn find(&self, name: &str, player: Option<PlayerId>) -> Result<usize, usize> {
-        self.0
-            .binary_search_by(|(n, p, _)| (&**n, *p).cmp(&(name, player)))
-    }
-
-    pub fn get(&self, name: &str, player: Option<PlayerId>) -> Option<i64> {
-        // A few counters at most: a linear scan beats the search.
-        self.0
-            .iter()
-            .find(|(n, p, _)| *p == player && n.len() == name.len() && **n == *name)
-            .map(|e| e.2)
-    }
-
-    pub fn set(&mut self, name: &str, player: Option<PlayerId>, value: i64) {
-        if let Some(e) = self
-            .0
-            .iter_mut()
-            .find(|(n, p, _)| *p == player && n.len() == name.len() && **n == *name)
-        {
-            e.2 = value;
-            return;
-        }
-        match self.find(name, player) {
-            Ok(i) => self.0[i].2 = value,
-            Err(i) => self.0.insert(i, (Arc::from(name), player, value)),
-        }
-    }
-
-    pub fn remove(&mut self, name: &str, player: Option<PlayerId>) {
-        if let Ok(i) = self.find(name, player) {
-            self.0.remove(i);
-        }
-    }
-
-    /// `(name, player, value)` in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, Option<PlayerId>, i64)> {
-        self.0.iter().map(|(n, p, v)| (&**n, *p, *v))
-    }
-}
-
 /// The last move of a player, for the back-and-forth (repetition) limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Shuttle {
@@ -302,6 +255,12 @@ pub fn cell_key(cell: Cell, kind: KindId, owner: PlayerId) -> u64 {
     mix64((cell as u64) << 32 | (kind as u64) << 8 | owner as u64)
 }
 
+/// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
+#[inline]
+fn cell_bit(c: Cell) -> u64 {
+    1u64.checked_shl(c as u32).unwrap_or(0)
+}
+
 /// The whole state of a game in progress.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -350,6 +309,10 @@ pub struct GameState {
     /// kind (derived data: equality ignores it; see
     /// [`GameState::board_key`]).
     board_key: u64,
+    /// The occupied cells among the first 64, bit `c` for cell `c`, kept
+    /// with `board_key` (derived data: equality ignores it; see
+    /// [`GameState::occupied`]).
+    occupied: u64,
 }
 
 impl Default for GameState {
@@ -415,6 +378,7 @@ impl GameState {
             first_player: 0,
             touched: Touched::default(),
             board_key: 0,
+            occupied: 0,
         }
     }
 
@@ -473,6 +437,7 @@ impl GameState {
         });
         self.board[cell as usize] = Some(id);
         self.board_key ^= cell_key(cell, kind, owner);
+        self.occupied |= cell_bit(cell);
         self.touched.cell(cell);
         Ok(id)
     }
@@ -503,6 +468,7 @@ impl GameState {
                     self.board[c as usize] = None;
                     let p = &self.pieces[id as usize];
                     self.board_key ^= cell_key(c, p.kind, p.owner);
+                    self.occupied &= !cell_bit(c);
                     self.touched.cell(c);
                 }
             }
@@ -518,6 +484,7 @@ impl GameState {
         p.loc = Loc::Cell(cell);
         self.board_key ^= cell_key(cell, p.kind, p.owner);
         self.board[cell as usize] = Some(id);
+        self.occupied |= cell_bit(cell);
         self.touched.cell(cell);
     }
 
@@ -611,6 +578,18 @@ impl GameState {
         self.counters.set(name, player, value);
     }
 
+    /// [`GameState::counter`] by number.
+    #[inline]
+    pub fn counter_id(&self, id: &CounterId, player: Option<PlayerId>) -> i64 {
+        self.counters.get_id(id, player).unwrap_or(0)
+    }
+
+    /// [`GameState::set_counter`] by number.
+    #[inline]
+    pub fn set_counter_id(&mut self, id: &CounterId, player: Option<PlayerId>, value: i64) {
+        self.counters.set_id(id, player, value);
+    }
+
     /// The next player in turn order after `p` who is still in the game.
     pub fn next_player(&self, p: PlayerId) -> PlayerId {
         let n = self.players.max(1);
@@ -646,6 +625,21 @@ impl GameState {
         self.board_key
     }
 
+    /// The occupied cells among the first 64 (bit `c` for cell `c`), kept
+    /// up to date as pieces arrive and leave: for boards of at most 64
+    /// cells, the occupancy as one mask.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// [`GameState::occupied`] computed from the board itself.
+    pub fn compute_occupied(&self) -> u64 {
+        (self.board.iter().enumerate())
+            .filter(|(_, slot)| slot.is_some())
+            .fold(0, |m, (c, _)| m | cell_bit(c as Cell))
+    }
+
     /// The board's key computed from the board itself.
     pub fn compute_board_key(&self) -> u64 {
         let mut k = 0;
@@ -662,6 +656,7 @@ impl GameState {
     /// written directly (a position read from a file, a determinization).
     pub fn rekey(&mut self) {
         self.board_key = self.compute_board_key();
+        self.occupied = self.compute_occupied();
     }
 
     /// Checks the state's internal consistency (board, locations and the
@@ -700,6 +695,9 @@ impl GameState {
         }
         if self.board_key != self.compute_board_key() {
             return Err("the board's key does not match the board".into());
+        }
+        if self.occupied != self.compute_occupied() {
+            return Err("the occupied cells' mask does not match the board".into());
         }
         Ok(())
     }

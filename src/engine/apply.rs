@@ -260,13 +260,17 @@ impl Engine {
     /// it alone.
     #[inline]
     fn count_no_progress(&self, s: &mut GameState, moving_kind: Option<KindId>, captured: usize) {
-        if let (Some(np), Some(kind)) = (&self.variant.no_progress, moving_kind) {
+        if let (Some(np), Some(id), Some(kind)) = (
+            &self.variant.no_progress,
+            &self.counters.no_progress,
+            moving_kind,
+        ) {
             let n = if captured > 0 || np.reset_kinds.contains(&kind) {
                 0
             } else {
-                s.counter(&np.counter, None) + 1
+                s.counter_id(id, None) + 1
             };
-            s.set_counter(&np.counter, None, n);
+            s.set_counter_id(id, None, n);
             if n >= np.plies as i64 && s.outcome.is_none() {
                 s.outcome = Some(Outcome {
                     winners: vec![],

@@ -4,7 +4,8 @@
 
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, Loc, PieceId, PlayerId};
-use crate::engine::movegen::{attacked_except, attacked_on, capture_map, reaches};
+use crate::engine::bits::CellMask;
+use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
 use crate::engine::{ActionError, Engine};
 
 impl Engine {
@@ -24,6 +25,23 @@ impl Engine {
         player: PlayerId,
         with_rays: bool,
     ) -> Result<Guard, ActionError> {
+        let pool = GUARD_POOL.with(|p| p.take());
+        let mut g = self.guard_in(pool, s, player, with_rays, None)?;
+        g.pooled = true;
+        Ok(g)
+    }
+
+    /// [`Engine::guard`] with the caller's buffers, which
+    /// [`Guard::into_buffers`] hands back, and the cells of `player`'s
+    /// royal pieces when the caller knows them.
+    pub(crate) fn guard_in(
+        &self,
+        mut pool: GuardPool,
+        s: &GameState,
+        player: PlayerId,
+        with_rays: bool,
+        known_royals: Option<&[Cell]>,
+    ) -> Result<Guard, ActionError> {
         let with_rays = with_rays && !self.exhaustive_check;
         let native = self.native_check();
         // Scripted check: the cells the rules say can matter.
@@ -41,16 +59,21 @@ impl Engine {
         } else {
             None
         };
-        let mut pool = GUARD_POOL.with(|p| p.take());
         let mut royals = std::mem::take(&mut pool.royals);
         // From the piece list (shorter than the board), in cell order.
-        royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
-            Loc::Cell(c) if p.owner == player && self.variant.kinds[p.kind as usize].royal => {
-                Some(c)
-            }
-            _ => None,
-        }));
+        match known_royals {
+            Some(cells) => royals.extend_from_slice(cells),
+            None => royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
+                Loc::Cell(c) if p.owner == player && self.variant.kinds[p.kind as usize].royal => {
+                    Some(c)
+                }
+                _ => None,
+            })),
+        }
         royals.sort_unstable();
+        // The exhaustive test walks the board instead: it checks the masks too.
+        let masks = (native && self.moves.attack.bits.is_some() && !self.exhaustive_check)
+            .then(|| board_masks(self, s));
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
             && native
@@ -60,10 +83,13 @@ impl Engine {
                 (0..s.players).any(|q| {
                     q != player
                         && s.eliminated & (1 << q) == 0
-                        && attacked_on(&self.moves, s, &s.board, r, q)
+                        && attacked_masked(&self.moves, s, &s.board, stops(masks), r, q)
                 })
             }))
         .then(|| {
+            if let ([r], false) = (&royals[..], self.royal_lines.is_empty()) {
+                return Rays::Row(*r as usize * s.board.len());
+            }
             let mut rays = std::mem::take(&mut pool.rays);
             rays.resize(s.board.len(), 0);
             for &r in &royals {
@@ -76,7 +102,7 @@ impl Engine {
                     }
                 }
             }
-            rays
+            Rays::Built(rays)
         });
         let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
             mask.iter().enumerate().any(|(c, &m)| {
@@ -85,6 +111,7 @@ impl Engine {
         });
         Ok(Guard {
             native,
+            masks,
             scratch: std::mem::take(&mut pool.scratch),
             royals,
             rays,
@@ -94,6 +121,7 @@ impl Engine {
             relevant,
             enemy_relevant,
             error: None,
+            pooled: false,
         })
     }
 
@@ -111,7 +139,10 @@ impl Engine {
         side: &[Cell],
     ) -> bool {
         if let (Some(rays), true) = (&g.rays, side.is_empty()) {
-            let m = rays[from as usize];
+            let m = match rays {
+                Rays::Row(row) => self.royal_lines[row + from as usize],
+                Rays::Built(rays) => rays[from as usize],
+            };
             if m == 0 {
                 // On no line from a royal piece: it opens none (steps do
                 // not depend on other pieces).
@@ -147,7 +178,8 @@ impl Engine {
                 g.scratch.extend_from_slice(&s.board);
             }
             let royals = std::mem::take(&mut g.royals);
-            let exposed = self.exposes_royal_on(s, &mut g.scratch, &royals, player, from, to, side);
+            let board = (&mut g.scratch[..], g.masks);
+            let exposed = self.exposes_royal_on(s, board, &royals, player, from, to, side);
             g.royals = royals;
             !exposed
         } else {
@@ -292,12 +324,14 @@ impl Engine {
     }
 
     /// [`Engine::exposes_royal`] for native check, on `scratch` (a copy of
-    /// the board, left as it was found) with `royals` the royal cells.
+    /// the board, left as it was found, with its occupied and blocking
+    /// cells as masks when the attack table has masks) with `royals` the
+    /// royal cells.
     #[allow(clippy::too_many_arguments)]
     fn exposes_royal_on(
         &self,
         s: &GameState,
-        scratch: &mut [Option<PieceId>],
+        (scratch, masks): (&mut [Option<PieceId>], Option<(CellMask, CellMask)>),
         royals: &[Cell],
         player: PlayerId,
         from: Cell,
@@ -308,12 +342,16 @@ impl Engine {
         let saved_side: Vec<Option<PieceId>> =
             side.iter().map(|&c| scratch[c as usize].take()).collect();
         scratch[to as usize] = scratch[from as usize].take();
+        let masks = masks.map(|(occupied, walls)| {
+            let gone = side.iter().fold(1 << from, |m, &c| m | 1 << c);
+            (occupied & !gone | 1 << to, walls)
+        });
         let attacked = royals.iter().any(|&r| {
             let r = if r == from { to } else { r };
             (0..s.players).any(|q| {
                 q != player
                     && s.eliminated & (1 << q) == 0
-                    && attacked_on(&self.moves, s, scratch, r, q)
+                    && attacked_masked(&self.moves, s, scratch, stops(masks), r, q)
             })
         });
         scratch[from as usize] = scratch[to as usize];
@@ -342,9 +380,11 @@ impl Engine {
         if self.native_check() {
             // Natively, on a copy of the board only.
             let royals = self.royal_cells(s, player);
+            let masks = (self.moves.attack.bits.is_some() && !self.exhaustive_check)
+                .then(|| board_masks(self, s));
             return Ok(self.exposes_royal_on(
                 s,
-                &mut s.board.clone(),
+                (&mut s.board.clone(), masks),
                 &royals,
                 player,
                 from,
@@ -412,14 +452,75 @@ impl Engine {
 /// Marks the royal piece's own cell in [`Guard::rays`].
 const ROYAL_CELL: u32 = u32::MAX;
 
+/// The most cells a board may have for [`royal_lines`]' table.
+const LINE_TABLE_CELLS: usize = 256;
+
+/// Per pair of cells (a royal piece's `r`, then `c`), at `r * cells + c`:
+/// bit `i` when `c` lies on slide line `i` (`line_next`) from `r`, and
+/// [`ROYAL_CELL`] when `c` is `r`, so that a guard for a single royal piece
+/// looks its lines up instead of walking them. Empty for larger boards or
+/// 32 lines or more.
+pub(super) fn royal_lines(line_next: &[Vec<Cell>], cells: usize) -> Vec<u32> {
+    if cells > LINE_TABLE_CELLS || line_next.len() >= 32 {
+        return Vec::new();
+    }
+    let mut table = vec![0; cells * cells];
+    for r in 0..cells {
+        let row = &mut table[r * cells..][..cells];
+        row[r] = ROYAL_CELL;
+        for (i, next) in line_next.iter().enumerate() {
+            let mut c = next[r];
+            while c != Cell::MAX {
+                row[c as usize] |= 1 << i;
+                c = next[c as usize];
+            }
+        }
+    }
+    table
+}
+
+/// The lines from the royal pieces, per cell (see [`Guard::rays`]).
+enum Rays {
+    /// The row of the engine's table for the one royal piece's cell
+    /// ([`royal_lines`]), at this offset.
+    Row(usize),
+    /// Built for this position (several royal pieces).
+    Built(Vec<u32>),
+}
+
+/// The cells that stop movement, from a board's occupied cells and those
+/// whose terrain blocks.
+#[inline]
+fn stops(masks: Option<(CellMask, CellMask)>) -> Option<CellMask> {
+    masks.map(|(occupied, walls)| occupied | walls)
+}
+
+/// The occupied cells of `s`'s board and those whose terrain blocks
+/// movement, as masks (a board of at most 64 cells).
+fn board_masks(e: &Engine, s: &GameState) -> (CellMask, CellMask) {
+    let blocking = e.variant.board.blocking;
+    if blocking == 0 {
+        return (s.occupied(), 0);
+    }
+    let blocked = s.terrain.iter().enumerate();
+    let walls = blocked.fold(
+        0,
+        |m, (c, &t)| if t & blocking != 0 { m | 1 << c } else { m },
+    );
+    (s.occupied(), walls)
+}
+
 /// See [`Engine::guard`].
 pub(crate) struct Guard {
     native: bool,
+    /// The board's occupied cells and those whose terrain blocks, as
+    /// masks, when check is native and the attack table has masks.
+    masks: Option<(CellMask, CellMask)>,
     royals: Vec<Cell>,
     /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
     /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
     /// move in full.
-    rays: Option<Vec<u32>>,
+    rays: Option<Rays>,
     /// A copy of the board to try moves on (native check).
     scratch: Vec<Option<PieceId>>,
     /// With `rays`: the cells where an enemy could capture the (single)
@@ -437,6 +538,8 @@ pub(crate) struct Guard {
     royal_moves: u8,
     /// The first error of a query hook asked while testing moves.
     error: Option<ActionError>,
+    /// Whether its buffers go back to the thread's pool when dropped.
+    pooled: bool,
 }
 
 impl Guard {
@@ -458,10 +561,11 @@ impl Guard {
     }
 }
 
-/// A guard's buffers, kept between positions (one set per thread) so that
-/// listing moves allocates nothing for the check test.
-#[derive(Default)]
-struct GuardPool {
+/// A guard's buffers, kept between positions (one set per thread, or the
+/// caller's: [`Engine::guard_in`]) so that the check test allocates
+/// nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GuardPool {
     royals: Vec<Cell>,
     rays: Vec<u32>,
     scratch: Vec<Option<PieceId>>,
@@ -472,11 +576,20 @@ thread_local! {
     static GUARD_POOL: std::cell::Cell<GuardPool> = std::cell::Cell::new(GuardPool::default());
 }
 
-impl Drop for Guard {
-    fn drop(&mut self) {
+impl Guard {
+    /// The guard's buffers, emptied, for the next [`Engine::guard_in`].
+    pub(crate) fn into_buffers(mut self) -> GuardPool {
+        self.pooled = false;
+        self.buffers()
+    }
+
+    fn buffers(&mut self) -> GuardPool {
         let mut pool = GuardPool {
             royals: std::mem::take(&mut self.royals),
-            rays: self.rays.take().unwrap_or_default(),
+            rays: match self.rays.take() {
+                Some(Rays::Built(rays)) => rays,
+                _ => Vec::new(),
+            },
             scratch: std::mem::take(&mut self.scratch),
             map: match self.reach.take() {
                 Some(Some(map)) => map,
@@ -487,6 +600,15 @@ impl Drop for Guard {
         pool.rays.clear();
         pool.scratch.clear();
         pool.map.clear();
-        GUARD_POOL.with(|p| p.set(pool));
+        pool
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.pooled {
+            let pool = self.buffers();
+            GUARD_POOL.with(|p| p.set(pool));
+        }
     }
 }

@@ -30,8 +30,8 @@ impl Engine {
         player: PlayerId,
         out: &mut Vec<ExtraMove>,
     ) {
-        if let Some(j) = &self.variant.joint_moves {
-            let rights = s.counter(&j.counter, None);
+        if let (Some(j), Some(id)) = (&self.variant.joint_moves, &self.counters.joint) {
+            let rights = s.counter_id(id, None);
             if rights != 0 {
                 for m in &j.moves {
                     if m.player == player && rights & m.right != 0 && self.joint_open(s, m) {
@@ -40,8 +40,8 @@ impl Engine {
                 }
             }
         }
-        if let Some(p) = &self.variant.passing {
-            let v = s.counter(&p.counter, None);
+        if let Some(id) = &self.counters.passing {
+            let v = s.counter_id(id, None);
             if v > 0 && ((v - 1) as usize) < s.board.len() {
                 self.passing_captures(s, player, (v - 1) as Cell, out);
             }
@@ -168,7 +168,7 @@ impl Engine {
         to: Cell,
     ) -> Option<(Cell, Cell)> {
         let j = self.variant.joint_moves.as_ref()?;
-        let rights = s.counter(&j.counter, None);
+        let rights = s.counter_id(self.counters.joint.as_ref()?, None);
         let id = s.piece_at(from)?;
         let piece = &s.pieces[id as usize];
         let m = j.moves.iter().find(|m| {
@@ -208,8 +208,8 @@ impl Engine {
                 }
             }
         }
-        if let Some(j) = &self.variant.joint_moves {
-            let rights = s.counter(&j.counter, None);
+        if let (Some(j), Some(id)) = (&self.variant.joint_moves, &self.counters.joint) {
+            let rights = s.counter_id(id, None);
             if rights != 0 {
                 let touched = |c: Cell| [from, to].contains(&c);
                 let lost = j
@@ -218,16 +218,16 @@ impl Engine {
                     .filter(|m| touched(m.from) || touched(m.partner_from))
                     .fold(0, |acc, m| acc | m.right);
                 if rights & lost != 0 {
-                    s.set_counter(&j.counter, None, rights & !lost);
+                    s.set_counter_id(id, None, rights & !lost);
                 }
             }
         }
-        if let Some(p) = &self.variant.passing {
+        if let Some(id) = &self.counters.passing {
             let passed = self
                 .passed_cell(s, mover, kind, from, to)
                 .map_or(0, |c| c as i64 + 1);
-            if passed != 0 || s.counter(&p.counter, None) != 0 {
-                s.set_counter(&p.counter, None, passed);
+            if passed != 0 || s.counter_id(id, None) != 0 {
+                s.set_counter_id(id, None, passed);
             }
         }
     }

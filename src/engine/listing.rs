@@ -325,8 +325,15 @@ impl Engine {
                 .map(|e| e.2)
                 .unwrap_or_default());
         }
-        // Only declared extras (native and cheap): most moves are not
-        // among them, and then the piece's moves need not be generated.
+        // Only declared extras (native and cheap): a joint move captures
+        // nothing besides, and a passing capture lands on the passed cell,
+        // so other moves need no list.
+        let passed = (self.counters.passing.as_ref()).map(|id| s.counter_id(id, None));
+        if passed.is_none_or(|v| v != to as i64 + 1) {
+            return Ok(Vec::new());
+        }
+        // Most moves are not among them, and then the piece's moves need
+        // not be generated.
         let Some(extra) = self
             .extra_moves(s, owner)?
             .into_iter()

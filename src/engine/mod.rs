@@ -15,12 +15,15 @@
 //! - `joint`: declared joint moves and passing captures;
 //! - `turn`: passing the turn, the no-move rule, the position hash;
 //! - `playout`: random playouts and perft;
-//! - [`movegen`], [`tables`], [`sampler`]: movement, its tables, and
+//! - [`movegen`], [`tables`], [`bits`], [`sampler`]: movement, its tables
+//!   (and their masks for small boards), and
 //!   drawing a random move without listing them all.
 
 mod action;
 mod apply;
+pub mod bits;
 mod check;
+mod counters;
 mod declared;
 mod joint;
 mod listing;
@@ -60,6 +63,11 @@ pub struct Engine {
     /// Per slide line: the next cell along it from each cell (`Cell::MAX`
     /// off the board).
     line_next: Vec<Vec<Cell>>,
+    /// The host rules' counters, numbered.
+    counters: counters::HostCounters,
+    /// Per pair of cells, the slide lines from the first that hold the
+    /// second (empty on large boards: `check::royal_lines`).
+    royal_lines: Vec<u32>,
     /// Test every move for self-check, without the shortcuts (the lines
     /// from the royal piece, `rules.check_cells`): for tests that prove the
     /// shortcuts change nothing.
@@ -102,7 +110,7 @@ impl Engine {
             }
         }
         // For each slide line, the next cell along it from every cell.
-        let line_next = slide_lines
+        let line_next: Vec<Vec<Cell>> = slide_lines
             .as_deref()
             .unwrap_or(&[])
             .iter()
@@ -112,6 +120,12 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let counters = counters::HostCounters::new(&variant);
+        let has_royal = variant.kinds.iter().any(|k| k.royal);
+        let royal_lines = match has_royal {
+            true => check::royal_lines(&line_next, variant.board.cell_count()),
+            false => Vec::new(),
+        };
         let variant = Arc::new(variant);
         let moves = Arc::new(Moves::new(variant.clone()));
         let mut rules = rules;
@@ -125,8 +139,10 @@ impl Engine {
             turn_hooks,
             exhaustive_check: false,
             line_next,
+            counters,
+            royal_lines,
             slide_lines,
-            has_royal: variant.kinds.iter().any(|k| k.royal),
+            has_royal,
             declared_freeze: crate::rules::freeze::declares_freeze(&variant.kinds),
             moves,
             variant,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, Piece, PieceId, PlayerId};
+use crate::engine::bits::CellMask;
 use crate::engine::tables::{AttackTable, MoveTables};
 use crate::rules::variant::{Jump, MovePattern, Target, Variant};
 
@@ -301,6 +302,37 @@ pub(crate) fn attacked_on(
     by: PlayerId,
 ) -> bool {
     attacked_except(m, s, occupant, cell, by, &[])
+}
+
+/// [`attacked_on`] with `stops`, the cells of `occupant` that hold a piece
+/// or whose terrain blocks movement as a mask ([`stops`]): the same
+/// answer, found with the attack table's masks when there are some.
+#[inline]
+pub(crate) fn attacked_masked(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    stops: Option<CellMask>,
+    cell: Cell,
+    by: PlayerId,
+) -> bool {
+    let (Some(bits), Some(stops)) = (&m.attack.bits, stops) else {
+        return attacked_on(m, s, occupant, cell, by);
+    };
+    let blocking = m.variant.board.blocking;
+    bits.any_candidate(
+        cell,
+        by,
+        stops,
+        |c| {
+            occupant[c as usize].map(|id| {
+                let p = &s.pieces[id as usize];
+                (p.kind, p.owner)
+            })
+        },
+        |c| s.terrain[c as usize] & blocking != 0,
+        |from| occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)),
+    )
 }
 
 pub(crate) fn attacked_except(

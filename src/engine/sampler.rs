@@ -23,7 +23,7 @@ use rand::Rng;
 
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
-use crate::engine::check::Guard;
+use crate::engine::check::{Guard, GuardPool};
 use crate::engine::movegen::piece_targets;
 use crate::engine::{Action, ActionError, Engine};
 
@@ -55,8 +55,14 @@ pub struct Sampler {
     cells: Vec<Vec<u16>>,
     /// Per player: slots drawn from (pieces times their group's width).
     total: Vec<u32>,
+    /// Per kind: whether it is royal (empty when none is); per player: the
+    /// cells of their royal pieces (for the check test).
+    royal: Vec<bool>,
+    royals: Vec<Vec<Cell>>,
     buf: Vec<Cell>,
     list: Vec<Action>,
+    /// The check test's buffers, kept from draw to draw.
+    guard: GuardPool,
     /// The error of a query hook that failed during the last draw.
     error: Option<ActionError>,
 }
@@ -107,6 +113,11 @@ impl Sampler {
         self.at = vec![0; n];
         self.cells = vec![Vec::new(); s.players as usize * self.width.len()];
         self.total = vec![0; s.players as usize];
+        self.royal = match e.has_royal() {
+            true => e.variant.kinds.iter().map(|k| k.royal).collect(),
+            false => Vec::new(),
+        };
+        self.royals = vec![Vec::new(); s.players as usize];
         for c in 0..n {
             self.set(s, c);
         }
@@ -135,6 +146,9 @@ impl Sampler {
                 }
                 self.total[o as usize] -= self.width[g as usize];
             }
+            if !self.royal.is_empty() {
+                self.set_royal(o, k, i, false);
+            }
             self.owner[i] = NOBODY;
         }
         if let Some((o, k)) = piece {
@@ -146,6 +160,23 @@ impl Sampler {
                 self.at[i] = list.len() as u16;
                 list.push(i as u16);
                 self.total[o as usize] += self.width[g as usize];
+            }
+            if !self.royal.is_empty() {
+                self.set_royal(o, k, i, true);
+            }
+        }
+    }
+
+    /// Notes that a piece of `owner` and `kind` arrived on cell `i` or left
+    /// it, if the kind is royal.
+    #[inline(never)]
+    fn set_royal(&mut self, owner: PlayerId, kind: KindId, i: usize, arrived: bool) {
+        if self.royal[kind as usize] {
+            let royals = &mut self.royals[owner as usize];
+            if arrived {
+                royals.push(i as Cell);
+            } else {
+                royals.retain(|&c| c as usize != i);
             }
         }
     }
@@ -278,9 +309,11 @@ impl Sampler {
                     continue;
                 }
                 if royal {
-                    let g = match guard
-                        .get_or_insert_with(|| e.guard(s, p, true).map(Guard::for_draws))
-                    {
+                    let g = match guard.get_or_insert_with(|| {
+                        let pool = std::mem::take(&mut self.guard);
+                        let royals = Some(&self.royals[p as usize][..]);
+                        e.guard_in(pool, s, p, true, royals).map(Guard::for_draws)
+                    }) {
                         Ok(g) => g,
                         Err(err) => {
                             self.error = Some(err.clone());
@@ -296,7 +329,13 @@ impl Sampler {
                         continue;
                     }
                 }
+                if let Some(Ok(g)) = guard {
+                    self.guard = g.into_buffers();
+                }
                 return Some(Action::Move { from, to });
+            }
+            if let Some(Ok(g)) = guard {
+                self.guard = g.into_buffers();
             }
         }
         self.listed(e, s, rng)
@@ -461,30 +500,45 @@ mod tests {
             }
         }
         assert_eq!(kept.owner, fresh.owner);
+        for (a, b) in kept.royals.iter().zip(&fresh.royals) {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "royal cells");
+        }
+        assert_eq!(kept.royals.len(), fresh.royals.len());
     }
 
     #[test]
     fn groups_kept_from_the_change_log_match_a_rebuild() {
-        let e = engine("tests/variants/mixed.yaml", &[]);
-        let mut checked = 0;
-        for seed in 0..6 {
-            let mut s = e.new_game(seed, &[]);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut kept = Sampler::new();
-            kept.sync(&e, &mut s);
-            for _ in 0..200 {
-                let Some(a) = kept.sample(&e, &s, &mut rng) else {
-                    break;
-                };
-                e.apply(&mut s, &a).unwrap();
+        // Chess: royal pieces, captures, castling, en passant, promotion.
+        for name in ["tests/variants/mixed.yaml", "chess"] {
+            let e = engine(name, &[]);
+            let mut checked = 0;
+            for seed in 0..6 {
+                let mut s = e.new_game(seed, &[]);
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut kept = Sampler::new();
                 kept.sync(&e, &mut s);
-                let mut fresh = Sampler::new();
-                fresh.rebuild(&e, &s);
-                same_groups(&kept, &fresh);
-                checked += 1;
+                for _ in 0..200 {
+                    let a = if s.pending.is_empty() {
+                        match kept.sample(&e, &s, &mut rng) {
+                            Some(a) => a,
+                            None => break,
+                        }
+                    } else {
+                        Action::Choose { index: 0 }
+                    };
+                    e.apply(&mut s, &a).unwrap();
+                    kept.sync(&e, &mut s);
+                    let mut fresh = Sampler::new();
+                    fresh.rebuild(&e, &s);
+                    same_groups(&kept, &fresh);
+                    checked += 1;
+                }
             }
+            assert!(checked > 300, "{name}: only {checked} plies");
         }
-        assert!(checked > 300, "only {checked} plies");
     }
 
     #[test]

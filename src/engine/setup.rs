@@ -53,6 +53,7 @@ impl Engine {
         let v = &self.variant;
         let mut s = GameState::empty(v.board.cell_count(), v.players.len() as u8, seed);
         s.terrain = v.board.terrain.clone();
+        s.counters.number(&self.counters.names);
         s
     }
 

@@ -13,11 +13,12 @@
 //! slides are looked up piece by piece.
 
 use crate::base::geometry::Board;
+use crate::engine::bits::{AttackBits, MASK_CELLS};
 use crate::rules::variant::{Kind, MovePattern, Target};
 
 /// A set of kinds as a bit mask (the table is only built for at most 128
 /// kinds).
-type KindSet = u128;
+pub(crate) type KindSet = u128;
 
 /// Reverse movement tables for one variant.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +40,9 @@ pub struct AttackTable {
     /// along (the kinds, and a range of `ray_cells`, nearest cell first).
     slide_rays: [Vec<Vec<(KindSet, u32, u32)>>; 2],
     ray_cells: Vec<u16>,
+    /// The same as masks, for boards of at most 64 cells where every kind
+    /// steps or slides plainly.
+    pub bits: Option<AttackBits>,
 }
 
 fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
@@ -119,6 +123,21 @@ impl AttackTable {
                 rays.push(here);
             }
             t.slide_rays[parity] = rays;
+        }
+        if t.others == 0 && (n as usize) <= MASK_CELLS {
+            let lines = [0, 1].map(|parity| {
+                t.slide_rays[parity]
+                    .iter()
+                    .map(|here| {
+                        here.iter()
+                            .map(|&(set, start, len)| {
+                                (set, &t.ray_cells[start as usize..(start + len) as usize])
+                            })
+                            .collect()
+                    })
+                    .collect()
+            });
+            t.bits = AttackBits::new(n as usize, &t.step_from, lines);
         }
         t
     }

@@ -29,11 +29,9 @@ impl Engine {
         // counters, with a fixed mix (stable across builds, unlike the
         // standard hasher, so saved games keep their meaning).
         let mut h = mix64(s.board_key() ^ s.to_move as u64);
-        for name in &self.variant.repetition_counters {
-            for (n, p, v) in s.counters.iter() {
-                if n.len() == name.len() && n == name {
-                    h = mix64(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);
-                }
+        for id in &self.counters.repetition {
+            for (p, v) in s.counters.iter_id(id) {
+                h = mix64(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);
             }
         }
         h
@@ -71,11 +69,11 @@ impl Engine {
         if !s.steps.is_fresh() {
             s.steps = Default::default();
         }
-        if let Some(c) = &self.variant.move_number {
+        if let Some(c) = &self.counters.move_number {
             // The turn came back round past the last player.
             if s.to_move < before {
-                let n = s.counter(c, None);
-                s.set_counter(c, None, n + 1);
+                let n = s.counter_id(c, None);
+                s.set_counter_id(c, None, n + 1);
             }
         }
         self.begin_turn(s, phase_begins, &mut effects)?;
