@@ -1,3 +1,4 @@
+--!native
 -- Ultima (Baroque chess): how each piece captures, and "could this square
 -- be captured" for the host's check test.
 --

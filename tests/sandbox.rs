@@ -43,7 +43,12 @@ pieces:
 /// Loads a script whose strike hook runs `body`, strikes, and returns the
 /// error with the state it left.
 fn strike_with(body: &str) -> (String, GameState, GameState) {
-    let src = format!("function rules.strike(g, a, d)\n{body}\nreturn \"attacker\"\nend\n");
+    strike_with_head("", body)
+}
+
+/// [`strike_with`] with `head` (whole lines) before the hook.
+fn strike_with_head(head: &str, body: &str) -> (String, GameState, GameState) {
+    let src = format!("{head}function rules.strike(g, a, d)\n{body}\nreturn \"attacker\"\nend\n");
     let (_dir, e) = load(&src);
     let e = e.unwrap_or_else(|m| panic!("{m}"));
     let s = common::position(&e, STRIKE_POSITION);
@@ -93,6 +98,24 @@ fn a_runaway_loop_is_stopped_and_changes_nothing() {
         err.contains("budget") && err.contains("rules.lua:3:"),
         "{err}"
     );
+    assert_eq!(before, after);
+}
+
+#[test]
+fn a_script_compiled_to_machine_code_keeps_the_budget_and_the_memory_limit() {
+    // `--!native` on the first line: Luau's native code generation.
+    let (err, before, after) = strike_with_head("--!native\n", "while true do end");
+    assert!(
+        err.contains("rules.lua:3: instruction budget exceeded"),
+        "{err}"
+    );
+    assert_eq!(before, after);
+    let (err, before, after) = strike_with_head(
+        "--!native\n",
+        "local t = {}\nfor i = 1, 1e9 do t[i] = string.rep('x', 1024) .. i end",
+    );
+    assert!(err.contains("memory") || err.contains("budget"), "{err}");
+    assert!(err.contains("rules.lua:4:"), "{err}");
     assert_eq!(before, after);
 }
 

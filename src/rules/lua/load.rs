@@ -141,18 +141,28 @@ fn prepare_state(
 /// Runs the scripts `(source, file name)` in order, each with a larger
 /// budget than a hook call; on error, the file that failed and the message.
 /// A script whose functions write a variable of its top level is refused
-/// (see `bytecode`). Their functions, which the hooks run, are compiled to
-/// machine code where the platform allows (Luau's native code generation:
-/// the same semantics, budget and limits).
+/// (see `bytecode`). The functions of a script that asks for it with
+/// Luau's `--!native` comment on its first line are compiled to machine
+/// code where the platform allows (Luau's native code generation: the same
+/// semantics, budget and limits; it costs time at load, so a script whose
+/// hooks run few loops is better left to the interpreter).
 fn run_scripts(
     lua: &Lua,
     sources: &[(String, String)],
     names: &[String],
 ) -> Result<(), (String, String)> {
-    lua.enable_jit(true);
     let done = run_each(lua, sources, names);
     lua.enable_jit(false);
     done
+}
+
+/// Whether a script asks to be compiled to machine code: `--!native` on
+/// its first line (Luau's own hot comment for it).
+fn wants_native(source: &str) -> bool {
+    source
+        .lines()
+        .next()
+        .is_some_and(|l| l.trim_end() == "--!native")
 }
 
 fn run_each(
@@ -161,6 +171,7 @@ fn run_each(
     names: &[String],
 ) -> Result<(), (String, String)> {
     for (source, shown) in sources {
+        lua.enable_jit(wants_native(source));
         budget::start(DEFAULT_BUDGET * 5);
         let chunk = match sandbox::compiler().compile(source) {
             Ok(code) => {
@@ -196,5 +207,19 @@ fn refuse_upvalue_writes(code: &[u8], shown: &str) -> Result<(), (String, String
                  make the variable local to the function"
             ),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wants_native;
+
+    #[test]
+    fn only_a_first_line_native_comment_asks_for_machine_code() {
+        assert!(wants_native("--!native\nlocal x = 1\n"));
+        assert!(wants_native("--!native  \r\nlocal x = 1\n"));
+        assert!(!wants_native("-- Ultima\n--!native\n"));
+        assert!(!wants_native("--!nativeish\n"));
+        assert!(!wants_native(""));
     }
 }
