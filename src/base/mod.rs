@@ -6,6 +6,7 @@ pub mod effect;
 pub mod flow;
 pub mod geometry;
 pub mod limits;
+pub mod marks;
 pub mod size;
 pub mod state;
 pub mod suggest;

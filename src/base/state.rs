@@ -285,7 +285,7 @@ pub struct GameState {
     pub seed: u64,
     pub rng: ChaCha8Rng,
     /// Facts on cells, by (cell, name), each with its own visibility.
-    pub marks: BTreeMap<(Cell, String), Mark>,
+    pub marks: crate::base::marks::Marks,
     /// Counters per cell (public), by (name, cell).
     pub cell_counters: BTreeMap<(String, Cell), i64>,
     /// Set by a rule during an action to keep the turn with the same player
@@ -368,7 +368,7 @@ impl GameState {
             outcome: None,
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            marks: BTreeMap::new(),
+            marks: crate::base::marks::Marks::new(),
             cell_counters: BTreeMap::new(),
             hold_turn: false,
             steps: TurnSteps::default(),

@@ -13,11 +13,7 @@ const ORTH: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 
 /// The value of a cell's mark, if any.
 pub fn mark_of<'a>(s: &'a GameState, cell: Cell, name: &str) -> Option<&'a str> {
-    s.marks
-        .range((cell, String::new())..)
-        .take_while(|((c, _), _)| *c == cell)
-        .find(|((_, n), _)| n == name)
-        .map(|(_, m)| m.value.as_str())
+    s.marks.of(cell, name).map(|m| m.value.as_str())
 }
 
 /// The cells of a declared set for player `p` (cell order), given the
