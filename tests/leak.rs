@@ -175,14 +175,7 @@ fn shuffle_hidden(s: &GameState, viewer: Viewer, rng: &mut ChaCha8Rng) -> GameSt
         .flat_map(|k| (0..t.containers[k].items.len()).map(move |i| (k, i)))
         .filter(|&(k, i)| !knows(t.containers[k].items[i].known_by))
         .collect();
-    let mut faces: Vec<String> = places
-        .iter()
-        .map(|&(k, i)| t.containers[k].items[i].value.clone())
-        .collect();
-    faces.shuffle(rng);
-    for ((k, i), f) in places.into_iter().zip(faces) {
-        t.containers[k].items[i].value = f;
-    }
+    deal_faces(&mut t, places, rng);
     t
 }
 
@@ -490,14 +483,7 @@ fn shuffle_hidden_items(
             }
         }
     }
-    let mut faces: Vec<String> = places
-        .iter()
-        .map(|&(k, i)| t.containers[k].items[i].value.clone())
-        .collect();
-    faces.shuffle(rng);
-    for ((k, i), f) in places.into_iter().zip(faces) {
-        t.containers[k].items[i].value = f;
-    }
+    deal_faces(&mut t, places, rng);
     t
 }
 
@@ -534,4 +520,17 @@ fn views_of_bags_and_hands_do_not_depend_on_hidden_faces() {
         }
     }
     assert!(differed > 50, "the worlds did differ ({differed})");
+}
+
+/// Deals the faces of the container items at `places` (container, item)
+/// among themselves at random: a world the viewer cannot tell apart.
+fn deal_faces(t: &mut GameState, places: Vec<(usize, usize)>, rng: &mut ChaCha8Rng) {
+    let mut faces: Vec<String> = places
+        .iter()
+        .map(|&(k, i)| t.containers[k].items[i].value.clone())
+        .collect();
+    faces.shuffle(rng);
+    for ((k, i), f) in places.into_iter().zip(faces) {
+        t.containers[k].items[i].value = f;
+    }
 }

@@ -50,9 +50,7 @@ pub(super) fn actions(
 
 /// An action's `enabled` (a boolean or a boolean option; true if absent).
 fn enabled(a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) -> bool {
-    a.enabled
-        .as_ref()
-        .is_none_or(|p| cx.resolve(p, at, as_bool, "true or false").unwrap_or(false))
+    cx.enabled(a.enabled.as_ref(), at)
 }
 
 /// The board and the piece kinds, which sources and conditions name.

@@ -191,6 +191,18 @@ impl Ctx<'_> {
         });
     }
 
+    /// An `enabled:` of a declaration: a boolean or a boolean option,
+    /// true when absent (false when it names no boolean, with an error).
+    fn enabled(&mut self, p: Option<&Param<bool>>, loc: serde_saphyr::Location) -> bool {
+        p.is_none_or(|p| {
+            let pick = |v: &Value| match v {
+                Value::Bool(b) => Some(*b),
+                _ => None,
+            };
+            self.resolve(p, loc, pick, "a boolean").unwrap_or(false)
+        })
+    }
+
     fn resolve<T: Clone>(
         &mut self,
         p: &Param<T>,

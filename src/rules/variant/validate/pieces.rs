@@ -178,18 +178,7 @@ fn freeze(s: &Scope, f: &Spanned<RawFreeze>, cx: &mut Ctx) -> Option<Freeze> {
         Some(u) => {
             let (loc, u) = (u.referenced, &u.value);
             let ids = s.kind_ids(cx, loc, &u.kinds, "freezes.unless_beside.kinds");
-            let on = u.enabled.as_ref().is_none_or(|p| {
-                cx.resolve(
-                    p,
-                    loc,
-                    |v| match v {
-                        Value::Bool(b) => Some(*b),
-                        _ => None,
-                    },
-                    "a boolean",
-                )
-                .unwrap_or(false)
-            });
+            let on = cx.enabled(u.enabled.as_ref(), loc);
             if on {
                 ids
             } else {

@@ -87,18 +87,7 @@ pub(super) fn after_action_when(
 
 /// A clause's `enabled` (a boolean or a boolean option; true if absent).
 fn enabled(v: &RawAfterActionWhen, loc: Location, cx: &mut Ctx) -> bool {
-    v.enabled.as_ref().is_none_or(|p| {
-        cx.resolve(
-            p,
-            loc,
-            |v| match v {
-                Value::Bool(b) => Some(*b),
-                _ => None,
-            },
-            "a boolean",
-        )
-        .unwrap_or(false)
-    })
+    cx.enabled(v.enabled.as_ref(), loc)
 }
 
 /// A per-player zone of a clause (`from_zone`, `to_zone`).
