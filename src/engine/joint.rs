@@ -128,12 +128,7 @@ impl Engine {
                 b,
                 cell,
                 player,
-                |c| {
-                    board[c as usize].map(|id| {
-                        let q = &s.pieces[id as usize];
-                        (q.kind, q.owner)
-                    })
-                },
+                crate::engine::movegen::kind_owner(s, &board),
                 |c| s.terrain[c as usize] & b.blocking != 0,
                 &mut take,
             );

@@ -324,15 +324,24 @@ pub(crate) fn attacked_masked(
         cell,
         by,
         stops,
-        |c| {
-            occupant[c as usize].map(|id| {
-                let p = &s.pieces[id as usize];
-                (p.kind, p.owner)
-            })
-        },
+        kind_owner(s, occupant),
         |c| s.terrain[c as usize] & blocking != 0,
         |from| occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)),
     )
+}
+
+/// The kind and owner of the piece on a cell of `occupant` (a board of
+/// piece ids), as the attack tables' `any_candidate` asks.
+pub(crate) fn kind_owner<'a>(
+    s: &'a GameState,
+    occupant: &'a [Option<PieceId>],
+) -> impl Fn(u16) -> Option<(KindId, PlayerId)> + 'a {
+    move |c| {
+        occupant[c as usize].map(|id| {
+            let p = &s.pieces[id as usize];
+            (p.kind, p.owner)
+        })
+    }
 }
 
 pub(crate) fn attacked_except(
@@ -350,12 +359,7 @@ pub(crate) fn attacked_except(
             board,
             cell,
             by,
-            |c| {
-                occupant[c as usize].map(|id| {
-                    let p = &s.pieces[id as usize];
-                    (p.kind, p.owner)
-                })
-            },
+            kind_owner(s, occupant),
             |c| s.terrain[c as usize] & board.blocking != 0,
             |from| {
                 !frozen.contains(&from)
