@@ -218,7 +218,7 @@ mod tests {
     fn only_a_first_line_native_comment_asks_for_machine_code() {
         assert!(wants_native("--!native\nlocal x = 1\n"));
         assert!(wants_native("--!native  \r\nlocal x = 1\n"));
-        assert!(!wants_native("-- Ultima\n--!native\n"));
+        assert!(!wants_native("-- a comment first\n--!native\n"));
         assert!(!wants_native("--!nativeish\n"));
         assert!(!wants_native(""));
     }
