@@ -507,21 +507,29 @@ if single_kind then
     local from, to = g:index(action.from), g:index(action.to)
     local _, parts = captures_of(before_move(g, from, to), from, to)
     local labels = {}
+    -- The answer's handler gets the move and, for each label, which part
+    -- of the captures it names (no label is read back).
+    local data = { from = from, to = to }
     for i, list in ipairs(parts) do
       if #list > 0 then
         local names = {}
         for _, c in ipairs(list) do names[#names + 1] = g:cell_name(c) end
-        labels[#labels + 1] = "take " .. PART_NAMES[i] .. " " .. table.concat(names, " ")
+        local label = "take " .. PART_NAMES[i] .. " " .. table.concat(names, " ")
+        labels[#labels + 1] = label
+        data[label] = i
       end
     end
     if #labels > 1 then
-      g:choose(action.player, "which kind the Chameleon takes", labels)
+      g:choose(action.player, "which kind the Chameleon takes", labels, nil, "chameleon_takes", data)
     end
   end
 
-  function rules.on_choice(g, player, reason, option)
-    for name in string.gmatch(option, "%a%d+") do
-      local p = g:piece_at(name)
+  -- The captures of the chosen kind, found again on the board as it was
+  -- before the move (nothing has changed since the question).
+  function rules.chameleon_takes(g, player, option, data)
+    local _, parts = captures_of(before_move(g, data.from, data.to), data.from, data.to)
+    for _, c in ipairs(parts[data[option]]) do
+      local p = g:piece_at(g:cell_name(c))
       if p then g:capture(p.id) end
     end
   end
