@@ -180,36 +180,36 @@ mod tests {
     /// set, or not numbered at all: the same counters.
     #[test]
     fn numbers_find_what_names_find() {
-        let names: CounterNames = ["ep", "castling", "halfmove"]
+        let names: CounterNames = ["gate", "bank", "quiet"]
             .iter()
             .map(|&n| Arc::from(n))
             .collect();
-        let ep = CounterId::new(&names, "ep").unwrap();
-        let castling = CounterId::new(&names, "castling").unwrap();
-        assert!(CounterId::new(&names, "fullmove").is_none());
+        let gate = CounterId::new(&names, "gate").unwrap();
+        let bank = CounterId::new(&names, "bank").unwrap();
+        assert!(CounterId::new(&names, "moves").is_none());
         let mut early = Counters::default();
         early.number(&names);
         let mut late = Counters::default();
         let mut plain = Counters::default();
         for c in [&mut early, &mut late, &mut plain] {
-            c.set("fullmove", None, 3);
-            c.set("castling", None, 15);
-            c.set_id(&ep, None, 21);
-            c.set_id(&castling, Some(1), 4);
-            c.set("ep", Some(0), 9);
+            c.set("moves", None, 3);
+            c.set("bank", None, 15);
+            c.set_id(&gate, None, 21);
+            c.set_id(&bank, Some(1), 4);
+            c.set("gate", Some(0), 9);
         }
         late.number(&names);
         for c in [&early, &late, &plain] {
-            assert_eq!(c.get_id(&castling, None), Some(15));
-            assert_eq!(c.get_id(&castling, Some(1)), Some(4));
-            assert_eq!(c.get_id(&ep, None), Some(21));
-            assert_eq!(c.get_id(&ep, Some(1)), None);
-            assert_eq!(c.get("ep", None), Some(21));
-            let ep_all: Vec<_> = c.iter_id(&ep).collect();
-            assert_eq!(ep_all, [(None, 21), (Some(0), 9)]);
+            assert_eq!(c.get_id(&bank, None), Some(15));
+            assert_eq!(c.get_id(&bank, Some(1)), Some(4));
+            assert_eq!(c.get_id(&gate, None), Some(21));
+            assert_eq!(c.get_id(&gate, Some(1)), None);
+            assert_eq!(c.get("gate", None), Some(21));
+            let gate_all: Vec<_> = c.iter_id(&gate).collect();
+            assert_eq!(gate_all, [(None, 21), (Some(0), 9)]);
             assert_eq!(c, &plain);
         }
         let order: Vec<&str> = early.iter().map(|e| e.0).collect();
-        assert_eq!(order, ["castling", "castling", "ep", "ep", "fullmove"]);
+        assert_eq!(order, ["bank", "bank", "gate", "gate", "moves"]);
     }
 }

@@ -138,8 +138,9 @@ mod tests {
     use crate::engine::{Action, Engine};
 
     /// The masks give the walk's answer for every cell and player along
-    /// random games: chess, and a small board with blocking terrain and
-    /// slides of limited reach.
+    /// random games: a bundled 8x8 variant with royal pieces and joint
+    /// moves, and a small board with blocking terrain and slides of
+    /// limited reach.
     #[test]
     fn masks_answer_as_the_walk_does() {
         for name in ["chess", "examples/variants/mini_battle.yaml"] {

@@ -257,7 +257,7 @@ impl Sampler {
     fn sample_checked(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
         let p = s.to_move;
         let total = self.total.get(p as usize).copied().unwrap_or(0);
-        // The script's extra moves (castling, en passant) own one slot
+        // The extra moves (joint moves, passing captures) own one slot
         // each, before the pieces' slots.
         let extras = match e.extra_moves(s, p) {
             Ok(x) => x,
@@ -511,7 +511,8 @@ mod tests {
 
     #[test]
     fn groups_kept_from_the_change_log_match_a_rebuild() {
-        // Chess: royal pieces, captures, castling, en passant, promotion.
+        // A bundled variant with royal pieces, captures, joint moves,
+        // passing captures and promotion.
         for name in ["tests/variants/mixed.yaml", "chess"] {
             let e = engine(name, &[]);
             let mut checked = 0;

@@ -117,21 +117,21 @@ mod tests {
 
     #[test]
     fn a_declared_win_needs_the_holder_alone_or_the_last_player_standing() {
-        let flag = WinWhen {
-            holds_attr: Some("flag".into()),
+        let crown = WinWhen {
+            holds_attr: Some("crown".into()),
             alone: true,
             reason: "{player} wins".into(),
         };
-        assert_eq!(flag.winner([(1, false), (1, true)].into_iter()), Some(1));
-        assert_eq!(flag.winner([(1, true), (0, false)].into_iter()), None);
-        assert_eq!(flag.winner([(1, false), (1, false)].into_iter()), None);
-        assert_eq!(flag.winner(std::iter::empty()), None);
+        assert_eq!(crown.winner([(1, false), (1, true)].into_iter()), Some(1));
+        assert_eq!(crown.winner([(1, true), (0, false)].into_iter()), None);
+        assert_eq!(crown.winner([(1, false), (1, false)].into_iter()), None);
+        assert_eq!(crown.winner(std::iter::empty()), None);
         let last = WinWhen {
             holds_attr: None,
-            ..flag.clone()
+            ..crown.clone()
         };
         assert_eq!(last.winner([(2, false), (2, false)].into_iter()), Some(2));
         assert_eq!(last.winner([(2, false), (0, false)].into_iter()), None);
-        assert_eq!(flag.reason_for("red"), "red wins");
+        assert_eq!(crown.reason_for("red"), "red wins");
     }
 }

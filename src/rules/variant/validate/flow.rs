@@ -401,14 +401,14 @@ pub(super) fn parse_mix(text: &str) -> Result<Vec<(String, u32)>, String> {
 mod tests {
     #[test]
     fn a_mix_reads_counts_and_lone_faces() {
-        let mix = super::parse_mix(" loot1:2, storm ,bomb2_orth:0,").unwrap();
-        let want = [("loot1", 2), ("storm", 1), ("bomb2_orth", 0)];
+        let mix = super::parse_mix(" gold1:2, rock ,gem2_x:0,").unwrap();
+        let want = [("gold1", 2), ("rock", 1), ("gem2_x", 0)];
         assert_eq!(
             mix,
             want.map(|(f, n)| (f.to_string(), n)).to_vec(),
             "spaces and an empty last part are ignored"
         );
-        assert!(super::parse_mix("loot1:two").is_err());
-        assert!(super::parse_mix("loot1:1001").is_err());
+        assert!(super::parse_mix("gold1:two").is_err());
+        assert!(super::parse_mix("gold1:1001").is_err());
     }
 }
