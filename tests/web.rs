@@ -123,8 +123,46 @@ fn raw_status(host: &str, request: &[u8]) -> u16 {
 
 type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
 
+/// The session's secret, read from its page as the browser does.
+fn secret_of(host: &str) -> String {
+    let page = get_from(None, host, "/");
+    let at = page
+        .find("name=\"sandtable-secret\" content=\"")
+        .expect("the page carries the secret");
+    let rest = &page[at + "name=\"sandtable-secret\" content=\"".len()..];
+    rest[..rest.find('"').unwrap()].to_string()
+}
+
+/// A GET from `from` (a loopback address of the client's; none: any), the
+/// whole answer, head and body.
+fn get_from(from: Option<&str>, host: &str, path: &str) -> String {
+    let mut s = connect_from(from, host);
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    out
+}
+
+/// A TCP connection to `host` from the local address `from` (Linux routes
+/// all of 127.0.0.0/8 to loopback, so 127.0.0.2 is a second client).
+fn connect_from(from: Option<&str>, host: &str) -> TcpStream {
+    let Some(from) = from else {
+        return TcpStream::connect(host).unwrap();
+    };
+    use socket2::{Domain, Socket as Raw, Type};
+    let to: std::net::SocketAddr = host.parse().unwrap();
+    let s = Raw::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    let local: std::net::SocketAddr = format!("{from}:0").parse().unwrap();
+    s.bind(&local.into()).unwrap();
+    s.connect(&to.into()).unwrap();
+    s.into()
+}
+
+/// A session console socket, with the page's secret.
 fn socket(host: &str) -> Socket {
-    let (ws, _) = tungstenite::connect(format!("ws://{host}/ws")).unwrap();
+    let secret = secret_of(host);
+    let (ws, _) = tungstenite::connect(format!("ws://{host}/ws?secret={secret}")).unwrap();
     if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
         s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
     }
@@ -148,7 +186,13 @@ fn next_of(ws: &mut Socket, kind: &str) -> Value {
 fn bad_requests_get_clear_errors_and_change_nothing() {
     let (_srv, url) = web(&["classic_stratego", "--seed", "3"]);
     let host = host_of(&url);
-    assert_eq!(raw_status(&host, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"), 200);
+    assert_eq!(
+        raw_status(
+            &host,
+            format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes()
+        ),
+        200
+    );
     assert_eq!(
         raw_status(&host, b"GET /assets/board.js HTTP/1.1\r\n\r\n"),
         200
@@ -211,6 +255,279 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
             "the server did not recover after the idle connections left"
         );
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A WebSocket handshake for `path` naming `host`, with `extra` headers.
+fn ws_head(host: &str, extra: &str, path: &str) -> Vec<u8> {
+    format!(
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
+    )
+    .into_bytes()
+}
+
+/// Sends a request and reads only the status line of the answer (a
+/// WebSocket that opens is left open until the stream is dropped).
+fn status_of(from: Option<&str>, host: &str, request: &[u8]) -> (u16, TcpStream) {
+    let mut s = connect_from(from, host);
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    s.write_all(request).unwrap();
+    let mut line = String::new();
+    let _ = BufReader::new(&s).read_line(&mut line);
+    let code = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (code, s)
+}
+
+#[test]
+fn only_the_servers_own_origin_reaches_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, url) = web(&[
+        "classic_stratego",
+        "--seed",
+        "3",
+        "--allow-origin",
+        "table.lan",
+    ]);
+    let host = host_of(&url);
+    let port = host.rsplit(':').next().unwrap().to_string();
+    let secret = secret_of(&host);
+    let with_secret = format!("/ws?secret={secret}");
+    let status = |host_header: &str, extra: &str, path: &str| {
+        status_of(None, &host, &ws_head(host_header, extra, path)).0
+    };
+
+    // DNS rebinding: a name that resolves to this machine gets neither the
+    // page nor a socket, even with the secret.
+    let rebound = format!("rebind.example:{port}");
+    let mut s = connect_from(None, &host);
+    write!(s, "GET / HTTP/1.1\r\nHost: {rebound}\r\n\r\n").unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    assert!(out.starts_with("HTTP/1.1 403"), "{out}");
+    assert!(out.contains("only to its own address"), "{out}");
+    assert!(!out.contains(&secret));
+    assert_eq!(status(&rebound, "", &with_secret), 403);
+    let rebound_origin = format!("Origin: http://{rebound}\r\n");
+    assert_eq!(status(&rebound, &rebound_origin, &with_secret), 403);
+
+    // Another site's page, a sandboxed frame or a file, another port.
+    for origin in [
+        "http://evil.example".to_string(),
+        format!("http://evil.example:{port}"),
+        "null".to_string(),
+        "http://127.0.0.1:1".to_string(),
+        format!("https://127.0.0.1.evil.example:{port}"),
+    ] {
+        let o = format!("Origin: {origin}\r\n");
+        assert_eq!(status(&host, &o, &with_secret), 403, "{origin}");
+    }
+
+    // The page's own origin needs the page's secret.
+    let own = format!("Origin: http://{host}\r\n");
+    assert_eq!(status(&host, &own, "/ws"), 403);
+    assert_eq!(status(&host, &own, "/ws?secret=00000000"), 403);
+    assert_eq!(status(&host, &own, &with_secret), 101);
+    let lh = format!("localhost:{port}");
+    assert_eq!(
+        status(&lh, &format!("Origin: http://{lh}\r\n"), &with_secret),
+        101
+    );
+    // A name the user allowed.
+    let named = format!("table.lan:{port}");
+    assert_eq!(
+        status(&named, &format!("Origin: http://{named}\r\n"), &with_secret),
+        101
+    );
+
+    // What a refused page would have asked for was not done.
+    let target = dir.path().join("stolen.yaml");
+    let line = json!({ "type": "command", "line": format!("save-record {}", target.display()) });
+    let mut evil = connect_from(None, &host);
+    evil.write_all(&ws_head(
+        &host,
+        "Origin: http://evil.example\r\n",
+        &with_secret,
+    ))
+    .unwrap();
+    let mut frame = vec![0x81u8];
+    let body = line.to_string().into_bytes();
+    frame.push(0x80 | 126);
+    frame.extend_from_slice(&(body.len() as u16).to_be_bytes());
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(&body);
+    let _ = evil.write_all(&frame);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!target.exists(), "a foreign page's command was run");
+    let mut ws = socket(&host);
+    assert_eq!(next_of(&mut ws, "frame")["plies"], 0);
+    drop(srv);
+}
+
+/// Holds `n` WebSockets and `n` half-sent request heads open from
+/// 127.0.0.1 against `host` (a WebSocket path with `path`).
+fn flood(host: &str, path: &str, n: usize) -> Vec<TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..n {
+        let (_, s) = status_of(Some("127.0.0.1"), host, &ws_head(host, "", path));
+        held.push(s);
+        let mut half = connect_from(Some("127.0.0.1"), host);
+        let _ = half.write_all(b"GET / HTTP/1.1\r\nHo");
+        held.push(half);
+    }
+    held
+}
+
+#[test]
+fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
+    // The session page: a second address loads the page and plays.
+    let (_srv, url) = web(&["classic_stratego", "--seed", "3"]);
+    let host = host_of(&url);
+    let held = flood(&host, &format!("/ws?secret={}", secret_of(&host)), 64);
+    let page = get_from(Some("127.0.0.2"), &host, "/");
+    assert!(
+        page.starts_with("HTTP/1.1 200"),
+        "{}",
+        &page[..page.len().min(200)]
+    );
+    let at = page.find("sandtable-secret\" content=\"").unwrap() + 27;
+    let secret = &page[at..at + 32];
+    let stream = connect_from(Some("127.0.0.2"), &host);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let (mut ws, _) = tungstenite::client(format!("ws://{host}/ws?secret={secret}"), stream)
+        .expect("the second address's socket opens");
+    assert_eq!(next_of_plain(&mut ws, "frame")["plies"], 0);
+    ws.send(tungstenite::Message::text(
+        json!({ "type": "command", "line": "random 2" }).to_string(),
+    ))
+    .unwrap();
+    assert_eq!(next_of_plain(&mut ws, "output")["ok"], true);
+    assert_eq!(next_of_plain(&mut ws, "frame")["plies"], 2);
+    drop(held);
+
+    // Play by URL: a second address loads the page and joins.
+    let tmp = tempfile::tempdir().unwrap();
+    let save = tmp.path().join("game.yaml");
+    let mut srv = Running::start(&[
+        "serve",
+        "classic_stratego",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--web",
+        "0",
+        "--seed",
+        "5",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let host = host_of(&srv.url("browsers join at"));
+    let held = flood(&host, "/ws", 64);
+    let page = get_from(Some("127.0.0.2"), &host, "/");
+    assert!(
+        page.starts_with("HTTP/1.1 200"),
+        "{}",
+        &page[..page.len().min(200)]
+    );
+    let stream = connect_from(Some("127.0.0.2"), &host);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let (mut ws, _) = tungstenite::client(format!("ws://{host}/ws"), stream)
+        .expect("the second address's socket opens");
+    ws.send(tungstenite::Message::text(
+        json!({ "type": "hello", "version": 2, "name": "zed" }).to_string(),
+    ))
+    .unwrap();
+    let welcome = next_of_plain(&mut ws, "welcome");
+    assert!(welcome["token"].is_string(), "{welcome}");
+    drop(held);
+}
+
+/// The next JSON message of `kind` on a socket over a plain stream.
+fn next_of_plain(ws: &mut tungstenite::WebSocket<TcpStream>, kind: &str) -> Value {
+    loop {
+        let m = ws.read().expect("a message");
+        if let tungstenite::Message::Text(t) = m {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+/// A page of another site: a second server on another port.
+fn foreign_site(body: &'static str) -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let at = l.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            let mut head = [0u8; 4096];
+            let _ = s.read(&mut head);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://{at}/")
+}
+
+#[test]
+fn a_page_of_another_site_cannot_open_the_console() {
+    let Some(mut b) = Browser::launch("a_page_of_another_site_cannot_open_the_console") else {
+        return;
+    };
+    let (_srv, url) = web(&["classic_stratego", "--seed", "3"]);
+    let host = host_of(&url);
+    let port = host.rsplit(':').next().unwrap().to_string();
+    let secret = secret_of(&host);
+    let try_socket = |to: &str| {
+        format!(
+            "new Promise((done) => {{ const s = new WebSocket('ws://' + {to} + '/ws?secret={secret}'); s.onmessage = () => done('open'); s.onerror = () => done('refused'); setTimeout(() => done('timeout'), 8000); }})"
+        )
+    };
+
+    // Another site's page (even one that knew the secret) is refused.
+    let evil = b.open(
+        &foreign_site("<title>elsewhere</title><p>another site</p>"),
+        "",
+    );
+    b.wait(&evil, "document.title === 'elsewhere'", 10);
+    assert_eq!(
+        b.eval(&evil, &try_socket(&format!("'{host}'"))),
+        json!("refused")
+    );
+
+    // A rebinding name that resolves to this machine (Chromium sends every
+    // *.localhost to loopback) gets no page.
+    let rebound = b.open(&format!("http://rebind.localhost:{port}/"), "");
+    b.wait(
+        &rebound,
+        "document.body && document.body.innerText.includes('only to its own address')",
+        10,
+    );
+    assert!(!b.html(&rebound).contains(&secret));
+
+    // The page's own origin works, by its address and by localhost.
+    for own in [url.clone(), format!("http://localhost:{port}/")] {
+        let page = b.open(&own, "");
+        b.wait(&page, "document.querySelector('#board g[data-cell]') && document.querySelector('#connection').hidden", 20);
+        // (The page's own policy lets it reach only its own origin.)
+        assert_eq!(
+            b.eval(&page, &try_socket("location.host")),
+            json!("open"),
+            "{own}"
+        );
     }
 }
 

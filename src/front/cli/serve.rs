@@ -40,6 +40,11 @@ pub struct ServeArgs {
     /// Also let browsers join, at http://HOST:PORT/ (default port 8080)
     #[arg(long, num_args = 0..=1, default_missing_value = "8080", value_name = "PORT")]
     pub web: Option<u16>,
+    /// A further name the web page may be reached by (`table.lan`,
+    /// `https://game.example` behind a proxy), besides IP addresses and
+    /// localhost (repeatable)
+    #[arg(long = "allow-origin", value_name = "NAME")]
+    pub allow_origin: Vec<String>,
 }
 
 pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
@@ -56,6 +61,7 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         away,
         max_connections,
         web,
+        allow_origin,
     } = args;
     let addr = format!("{bind}:{port}");
     let overrides = parse_pairs(&options)?;
@@ -102,7 +108,14 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         }
     );
     let _site = match web {
-        Some(port) => Some(start_web(&bind, port, server.addr, &variant, &overrides)?),
+        Some(port) => Some(start_web(
+            &bind,
+            port,
+            server.addr,
+            &variant,
+            &overrides,
+            &allow_origin,
+        )?),
         None => None,
     };
     let rx = server.local_client("host", human);
@@ -157,8 +170,9 @@ fn start_web(
     host: std::net::SocketAddr,
     variant: &str,
     overrides: &[(String, String)],
+    allow: &[String],
 ) -> Result<crate::front::web::WebServer, String> {
-    let site = crate::front::web::relay::start(bind, port, host, variant, overrides)?;
+    let site = crate::front::web::relay::start(bind, port, host, variant, overrides, allow)?;
     let mut at = site.addr;
     let lan = at.ip().is_unspecified();
     if lan {

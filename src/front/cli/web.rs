@@ -27,6 +27,11 @@ pub struct WebArgs {
     /// Set an option: NAME=VALUE (repeatable)
     #[arg(long = "option", short = 'o')]
     pub options: Vec<String>,
+    /// A further name the page may be reached by (`myhost.lan`), besides IP
+    /// addresses and localhost: requests and sockets naming any other host
+    /// are refused, against DNS rebinding (repeatable)
+    #[arg(long = "allow-origin", value_name = "NAME")]
+    pub allow_origin: Vec<String>,
 }
 
 pub(super) fn web(args: WebArgs) -> Result<(), String> {
@@ -39,6 +44,7 @@ pub(super) fn web(args: WebArgs) -> Result<(), String> {
     let server = WebServer::start(
         &format!("{}:{}", args.bind, args.port),
         Arc::new(DeskSite::new(session)),
+        &args.allow_origin,
     )?;
     println!("serving {name} at http://{}/ (Ctrl-C stops)", server.addr);
     use std::io::Write;

@@ -4,6 +4,7 @@
 //! commands. With `watch` on, saving the variant's files reloads it and
 //! every page gets the new board and the reload report.
 
+use std::borrow::Cow;
 use std::net::TcpStream;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, Weak};
@@ -12,6 +13,7 @@ use serde::Deserialize;
 use tungstenite::WebSocket;
 
 use super::frame::{desk_frame, DeskExtras};
+use super::http::Request;
 use super::{lock, ws, Site};
 use crate::front::session::{Flow, Session};
 use crate::front::watch::Watch;
@@ -58,6 +60,10 @@ impl Desk {
 /// The session page's site.
 pub struct DeskSite {
     desk: Arc<Mutex<Desk>>,
+    /// The session's secret: the page gets it on load and a socket must
+    /// show it, so a page of another site, which cannot read our page,
+    /// cannot act even where its origin passes for ours.
+    secret: String,
 }
 
 impl DeskSite {
@@ -70,7 +76,18 @@ impl DeskSite {
                 report: None,
                 watch: None,
             })),
+            secret: format!(
+                "{:016x}{:016x}",
+                crate::base::state::secret_seed(),
+                crate::base::state::secret_seed()
+            ),
         }
+    }
+
+    /// The secret a socket must show (`/ws?secret=...`), which the page at
+    /// `/` carries.
+    pub fn secret(&self) -> &str {
+        &self.secret
     }
 
     /// Runs a console line on the session (as the REPL would) and starts or
@@ -166,8 +183,28 @@ fn start_watch(desk: &Arc<Mutex<Desk>>, session: &Session) -> Result<Watch, Stri
 }
 
 impl Site for DeskSite {
-    fn page(&self) -> &'static str {
-        super::assets::SESSION_PAGE
+    fn page(&self) -> Cow<'static, str> {
+        let meta = format!(
+            "<meta charset=\"utf-8\">\n<meta name=\"sandtable-secret\" content=\"{}\">",
+            self.secret
+        );
+        Cow::Owned(super::assets::SESSION_PAGE.replacen("<meta charset=\"utf-8\">", &meta, 1))
+    }
+
+    fn admit(&self, req: &Request) -> Result<(), String> {
+        let shown = req.query_value("secret").unwrap_or("");
+        // Compared in time independent of where they differ.
+        let same = shown.len() == self.secret.len()
+            && shown
+                .bytes()
+                .zip(self.secret.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0;
+        if same {
+            Ok(())
+        } else {
+            Err("the console needs this session's secret, which its page carries: open the page again".into())
+        }
     }
 
     fn socket(&self, mut socket: WebSocket<TcpStream>) {

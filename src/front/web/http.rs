@@ -24,8 +24,25 @@ pub struct Request {
     pub method: String,
     /// The path without its query string.
     pub path: String,
+    /// The query string (after `?`, without it; empty when none).
+    pub query: String,
+    /// The `Host` header, when there is one.
+    pub host: Option<String>,
+    /// The `Origin` header, when there is one.
+    pub origin: Option<String>,
     /// `Sec-WebSocket-Key`, when the request asks for a WebSocket.
     pub ws_key: Option<String>,
+}
+
+impl Request {
+    /// The value of `name` in the query string (`a=1&b=2`), undecoded.
+    pub fn query_value(&self, name: &str) -> Option<&str> {
+        self.query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v)
+    }
 }
 
 /// Why a request head could not be read; the status to answer with.
@@ -54,7 +71,9 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Request>, BadRequest> {
         Ok(httparse::Status::Complete(_)) => {
             let method = req.method.unwrap_or_default().to_string();
             let target = req.path.unwrap_or("/");
-            let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
+            let target = target.split('#').next().unwrap_or("/");
+            let (path, query) = target.split_once('?').unwrap_or((target, ""));
+            let (path, query) = (path.to_string(), query.to_string());
             let header = |name: &str| {
                 req.headers
                     .iter()
@@ -71,6 +90,9 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Request>, BadRequest> {
             Ok(Some(Request {
                 method,
                 path,
+                query,
+                host: header("host").map(str::to_string),
+                origin: header("origin").map(str::to_string),
                 ws_key,
             }))
         }
@@ -112,6 +134,7 @@ pub fn respond(stream: &mut TcpStream, status: u16, content_type: &str, body: &[
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
@@ -167,6 +190,8 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((r.method.as_str(), r.path.as_str()), ("GET", "/app.js"));
+        assert_eq!((r.query_value("x"), r.query_value("y")), (Some("1"), None));
+        assert_eq!((r.host.as_deref(), r.origin.as_deref()), (Some("a"), None));
         assert_eq!(r.ws_key, None);
         assert_eq!(parse_head(b"GET / HTTP/1.1\r\nHost: a\r\n").unwrap(), None);
         assert_eq!(

@@ -12,23 +12,29 @@
 pub mod assets;
 pub mod desk;
 pub mod frame;
+pub mod guard;
 pub mod http;
 pub mod relay;
 mod ws;
 
+use std::borrow::Cow;
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tungstenite::WebSocket;
 
-/// At most this many connections (page loads and sockets) at once.
-pub const MAX_CONNECTIONS: usize = 64;
+use guard::{Guard, Slots};
+pub use guard::{MAX_CONNECTIONS, MAX_PER_ADDRESS};
 
 /// What a web server serves besides the bundled files.
 pub trait Site: Send + Sync + 'static {
     /// The HTML at `/`.
-    fn page(&self) -> &'static str;
+    fn page(&self) -> Cow<'static, str>;
+    /// Whether a WebSocket request (its origin already checked) may
+    /// connect: `Err` says why not.
+    fn admit(&self, _req: &http::Request) -> Result<(), String> {
+        Ok(())
+    }
     /// A JSON document at `/PATH`, if the site has one there.
     fn json(&self, _path: &str) -> Option<String> {
         None
@@ -44,28 +50,43 @@ pub struct WebServer {
 
 impl WebServer {
     /// Listens on `addr` (`127.0.0.1:8080`) and serves `site`, one thread
-    /// per connection.
-    pub fn start(addr: &str, site: Arc<dyn Site>) -> Result<WebServer, String> {
+    /// per connection, to requests that name it by an IP address,
+    /// `localhost` or one of the names in `allow` (see [`guard`]).
+    pub fn start(addr: &str, site: Arc<dyn Site>, allow: &[String]) -> Result<WebServer, String> {
         let listener =
             TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        let open = Arc::new(AtomicUsize::new(0));
+        let guard = Arc::new(Guard::new(addr.port(), allow)?);
+        let slots = Slots::default();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
-                if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                    open.fetch_sub(1, Ordering::SeqCst);
-                    let e = http::BadRequest {
-                        status: 503,
-                        message: format!("too many connections (at most {MAX_CONNECTIONS})"),
-                    };
-                    http::respond_error(&mut stream, &e);
+                let Ok(peer) = stream.peer_addr() else {
                     continue;
-                }
-                let (site, open) = (site.clone(), open.clone());
+                };
+                let slot = match slots.take(peer.ip()) {
+                    Ok(s) => s,
+                    Err(message) => {
+                        // Answered on a thread of its own: a client that
+                        // reads nothing must not hold up the accept loop.
+                        std::thread::spawn(move || {
+                            let _ =
+                                stream.set_write_timeout(Some(std::time::Duration::from_secs(2)));
+                            http::respond_error(
+                                &mut stream,
+                                &http::BadRequest {
+                                    status: 503,
+                                    message,
+                                },
+                            );
+                        });
+                        continue;
+                    }
+                };
+                let (site, guard) = (site.clone(), guard.clone());
                 std::thread::spawn(move || {
-                    serve_one(site.as_ref(), stream);
-                    open.fetch_sub(1, Ordering::SeqCst);
+                    serve_one(site.as_ref(), &guard, stream);
+                    drop(slot);
                 });
             }
         });
@@ -74,12 +95,15 @@ impl WebServer {
 }
 
 /// Answers one connection: a file, a JSON document, or a WebSocket.
-fn serve_one(site: &dyn Site, mut stream: TcpStream) {
+fn serve_one(site: &dyn Site, guard: &Guard, mut stream: TcpStream) {
     let req = match http::read_request(&mut stream) {
         Ok(r) => r,
         Err(e) => return http::respond_error(&mut stream, &e),
     };
     let not = |status: u16, message: String| http::BadRequest { status, message };
+    if let Err(e) = guard.check_host(req.host.as_deref()) {
+        return http::respond_error(&mut stream, &not(403, e));
+    }
     if req.method != "GET" {
         let e = not(405, format!("{} is not served here: only GET", req.method));
         return http::respond_error(&mut stream, &e);
@@ -87,6 +111,12 @@ fn serve_one(site: &dyn Site, mut stream: TcpStream) {
     if let Some(key) = &req.ws_key {
         if req.path != "/ws" {
             return http::respond_error(&mut stream, &not(404, "the WebSocket is at /ws".into()));
+        }
+        if let Err(e) = guard
+            .check_origin(req.origin.as_deref())
+            .and_then(|()| site.admit(&req))
+        {
+            return http::respond_error(&mut stream, &not(403, e));
         }
         let _ = stream.set_read_timeout(None);
         if let Ok(ws) = http::accept_websocket(stream, key) {

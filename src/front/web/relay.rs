@@ -53,8 +53,8 @@ pub fn checked_line(text: &str) -> Result<String, String> {
 }
 
 impl Site for RelaySite {
-    fn page(&self) -> &'static str {
-        super::assets::PLAY_PAGE
+    fn page(&self) -> std::borrow::Cow<'static, str> {
+        super::assets::PLAY_PAGE.into()
     }
 
     fn json(&self, path: &str) -> Option<String> {
@@ -109,6 +109,7 @@ pub fn start(
     host: SocketAddr,
     variant: &str,
     overrides: &[(String, String)],
+    allow: &[String],
 ) -> Result<super::WebServer, String> {
     let engine = Engine::load(variant, overrides).map_err(|e| e.to_string())?;
     let mut host = host;
@@ -116,7 +117,7 @@ pub fn start(
         host.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
     }
     let site = std::sync::Arc::new(RelaySite::new(host, engine));
-    super::WebServer::start(&format!("{bind}:{port}"), site)
+    super::WebServer::start(&format!("{bind}:{port}"), site, allow)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::io::ErrorKind;
 use std::net::TcpStream;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tungstenite::{Error, Message, WebSocket};
 
@@ -13,6 +13,12 @@ use tungstenite::{Error, Message, WebSocket};
 const POLL: Duration = Duration::from_millis(40);
 /// How long a send may block on a page that reads nothing.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// After this long without a frame from the page, it is pinged (a
+/// browser answers a ping by itself, open tab or background tab).
+const PING_AFTER: Duration = Duration::from_secs(20);
+/// After this long without a frame, not even a pong, the connection is
+/// dead or held by something that is not a page: it is closed.
+const IDLE_LIMIT: Duration = Duration::from_secs(60);
 
 /// An error message in the shape every page reads (`{"type":"error"}`).
 pub fn error_json(message: &str) -> String {
@@ -29,8 +35,22 @@ pub fn run(
 ) {
     let _ = ws.get_mut().set_read_timeout(Some(POLL));
     let _ = ws.get_mut().set_write_timeout(Some(WRITE_TIMEOUT));
+    let mut heard = Instant::now();
+    let mut pinged = false;
     loop {
-        match ws.read() {
+        let read = ws.read();
+        if read.is_ok() {
+            heard = Instant::now();
+            pinged = false;
+        } else if heard.elapsed() >= IDLE_LIMIT {
+            break;
+        } else if !pinged && heard.elapsed() >= PING_AFTER {
+            pinged = true;
+            if ws.send(Message::Ping(Default::default())).is_err() {
+                return;
+            }
+        }
+        match read {
             Ok(Message::Text(t)) => match on_text(t.as_str().to_string()) {
                 Ok(Some(reply)) => {
                     if ws.send(Message::text(reply)).is_err() {

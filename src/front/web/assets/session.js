@@ -49,7 +49,8 @@
   }
 
   function connect() {
-    socket = new WebSocket("ws://" + location.host + "/ws");
+    const secret = document.querySelector('meta[name="sandtable-secret"]').content;
+    socket = new WebSocket("ws://" + location.host + "/ws?secret=" + encodeURIComponent(secret));
     socket.addEventListener("open", () => { $("connection").hidden = true; });
     socket.addEventListener("message", (ev) => {
       let msg;
