@@ -65,7 +65,8 @@ impl std::str::FromStr for AwayPolicy {
 /// How a game is hosted.
 #[derive(Clone, Debug, Default)]
 pub struct HostOptions {
-    /// Where the record is saved when the game ends or the host stops.
+    /// The journal: every action is written to it, and synced, before
+    /// anyone hears of it (`None`: the game is kept nowhere).
     pub save: Option<PathBuf>,
     /// The agent the host plays each seat with (`None`: a person's seat).
     pub agents: Vec<Option<AgentSpec>>,
@@ -73,6 +74,8 @@ pub struct HostOptions {
     /// (agents' seats are dealt from the seed). Off: every army is dealt.
     pub setup_phase: bool,
     pub away: AwayPolicy,
+    /// The seat the host's own terminal plays (kept in the journal).
+    pub terminal: Option<crate::record::view::PlayerId>,
     pub limits: Limits,
 }
 
