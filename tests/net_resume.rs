@@ -532,3 +532,57 @@ fn serve_writes_nothing_where_it_is_started_without_save() {
     assert!(host.output().contains("kept nowhere"), "{}", host.output());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn a_host_killed_between_the_last_army_and_the_start_of_play_journals_the_start_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.jsonl");
+    let f = file.to_str().unwrap();
+    let mut host = Host::spawn(
+        &["classic_stratego", "--seed", "10", "--save", f],
+        dir.path(),
+    );
+    let (tx, rx) = channel();
+    let mut w: Vec<_> = [("a", "red"), ("b", "blue")]
+        .iter()
+        .enumerate()
+        .map(|(i, (n, s))| connect(&host.addr, &hello_seat(n, s), i, 0, &tx))
+        .collect();
+    let mut tokens = [None, None];
+    let mut states = 0;
+    while states < 2 {
+        let (who, _, m) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        match m.unwrap() {
+            HostMsg::Welcome { token, .. } => tokens[who] = token,
+            HostMsg::SetupRequest { .. } => send(&mut w[who], SETUP),
+            HostMsg::State { .. } => states += 1,
+            _ => {}
+        }
+    }
+    host.kill();
+    // The kill came after the last army was written, before the start.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (entries, _) = journal::parse(&text).unwrap();
+    let begin = journal::record(&entries).unwrap().start;
+    let cut = text.find(r#"{"t":"begin""#).unwrap();
+    std::fs::write(&file, &text[..cut]).unwrap();
+    assert!(journal::record(&journal::read(&file).unwrap().0).is_none());
+    let mut host = Host::spawn(&["--resume", f], dir.path());
+    let (tx, rx) = channel();
+    let _red = connect(
+        &host.addr,
+        &hello_token("a", tokens[0].as_deref().unwrap()),
+        0,
+        1,
+        &tx,
+    );
+    loop {
+        let (_, _, m) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        if let HostMsg::State { .. } = m.unwrap() {
+            break;
+        }
+    }
+    host.kill();
+    let rec = journal::record(&journal::read(&file).unwrap().0).expect("the start journaled");
+    assert_eq!(rec.start, begin);
+}

@@ -401,9 +401,27 @@ impl Shared {
         Ok(())
     }
 
-    /// Takes the journal (to attach it after replaying one).
-    pub(super) fn set_journal(&mut self, journal: Option<Journal>) {
-        self.journal = journal;
+    /// Attaches the journal after replaying `entries` from it, and writes
+    /// what the replay found that it lacks (a host killed between two
+    /// entries of one step): the start of play, the end.
+    pub(super) fn attach_journal(
+        &mut self,
+        journal: Journal,
+        entries: &[Entry],
+    ) -> Result<(), String> {
+        self.journal = Some(journal);
+        let has = |f: fn(&Entry) -> bool| entries.iter().any(f);
+        if self.begun() && !has(|e| matches!(e, Entry::Begin { .. })) {
+            let start = Box::new(self.session.engine.to_position(&self.session.start));
+            self.journal(&Entry::Begin { start })?;
+        }
+        if let Some(o) = &self.session.state.outcome {
+            if !has(|e| matches!(e, Entry::End { .. })) {
+                let result = self.session.engine.outcome_text(o);
+                self.journal(&Entry::End { result })?;
+            }
+        }
+        Ok(())
     }
 
     /// Journals what the last play did: the actions played since ply

@@ -131,7 +131,7 @@ impl Server {
         shared
             .replay(&entries[1..])
             .map_err(|e| format!("{shown}: {e}"))?;
-        shared.set_journal(Some(Journal::reopen(path, whole as u64)?));
+        shared.attach_journal(Journal::reopen(path, whole as u64)?, &entries)?;
         Ok((
             Server::launch(listener, shared, searcher, limits)?,
             terminal,
