@@ -12,6 +12,9 @@ pub struct Limits {
     /// Open connections at once (players, spectators and those still
     /// saying hello); more are told the host is full and closed.
     pub max_connections: usize,
+    /// Connections from one address that have not said hello yet; past
+    /// that, its oldest such connection is closed for the newcomer.
+    pub hello_per_address: usize,
     /// Messages waiting to be written to one client; a client that falls
     /// this far behind is dropped (its seat waits for its token).
     pub queue: usize,
@@ -31,6 +34,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_connections: 400,
+            hello_per_address: 16,
             queue: 256,
             hello_timeout: Duration::from_secs(10),
             chat_per_10s: 20,
