@@ -184,6 +184,10 @@ fn play(variant: &str, extra: &[&str], seed: u64, kills: &[(usize, u64)]) -> (St
             )
         })
         .collect();
+    // A spectator watches too, and comes back after each kill.
+    let watch = r#"{"type":"hello","version":2,"name":"w","spectator":true}"#;
+    writers.push(connect(&host.addr, watch, n, 0, &tx));
+    let mut watched = None;
     let mut tokens = vec![None; n];
     let mut figures = Figures::default();
     let mut decisions = 0;
@@ -243,6 +247,7 @@ fn play(variant: &str, extra: &[&str], seed: u64, kills: &[(usize, u64)]) -> (St
                             )
                         })
                         .collect();
+                    writers.push(connect(&host.addr, watch, n, generation, &tx));
                     break;
                 }
             }
@@ -257,6 +262,10 @@ fn play(variant: &str, extra: &[&str], seed: u64, kills: &[(usize, u64)]) -> (St
             panic!("the host closed p{who}: {}", host.output());
         };
         match m {
+            HostMsg::Welcome { token, seat, .. } if who == n => {
+                assert!(token.is_none() && seat.is_none());
+                watched = Some(g);
+            }
             HostMsg::Welcome { token, .. } => {
                 let t = token.expect("a seat's token");
                 if let Some(old) = &tokens[who] {
@@ -282,6 +291,13 @@ fn play(variant: &str, extra: &[&str], seed: u64, kills: &[(usize, u64)]) -> (St
             }
             HostMsg::Error { message } => panic!("p{who}: {message}"),
             _ => {}
+        }
+    }
+    // The spectator is back on the last host too.
+    while watched != Some(generation) {
+        let (who, g, m) = rx.recv_timeout(Duration::from_secs(10)).expect("a message");
+        if let (true, Some(HostMsg::Welcome { .. })) = (who == n && g == generation, m) {
+            watched = Some(g);
         }
     }
     host.kill();
