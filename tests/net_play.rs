@@ -339,3 +339,61 @@ fn hellos_are_timed_and_connections_capped() {
     }
     kept[0].until(|m| matches!(m, HostMsg::Error { message } if message.contains("too much chat")));
 }
+
+/// A connection to `addr` from the local address `from` (any 127.x.y.z is
+/// this machine on Linux).
+fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> std::net::TcpStream {
+    use socket2::{Domain, Socket, Type};
+    let s = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    let local = std::net::SocketAddr::from((from, 0));
+    s.bind(&local.into()).unwrap();
+    s.connect(&addr.into()).unwrap();
+    s.into()
+}
+
+#[test]
+fn silent_connections_never_keep_a_returning_seat_out() {
+    let session = Session::new("classic_stratego", &[], 3).unwrap();
+    let opts = HostOptions {
+        limits: Limits {
+            max_connections: 40,
+            ..Limits::default()
+        },
+        ..HostOptions::default()
+    };
+    let (server, addr) = start(session, opts);
+    let mut tokens = Vec::new();
+    for seat in ["red", "blue"] {
+        let mut c = TestClient::connect(&addr, &hello(seat, seat));
+        match c.until(|m| matches!(m, HostMsg::Welcome { .. })) {
+            HostMsg::Welcome { token, .. } => tokens.push(token.unwrap()),
+            _ => unreachable!(),
+        }
+        c.send(r#"{"type":"bye"}"#);
+        c.until_closed();
+    }
+    // More silent connections from 127.0.0.1 than the host holds.
+    let silent: Vec<_> = (0..60)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let with_token =
+        |t: &str| format!(r#"{{"type":"hello","version":2,"name":"back","token":"{t}"}}"#);
+    // Red comes back from another address, blue from the same one.
+    let s = connect_from([127, 0, 0, 2], server.addr);
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut red = TestClient {
+        w: s.try_clone().unwrap(),
+        r: std::io::BufReader::new(s),
+        raw: Vec::new(),
+    };
+    red.send(&with_token(&tokens[0]));
+    let mut blue = TestClient::connect(&addr, &with_token(&tokens[1]));
+    for (who, c) in [("red", &mut red), ("blue", &mut blue)] {
+        match c.next() {
+            HostMsg::Welcome { seat, .. } => assert_eq!(seat.as_deref(), Some(who)),
+            other => panic!("{who} was not let in: {other:?}"),
+        }
+    }
+    drop(silent);
+}

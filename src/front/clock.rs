@@ -166,6 +166,15 @@ impl Clock {
         }
     }
 
+    /// Sets each player's remaining time (a resumed game's clock as it was
+    /// recorded); the clock is left stopped.
+    pub fn set_remaining(&mut self, times: &[Duration]) {
+        self.running = None;
+        for (slot, t) in self.remaining.iter_mut().zip(times) {
+            *slot = *t;
+        }
+    }
+
     /// `red 14:32  blue 15:00` with the player names given.
     pub fn display(&self, names: &[String]) -> String {
         names

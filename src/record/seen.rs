@@ -24,6 +24,16 @@ pub enum RecordFile {
 pub fn read_record(path: &Path) -> Result<RecordFile, String> {
     let shown = crate::rules::variant::display_path(path);
     let text = read_user_file(path, &shown)?;
+    if crate::front::net::journal::is_journal(&text) {
+        // A host's journal: the record it holds.
+        let (entries, _) =
+            crate::front::net::journal::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+        return crate::front::net::journal::record(&entries)
+            .map(RecordFile::Whole)
+            .ok_or_else(|| {
+                format!("{shown}: the armies were still being set up: no move to show")
+            });
+    }
     match parse_yaml::<Record>(&text, &shown) {
         Ok(r) => Ok(RecordFile::Whole(r)),
         Err(e) => match parse_yaml::<PlayerRecord>(&text, &shown) {

@@ -9,7 +9,8 @@ use crate::front::session::{parse_pairs, Session};
 // The arguments of `serve` (its help is the doc of `Cmd::Serve`).
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    pub variant: String,
+    #[arg(required_unless_present = "resume")]
+    pub variant: Option<String>,
     #[arg(long, default_value_t = 7878)]
     pub port: u16,
     /// Address to listen on (0.0.0.0: every interface)
@@ -25,9 +26,12 @@ pub struct ServeArgs {
     /// PLAYER=human (this terminal), PLAYER=AGENT (random, mcts:200: the host plays), or PLAYER=remote (default)
     #[arg(long = "seat")]
     pub seats: Vec<String>,
-    /// Where the game record is saved when the game ends or the host stops
-    #[arg(long, default_value = "game.yaml")]
-    pub save: PathBuf,
+    /// Journal the game to FILE as it goes (each action written and synced before anyone hears of it), to go on with --resume FILE after a crash; `replay FILE` reads it. Default: kept nowhere
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Continue the hosted game of a journal (its variant, options, seed, seats, clocks and moves); players take their seats back with their tokens
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "seed", "options", "clock", "seats", "save", "deal", "away"])]
+    pub resume: Option<PathBuf>,
     /// Deal every army from the seed instead of letting each player set up
     #[arg(long)]
     pub deal: bool,
@@ -62,43 +66,39 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         max_connections,
         web,
         allow_origin,
+        resume,
     } = args;
     let addr = format!("{bind}:{port}");
-    let overrides = parse_pairs(&options)?;
-    let seed = seed.unwrap_or_else(crate::base::state::secret_seed);
-    let mut session = Session::new(&variant, &overrides, seed)?;
-    session.set_clock(clock.as_deref())?;
-    let n = session.engine.variant.players.len();
-    let mut local = vec![None; n];
-    let mut human = None;
-    for (player, kind) in parse_pairs(&seats)? {
-        let p = session.engine.player_id(&player)?;
-        match kind.as_str() {
-            "human" => human = Some(p),
-            "remote" => {}
-            other => {
-                let spec = crate::play::agent::AgentSpec::parse(other)
-                    .map_err(|e| format!("{e}; or human, remote"))?;
-                local[p as usize] = Some(spec);
-            }
-        }
-    }
-    let opts = crate::front::net::HostOptions {
-        save: Some(save.clone()),
-        agents: local,
-        setup_phase: !deal,
-        away,
-        limits: crate::front::net::Limits {
-            max_connections,
-            ..Default::default()
-        },
+    let limits = crate::front::net::Limits {
+        max_connections,
+        ..Default::default()
     };
-    let server = crate::front::net::Server::start_with(session, &addr, opts)?;
+    let (server, human, save) = match (resume, variant) {
+        (Some(file), _) => {
+            let (server, human) = crate::front::net::Server::resume(&file, &addr, limits)?;
+            (server, human, Some(file))
+        }
+        (None, Some(variant)) => {
+            let (server, human) = start(
+                &variant, &options, seed, clock, &seats, &save, deal, away, limits, &addr,
+            )?;
+            (server, human, save)
+        }
+        (None, None) => return Err("serve: name a variant, or --resume FILE".into()),
+    };
+    let (variant, overrides) = server.with_session(|s| {
+        let (v, o) = s.variant_arg();
+        (v.to_string(), o.to_vec())
+    });
     println!(
         "hosting on {} — others run: sandtable join HOST:{} --name NAME",
         server.addr,
         server.addr.port()
     );
+    match &save {
+        Some(f) => println!("journaling the game to {}", f.display()),
+        None => println!("the game is kept nowhere (--save FILE journals it)"),
+    }
     println!(
         "type `say TEXT` to chat{}, `quit` to stop",
         if human.is_some() {
@@ -118,6 +118,72 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         )?),
         None => None,
     };
+    run_terminal(&server, human)?;
+    server.stop("the host stopped");
+    if let Some(f) = &save {
+        println!("the game is in {}", f.display());
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    Ok(())
+}
+
+/// Starts a new hosted game.
+#[allow(clippy::too_many_arguments)]
+fn start(
+    variant: &str,
+    options: &[String],
+    seed: Option<u64>,
+    clock: Option<String>,
+    seats: &[String],
+    save: &Option<PathBuf>,
+    deal: bool,
+    away: crate::front::net::AwayPolicy,
+    limits: crate::front::net::Limits,
+    addr: &str,
+) -> Result<
+    (
+        crate::front::net::Server,
+        Option<crate::record::view::PlayerId>,
+    ),
+    String,
+> {
+    let overrides = parse_pairs(options)?;
+    let seed = seed.unwrap_or_else(crate::base::state::secret_seed);
+    let mut session = Session::new(variant, &overrides, seed)?;
+    session.set_clock(clock.as_deref())?;
+    let n = session.engine.variant.players.len();
+    let mut local = vec![None; n];
+    let mut human = None;
+    for (player, kind) in parse_pairs(seats)? {
+        let p = session.engine.player_id(&player)?;
+        match kind.as_str() {
+            "human" => human = Some(p),
+            "remote" => {}
+            other => {
+                let spec = crate::play::agent::AgentSpec::parse(other)
+                    .map_err(|e| format!("{e}; or human, remote"))?;
+                local[p as usize] = Some(spec);
+            }
+        }
+    }
+    let opts = crate::front::net::HostOptions {
+        save: save.clone(),
+        agents: local,
+        setup_phase: !deal,
+        away,
+        terminal: human,
+        limits,
+    };
+    let server = crate::front::net::Server::start_with(session, addr, opts)?;
+    Ok((server, human))
+}
+
+/// The host's terminal: prints what the host sends it, reads chat, and
+/// plays its seat's moves, until `quit` or the end of input.
+fn run_terminal(
+    server: &crate::front::net::Server,
+    human: Option<crate::record::view::PlayerId>,
+) -> Result<(), String> {
     let rx = server.local_client("host", human);
     std::thread::spawn(move || {
         let mut st = crate::front::net::ClientState {
@@ -157,9 +223,6 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
             println!("this terminal plays no seat (use --seat PLAYER=human)");
         }
     }
-    server.stop("the host stopped");
-    println!("record saved to {}", save.display());
-    std::thread::sleep(std::time::Duration::from_millis(200));
     Ok(())
 }
 

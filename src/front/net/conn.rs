@@ -3,20 +3,127 @@
 //! arrangements and chat, with rate limits).
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, SyncSender};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::host::{lock, SharedRef};
 use super::limits::{Bucket, Limits};
 use super::proto::{line, ClientMsg, HostMsg, MAX_LINE};
 use super::server::Hello;
 
+/// A connection that has not said hello yet.
+struct Unsaid {
+    id: u64,
+    ip: IpAddr,
+    since: Instant,
+    stream: TcpStream,
+    counted: Arc<AtomicBool>,
+}
+
+/// Who is connected: how many connections are counted against the cap,
+/// and those still to say hello, by address. Connections that have not
+/// said hello never keep another out: when the host is full or one address
+/// holds its share of them, the oldest of the busiest address's is closed
+/// for the newcomer (so a returning player with a token always gets in,
+/// while silent connections cycle out).
+#[derive(Default)]
+pub(super) struct Gate {
+    inner: Mutex<GateState>,
+}
+
+#[derive(Default)]
+struct GateState {
+    open: usize,
+    next: u64,
+    unsaid: Vec<Unsaid>,
+}
+
+impl Gate {
+    fn state(&self) -> std::sync::MutexGuard<'_, GateState> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Lets a new connection in (closing an older silent one if need be);
+    /// `None`: the host is full of players and spectators.
+    fn admit(&self, stream: &TcpStream, limits: &Limits) -> Option<(u64, Arc<AtomicBool>)> {
+        let ip = stream.peer_addr().ok()?.ip();
+        let mut g = self.state();
+        let mine = g.unsaid.iter().filter(|u| u.ip == ip).count();
+        if mine >= limits.hello_per_address || g.open >= limits.max_connections {
+            let victim_ip = if mine >= limits.hello_per_address {
+                Some(ip)
+            } else {
+                busiest(&g.unsaid)
+            };
+            let victim = victim_ip.and_then(|v| {
+                g.unsaid
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| u.ip == v)
+                    .min_by_key(|(_, u)| u.since)
+                    .map(|(i, _)| i)
+            });
+            match victim {
+                Some(i) => {
+                    let u = g.unsaid.remove(i);
+                    let _ = u.stream.shutdown(std::net::Shutdown::Both);
+                    if u.counted.swap(false, Ordering::SeqCst) {
+                        g.open -= 1;
+                    }
+                }
+                None if g.open >= limits.max_connections => return None,
+                None => {}
+            }
+        }
+        if g.open >= limits.max_connections {
+            return None;
+        }
+        g.open += 1;
+        g.next += 1;
+        let id = g.next;
+        let counted = Arc::new(AtomicBool::new(true));
+        if let Ok(s) = stream.try_clone() {
+            g.unsaid.push(Unsaid {
+                id,
+                ip,
+                since: Instant::now(),
+                stream: s,
+                counted: counted.clone(),
+            });
+        }
+        Some((id, counted))
+    }
+
+    /// The connection said hello: it is no longer closed for newcomers.
+    fn greeted(&self, id: u64) {
+        self.state().unsaid.retain(|u| u.id != id);
+    }
+
+    /// The connection has ended.
+    fn done(&self, id: u64, counted: &AtomicBool) {
+        let mut g = self.state();
+        g.unsaid.retain(|u| u.id != id);
+        if counted.swap(false, Ordering::SeqCst) {
+            g.open -= 1;
+        }
+    }
+}
+
+/// The address with the most connections still to say hello.
+fn busiest(unsaid: &[Unsaid]) -> Option<IpAddr> {
+    let mut counts: std::collections::HashMap<IpAddr, usize> = Default::default();
+    for u in unsaid {
+        *counts.entry(u.ip).or_default() += 1;
+    }
+    counts.into_iter().max_by_key(|(_, n)| *n).map(|(ip, _)| ip)
+}
+
 /// Accepts connections on a thread of its own.
 pub(super) fn spawn_listener(listener: TcpListener, shared: SharedRef, limits: Limits) {
-    let open = Arc::new(AtomicUsize::new(0));
+    let gate = Arc::new(Gate::default());
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else {
@@ -27,7 +134,7 @@ pub(super) fn spawn_listener(listener: TcpListener, shared: SharedRef, limits: L
             if lock(&shared).closed {
                 continue;
             }
-            if open.load(Ordering::SeqCst) >= limits.max_connections {
+            let Some((id, counted)) = gate.admit(&stream, &limits) else {
                 let full = line(&HostMsg::Error {
                     message: format!("the host is full ({} connections)", limits.max_connections),
                 });
@@ -41,12 +148,11 @@ pub(super) fn spawn_listener(listener: TcpListener, shared: SharedRef, limits: L
                     let _ = std::io::copy(&mut (&stream).take(64 * 1024), &mut std::io::sink());
                 });
                 continue;
-            }
-            open.fetch_add(1, Ordering::SeqCst);
-            let (sh, open, limits) = (shared.clone(), open.clone(), limits.clone());
+            };
+            let (sh, gate, limits) = (shared.clone(), gate.clone(), limits.clone());
             std::thread::spawn(move || {
-                handle(sh, stream, &limits);
-                open.fetch_sub(1, Ordering::SeqCst);
+                handle(sh, stream, &limits, (&gate, id));
+                gate.done(id, &counted);
             });
         }
     });
@@ -114,6 +220,8 @@ struct Conn {
     chat: Bucket,
     bad: Bucket,
     stream: TcpStream,
+    /// Told when the client has said hello.
+    gate: (Arc<Gate>, u64),
 }
 
 impl Conn {
@@ -166,6 +274,7 @@ impl Conn {
             let greeted = lock(&self.shared).greet(tx, stream, hello);
             return match greeted {
                 Ok(id) => {
+                    self.gate.0.greeted(self.gate.1);
                     self.me = Some(id);
                     self.tx = None;
                     let _ = self.stream.set_read_timeout(None);
@@ -202,7 +311,7 @@ impl Conn {
     }
 }
 
-fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits) {
+fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits, gate: (&Arc<Gate>, u64)) {
     let (Ok(write_half), Ok(own)) = (stream.try_clone(), stream.try_clone()) else {
         return;
     };
@@ -215,6 +324,7 @@ fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits) {
         chat: Bucket::new(limits.chat_per_10s),
         bad: Bucket::new(limits.bad_per_10s),
         stream: own,
+        gate: (gate.0.clone(), gate.1),
     };
     let mut reader = BufReader::new(stream);
     loop {

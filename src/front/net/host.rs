@@ -3,10 +3,10 @@
 //! Connections are read in `conn`; agents think in `bots`.
 
 use std::net::TcpStream;
-use std::path::PathBuf;
 use std::sync::mpsc::{Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::journal::{Entry, Journal};
 use super::limits::{AwayPolicy, HostOptions};
 use super::proto::{clean, line, HostMsg};
 use crate::front::session::{Arrangement, Session};
@@ -97,7 +97,10 @@ pub(super) struct Shared {
     pub(super) seats: Vec<Seat>,
     pub(super) clients: Vec<Client>,
     next_id: u64,
-    save: Option<PathBuf>,
+    /// Where each action is written before anyone hears of it.
+    journal: Option<Journal>,
+    /// Why the journal cannot be written: no more moves are accepted.
+    journal_error: Option<String>,
     /// Per action played: its event lines for each player, then for
     /// spectators.
     log: Vec<Vec<Vec<String>>>,
@@ -130,7 +133,7 @@ pub(super) fn token() -> String {
 }
 
 impl Shared {
-    pub(super) fn new(mut session: Session, opts: HostOptions) -> Shared {
+    pub(super) fn new(mut session: Session, opts: HostOptions, journal: Option<Journal>) -> Shared {
         let n = session.engine.variant.players.len();
         let mut seats = vec![Seat::default(); n];
         for (i, a) in opts.agents.iter().enumerate().take(n) {
@@ -154,7 +157,8 @@ impl Shared {
             seats,
             clients: Vec::new(),
             next_id: 1,
-            save: opts.save.clone(),
+            journal,
+            journal_error: None,
             log: Vec::new(),
             ended: false,
             setups,
@@ -297,7 +301,6 @@ impl Shared {
                 self.ended = true;
                 let outcome = self.session.engine.outcome_text(o);
                 self.send_all(&HostMsg::End { outcome });
-                self.save_record();
             }
         }
         self.update_clock();
@@ -319,12 +322,137 @@ impl Shared {
         }
     }
 
-    pub(super) fn save_record(&self) {
-        if let Some(path) = &self.save {
-            if let Ok(text) = crate::record::to_yaml(&self.session.record()) {
-                let _ = std::fs::write(path, text);
+    /// Writes an entry to the journal (if there is one). When it cannot be
+    /// written, the host's terminal and every player are told, and no
+    /// more moves are accepted.
+    pub(super) fn journal(&mut self, entry: &Entry) -> Result<(), String> {
+        if let Some(e) = &self.journal_error {
+            return Err(e.clone());
+        }
+        let Some(j) = &mut self.journal else {
+            return Ok(());
+        };
+        match j.write(entry) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let message = format!(
+                    "the host cannot write its journal ({e}): the game stops here, no more moves are accepted"
+                );
+                eprintln!("error: {message}");
+                self.journal_error = Some(message.clone());
+                self.send_all(&HostMsg::Error {
+                    message: message.clone(),
+                });
+                Err(message)
             }
         }
+    }
+
+    /// Plays a journal's entries (after its host line) again: the seats'
+    /// tokens, the arrangements, the actions with the clocks as they were
+    /// recorded, a flag that fell. Nothing is journaled meanwhile.
+    pub(super) fn replay(&mut self, entries: &[Entry]) -> Result<(), String> {
+        let n = self.seats.len();
+        let mut clock = None;
+        for (i, e) in entries.iter().enumerate() {
+            let line = i + 2;
+            match e {
+                Entry::Host { .. } => return Err(format!("line {line}: a second host line")),
+                Entry::Seat { seat, token, name } => {
+                    let s = self
+                        .seats
+                        .get_mut(*seat as usize)
+                        .filter(|_| (*seat as usize) < n)
+                        .ok_or_else(|| format!("line {line}: no seat {seat}"))?;
+                    s.token = Some(token.clone());
+                    s.name = Some(name.clone());
+                }
+                Entry::Setup {
+                    seat,
+                    text,
+                    back_first,
+                } if (*seat as usize) < n => self
+                    .submit_setup(Some(*seat), text, *back_first)
+                    .map_err(|e| format!("line {line}: {e}"))?,
+                Entry::Setup { seat, .. } => return Err(format!("line {line}: no seat {seat}")),
+                Entry::Begin { .. } | Entry::End { .. } => {}
+                Entry::Action { text, clock: c } => {
+                    if !self.begun() {
+                        return Err(format!("line {line}: an action before the armies are in"));
+                    }
+                    self.session
+                        .play(text)
+                        .map_err(|e| format!("line {line}: {e}"))?;
+                    self.session.pause_clock();
+                    clock = c.clone();
+                }
+                Entry::Flag { player } => {
+                    if (*player as usize) >= n {
+                        return Err(format!("line {line}: no player {player}"));
+                    }
+                    self.session.time_out(*player);
+                }
+            }
+        }
+        if let Some(c) = clock {
+            self.session.set_clock_millis(&c);
+        }
+        self.ended = self.session.state.outcome.is_some();
+        Ok(())
+    }
+
+    /// Attaches the journal after replaying `entries` from it, and writes
+    /// what the replay found that it lacks (a host killed between two
+    /// entries of one step): the start of play, the end.
+    pub(super) fn attach_journal(
+        &mut self,
+        journal: Journal,
+        entries: &[Entry],
+    ) -> Result<(), String> {
+        self.journal = Some(journal);
+        let has = |f: fn(&Entry) -> bool| entries.iter().any(f);
+        if self.begun() && !has(|e| matches!(e, Entry::Begin { .. })) {
+            let start = Box::new(self.session.engine.to_position(&self.session.start));
+            self.journal(&Entry::Begin { start })?;
+        }
+        if let Some(o) = &self.session.state.outcome {
+            if !has(|e| matches!(e, Entry::End { .. })) {
+                let result = self.session.engine.outcome_text(o);
+                self.journal(&Entry::End { result })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Journals what the last play did: the actions played since ply
+    /// `from` (the clocks after the last), a flag that fell, the end.
+    fn journal_played(
+        &mut self,
+        from: usize,
+        acting: Option<PlayerId>,
+        ended: bool,
+    ) -> Result<(), String> {
+        let n = self.session.history.len();
+        for i in from..n {
+            let text = self.session.history[i].text.clone();
+            let clock = if i + 1 == n {
+                self.session.clock_millis()
+            } else {
+                None
+            };
+            self.journal(&Entry::Action { text, clock })?;
+        }
+        let outcome = self.session.state.outcome.clone();
+        if let (Some(o), false) = (outcome, ended) {
+            if n == from {
+                if let Some(p) = acting {
+                    self.journal(&Entry::Flag { player: p })?;
+                }
+            }
+            let result = self.session.engine.outcome_text(&o);
+            self.journal(&Entry::End { result })?;
+        }
+        Ok(())
     }
 
     /// Plays an action for a seat; the error goes back to that client only.
@@ -332,6 +460,9 @@ impl Shared {
         let Some(p) = seat else {
             return Err("spectators cannot act".into());
         };
+        if let Some(e) = &self.journal_error {
+            return Err(e.clone());
+        }
         if !self.begun() {
             return Err("the armies are still being set up".into());
         }
@@ -353,10 +484,14 @@ impl Shared {
     /// Plays an action (already checked to be the acting seat's) and tells
     /// everyone.
     pub(super) fn play(&mut self, text: &str) -> Result<(), String> {
+        if let Some(e) = &self.journal_error {
+            return Err(e.clone());
+        }
         let before = (
             self.session.history.len(),
             self.session.state.outcome.is_some(),
         );
+        let acting = self.session.engine.acting_player(&self.session.state);
         let result = self.session.play(text).map(|_| ());
         if !self.clock_on {
             // The session restarts the clock after an action; it stays
@@ -369,6 +504,14 @@ impl Shared {
             self.session.state.outcome.is_some(),
         );
         if after != before {
+            if let Err(e) = self.journal_played(before.0, acting, before.1) {
+                // Not recorded: not played.
+                if let Some(p) = self.session.history.get(before.0) {
+                    self.session.state = p.before.clone();
+                }
+                self.session.history.truncate(before.0);
+                return Err(e);
+            }
             self.broadcast_state();
         }
         result
@@ -400,8 +543,12 @@ impl Shared {
 
     /// Ends the game if the acting player's time has run out.
     pub(super) fn check_flag(&mut self) {
-        if self.clock_on && self.session.flag_fall() {
-            self.broadcast_state();
+        if self.clock_on {
+            let acting = self.session.engine.acting_player(&self.session.state);
+            let n = self.session.history.len();
+            if self.session.flag_fall() && self.journal_played(n, acting, false).is_ok() {
+                self.broadcast_state();
+            }
         }
     }
 
@@ -461,7 +608,15 @@ impl Shared {
             SetupSlot::Ready(_) => return Err("your army is already set up".into()),
             SetupSlot::Dealt => return Err("your army is dealt: there is nothing to set up".into()),
         }
+        if let Some(e) = &self.journal_error {
+            return Err(e.clone());
+        }
         let a = self.session.check_setup(p, text, back_first)?;
+        self.journal(&Entry::Setup {
+            seat: p,
+            text: text.to_string(),
+            back_first,
+        })?;
         if let Some(slots) = &mut self.setups {
             slots[p as usize] = SetupSlot::Ready(a);
         }
@@ -508,7 +663,10 @@ impl Shared {
         for c in &mut self.clients {
             c.seen = 0;
         }
-        self.broadcast_state();
+        let start = Box::new(self.session.engine.to_position(&self.session.start));
+        if self.journal(&Entry::Begin { start }).is_ok() {
+            self.broadcast_state();
+        }
     }
 
     /// Sends a seat that still has to arrange its army what to arrange.

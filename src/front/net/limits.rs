@@ -12,6 +12,9 @@ pub struct Limits {
     /// Open connections at once (players, spectators and those still
     /// saying hello); more are told the host is full and closed.
     pub max_connections: usize,
+    /// Connections from one address that have not said hello yet; past
+    /// that, its oldest such connection is closed for the newcomer.
+    pub hello_per_address: usize,
     /// Messages waiting to be written to one client; a client that falls
     /// this far behind is dropped (its seat waits for its token).
     pub queue: usize,
@@ -31,6 +34,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_connections: 400,
+            hello_per_address: 16,
             queue: 256,
             hello_timeout: Duration::from_secs(10),
             chat_per_10s: 20,
@@ -65,7 +69,8 @@ impl std::str::FromStr for AwayPolicy {
 /// How a game is hosted.
 #[derive(Clone, Debug, Default)]
 pub struct HostOptions {
-    /// Where the record is saved when the game ends or the host stops.
+    /// The journal: every action is written to it, and synced, before
+    /// anyone hears of it (`None`: the game is kept nowhere).
     pub save: Option<PathBuf>,
     /// The agent the host plays each seat with (`None`: a person's seat).
     pub agents: Vec<Option<AgentSpec>>,
@@ -73,6 +78,8 @@ pub struct HostOptions {
     /// (agents' seats are dealt from the seed). Off: every army is dealt.
     pub setup_phase: bool,
     pub away: AwayPolicy,
+    /// The seat the host's own terminal plays (kept in the journal).
+    pub terminal: Option<crate::record::view::PlayerId>,
     pub limits: Limits,
 }
 

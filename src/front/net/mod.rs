@@ -11,6 +11,7 @@ mod bots;
 mod client;
 mod conn;
 mod host;
+pub mod journal;
 mod limits;
 mod proto;
 mod server;

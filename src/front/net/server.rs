@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::host::{lock, token, Shared, SharedRef, CATCH_UP};
+use super::journal::{Entry, Journal};
 use super::limits::HostOptions;
 use super::proto::{name_problem, HostMsg, PROTOCOL_VERSION};
 use crate::front::session::Session;
@@ -63,20 +64,88 @@ impl Server {
         Server::start_with(session, addr, opts)
     }
 
-    /// Hosts `session` on `addr` as `opts` say.
+    /// Hosts `session` on `addr` as `opts` say. With `opts.save`, the
+    /// journal is created first (an error if it cannot be), and every
+    /// action is written to it before anyone hears of it.
     pub fn start_with(session: Session, addr: &str, opts: HostOptions) -> Result<Server, String> {
         let listener =
             TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        let bots = opts.agents.iter().any(Option::is_some);
-        let searcher = if bots {
-            let (variant, overrides) = session.variant_arg();
-            Some(crate::play::searcher::Searcher::load(variant, overrides)?)
-        } else {
-            None
+        let journal = match &opts.save {
+            Some(path) => {
+                let mut j = Journal::create(path)?;
+                j.write(&host_entry(&session, &opts))
+                    .map_err(|e| format!("cannot write the journal: {e}"))?;
+                Some(j)
+            }
+            None => None,
         };
+        let searcher = searcher_for(&session, &opts)?;
         let limits = opts.limits.clone();
-        let shared = Arc::new(Mutex::new(Shared::new(session, opts)));
+        let shared = Shared::new(session, opts, journal);
+        Server::launch(listener, shared, searcher, limits)
+    }
+
+    /// Continues the game of the journal at `path` on `addr`: the same
+    /// variant, options, seed, seats and clocks, the arrangements and
+    /// actions played again; each seat's token takes it back. The journal
+    /// goes on in the same file. Also returns the seat the host's terminal
+    /// plays.
+    pub fn resume(
+        path: &std::path::Path,
+        addr: &str,
+        limits: super::limits::Limits,
+    ) -> Result<(Server, Option<PlayerId>), String> {
+        let (entries, whole) = super::journal::read(path)?;
+        let shown = crate::rules::variant::display_path(path);
+        let Some(Entry::Host {
+            variant,
+            options,
+            seed,
+            clock,
+            setup_phase,
+            agents,
+            terminal,
+            away,
+        }) = entries.first().cloned()
+        else {
+            return Err(format!("{shown}: not a host's journal"));
+        };
+        let mut session = Session::new(&variant, &options, seed)?;
+        session.set_clock(clock.as_deref())?;
+        let agents = agents
+            .iter()
+            .map(|a| a.as_deref().map(AgentSpec::parse).transpose())
+            .collect::<Result<Vec<_>, _>>()?;
+        let opts = HostOptions {
+            save: Some(path.to_path_buf()),
+            agents,
+            setup_phase,
+            away: away.parse()?,
+            terminal,
+            limits: limits.clone(),
+        };
+        let listener =
+            TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let searcher = searcher_for(&session, &opts)?;
+        let mut shared = Shared::new(session, opts, None);
+        shared
+            .replay(&entries[1..])
+            .map_err(|e| format!("{shown}: {e}"))?;
+        shared.attach_journal(Journal::reopen(path, whole as u64)?, &entries)?;
+        Ok((
+            Server::launch(listener, shared, searcher, limits)?,
+            terminal,
+        ))
+    }
+
+    fn launch(
+        listener: TcpListener,
+        shared: Shared,
+        searcher: Option<crate::play::searcher::Searcher>,
+        limits: super::limits::Limits,
+    ) -> Result<Server, String> {
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let shared = Arc::new(Mutex::new(shared));
         if let Some(searcher) = searcher {
             super::bots::spawn(&shared, searcher);
         }
@@ -85,14 +154,14 @@ impl Server {
         Ok(Server { shared, addr })
     }
 
-    /// Tells every client the host is stopping and saves the record.
+    /// Tells every client the host is stopping (the journal has every
+    /// action already).
     pub fn stop(&self, reason: &str) {
         let mut g = lock(&self.shared);
         g.send_all(&HostMsg::Closing {
             reason: reason.to_string(),
         });
         g.closed = true;
-        g.save_record();
     }
 
     /// Runs `f` on the hosted session (for the host's own terminal and tests).
@@ -154,6 +223,43 @@ impl Server {
     }
 }
 
+/// The journal's first line: how `session` is hosted as `opts` say.
+fn host_entry(session: &Session, opts: &HostOptions) -> Entry {
+    let (variant, options) = session.variant_arg();
+    Entry::Host {
+        variant: variant.to_string(),
+        options: options.to_vec(),
+        seed: session.state.seed,
+        clock: session.clock_spec().map(str::to_string),
+        setup_phase: opts.setup_phase,
+        agents: opts
+            .agents
+            .iter()
+            .map(|a| a.as_ref().map(AgentSpec::text))
+            .collect(),
+        terminal: opts.terminal,
+        away: match opts.away {
+            super::limits::AwayPolicy::Pause => "pause".into(),
+            super::limits::AwayPolicy::Run => "run".into(),
+        },
+    }
+}
+
+/// The searcher the agents' seats need, if any.
+fn searcher_for(
+    session: &Session,
+    opts: &HostOptions,
+) -> Result<Option<crate::play::searcher::Searcher>, String> {
+    if opts.agents.iter().any(Option::is_some) {
+        let (variant, overrides) = session.variant_arg();
+        Ok(Some(crate::play::searcher::Searcher::load(
+            variant, overrides,
+        )?))
+    } else {
+        Ok(None)
+    }
+}
+
 /// Ends the game when the acting player's time runs out, even if nobody
 /// sends anything; stops with the host.
 fn spawn_flag_watch(shared: &SharedRef) {
@@ -199,6 +305,19 @@ impl Shared {
             return Err("the name `host` is the host's own".into());
         }
         let chosen = self.choose_seat(&seat, &tok, spectator)?;
+        // A seat's new token is journaled before anyone is told of it.
+        let new_token = match chosen {
+            Some(i) if self.seats[i].token.is_none() => {
+                let t = token();
+                self.journal(&Entry::Seat {
+                    seat: i as PlayerId,
+                    token: t.clone(),
+                    name: name.clone(),
+                })?;
+                Some(t)
+            }
+            _ => None,
+        };
         if let Some(i) = chosen {
             if let Some(old) = self.seats[i].client {
                 self.replace(old);
@@ -212,7 +331,7 @@ impl Shared {
         );
         let seat_token = chosen.map(|i| {
             let s = &mut self.seats[i];
-            let t = s.token.clone().unwrap_or_else(token);
+            let t = s.token.clone().or(new_token).unwrap_or_else(token);
             s.token = Some(t.clone());
             s.name = Some(name.clone());
             s.client = Some(id);

@@ -67,6 +67,14 @@ impl Session {
         self.reset_to(state);
     }
 
+    /// `player` loses on time (a resumed game whose journal says so).
+    pub fn time_out(&mut self, player: PlayerId) {
+        if let Some((_, clock)) = &mut self.clock {
+            clock.stop();
+        }
+        self.engine.lose_on_time(&mut self.state, player);
+    }
+
     /// If the player who must act has run out of time: stops the clock,
     /// ends the game and returns true.
     pub fn flag_fall(&mut self) -> bool {

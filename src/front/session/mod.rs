@@ -143,6 +143,31 @@ impl Session {
         }
     }
 
+    /// The clock's spec (`15m+5s`), if the game is timed.
+    pub fn clock_spec(&self) -> Option<&str> {
+        self.clock.as_ref().map(|(s, _)| s.as_str())
+    }
+
+    /// Each player's remaining time in milliseconds, if the game is timed.
+    pub fn clock_millis(&self) -> Option<Vec<u64>> {
+        self.clock.as_ref().map(|(_, c)| {
+            (0..self.engine.variant.players.len())
+                .map(|p| c.remaining(p as crate::base::state::PlayerId).as_millis() as u64)
+                .collect()
+        })
+    }
+
+    /// Sets each player's remaining time (milliseconds); the clock stops.
+    pub fn set_clock_millis(&mut self, millis: &[u64]) {
+        if let Some((_, c)) = &mut self.clock {
+            let times: Vec<_> = millis
+                .iter()
+                .map(|&m| std::time::Duration::from_millis(m))
+                .collect();
+            c.set_remaining(&times);
+        }
+    }
+
     pub fn clock_text(&self) -> Option<String> {
         self.clock
             .as_ref()
