@@ -5,6 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::limits::escape_controls;
+use crate::engine::setup::rules_failure;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 use crate::rules::variant::Value;
@@ -81,16 +82,22 @@ fn play_some(
 fn play_one(engine: &Engine, seed: u64, set: &[(String, String)]) -> Result<(), String> {
     let mut s = engine.new_game(seed, &[]);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    engine
+    let played = engine
         .random_playout(&mut s, &mut rng, PLIES)
-        .map_err(|e| {
-            let with: Vec<String> = set.iter().map(|(k, v)| format!(" -o {k}={v}")).collect();
-            format!(
-                "{}: a random game (seed {seed}{}) hit a rule error at ply {}: {e}",
-                crate::rules::variant::display_path(&engine.variant.path),
-                with.concat(),
-                s.ply
-            )
-        })?;
-    Ok(())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+        // A game the rules ended by failing (at its start) failed too.
+        .and_then(|()| match rules_failure(&s) {
+            Some(e) => Err(e.to_string()),
+            None => Ok(()),
+        });
+    played.map_err(|e| {
+        let with: Vec<String> = set.iter().map(|(k, v)| format!(" -o {k}={v}")).collect();
+        format!(
+            "{}: a random game (seed {seed}{}) hit a rule error at ply {}: {e}",
+            crate::rules::variant::display_path(&engine.variant.path),
+            with.concat(),
+            s.ply
+        )
+    })
 }
