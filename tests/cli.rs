@@ -625,6 +625,17 @@ fn check_fails_when_a_game_ends_because_the_rules_failed() {
             "function rules.filter(g, moves)\n  return 'garbage'\nend\n",
             0,
         ),
+        // Hooks only bots call are asked too.
+        (
+            "mini_battle",
+            "function rules.evaluate(g, player)\n  error('no idea')\nend\n",
+            1,
+        ),
+        (
+            "mini_battle",
+            "function rules.consistent(g, piece)\n  return piece.nope.x\nend\n",
+            1,
+        ),
     ] {
         let (dir, first) = copy_example(name, extra);
         let file = format!("variants/{name}.yaml");
