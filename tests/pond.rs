@@ -301,3 +301,61 @@ fn check_names_the_line_and_column_of_a_bad_flow_declaration() {
         )
     );
 }
+
+// ---- issue 38: declarations that cannot work are refused at load, with their place
+
+/// [`load_edited`] that must fail with `want` at `line:col` of the YAML.
+fn refused(old: &str, new: &str, place: &str, want: &str) {
+    let err = load_edited(old, new);
+    assert!(
+        err.contains(&format!("TMP/variants/pond.yaml:{place}: ")) && err.contains(want),
+        "{new}: {err}"
+    );
+}
+
+#[test]
+fn an_action_named_like_a_move_a_cell_or_pass_is_refused() {
+    let fish = "  fish:\n    ends_turn: true\n    perform: fish\n";
+    for (name, want) in [
+        ("c2-c1", "reads as a move"),
+        ("c2xc1", "reads as a move"),
+        ("b2", "reads as a cell"),
+        ("pass", "reserved"),
+        ("offer-draw", "reserved"),
+        ("#1", "reserved"),
+    ] {
+        refused(
+            fish,
+            &format!("{fish}  \"{name}\":\n    ends_turn: true\n    perform: fish\n"),
+            "55:5",
+            want,
+        );
+    }
+    // Its text, too.
+    refused(
+        fish,
+        "  fish:\n    text: pass\n    ends_turn: true\n    perform: fish\n",
+        "52:11",
+        "reserved",
+    );
+    // Two actions with the same text.
+    refused(
+        fish,
+        &format!("{fish}  angle:\n    text: fish\n    ends_turn: true\n    perform: fish\n"),
+        "55:11",
+        "the same text as `fish`",
+    );
+    // An action listed twice in a phase or a reaction window.
+    refused(
+        "actions: [row, fish]",
+        "actions: [row, fish, row]",
+        "27:43",
+        "`row` twice",
+    );
+    refused(
+        "actions: [cut]",
+        "actions: [cut, cut]",
+        "36:20",
+        "`cut` twice",
+    );
+}
