@@ -144,7 +144,6 @@ fn action(
             at,
             format!("actions.{name}: the name {why}; a record could not tell them apart"),
         );
-        return None;
     }
     let (text_src, text_at) = match &a.text {
         Some(t) => (t.value.clone(), t.referenced),
@@ -168,7 +167,6 @@ fn action(
                     "actions.{name}.text: `{text_src}` {why}; a record could not tell them apart"
                 ),
             );
-            return None;
         }
     }
     let text = match parse_template(&text_src, &names) {
@@ -178,6 +176,17 @@ fn action(
             return None;
         }
     };
+    if let Some(c) = &a.cost {
+        if c.amount < 0 {
+            cx.err_at(
+                at,
+                format!(
+                    "actions.{name}.cost: the amount is {}; a cost is at least 0",
+                    c.amount
+                ),
+            );
+        }
+    }
     let closes = match &a.closes {
         Some(Param::Opt(t)) if t.starts_with("!$") => !cx.resolve(
             &Param::Opt(t[1..].to_string()),

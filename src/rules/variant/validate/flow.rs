@@ -265,12 +265,26 @@ fn reaction(
     })
 }
 
+/// Containers a variant may declare (the sandbox's limit on a game's
+/// containers, `lua-api.md` "Limits").
+const CONTAINERS_MAX: usize = 256;
+
 /// `containers:` by name.
 pub(super) fn containers(raw: &RawVariant, cx: &mut Ctx) -> Vec<ContainerDecl> {
     let Some(list) = &raw.containers else {
         return Vec::new();
     };
     cx.from("containers");
+    if let Some((name, c)) = list.get_index(CONTAINERS_MAX) {
+        cx.err_at(
+            c.referenced,
+            format!(
+                "containers.{name}: a variant declares at most {CONTAINERS_MAX} containers, found {}",
+                list.len()
+            ),
+        );
+        return Vec::new();
+    }
     list.iter()
         .filter_map(|(name, c)| container(name, &c.value, c.referenced, cx))
         .collect()
