@@ -135,58 +135,8 @@ fn action(
     for (i, (pname, p)) in a.params.iter().enumerate() {
         params.push(param(pname, &p.value, &names[..i], board, cx)?);
     }
-    let default_text = std::iter::once(name.to_string())
-        .chain(names.iter().map(|n| format!("{{{n}}}")))
-        .collect::<Vec<_>>()
-        .join(" ");
-    if let Some(why) = collides(name, board.0) {
-        cx.err_at(
-            at,
-            format!("actions.{name}: the name {why}; a record could not tell them apart"),
-        );
-    }
-    let (text_src, text_at) = match &a.text {
-        Some(t) => (t.value.clone(), t.referenced),
-        None => (default_text, at),
-    };
-    if text_src.len() > TEXT_MAX {
-        cx.err_at(
-            text_at,
-            format!(
-                "actions.{name}.text: at most {TEXT_MAX} bytes, got {}",
-                text_src.len()
-            ),
-        );
-        return None;
-    }
-    if a.text.is_some() && names.is_empty() {
-        if let Some(why) = collides(&text_src, board.0) {
-            cx.err_at(
-                text_at,
-                format!(
-                    "actions.{name}.text: `{text_src}` {why}; a record could not tell them apart"
-                ),
-            );
-        }
-    }
-    let text = match parse_template(&text_src, &names) {
-        Ok(t) => t,
-        Err(e) => {
-            cx.err_at(text_at, format!("actions.{name}.text: {e}"));
-            return None;
-        }
-    };
-    if let Some(c) = &a.cost {
-        if c.amount < 0 {
-            cx.err_at(
-                at,
-                format!(
-                    "actions.{name}.cost: the amount is {}; a cost is at least 0",
-                    c.amount
-                ),
-            );
-        }
-    }
+    let text = action_text(name, a, &names, at, board.0, cx)?;
+    check_cost(name, a, at, cx);
     let closes = match &a.closes {
         Some(Param::Opt(t)) if t.starts_with("!$") => !cx.resolve(
             &Param::Opt(t[1..].to_string()),
@@ -226,6 +176,75 @@ fn action(
         perform_if,
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
     })
+}
+
+/// An action's text, from its `text` or its name and parameters: short,
+/// and not to be read as another action (see [`collides`]).
+fn action_text(
+    name: &str,
+    a: &RawAction,
+    names: &[String],
+    at: serde_saphyr::Location,
+    board: &Board,
+    cx: &mut Ctx,
+) -> Option<Vec<TextPart>> {
+    let default_text = std::iter::once(name.to_string())
+        .chain(names.iter().map(|n| format!("{{{n}}}")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(why) = collides(name, board) {
+        cx.err_at(
+            at,
+            format!("actions.{name}: the name {why}; a record could not tell them apart"),
+        );
+    }
+    let (text_src, text_at) = match &a.text {
+        Some(t) => (t.value.clone(), t.referenced),
+        None => (default_text, at),
+    };
+    if text_src.len() > TEXT_MAX {
+        cx.err_at(
+            text_at,
+            format!(
+                "actions.{name}.text: at most {TEXT_MAX} bytes, got {}",
+                text_src.len()
+            ),
+        );
+        return None;
+    }
+    if a.text.is_some() && names.is_empty() {
+        if let Some(why) = collides(&text_src, board) {
+            cx.err_at(
+                text_at,
+                format!(
+                    "actions.{name}.text: `{text_src}` {why}; a record could not tell them apart"
+                ),
+            );
+        }
+    }
+    let text = match parse_template(&text_src, names) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.err_at(text_at, format!("actions.{name}.text: {e}"));
+            return None;
+        }
+    };
+    Some(text)
+}
+
+/// An action's `cost`: an amount of at least 0.
+fn check_cost(name: &str, a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) {
+    if let Some(c) = &a.cost {
+        if c.amount < 0 {
+            cx.err_at(
+                at,
+                format!(
+                    "actions.{name}.cost: the amount is {}; a cost is at least 0",
+                    c.amount
+                ),
+            );
+        }
+    }
 }
 
 /// `choose`: the query must be declared (`queries:`).
