@@ -523,3 +523,14 @@ fn a_hook_looping_on_caught_errors_is_stopped_quickly() {
     let mut t = s.clone();
     e.apply(&mut t, &common::act(&e, &s, "e4-e5")).unwrap();
 }
+
+#[test]
+fn a_choice_with_no_such_handler_is_refused_where_it_is_asked() {
+    let (err, before, after) =
+        strike_with("g:choose('red', 'pick', { 'x', 'y' }, false, 'no_such_handler')");
+    assert!(
+        err.contains("rules.lua:2") && err.contains("no_such_handler"),
+        "{err}"
+    );
+    assert_eq!(before, after);
+}
