@@ -584,3 +584,68 @@ fn help_at_plays_setup_and_move_prompts_explains_them() {
     );
     assert!(!t.contains("is not a cell"), "{t}");
 }
+
+// ---- issue 38: `check` fails when a game it plays ends because the rules failed
+
+/// A temporary copy of the example variant `name` (YAML and script), the
+/// script with `extra` appended; returns it with the appended lines' first
+/// line number.
+fn copy_example(name: &str, extra: &str) -> (tempfile::TempDir, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("variants")).unwrap();
+    std::fs::create_dir(dir.path().join("scripts")).unwrap();
+    let yaml = std::fs::read_to_string(format!("{ROOT}/examples/variants/{name}.yaml")).unwrap();
+    let lua = std::fs::read_to_string(format!("{ROOT}/examples/scripts/{name}.lua")).unwrap();
+    let first = lua.lines().count() + 1;
+    std::fs::write(dir.path().join(format!("variants/{name}.yaml")), yaml).unwrap();
+    std::fs::write(
+        dir.path().join(format!("scripts/{name}.lua")),
+        format!("{}\n{extra}", lua.trim_end_matches('\n')),
+    )
+    .unwrap();
+    (dir, first)
+}
+
+#[test]
+fn check_fails_when_a_game_ends_because_the_rules_failed() {
+    for (name, extra, offset) in [
+        (
+            "pond",
+            "function rules.on_phase_start(g, phase)\n  error('no phase today')\nend\n",
+            1,
+        ),
+        (
+            "mini_battle",
+            "function rules.filter(g, moves)\n  error('no moves today')\nend\n",
+            1,
+        ),
+        // A wrong answer names the line where the hook is defined.
+        (
+            "mini_battle",
+            "function rules.filter(g, moves)\n  return 'garbage'\nend\n",
+            0,
+        ),
+        // Hooks only bots call are asked too.
+        (
+            "mini_battle",
+            "function rules.evaluate(g, player)\n  error('no idea')\nend\n",
+            1,
+        ),
+        (
+            "mini_battle",
+            "function rules.consistent(g, piece)\n  return piece.nope.x\nend\n",
+            1,
+        ),
+    ] {
+        let (dir, first) = copy_example(name, extra);
+        let file = format!("variants/{name}.yaml");
+        let o = run(dir.path(), &["check", &file], None);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {extra}: {out}");
+        assert!(
+            out.contains(&format!("scripts/{name}.lua:{}", first + offset)),
+            "{name}: {extra}: {out}"
+        );
+        assert!(!out.contains(": ok ("), "{out}");
+    }
+}

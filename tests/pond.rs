@@ -301,3 +301,113 @@ fn check_names_the_line_and_column_of_a_bad_flow_declaration() {
         )
     );
 }
+
+// ---- issue 38: declarations that cannot work are refused at load, with their place
+
+/// [`load_edited`] that must fail with `want` at `line:col` of the YAML.
+fn refused(old: &str, new: &str, place: &str, want: &str) {
+    let err = load_edited(old, new);
+    assert!(
+        err.contains(&format!("TMP/variants/pond.yaml:{place}: ")) && err.contains(want),
+        "{new}: {err}"
+    );
+}
+
+#[test]
+fn an_action_named_like_a_move_a_cell_or_pass_is_refused() {
+    let fish = "  fish:\n    ends_turn: true\n    perform: fish\n";
+    for (name, want) in [
+        ("c2-c1", "reads as a move"),
+        ("c2xc1", "reads as a move"),
+        ("b2", "reads as a cell"),
+        ("pass", "reserved"),
+        ("offer-draw", "reserved"),
+        ("#1", "reserved"),
+    ] {
+        refused(
+            fish,
+            &format!("{fish}  \"{name}\":\n    ends_turn: true\n    perform: fish\n"),
+            "55:5",
+            want,
+        );
+    }
+    // Its text, too.
+    refused(
+        fish,
+        "  fish:\n    text: pass\n    ends_turn: true\n    perform: fish\n",
+        "52:11",
+        "reserved",
+    );
+    // Two actions with the same text.
+    refused(
+        fish,
+        &format!("{fish}  angle:\n    text: fish\n    ends_turn: true\n    perform: fish\n"),
+        "55:11",
+        "the same text as `fish`",
+    );
+    // An action listed twice in a phase or a reaction window.
+    refused(
+        "actions: [row, fish]",
+        "actions: [row, fish, row]",
+        "27:43",
+        "`row` twice",
+    );
+    refused(
+        "actions: [cut]",
+        "actions: [cut, cut]",
+        "36:20",
+        "`cut` twice",
+    );
+}
+
+#[test]
+fn declarations_that_cannot_work_are_refused_with_their_place() {
+    refused("amount: 1", "amount: -1", "55:5", "a cost is at least 0");
+    for yes in ["\"yes\"", "yes", "on"] {
+        refused(
+            "catch: { per_player: true",
+            &format!("catch: {{ per_player: {yes}"),
+            "31:24",
+            "expected true or false",
+        );
+    }
+    let many: String = (0..300)
+        .map(|i| format!("  c{i}: {{ order: bag }}\n"))
+        .collect();
+    refused(
+        "  catch: { per_player: true, contents: owner }\n",
+        &format!("  catch: {{ per_player: true, contents: owner }}\n{many}"),
+        "286:9",
+        "at most 256 containers, found 302",
+    );
+    refused(
+        "    perform: fish\n",
+        &format!("    perform: fish\n    text: {}\n", "x".repeat(1 << 20)),
+        "54:11",
+        "at most 200 bytes",
+    );
+}
+
+#[test]
+fn strike_at_range_on_a_step_is_refused() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = std::fs::read_to_string(root.join("variants/mini_battle.yaml"))
+        .unwrap()
+        .replace(
+            "moves: [{ step: orthogonal }] }",
+            "moves: [{ step: orthogonal, strike_at_range: $nope }] }",
+        )
+        .replace("../scripts/mini_battle.lua", "rules.lua");
+    std::fs::write(dir.path().join("rules.lua"), "").unwrap();
+    let path = dir.path().join("m.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let err = Engine::load(path.to_str().unwrap(), &[])
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("m.yaml:20:") && err.contains("strike_at_range"),
+        "{err}"
+    );
+}

@@ -470,3 +470,67 @@ fn a_wrong_answer_names_the_line_where_the_hook_is_defined() {
         "{err}"
     );
 }
+
+// ---- issue 38: caught errors and failed allocations count against the budget
+
+/// How long `f` took, in seconds.
+fn timed<R>(f: impl FnOnce() -> R) -> (R, f64) {
+    let t = std::time::Instant::now();
+    let r = f();
+    (r, t.elapsed().as_secs_f64())
+}
+
+#[test]
+fn a_load_that_keeps_catching_a_memory_error_ends() {
+    for head in ["", "--!native\n"] {
+        let src = format!(
+            "{head}local t = {{}} while true do pcall(function() while true do \
+             t[#t+1] = string.rep('x', 100) end end) end"
+        );
+        let (msg, secs) = timed(|| within(60, move || load(&src).1.err().expect("load fails")));
+        assert!(msg.contains("memory") || msg.contains("budget"), "{msg}");
+        assert!(msg.contains("rules.lua:"), "{msg}");
+        // Filling the memory takes most of it (today's main never ends).
+        assert!(secs < 10.0, "{head:?}: the load took {secs:.1} s");
+    }
+}
+
+#[test]
+fn a_hook_looping_on_caught_errors_is_stopped_quickly() {
+    for (body, bound) in [
+        ("while true do pcall(error, 'x') end", 1.0),
+        ("while true do pcall(function() g:capture(9999) end) end", 1.0),
+        ("while true do xpcall(error, function(e) return e end, 'x') end", 1.0),
+        // Filling the memory takes most of this one.
+        ("local t = {}\nwhile true do pcall(function() while true do t[#t+1] = string.rep('x', 100) end end) end", 5.0),
+    ] {
+        let ((err, before, after), secs) = timed(|| within(60, move || strike_with(body)));
+        assert!(err.contains("budget") || err.contains("memory"), "{body}: {err}");
+        assert!(err.contains("rules.lua:"), "{body}: {err}");
+        assert_eq!(before, after);
+        eprintln!("{body}: {secs:.2} s");
+        assert!(secs < bound, "{body}: the call took {secs:.1} s");
+    }
+    // Errors caught now and then are still only errors.
+    let (_dir, e) = load(
+        "function rules.strike(g, a, d)\n  for i = 1, 100 do\n    local ok, m = pcall(error, {code = i})\n    \
+         assert(not ok and m.code == i)\n  end\n  local ok, m = xpcall(error, function(e) return 'h:' .. e end, 'x', 0)\n  \
+         assert(not ok and m == 'h:x', m)\n  local ok2, a1, a2 = pcall(function(x, y) return x, y end, 1, 2)\n  \
+         assert(ok2 and a1 == 1 and a2 == 2)\n  return 'attacker'\nend\n",
+    );
+    let e = e.unwrap();
+    let s = common::position(&e, STRIKE_POSITION);
+    let mut t = s.clone();
+    e.apply(&mut t, &common::act(&e, &s, "e4-e5")).unwrap();
+}
+
+#[test]
+fn a_choice_with_no_such_handler_is_refused_where_it_is_asked() {
+    let (err, before, after) =
+        strike_with("g:choose('red', 'pick', { 'x', 'y' }, false, 'no_such_handler')");
+    assert!(
+        err.contains("rules.lua:2") && err.contains("no_such_handler"),
+        "{err}"
+    );
+    assert_eq!(before, after);
+}

@@ -229,3 +229,73 @@ fn players_flag_sets_the_number_of_seats() {
     ]);
     assert_eq!(r["arms"][0]["seats"].as_array().unwrap().len(), 3, "{r}");
 }
+
+// ---- issue 38: a number on the command line never sizes an allocation
+
+/// Runs sandtable for at most `secs` seconds under an address-space limit
+/// of `kib` KiB; `None` if it was still running (then killed), else its
+/// exit code and standard error.
+#[cfg(target_os = "linux")]
+fn run_bounded(args: &[&str], kib: u64, secs: u64) -> Option<(Option<i32>, String)> {
+    use std::io::Read;
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_sandtable"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sandtable");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < end {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child.stderr.take().unwrap().read_to_string(&mut err).ok();
+            return Some((status.code(), err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().ok();
+    child.wait().ok();
+    None
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_billion_games_start_playing_in_bounded_memory() {
+    // Today's main collects the billion game indices first and aborts
+    // (`memory allocation of ... failed`) within seconds under this limit.
+    let args = [
+        "simulate",
+        REACH,
+        "--games",
+        "1000000000",
+        "--threads",
+        "1",
+        "-q",
+    ];
+    if let Some((code, err)) = run_bounded(&args, 256 << 10, 6) {
+        panic!("simulate ended early ({code:?}): {err}");
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn cli_numbers_that_would_take_forever_are_refused() {
+    for (args, msg) in [
+        (
+            vec!["simulate", REACH, "--games", "2", "--threads", "1000000000"],
+            "--threads is at most",
+        ),
+        (
+            vec!["perft", REACH, "--depth", "1000000000"],
+            "--depth is at most",
+        ),
+    ] {
+        let (code, err) = run_bounded(&args, 4 << 20, 20).expect("ends at once");
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}

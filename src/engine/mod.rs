@@ -30,7 +30,7 @@ mod listing;
 pub mod movegen;
 mod playout;
 pub mod sampler;
-mod setup;
+pub mod setup;
 pub mod tables;
 mod text;
 mod turn;

@@ -9,6 +9,21 @@ use crate::base::state::{script_setup_rng, setup_rng, GameState, KindId, Outcome
 use crate::engine::turn::Next;
 use crate::engine::Engine;
 
+/// How the reason of a game that ended because its scripted setup failed
+/// begins (the error follows).
+pub const SETUP_FAILED: &str = "the setup failed: ";
+/// How the reason of a game that ended at its start because a rule hook
+/// failed begins (the error follows).
+pub const RULES_FAILED: &str = "the rules failed: ";
+
+/// The error of a game that ended because its rules failed, if it did.
+pub fn rules_failure(s: &GameState) -> Option<&str> {
+    let reason = &s.outcome.as_ref()?.reason;
+    reason
+        .strip_prefix(RULES_FAILED)
+        .or_else(|| reason.strip_prefix(SETUP_FAILED))
+}
+
 impl Engine {
     /// The declared containers of items (`containers:`), filled: one
     /// shared, or one per player; a stack is shuffled with the game's
@@ -203,7 +218,7 @@ impl Engine {
             if let Err(e) = done {
                 state.outcome = Some(Outcome {
                     winners: vec![],
-                    reason: format!("the setup failed: {e}"),
+                    reason: format!("{SETUP_FAILED}{e}"),
                 });
                 return state;
             }
@@ -223,7 +238,7 @@ impl Engine {
         if let Err(e) = turned {
             state.outcome = Some(Outcome {
                 winners: vec![],
-                reason: format!("the rules failed: {e}"),
+                reason: format!("{RULES_FAILED}{e}"),
             });
         }
         state

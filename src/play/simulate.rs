@@ -188,6 +188,27 @@ pub fn ending_class(engine: &Engine, reason: &str) -> String {
     }
 }
 
+/// Games of a run of `games` that a shard `(I, N)` plays: those whose
+/// index is I modulo N (all of them without a shard).
+fn shard_games(games: u64, shard: Option<(u64, u64)>) -> u64 {
+    match shard {
+        None => games,
+        Some((i, n)) => games.saturating_sub(i).div_ceil(n),
+    }
+}
+
+/// Worker threads a run may ask for.
+pub const THREADS_MAX: usize = 1024;
+
+/// Games played at once: a batch's jobs and results are what a run holds
+/// beyond the games it has finished.
+const BATCH: u64 = 4096;
+
+/// Positions `0..count` in batches of at most [`BATCH`].
+fn batches(count: u64) -> impl Iterator<Item = std::ops::Range<u64>> {
+    (0..count.div_ceil(BATCH)).map(move |b| b * BATCH..((b + 1) * BATCH).min(count))
+}
+
 /// Plays a run (or this process's shard of it).
 pub fn run(cfg: &Config) -> Result<RunFile, String> {
     let mut option_sets = vec![cfg.base_options.clone()];
@@ -211,14 +232,10 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
             players.len()
         ));
     }
-    let indices: Vec<u64> = (0..cfg.games)
-        .filter(|i| cfg.shard.is_none_or(|(k, n)| i % n == k))
-        .collect();
-    let jobs: Vec<(usize, u64)> = (0..option_sets.len())
-        .flat_map(|arm| indices.iter().map(move |&i| (arm, i)))
-        .collect();
+    let (first, step) = cfg.shard.unwrap_or((0, 1));
+    let count = shard_games(cfg.games, cfg.shard);
     let bar = if cfg.progress && std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(jobs.len() as u64);
+        let b = indicatif::ProgressBar::new(count.saturating_mul(option_sets.len() as u64));
         b.set_style(
             indicatif::ProgressStyle::with_template(
                 "{elapsed_precise} [{bar:40}] {pos}/{len} games (eta {eta})",
@@ -230,30 +247,14 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
+    if cfg.threads.is_some_and(|t| t > THREADS_MAX) {
+        return Err(format!("--threads is at most {THREADS_MAX}"));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.unwrap_or(0))
         .build()
         .map_err(|e| e.to_string())?;
     let variant = cfg.variant.clone();
-    let results: Vec<Result<(usize, GameResult), String>> = pool.install(|| {
-        jobs.par_iter()
-            .map_init(
-                || -> Result<Vec<Engine>, String> {
-                    option_sets
-                        .iter()
-                        .map(|o| Engine::load(&variant, o).map_err(|e| e.to_string()))
-                        .collect()
-                },
-                |engines, &(arm, i)| {
-                    let engines = engines.as_ref().map_err(|e| e.clone())?;
-                    let r = play_game(&engines[arm], &cfg.seats, cfg.seed, i);
-                    bar.inc(1);
-                    Ok((arm, r))
-                },
-            )
-            .collect()
-    });
-    bar.finish_and_clear();
     let mut arms: Vec<Arm> = option_sets
         .iter()
         .map(|o| Arm {
@@ -261,10 +262,36 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
             games: Vec::new(),
         })
         .collect();
-    for r in results {
-        let (arm, g) = r?;
-        arms[arm].games.push(g);
+    // In batches: what a run keeps grows with the games it has played,
+    // never with the number asked for.
+    for batch in batches(count) {
+        let jobs: Vec<(usize, u64)> = (0..option_sets.len())
+            .flat_map(|arm| batch.clone().map(move |j| (arm, first + j * step)))
+            .collect();
+        let results: Vec<Result<(usize, GameResult), String>> = pool.install(|| {
+            jobs.par_iter()
+                .map_init(
+                    || -> Result<Vec<Engine>, String> {
+                        option_sets
+                            .iter()
+                            .map(|o| Engine::load(&variant, o).map_err(|e| e.to_string()))
+                            .collect()
+                    },
+                    |engines, &(arm, i)| {
+                        let engines = engines.as_ref().map_err(|e| e.clone())?;
+                        let r = play_game(&engines[arm], &cfg.seats, cfg.seed, i);
+                        bar.inc(1);
+                        Ok((arm, r))
+                    },
+                )
+                .collect()
+        });
+        for r in results {
+            let (arm, g) = r?;
+            arms[arm].games.push(g);
+        }
     }
+    bar.finish_and_clear();
     for a in &mut arms {
         a.games.sort_by_key(|g| g.index);
     }
@@ -599,6 +626,26 @@ pub fn report_text(run: &RunFile) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_of_many_games_is_played_in_bounded_batches() {
+        // A billion games: nothing is sized by the number before play.
+        let mut b = batches(1_000_000_000);
+        assert_eq!(b.next(), Some(0..BATCH));
+        assert_eq!(b.last().map(|r| r.end), Some(1_000_000_000));
+        assert_eq!(shard_games(u64::MAX, None), u64::MAX);
+        // The batches cover each game once, and a shard plays its games.
+        for games in [1, 5, BATCH - 1, BATCH, BATCH + 1, 3 * BATCH + 7] {
+            let all: Vec<u64> = batches(games).flatten().collect();
+            assert_eq!(all, (0..games).collect::<Vec<_>>());
+            for n in 1..5 {
+                for i in 0..n {
+                    let want = (0..games).filter(|g| g % n == i).count() as u64;
+                    assert_eq!(shard_games(games, Some((i, n))), want, "{games} {i}/{n}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn wilson_matches_known_values() {

@@ -5,6 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::limits::escape_controls;
+use crate::engine::setup::rules_failure;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 use crate::rules::variant::Value;
@@ -80,17 +81,44 @@ fn play_some(
 
 fn play_one(engine: &Engine, seed: u64, set: &[(String, String)]) -> Result<(), String> {
     let mut s = engine.new_game(seed, &[]);
+    let start = s.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    engine
+    let played = engine
         .random_playout(&mut s, &mut rng, PLIES)
-        .map_err(|e| {
-            let with: Vec<String> = set.iter().map(|(k, v)| format!(" -o {k}={v}")).collect();
-            format!(
-                "{}: a random game (seed {seed}{}) hit a rule error at ply {}: {e}",
-                crate::rules::variant::display_path(&engine.variant.path),
-                with.concat(),
-                s.ply
-            )
-        })?;
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+        // The hooks only bots ask, on the first and the last position.
+        .and_then(|()| ask_bot_hooks(engine, &start))
+        .and_then(|()| ask_bot_hooks(engine, &s))
+        // A game the rules ended by failing (at its start) failed too.
+        .and_then(|()| match rules_failure(&s) {
+            Some(e) => Err(e.to_string()),
+            None => Ok(()),
+        });
+    played.map_err(|e| {
+        let with: Vec<String> = set.iter().map(|(k, v)| format!(" -o {k}={v}")).collect();
+        format!(
+            "{}: a random game (seed {seed}{}) hit a rule error at ply {}: {e}",
+            crate::rules::variant::display_path(&engine.variant.path),
+            with.concat(),
+            s.ply
+        )
+    })
+}
+
+/// Asks the hooks that only bots call (`rules.evaluate` for each player,
+/// `rules.consistent` for each piece on the board) about a position, so
+/// that one that fails is found by `check` too.
+fn ask_bot_hooks(engine: &Engine, s: &crate::base::state::GameState) -> Result<(), String> {
+    if engine.rules.has_evaluate() {
+        for p in 0..engine.variant.players.len() {
+            engine.rules.evaluate(s, &engine.variant, p as _)?;
+        }
+    }
+    if engine.rules.has_consistent() {
+        for id in s.board.iter().flatten() {
+            engine.rules.consistent(s, &engine.variant, *id)?;
+        }
+    }
     Ok(())
 }

@@ -56,6 +56,10 @@ pub(super) fn start(
     }
 }
 
+/// The deepest perft: each level is a frame of the search, and no tree is
+/// counted to this depth in a lifetime anyway.
+const PERFT_DEPTH_MAX: u32 = 64;
+
 pub(super) fn perft(
     variant: &str,
     position: Option<PathBuf>,
@@ -63,6 +67,11 @@ pub(super) fn perft(
     depth: u32,
     options: &[String],
 ) -> Result<(), String> {
+    if depth > PERFT_DEPTH_MAX {
+        return Err(format!(
+            "--depth is at most {PERFT_DEPTH_MAX} (perft counts every line to that depth)"
+        ));
+    }
     let (engine, state) = start(variant, position, seed, options)?;
     for d in 1..=depth {
         let t = Instant::now();

@@ -3,7 +3,10 @@
 //! charge more, and a state close to its memory limit spends the budget.
 //! A spent budget stays spent for the rest of the call: every later
 //! interrupt raises again, so a `pcall` that catches the error gets no
-//! fresh budget.
+//! fresh budget. `pcall` and `xpcall` are the host's: a caught error costs
+//! what raising and catching it costs, a caught memory error spends the
+//! budget (the state is at its limit), and once the budget is spent they
+//! raise again instead of catching, so a loop that keeps catching ends.
 
 use std::cell::Cell;
 use std::ffi::c_int;
@@ -35,6 +38,9 @@ const BYTES_PER_TICK: usize = 256;
 /// Above this many KiB in use, the interrupt counts the state as out of
 /// memory (with a script line to show), before the allocator's hard limit.
 const SOFT_MEMORY_KIB: c_int = ((DEFAULT_MEMORY - DEFAULT_MEMORY / 8) >> 10) as c_int;
+/// Ticks a caught error costs: raising, unwinding and catching one takes
+/// about as long as this many loop iterations.
+const ERROR_TICKS: i64 = 1_000;
 /// How many bytes allocated make the interrupt look at the memory in use.
 const MEMORY_CHECK_BYTES: usize = 256 << 10;
 
@@ -91,6 +97,82 @@ pub(super) fn install(lua: &mlua::Lua) -> mlua::Result<()> {
             (*cb).interrupt = Some(interrupt);
             (*cb).onallocate = Some(on_allocate);
         })
+    }
+}
+
+/// Replaces the global `pcall` and `xpcall` with ones that charge a caught
+/// error to the budget (see the module's documentation).
+pub(super) fn install_protected_calls(lua: &mlua::Lua) -> mlua::Result<()> {
+    let g = lua.globals();
+    // SAFETY: both are C functions following Lua's calling convention.
+    unsafe {
+        g.raw_set("pcall", lua.create_c_function(budget_pcall)?)?;
+        g.raw_set("xpcall", lua.create_c_function(budget_xpcall)?)?;
+    }
+    Ok(())
+}
+
+/// Charges a caught error (`status`, not `LUA_OK`) and raises the budget's
+/// error when that spends it, or when it was spent already.
+unsafe fn caught(state: *mut ffi::lua_State, status: c_int) {
+    if status == ffi::LUA_ERRMEM {
+        TICKS.with(|t| t.set(-1));
+        REASON.with(|r| r.set(Spent::Memory));
+    } else {
+        TICKS.with(|t| t.set(t.get() - ERROR_TICKS));
+    }
+    if spent() {
+        // SAFETY: called from a C function of this state.
+        unsafe { raise(state) }
+    }
+}
+
+/// `pcall(f, ...)`: Luau's, with a caught error charged (see [`caught`]).
+unsafe extern "C-unwind" fn budget_pcall(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: plain stack work on the state calling this function.
+    unsafe {
+        ffi::luaL_checkstack(state, 2, std::ptr::null());
+        let top = ffi::lua_gettop(state);
+        if top == 0 {
+            ffi::luaL_error(state, c"missing argument #1 to 'pcall'".as_ptr());
+        }
+        let status = ffi::lua_pcall(state, top - 1, ffi::LUA_MULTRET, 0);
+        if status == ffi::LUA_OK {
+            ffi::lua_pushboolean(state, 1);
+            ffi::lua_insert(state, 1);
+            return ffi::lua_gettop(state);
+        }
+        caught(state, status);
+        ffi::lua_pushboolean(state, 0);
+        ffi::lua_insert(state, -2);
+        2
+    }
+}
+
+/// `xpcall(f, handler, ...)`: Luau's, with a caught error charged.
+unsafe extern "C-unwind" fn budget_xpcall(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: plain stack work on the state calling this function.
+    unsafe {
+        ffi::luaL_checkstack(state, 2, std::ptr::null());
+        let top = ffi::lua_gettop(state);
+        if top < 2 {
+            ffi::luaL_error(state, c"missing argument #2 to 'xpcall'".as_ptr());
+        }
+        // [f, handler, args...] -> [handler, f, args...]
+        ffi::lua_pushvalue(state, 1);
+        ffi::lua_pushvalue(state, 2);
+        ffi::lua_replace(state, 1);
+        ffi::lua_replace(state, 2);
+        let status = ffi::lua_pcall(state, top - 2, ffi::LUA_MULTRET, 1);
+        if status == ffi::LUA_OK {
+            ffi::lua_pushboolean(state, 1);
+            ffi::lua_replace(state, 1);
+            return ffi::lua_gettop(state);
+        }
+        caught(state, status);
+        ffi::lua_pushboolean(state, 0);
+        ffi::lua_replace(state, 1);
+        2
     }
 }
 

@@ -72,6 +72,7 @@ pub(super) fn restrict_globals(lua: &Lua) -> mlua::Result<()> {
     )?;
     math.set("randomseed", LV::Nil)?;
     g.raw_set("print", lua.create_function(print)?)?;
+    budget::install_protected_calls(lua)?;
     Ok(())
 }
 

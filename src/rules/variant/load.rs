@@ -252,7 +252,9 @@ fn read_text(path: &Path) -> Result<String, LoadError> {
 }
 
 fn parse_raw(text: &str, path: &Path) -> Result<RawVariant, LoadError> {
-    serde_saphyr::from_str(text).map_err(|e| {
+    // Booleans are `true` and `false` only (not YAML 1.1's yes/no/on/off).
+    let options = serde_saphyr::options! { strict_booleans: true };
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| {
         let (line, column, message) = yaml_error(&e);
         LoadError(vec![Diagnostic {
             file: display_path(path),
@@ -289,6 +291,9 @@ fn plain_yaml_message(msg: &str) -> String {
             return "nested too deeply".into();
         }
         return "the file is too large or too complex to read".into();
+    }
+    if lower.contains("strict mode expects true/false") {
+        return "invalid boolean (expected true or false)".into();
     }
     if lower.contains("duplicate") {
         // `duplicate mapping key: name, set DuplicateKeyPolicy in Options…`

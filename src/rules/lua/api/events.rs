@@ -65,6 +65,19 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
                 Some(t) => plain_data(t)?,
                 None => Vec::new(),
             };
+            if let Some(h) = &handler {
+                // Refused here, with this line, not when the answer comes.
+                let rules: mlua::Table = lua.globals().raw_get("rules")?;
+                if !matches!(
+                    rules.raw_get::<mlua::Value>(h.0.as_str())?,
+                    mlua::Value::Function(_)
+                ) {
+                    return Err(mlua::Error::runtime(format!(
+                        "g:choose: the handler `{}` is not a function of `rules`",
+                        h.0
+                    )));
+                }
+            }
             let asked = Asked {
                 reason: &reason,
                 options,

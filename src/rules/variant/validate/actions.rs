@@ -10,7 +10,7 @@ use super::Ctx;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::actions::{
-    parse_template, ActionChoose, ActionDecl, Filter, ParamDecl, Source,
+    parse_template, ActionChoose, ActionDecl, Filter, ParamDecl, Source, TextPart,
 };
 use crate::rules::variant::raw::{
     Param, RawAction, RawActionChoose, RawActionParam, RawPerformIf, RawVariant,
@@ -40,12 +40,54 @@ pub(super) fn actions(
         return Vec::new();
     }
     let queries: Vec<String> = raw.queries.keys().cloned().collect();
+    // The texts of actions without parameters, with the action naming each.
+    let mut fixed: Vec<(String, &str)> = Vec::new();
     list.iter()
         .filter_map(|(name, a)| {
-            enabled(&a.value, a.referenced, cx)
-                .then(|| action(name, &a.value, a.referenced, (board, kinds), &queries, cx))?
+            let decl = enabled(&a.value, a.referenced, cx)
+                .then(|| action(name, &a.value, a.referenced, (board, kinds), &queries, cx))??;
+            if let [TextPart::Lit(t)] = decl.text.as_slice() {
+                let at = a.value.text.as_ref().map_or(a.referenced, |t| t.referenced);
+                match fixed.iter().find(|f| f.0 == *t) {
+                    Some((_, other)) => cx.err_at(
+                        at,
+                        format!(
+                            "actions.{name}: `{t}` is the same text as `{other}`'s; \
+                             a record could not tell them apart"
+                        ),
+                    ),
+                    None => fixed.push((t.clone(), name.as_str())),
+                }
+            }
+            Some(decl)
         })
         .collect()
+}
+
+/// The most bytes of an action's text.
+const TEXT_MAX: usize = 200;
+
+/// Why an action's name or text could be read as another action, if it
+/// could: a reserved word, a cell or a move.
+fn collides(text: &str, board: &Board) -> Option<&'static str> {
+    let t = text.trim();
+    if matches!(t, "pass" | "offer-draw" | "accept-draw") || t.starts_with('#') {
+        return Some("is a reserved action word (pass, offer-draw, accept-draw, #N)");
+    }
+    if board.parse_cell(t).is_some() {
+        return Some("reads as a cell");
+    }
+    let cells = |l: &str, r: &str| board.parse_cell(l).is_some() && board.parse_cell(r).is_some();
+    let split = t.split_once(['-', 'x', 'X', ':']);
+    let joined = t
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_alphabetic())
+        .map(|(i, _)| (&t[..i], &t[i..]));
+    if split.is_some_and(|(l, r)| cells(l, r)) || joined.is_some_and(|(l, r)| cells(l, r)) {
+        return Some("reads as a move (FROM-TO)");
+    }
+    None
 }
 
 /// An action's `enabled` (a boolean or a boolean option; true if absent).
@@ -93,21 +135,8 @@ fn action(
     for (i, (pname, p)) in a.params.iter().enumerate() {
         params.push(param(pname, &p.value, &names[..i], board, cx)?);
     }
-    let default_text = std::iter::once(name.to_string())
-        .chain(names.iter().map(|n| format!("{{{n}}}")))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let (text_src, text_at) = match &a.text {
-        Some(t) => (t.value.clone(), t.referenced),
-        None => (default_text, at),
-    };
-    let text = match parse_template(&text_src, &names) {
-        Ok(t) => t,
-        Err(e) => {
-            cx.err_at(text_at, format!("actions.{name}.text: {e}"));
-            return None;
-        }
-    };
+    let text = action_text(name, a, &names, at, board.0, cx)?;
+    check_cost(name, a, at, cx);
     let closes = match &a.closes {
         Some(Param::Opt(t)) if t.starts_with("!$") => !cx.resolve(
             &Param::Opt(t[1..].to_string()),
@@ -147,6 +176,75 @@ fn action(
         perform_if,
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
     })
+}
+
+/// An action's text, from its `text` or its name and parameters: short,
+/// and not to be read as another action (see [`collides`]).
+fn action_text(
+    name: &str,
+    a: &RawAction,
+    names: &[String],
+    at: serde_saphyr::Location,
+    board: &Board,
+    cx: &mut Ctx,
+) -> Option<Vec<TextPart>> {
+    let default_text = std::iter::once(name.to_string())
+        .chain(names.iter().map(|n| format!("{{{n}}}")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(why) = collides(name, board) {
+        cx.err_at(
+            at,
+            format!("actions.{name}: the name {why}; a record could not tell them apart"),
+        );
+    }
+    let (text_src, text_at) = match &a.text {
+        Some(t) => (t.value.clone(), t.referenced),
+        None => (default_text, at),
+    };
+    if text_src.len() > TEXT_MAX {
+        cx.err_at(
+            text_at,
+            format!(
+                "actions.{name}.text: at most {TEXT_MAX} bytes, got {}",
+                text_src.len()
+            ),
+        );
+        return None;
+    }
+    if a.text.is_some() && names.is_empty() {
+        if let Some(why) = collides(&text_src, board) {
+            cx.err_at(
+                text_at,
+                format!(
+                    "actions.{name}.text: `{text_src}` {why}; a record could not tell them apart"
+                ),
+            );
+        }
+    }
+    let text = match parse_template(&text_src, names) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.err_at(text_at, format!("actions.{name}.text: {e}"));
+            return None;
+        }
+    };
+    Some(text)
+}
+
+/// An action's `cost`: an amount of at least 0.
+fn check_cost(name: &str, a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) {
+    if let Some(c) = &a.cost {
+        if c.amount < 0 {
+            cx.err_at(
+                at,
+                format!(
+                    "actions.{name}.cost: the amount is {}; a cost is at least 0",
+                    c.amount
+                ),
+            );
+        }
+    }
 }
 
 /// `choose`: the query must be declared (`queries:`).

@@ -35,6 +35,25 @@ fn action_ref(s: &Spanned<String>, actions: &[ActionDecl], what: &str, cx: &mut 
     }
 }
 
+/// The numbers of the declared actions a list names, each once (a second
+/// mention is an error there).
+fn action_refs(
+    list: &[Spanned<String>],
+    actions: &[ActionDecl],
+    what: &str,
+    cx: &mut Ctx,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        if list[..i].iter().any(|b| b.value == a.value) {
+            cx.err_at(a.referenced, format!("{what}: `{}` twice", a.value));
+            continue;
+        }
+        out.extend(action_ref(a, actions, what, cx));
+    }
+    out
+}
+
 /// One of `words`, or an error listing them.
 fn word<T: Copy>(s: &Spanned<String>, words: &[(&str, T)], what: &str, cx: &mut Ctx) -> Option<T> {
     match words.iter().find(|w| w.0 == s.value) {
@@ -108,11 +127,10 @@ pub(super) fn phases(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> 
             continue;
         }
         let what = format!("phases.{name}.actions");
-        let acts = p.actions.as_ref().map(|l| {
-            l.iter()
-                .filter_map(|a| action_ref(a, actions, &what, cx))
-                .collect()
-        });
+        let acts = p
+            .actions
+            .as_ref()
+            .map(|l| action_refs(l, actions, &what, cx));
         let reverse = match &p.order {
             Some(o) => word(
                 o,
@@ -171,11 +189,7 @@ fn reaction(
         .iter()
         .filter_map(|a| action_ref(a, actions, &key("after"), cx))
         .collect();
-    let acts: Vec<u8> = r
-        .actions
-        .iter()
-        .filter_map(|a| action_ref(a, actions, &key("actions"), cx))
-        .collect();
+    let acts: Vec<u8> = action_refs(&r.actions, actions, &key("actions"), cx);
     if r.actions.is_empty() {
         cx.err_at(
             at,
@@ -251,12 +265,26 @@ fn reaction(
     })
 }
 
+/// Containers a variant may declare (the sandbox's limit on a game's
+/// containers, `lua-api.md` "Limits").
+const CONTAINERS_MAX: usize = 256;
+
 /// `containers:` by name.
 pub(super) fn containers(raw: &RawVariant, cx: &mut Ctx) -> Vec<ContainerDecl> {
     let Some(list) = &raw.containers else {
         return Vec::new();
     };
     cx.from("containers");
+    if let Some((name, c)) = list.get_index(CONTAINERS_MAX) {
+        cx.err_at(
+            c.referenced,
+            format!(
+                "containers.{name}: a variant declares at most {CONTAINERS_MAX} containers, found {}",
+                list.len()
+            ),
+        );
+        return Vec::new();
+    }
     list.iter()
         .filter_map(|(name, c)| container(name, &c.value, c.referenced, cx))
         .collect()

@@ -252,6 +252,13 @@ fn move_pattern(s: &Scope, m: &RawMove, mloc: Location, cx: &mut Ctx) -> Option<
         .as_ref()
         .map(|l| s.kind_ids(cx, mloc, l, "jump_kinds"));
     let target = target(s, m, mloc, enemy_kinds, relative, cx);
+    if m.slide.is_none() && m.strike_at_range.is_some() {
+        cx.err_at(
+            mloc,
+            format!("piece `{name}`: `strike_at_range` is for a slide only"),
+        );
+        return None;
+    }
     Some(if m.step.is_some() {
         MovePattern::Step { deltas, target }
     } else if m.slide.is_some() {
