@@ -129,3 +129,85 @@ fn has_legal_action_agrees_with_the_listing_on_every_variant() {
     }
     assert!(compared > 1000, "{compared} positions ({stuck} stuck)");
 }
+
+/// A small game with a declared action whose `legal` hook refuses with a
+/// reason, and a `rules.filter` that vetoes one move with a reason and one
+/// without.
+const REFUSING_YAML: &str = r#"
+name: Refusing
+players: [white, black]
+hidden_identities: false
+script: refusing.lua
+board: { files: 6, ranks: 6 }
+pieces:
+  good: { name: Good, symbol: G, code: G, count: 1, moves: [{ step: orthogonal }] }
+  bad:  { name: Bad,  symbol: B, code: B, count: 1, moves: [{ step: orthogonal }] }
+start: "5b/6/6/6/6/B4G w"
+actions:
+  exit:
+    params:
+      cell: { from: own_pieces }
+    legal: may_exit
+    perform: do_exit
+rules:
+  no_moves: lose
+"#;
+
+const REFUSING_LUA: &str = r#"
+function rules.may_exit(g, args)
+  local p = g:piece_at(args.cell)
+  if p.kind ~= "good" then return "only a Good piece may exit" end
+  return true
+end
+function rules.do_exit(g, args)
+  g:capture(g:piece_at(args.cell).id)
+end
+function rules.filter(g, moves)
+  local out = {}
+  for i, m in ipairs(moves) do
+    if m.from == "f1" and m.to == "f2" then out[i] = "the wall above f1 holds" end
+    if m.from == "a1" and m.to == "b1" then out[i] = true end
+  end
+  return out
+end
+"#;
+
+fn refusing() -> (tempfile::TempDir, sandtable::engine::Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("refusing.yaml"), REFUSING_YAML).unwrap();
+    std::fs::write(dir.path().join("refusing.lua"), REFUSING_LUA).unwrap();
+    let e = common::engine(dir.path().join("refusing.yaml").to_str().unwrap(), &[]);
+    (dir, e)
+}
+
+#[test]
+fn a_legal_hooks_reason_is_the_refusal_and_its_refused_cells_are_not_offered() {
+    let (_dir, e) = refusing();
+    let s = e.new_game(1, &[]);
+    let legal = common::legal(&e, &s);
+    assert!(legal.contains(&"exit f1".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"exit a1".to_string()), "{legal:?}");
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "exit a1"));
+    assert!(why.contains("only a Good piece may exit"), "{why}");
+    // A cell that is not the action's: the cells offered are those the
+    // hook accepts.
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "exit c3"));
+    assert!(why.contains("may be: f1)"), "{why}");
+}
+
+#[test]
+fn a_filters_veto_names_the_filter_and_its_reason() {
+    let (_dir, e) = refusing();
+    let s = e.new_game(1, &[]);
+    let legal = common::legal(&e, &s);
+    assert!(legal.contains(&"f1-e1".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"f1-f2".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"a1-b1".to_string()), "{legal:?}");
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "f1-f2"));
+    assert!(
+        why.contains("rules.filter") && why.contains("the wall above f1 holds"),
+        "{why}"
+    );
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "a1-b1"));
+    assert!(why.contains("rules.filter refuses it"), "{why}");
+}

@@ -210,17 +210,11 @@ impl Engine {
     /// Removes the moves `rules.filter` forbids; a failing filter fails the
     /// listing.
     fn apply_filter(&self, s: &GameState, out: &mut Vec<Action>) -> Result<(), ActionError> {
-        let moves: Vec<(Cell, Cell, PieceId)> = out
-            .iter()
-            .filter_map(|a| match *a {
-                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
-                _ => None,
-            })
+        let mut drop: Vec<usize> = self
+            .filter_vetoes(s, out)?
+            .into_iter()
+            .map(|v| v.0)
             .collect();
-        let mut drop = self
-            .rules
-            .filter(s, &self.variant, &moves)
-            .map_err(ActionError::Script)?;
         drop.sort_unstable();
         drop.dedup();
         for i in drop.into_iter().rev() {
@@ -229,6 +223,53 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// What `rules.filter` says of the moves among `list`: the 1-based
+    /// indices (among `list`) it forbids, each with its reason if it gave one.
+    fn filter_vetoes(
+        &self,
+        s: &GameState,
+        list: &[Action],
+    ) -> Result<Vec<(usize, Option<String>)>, ActionError> {
+        let moves: Vec<(Cell, Cell, PieceId)> = list
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
+                _ => None,
+            })
+            .collect();
+        self.rules
+            .filter(s, &self.variant, &moves)
+            .map_err(ActionError::Script)
+    }
+
+    /// Whether `rules.filter` forbids move `a` here (`Some`, with its
+    /// reason if it gave one): the filter is asked about the moves it would
+    /// see while listing.
+    pub(super) fn filter_refusal(&self, s: &GameState, a: &Action) -> Option<Option<String>> {
+        if !self.rules.has_filter() || !s.pending.is_empty() || !s.windows.is_empty() {
+            return None;
+        }
+        let frozen = self.frozen_cells(s, s.to_move).ok()?;
+        let mut list = Vec::new();
+        let extras = self
+            .visit_moves(s, s.to_move, &frozen, true, &mut |m| {
+                list.push(m);
+                false
+            })
+            .ok()?;
+        if extras {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let i = list.iter().position(|m| m == a)? + 1;
+        let vetoes = self.filter_vetoes(s, &list).ok()?;
+        let mine: Vec<&(usize, Option<String>)> = vetoes.iter().filter(|v| v.0 == i).collect();
+        if mine.is_empty() {
+            return None;
+        }
+        Some(mine.iter().find_map(|v| v.1.clone()))
     }
 
     /// The one move the back-and-forth limit forbids now, if any: the piece
