@@ -55,6 +55,26 @@ fn check_accepts_the_bundled_variant() {
 }
 
 #[test]
+fn check_notes_a_variant_that_relies_on_the_default_evaluation() {
+    // No `rules.evaluate`: a note (on standard output), and still success.
+    let o = run(Path::new(ROOT), &["check", "classic_stratego"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        out.contains("note:") && out.contains("no `rules.evaluate`") && out.contains("1 + rank"),
+        "{out}"
+    );
+    // With one, no note.
+    let dir = copy_variant(
+        |y| y,
+        |l| format!("{l}\nfunction rules.evaluate(g, player)\n  return 0.5\nend\n"),
+    );
+    let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("rules.evaluate"), "{}", text(&o));
+}
+
+#[test]
 fn check_names_file_line_and_column_of_a_misspelt_key() {
     let dir = copy_variant(
         |y| y.replace("hidden_identities:", "hiden_identities:"),

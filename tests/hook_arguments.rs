@@ -80,3 +80,66 @@ fn filter_gets_each_moves_distance() {
     let a1 = common::targets(&e, &s, "a1");
     assert_eq!(a1, ["a2", "a3"], "{a1:?}");
 }
+
+#[test]
+fn a_misspelt_key_of_a_piece_filter_is_an_error_naming_it() {
+    let (_dir, e) = engine(RANGE_LUA);
+    let s = common::position(&e, POSITION);
+    let eval = |code: &str| e.rules.eval(&s, &e.variant, code);
+    assert_eq!(eval("g:count{owner='red', kind='scout'}").unwrap(), "2");
+    let err = eval("g:count{owner='red', knd='scout'}").unwrap_err();
+    assert!(
+        err.contains("`knd`") && err.contains("did you mean `kind`"),
+        "{err}"
+    );
+    let err = eval("g:pieces{colour='red'}").unwrap_err();
+    assert!(err.contains("`colour`"), "{err}");
+}
+
+#[test]
+fn pieces_are_ids_or_piece_tables_everywhere_in_the_api() {
+    let (_dir, e) = engine(RANGE_LUA);
+    let s = common::position(&e, POSITION);
+    let eval = |code: &str| e.rules.eval(&s, &e.variant, code);
+    // A piece table wherever an id is accepted.
+    let ok = eval(
+        "(function() local p = g:piece_at('a6'); g:reveal(p, 'all'); g:set_known(p, 'all'); \
+         g:set_attr(p, 'x', 3); local q = g:piece(p); return q.id == p.id end)()",
+    );
+    assert_eq!(ok.unwrap(), "true");
+    // And an error in the API's words, not Rust's, for anything else.
+    for bad in [
+        "g:reveal({}, 'all')",
+        "g:reveal('a6', 'all')",
+        "g:capture(true)",
+    ] {
+        let err = eval(bad).unwrap_err();
+        assert!(
+            err.contains("a piece (its id or its table)") && !err.contains("u32"),
+            "{bad}: {err}"
+        );
+    }
+    let err = eval("g:set_attr(g:piece_at('a6'), 'x', {})").unwrap_err();
+    assert!(
+        err.contains("g:set_attr: argument 3: expected a whole number, got a table"),
+        "{err}"
+    );
+}
+
+#[test]
+fn in_rules_strike_both_pieces_are_still_on_the_board_as_documented() {
+    // docs/lua-api.md: the attacker on `action.from`, the defender on
+    // `action.to`, both revealed (classic Stratego sets strike_reveals).
+    let lua = r#"
+local base_strike = rules.strike
+function rules.strike(g, attacker, defender, action)
+  local a, d = g:piece_at(action.from), g:piece_at(action.to)
+  g:set_counter("seen", (a and a.id == attacker.id and d and d.id == defender.id) and 1 or 2)
+  return base_strike(g, attacker, defender, action)
+end
+"#;
+    let (_dir, e) = engine(lua);
+    let mut s = common::position(&e, POSITION);
+    common::play(&e, &mut s, &["b1-b3"]);
+    assert_eq!(s.counter("seen", None), 1);
+}

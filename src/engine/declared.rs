@@ -95,18 +95,64 @@ impl Engine {
         if self.has_royal() && self.declared_exposes_royal(s, p, &a)? {
             return Ok(());
         }
-        if let Some(f) = &d.legal {
-            let args = self.declared_args(d, &a);
-            if !self
-                .rules
-                .legal_declared(s, &self.variant, f, &args)
-                .map_err(ActionError::Script)?
-            {
-                return Ok(());
-            }
+        if self.hook_refusal(s, d, &a)?.is_some() {
+            return Ok(());
         }
         out.push(a);
         Ok(())
+    }
+
+    /// What the action's `legal` function says against it: `None` when it
+    /// agrees (or there is none), else its reason (empty when it gave none).
+    fn hook_refusal(
+        &self,
+        s: &GameState,
+        d: &ActionDecl,
+        a: &Action,
+    ) -> Result<Option<String>, ActionError> {
+        let Some(f) = &d.legal else {
+            return Ok(None);
+        };
+        let args = self.declared_args(d, a);
+        self.rules
+            .legal_declared(s, &self.variant, f, &args)
+            .map_err(ActionError::Script)
+    }
+
+    /// Whether some complete declared action of kind `kind` that starts
+    /// with the parameter values `cells` has values for `p` that its
+    /// `legal` function accepts (a value offered in a refusal must not be
+    /// one the hook refuses; royal safety is explained on its own).
+    fn completes(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kind: u8,
+        d: &ActionDecl,
+        cells: &[Cell],
+    ) -> bool {
+        if cells.len() >= d.params.len() {
+            let mut c = [0 as Cell; 2];
+            c[..cells.len().min(2)].copy_from_slice(&cells[..cells.len().min(2)]);
+            let a = Action::Declared {
+                kind,
+                a: c[0],
+                b: c[1],
+            };
+            return self.hook_refusal(s, d, &a).is_ok_and(|r| r.is_none());
+        }
+        let mut next = Vec::new();
+        if self
+            .param_values(s, (p, None), d, cells.len(), cells, &mut next)
+            .is_err()
+        {
+            return false;
+        }
+        next.into_iter().any(|v| {
+            let mut more = cells.to_vec();
+            more.push(v);
+            self.completes(s, p, kind, d, &more)
+        })
     }
 
     /// Whether declared action `k` can be taken now by `p` (as
@@ -494,7 +540,17 @@ impl Engine {
                     ),
                     None => format!("{} is not one of its cells", b.cell_name(c)),
                 };
-                let list: Vec<String> = vals.iter().map(|&v| b.cell_name(v)).collect();
+                // Only the values that lead to an action the rules list.
+                let earlier = &[x, y][..i];
+                let list: Vec<String> = vals
+                    .iter()
+                    .filter(|&&v| {
+                        let mut cells = earlier.to_vec();
+                        cells.push(v);
+                        self.completes(s, p, kind, d, &cells)
+                    })
+                    .map(|&v| b.cell_name(v))
+                    .collect();
                 return format!("`{text}`: {what} (`{name}` may be: {})", list.join(" "));
             }
         }
@@ -504,6 +560,14 @@ impl Engine {
                 self.player_name(p)
             );
         }
-        format!("`{text}`: the rules refuse it here")
+        match self.hook_refusal(s, d, a) {
+            Ok(Some(why)) if !why.is_empty() => format!("`{text}`: {why}"),
+            Ok(Some(_)) => format!(
+                "`{text}`: rules.{} refuses it here",
+                d.legal.as_deref().unwrap_or("legal")
+            ),
+            Err(e) => format!("`{text}`: {e}"),
+            Ok(None) => format!("`{text}`: the rules refuse it here"),
+        }
     }
 }

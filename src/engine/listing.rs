@@ -5,6 +5,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
+use crate::engine::check::Guard;
 use crate::engine::joint::ExtraMove;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::{Action, ActionError, Engine};
@@ -69,48 +70,14 @@ impl Engine {
         let p = s.to_move;
         let frozen = self.frozen_cells(s, p)?;
         // Cells in order, and each piece's targets sorted: the list comes out
-        // sorted without sorting it whole.
-        let mut targets = Vec::new();
-        for (from, slot) in s.board.iter().enumerate() {
-            let Some(id) = *slot else { continue };
-            if s.pieces[id as usize].owner != p {
-                continue;
-            }
-            let from = from as Cell;
-            if frozen.contains(&from) {
-                continue;
-            }
-            piece_targets(&self.moves, s, id, from, &mut targets);
-            out.extend(targets.iter().map(|&to| Action::Move { from, to }));
-        }
-        let extras = self.extra_moves(s, p)?;
-        if !extras.is_empty() {
-            out.extend(
-                extras
-                    .iter()
-                    .map(|&(from, to, _)| Action::Move { from, to }),
-            );
+        // sorted without sorting it whole, unless extra moves join it.
+        let extras = self.visit_moves(s, p, &frozen, true, &mut |a| {
+            out.push(a);
+            false
+        })?;
+        if extras {
             out.sort_unstable();
             out.dedup();
-        }
-        if let Some(banned) = self.banned_by_repetition(s) {
-            if let Some(i) = out.iter().position(|a| *a == banned) {
-                out.remove(i);
-            }
-        }
-        if self.has_royal {
-            let mut guard = self.guard(s, p, true)?;
-            out.retain(|a| match *a {
-                Action::Move { from, to } => {
-                    let side = extras
-                        .iter()
-                        .find(|e| e.0 == from && e.1 == to)
-                        .map_or(&[][..], |e| &e.2[..]);
-                    self.guard_allows(&mut guard, s, p, from, to, side)
-                }
-                _ => true,
-            });
-            guard.result()?;
         }
         if self.rules.has_filter() {
             self.apply_filter(s, out)?;
@@ -153,11 +120,48 @@ impl Engine {
         if self.rules.has_filter() || self.rules.has_actions() || !self.variant.actions.is_empty() {
             return Ok(self.try_legal_actions(s)?.iter().any(|a| !a.is_social()));
         }
-        let p = s.to_move;
-        let banned = self.banned_by_repetition(s);
-        let frozen = self.frozen_cells(s, p)?;
-        let mut guard = None;
+        // The listing's own path, stopping at the first legal move.
+        let frozen = self.frozen_cells(s, s.to_move)?;
         let mut found = false;
+        self.visit_moves(s, s.to_move, &frozen, false, &mut |_| {
+            found = true;
+            true
+        })?;
+        Ok(found)
+    }
+
+    /// The one legality path for moves: calls `take` with each legal move
+    /// of player `p` (the pieces' declared moves, then the extra moves:
+    /// joint moves, passing captures, `rules.extra_moves`), leaving out the
+    /// moves of `frozen` pieces, the one the back-and-forth ban forbids and
+    /// those that leave a royal piece capturable. `take` answers whether to
+    /// stop (the question "is there any" stops at the first). With `all`
+    /// (a whole listing), each piece's targets come sorted. Returns whether
+    /// any extra move was a candidate (the list then needs sorting), or the
+    /// error of a query hook.
+    fn visit_moves(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        frozen: &[Cell],
+        all: bool,
+        take: &mut dyn FnMut(Action) -> bool,
+    ) -> Result<bool, ActionError> {
+        let banned = self.banned_by_repetition(s);
+        let mut guard = if self.has_royal {
+            Some(self.guard(s, p, all)?)
+        } else {
+            None
+        };
+        let mut stop = false;
+        let legal = |guard: &mut Option<Guard>, from: Cell, to: Cell, side: &[Cell]| {
+            let a = Action::Move { from, to };
+            banned != Some(a)
+                && guard
+                    .as_mut()
+                    .is_none_or(|g| self.guard_allows(g, s, p, from, to, side))
+        };
+        let mut targets = Vec::new();
         for (from, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
             if s.pieces[id as usize].owner != p {
@@ -167,54 +171,50 @@ impl Engine {
             if frozen.contains(&from) {
                 continue;
             }
-            self.piece_moves(s, id, from, &mut |to| {
-                found |= banned != Some(Action::Move { from, to })
-                    && !found
-                    && (!self.has_royal || {
-                        let g = guard.get_or_insert_with(|| self.guard(s, p, false));
-                        g.as_mut()
-                            .is_ok_and(|g| self.guard_allows(g, s, p, from, to, &[]))
-                    });
-            });
-            if found {
+            if all {
+                piece_targets(&self.moves, s, id, from, &mut targets);
+                for &to in &targets {
+                    if legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }) {
+                        stop = true;
+                        break;
+                    }
+                }
+            } else {
+                self.piece_moves(s, id, from, &mut |to| {
+                    stop = stop
+                        || (legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }));
+                });
+            }
+            if stop {
                 break;
             }
         }
-        if !found {
-            found = self.extra_moves(s, p)?.iter().any(|(from, to, side)| {
-                !frozen.contains(from)
-                    && banned
-                        != Some(Action::Move {
-                            from: *from,
-                            to: *to,
-                        })
-                    && (!self.has_royal || {
-                        let g = guard.get_or_insert_with(|| self.guard(s, p, false));
-                        g.as_mut()
-                            .is_ok_and(|g| self.guard_allows(g, s, p, *from, *to, side))
-                    })
-            });
+        let mut extras = false;
+        if !stop {
+            for (from, to, side) in self.extra_moves(s, p)? {
+                extras = true;
+                if !frozen.contains(&from)
+                    && legal(&mut guard, from, to, &side)
+                    && take(Action::Move { from, to })
+                {
+                    break;
+                }
+            }
         }
-        match guard {
-            Some(g) => g?.result().map(|()| found),
-            None => Ok(found),
+        if let Some(mut g) = guard {
+            g.result()?;
         }
+        Ok(extras)
     }
 
     /// Removes the moves `rules.filter` forbids; a failing filter fails the
     /// listing.
     fn apply_filter(&self, s: &GameState, out: &mut Vec<Action>) -> Result<(), ActionError> {
-        let moves: Vec<(Cell, Cell, PieceId)> = out
-            .iter()
-            .filter_map(|a| match *a {
-                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
-                _ => None,
-            })
+        let mut drop: Vec<usize> = self
+            .filter_vetoes(s, out)?
+            .into_iter()
+            .map(|v| v.0)
             .collect();
-        let mut drop = self
-            .rules
-            .filter(s, &self.variant, &moves)
-            .map_err(ActionError::Script)?;
         drop.sort_unstable();
         drop.dedup();
         for i in drop.into_iter().rev() {
@@ -223,6 +223,53 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// What `rules.filter` says of the moves among `list`: the 1-based
+    /// indices (among `list`) it forbids, each with its reason if it gave one.
+    fn filter_vetoes(
+        &self,
+        s: &GameState,
+        list: &[Action],
+    ) -> Result<Vec<(usize, Option<String>)>, ActionError> {
+        let moves: Vec<(Cell, Cell, PieceId)> = list
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
+                _ => None,
+            })
+            .collect();
+        self.rules
+            .filter(s, &self.variant, &moves)
+            .map_err(ActionError::Script)
+    }
+
+    /// Whether `rules.filter` forbids move `a` here (`Some`, with its
+    /// reason if it gave one): the filter is asked about the moves it would
+    /// see while listing.
+    pub(super) fn filter_refusal(&self, s: &GameState, a: &Action) -> Option<Option<String>> {
+        if !self.rules.has_filter() || !s.pending.is_empty() || !s.windows.is_empty() {
+            return None;
+        }
+        let frozen = self.frozen_cells(s, s.to_move).ok()?;
+        let mut list = Vec::new();
+        let extras = self
+            .visit_moves(s, s.to_move, &frozen, true, &mut |m| {
+                list.push(m);
+                false
+            })
+            .ok()?;
+        if extras {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let i = list.iter().position(|m| m == a)? + 1;
+        let vetoes = self.filter_vetoes(s, &list).ok()?;
+        let mine: Vec<&(usize, Option<String>)> = vetoes.iter().filter(|v| v.0 == i).collect();
+        if mine.is_empty() {
+            return None;
+        }
+        Some(mine.iter().find_map(|v| v.1.clone()))
     }
 
     /// The one move the back-and-forth limit forbids now, if any: the piece

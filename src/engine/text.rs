@@ -188,6 +188,12 @@ impl Engine {
                         return format!("{tname} holds your own piece");
                     }
                 }
+                if self
+                    .frozen_cells(s, piece.owner)
+                    .is_ok_and(|f| f.contains(&from))
+                {
+                    return format!("the {} on {fname} is frozen and cannot move", kind.display);
+                }
                 let mut reachable = false;
                 self.piece_moves(s, id, from, &mut |c| reachable |= c == to);
                 if !reachable {
@@ -196,12 +202,6 @@ impl Engine {
                         kind.display,
                         describe_moves(&kind.moves)
                     );
-                }
-                if self
-                    .frozen_cells(s, piece.owner)
-                    .is_ok_and(|f| f.contains(&from))
-                {
-                    return format!("the {} on {fname} is frozen and cannot move", kind.display);
                 }
                 if self.has_royal
                     && self
@@ -224,7 +224,11 @@ impl Engine {
                         );
                     }
                 }
-                "not a legal action here".into()
+                match self.filter_refusal(s, a) {
+                    Some(Some(why)) => format!("rules.filter refuses it: {why}"),
+                    Some(None) => "rules.filter refuses it".into(),
+                    None => "not a legal action here".into(),
+                }
             }
         }
     }

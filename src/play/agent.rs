@@ -155,6 +155,18 @@ impl Agent for RandomAgent {
     }
 }
 
+/// A note for a variant whose bots fall back on the default evaluation
+/// (material, `1 + rank` per piece), which rewards capturing pieces whose
+/// rank means nothing to the game; `None` when it has `rules.evaluate`.
+pub fn default_evaluation_note(engine: &Engine) -> Option<String> {
+    (!engine.rules.has_evaluate()).then(|| {
+        "note: no `rules.evaluate`: the bots score positions by material (1 + rank per piece \
+         in play); if rank is not what matters in this game, define rules.evaluate \
+         (docs/lua-api.md)"
+            .to_string()
+    })
+}
+
 /// How a position is scored for each player when a playout stops before
 /// the end: `rules.evaluate(g, player)` when the variant defines it, else
 /// material (the sum of `1 + rank` over a player's pieces in play), turned

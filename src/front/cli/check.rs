@@ -28,13 +28,18 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
     for v in variants {
         match Engine::load(v, &overrides) {
             Ok(e) => match play_some(v, &e, &overrides) {
-                Ok(games) => println!(
-                    "{}",
-                    escape_controls(&format!(
-                        "{}: ok ({}; {games} random games played)",
-                        v, e.variant.name
-                    ))
-                ),
+                Ok(games) => {
+                    println!(
+                        "{}",
+                        escape_controls(&format!(
+                            "{}: ok ({}; {games} random games played)",
+                            v, e.variant.name
+                        ))
+                    );
+                    if let Some(note) = crate::play::agent::default_evaluation_note(&e) {
+                        println!("{v}: {}", escape_controls(&note));
+                    }
+                }
                 Err(m) => {
                     bad = true;
                     println!("{}", escape_controls(&m));

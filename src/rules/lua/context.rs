@@ -225,8 +225,81 @@ pub(super) fn parse_cell(cx: &CallCtx, name: &str) -> mlua::Result<Cell> {
         .ok_or_else(|| mlua::Error::runtime(format!("`{name}` is not a cell of the board")))
 }
 
+/// A piece argument of the API, as docs/lua-api.md promises it: a piece's
+/// id or its piece table (read by its `id`). Anything else is an error in
+/// the API's words.
+pub(super) struct PieceArg(pub u32);
+
+impl mlua::FromLua for PieceArg {
+    fn from_lua(v: LV, _: &Lua) -> mlua::Result<Self> {
+        let id = |v: &LV| match *v {
+            LV::Integer(i) => u32::try_from(i).ok(),
+            LV::Number(n) if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) => {
+                Some(n as u32)
+            }
+            _ => None,
+        };
+        if let Some(i) = id(&v) {
+            return Ok(PieceArg(i));
+        }
+        let got = match &v {
+            LV::Table(t) => match t.raw_get::<LV>("id")? {
+                LV::Nil => "a table without an `id`".to_string(),
+                other => match id(&other) {
+                    Some(i) => return Ok(PieceArg(i)),
+                    None => format!("a table whose `id` is {}", lua_type_words(&other)),
+                },
+            },
+            other => lua_type_words(other),
+        };
+        Err(mlua::Error::runtime(format!(
+            "expected a piece (its id or its table), got {got}"
+        )))
+    }
+}
+
+/// A Lua value's type as a designer reads it (`a string`, `a table`).
+pub(super) fn lua_type_words(v: &LV) -> String {
+    match v {
+        LV::Nil => "nil".into(),
+        LV::Boolean(b) => format!("the boolean {b}"),
+        LV::Integer(_) | LV::Number(_) => "a number that is no piece id".into(),
+        other => format!("a {}", other.type_name()),
+    }
+}
+
+/// Refuses a key of a table argument that the API does not read, naming
+/// it with the closest known key ("did you mean").
+pub(super) fn known_keys(t: &mlua::Table, what: &str, keys: &[&str]) -> mlua::Result<()> {
+    for pair in t.pairs::<LV, LV>() {
+        let (k, _) = pair?;
+        if let LV::String(s) = &k {
+            if keys.iter().any(|x| x.as_bytes() == &s.as_bytes()[..]) {
+                continue;
+            }
+        }
+        let name = match &k {
+            LV::String(s) => s.to_str()?.to_string(),
+            other => format!("[{}]", lua_type_words(other)),
+        };
+        if keys.contains(&name.as_str()) {
+            continue;
+        }
+        let hint = match crate::base::suggest::closest(&name, keys.iter().copied()) {
+            Some(k) => format!("; did you mean `{k}`?"),
+            None => String::new(),
+        };
+        return Err(mlua::Error::runtime(format!(
+            "{what}: unknown key `{}` (its keys: {}){hint}",
+            crate::rules::lua::limits::escape(&name),
+            keys.join(", ")
+        )));
+    }
+    Ok(())
+}
+
 #[inline]
-pub(super) fn check_piece(cx: &CallCtx, id: u32) -> mlua::Result<PieceId> {
+pub(super) fn check_piece(cx: &CallCtx, PieceArg(id): PieceArg) -> mlua::Result<PieceId> {
     if (id as usize) < cx.state().pieces.len() {
         Ok(id as PieceId)
     } else {

@@ -52,18 +52,33 @@ impl Rules {
     }
 
     /// Asks `rules.<name>(g, args)` whether a listed action is legal (the
-    /// state is not changed).
+    /// state is not changed): `Ok(None)` when it is (the hook returned
+    /// true), else `Ok(Some(reason))`, the reason the hook returned instead
+    /// of false (empty for false or nil).
     pub fn legal_declared(
         &self,
         state: &GameState,
         variant: &Arc<Variant>,
         name: &str,
         args: &[(&str, Cell)],
-    ) -> Result<bool, String> {
+    ) -> Result<Option<String>, String> {
         let f = self.function(name)?;
-        self.query(&call::LEGAL, state, variant, |lua, api| {
-            declared_call::<Option<bool>>(lua, api, f, args).map(|b| b.unwrap_or(false))
-        })
+        self.query(
+            &call::LEGAL,
+            state,
+            variant,
+            |lua, api| match declared_call::<mlua::Value>(lua, api, f, args)? {
+                mlua::Value::Boolean(true) => Ok(None),
+                mlua::Value::Boolean(false) | mlua::Value::Nil => Ok(Some(String::new())),
+                mlua::Value::String(r) => {
+                    Ok(Some(super::limits::escape(&r.to_str()?).into_owned()))
+                }
+                other => Err(mlua::Error::runtime(format!(
+                    "rules.{name} must return true, false or a reason (a string), not a {}",
+                    other.type_name()
+                ))),
+            },
+        )
     }
 
     /// Calls `rules.<name>(g, data)` (a window's `on_pass`) or, with

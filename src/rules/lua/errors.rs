@@ -89,7 +89,36 @@ fn describe(e: &mlua::Error, scripts: &[String]) -> String {
         }
         mlua::Error::SyntaxError { message, .. } => message.clone(),
         mlua::Error::WithContext { cause, .. } => describe(cause, scripts),
+        mlua::Error::BadArgument { to, pos, cause, .. } => {
+            // `bad argument #2 to `Api.reveal`: error converting Lua table
+            // to u32` → `g:reveal: argument 1: expected ...`.
+            let method = to.as_deref().and_then(|t| t.strip_prefix("Api."));
+            let (call, n) = match (method, to) {
+                (Some(m), _) => (format!("g:{m}"), pos.saturating_sub(1)),
+                (None, Some(t)) => (format!("`{t}`"), *pos),
+                (None, None) => ("a call".to_string(), *pos),
+            };
+            let why = match conversion(cause) {
+                Some((from, to)) => format!("expected {}, got a {from}", type_words(to)),
+                None => describe(cause, scripts),
+            };
+            format!("{call}: argument {n}: {why}")
+        }
         other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}
+
+/// A Rust type an argument converts to, in the API's words.
+fn type_words(ty: &str) -> String {
+    match ty {
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number from 0 up".into(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
+        "f32" | "f64" => "a number".into(),
+        "bool" => "a boolean".into(),
+        "String" | "string" | "LuaString" => "a string".into(),
+        "Table" | "table" => "a table".into(),
+        "Function" | "function" => "a function".into(),
+        other => format!("a {other}"),
     }
 }
 

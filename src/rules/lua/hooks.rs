@@ -293,7 +293,7 @@ impl Rules {
         state: &GameState,
         variant: &Arc<Variant>,
         moves: &[(Cell, Cell, PieceId)],
-    ) -> Result<Vec<usize>, String> {
+    ) -> Result<Vec<(usize, Option<String>)>, String> {
         let Some(hook) = &self.hooks.filter else {
             return Ok(Vec::new());
         };
@@ -308,8 +308,38 @@ impl Rules {
                 t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
                 list.push(t)?;
             }
-            let out: Option<Vec<usize>> = hook.call((api, list))?;
-            Ok(out.unwrap_or_default())
+            let out: Option<Table> = hook.call((api, list))?;
+            let Some(out) = out else {
+                return Ok(Vec::new());
+            };
+            // A list of indices (`{2, 5}`), or indices mapped to a reason
+            // (`{[2] = "the wall holds"}`) or to `true`.
+            let index = |v: &LV| match *v {
+                LV::Integer(i) => usize::try_from(i).ok(),
+                LV::Number(n) if n.fract() == 0.0 && n >= 0.0 => Some(n as usize),
+                _ => None,
+            };
+            let mut vetoes = Vec::new();
+            for pair in out.pairs::<LV, LV>() {
+                let (k, v) = pair?;
+                match &v {
+                    LV::Integer(_) | LV::Number(_) => vetoes.extend(index(&v).map(|i| (i, None))),
+                    LV::String(r) => {
+                        let r = super::limits::escape(&r.to_str()?).into_owned();
+                        vetoes.extend(index(&k).map(|i| (i, Some(r))));
+                    }
+                    LV::Boolean(true) => vetoes.extend(index(&k).map(|i| (i, None))),
+                    LV::Boolean(false) => {}
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "rules.filter must return move indices, or indices mapped to a reason; \
+                             it returned a {} among them",
+                            other.type_name()
+                        )))
+                    }
+                }
+            }
+            Ok(vetoes)
         })
     }
 

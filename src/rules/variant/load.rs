@@ -352,6 +352,22 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn two_kinds_with_one_code_are_refused_at_the_second() {
+        let text = MINI.replace(
+            "  man: { symbol: M, moves: [{ step: orthogonal }] }\n",
+            "  man: { symbol: M, code: M, moves: [{ step: orthogonal }] }\n  mate: { symbol: T, code: M, moves: [{ step: orthogonal }] }\n",
+        );
+        let e = load(&text, &[]).unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert_eq!((e.0[0].file.as_str(), e.0[0].line), ("mini.yaml", 8), "{e}");
+        assert!(
+            e.0[0].message.contains("`code: M`") && e.0[0].message.contains("`man`"),
+            "{e}"
+        );
+        load(&text.replace("T, code: M", "T, code: N"), &[]).unwrap();
+    }
+
+    #[test]
     fn errors_carry_line_and_column() {
         let e = load(&MINI.replace("symbol: M", "symbol: M, speed: 3"), &[]).unwrap_err();
         assert_eq!(e.0[0].file, "mini.yaml");

@@ -4,7 +4,7 @@
 use mlua::UserDataMethods;
 
 use super::Api;
-use crate::rules::lua::context::{check_piece, parse_cell, parse_player, with_ctx};
+use crate::rules::lua::context::{check_piece, parse_cell, parse_player, with_ctx, PieceArg};
 use crate::rules::lua::limits::{over, Name, ATTRS_MAX, CELL_COUNTERS_MAX, COUNTERS_MAX};
 
 /// Registers the counter, attribute and kind methods.
@@ -61,24 +61,27 @@ pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
             })
         },
     );
-    m.add_method("set_attr", |lua, _, (id, name, value): (u32, Name, i64)| {
-        with_ctx(lua, |cx| {
-            let id = check_piece(cx, id)?;
-            let attrs = &mut cx.state_mut().pieces[id as usize].attrs;
-            match attrs.binary_search_by(|(k, _)| k.as_str().cmp(&name)) {
-                Ok(i) => attrs[i].1 = value,
-                Err(_) if attrs.len() >= ATTRS_MAX => {
-                    return Err(over(
-                        &format!("a piece has at most {ATTRS_MAX} attributes"),
-                        ATTRS_MAX,
-                    ))
+    m.add_method(
+        "set_attr",
+        |lua, _, (id, name, value): (PieceArg, Name, i64)| {
+            with_ctx(lua, |cx| {
+                let id = check_piece(cx, id)?;
+                let attrs = &mut cx.state_mut().pieces[id as usize].attrs;
+                match attrs.binary_search_by(|(k, _)| k.as_str().cmp(&name)) {
+                    Ok(i) => attrs[i].1 = value,
+                    Err(_) if attrs.len() >= ATTRS_MAX => {
+                        return Err(over(
+                            &format!("a piece has at most {ATTRS_MAX} attributes"),
+                            ATTRS_MAX,
+                        ))
+                    }
+                    Err(i) => attrs.insert(i, (name.0, value)),
                 }
-                Err(i) => attrs.insert(i, (name.0, value)),
-            }
-            Ok(())
-        })
-    });
-    m.add_method("clear_attr", |lua, _, (id, name): (u32, Name)| {
+                Ok(())
+            })
+        },
+    );
+    m.add_method("clear_attr", |lua, _, (id, name): (PieceArg, Name)| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
             cx.state_mut().pieces[id as usize]
@@ -87,7 +90,7 @@ pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(())
         })
     });
-    m.add_method("set_kind", |lua, _, (id, kind): (u32, Name)| {
+    m.add_method("set_kind", |lua, _, (id, kind): (PieceArg, Name)| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
             let k = cx

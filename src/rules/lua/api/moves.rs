@@ -6,12 +6,14 @@ use mlua::{UserDataMethods, Value as LV};
 use super::Api;
 use crate::base::effect::Effect;
 use crate::rules::lua::context::CallCtx;
-use crate::rules::lua::context::{check_piece, parse_cell, parse_player, to_player_set, with_ctx};
+use crate::rules::lua::context::{
+    check_piece, parse_cell, parse_player, to_player_set, with_ctx, PieceArg,
+};
 use crate::rules::lua::limits::{over, Name, CONTAINERS_MAX};
 
 /// Registers the methods that move, remove and add pieces.
 pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method("capture", |lua, _, id: u32| {
+    m.add_method("capture", |lua, _, id: PieceArg| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
             let cell = cx.state().cell_of(id);
@@ -20,7 +22,7 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(())
         })
     });
-    m.add_method("move", |lua, _, (id, cell): (u32, Name)| {
+    m.add_method("move", |lua, _, (id, cell): (PieceArg, Name)| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
             let c = parse_cell(cx, &cell)?;
@@ -49,7 +51,7 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method(
         "send",
-        |lua, _, (id, name, owner, front): (u32, Name, Option<Name>, Option<bool>)| {
+        |lua, _, (id, name, owner, front): (PieceArg, Name, Option<Name>, Option<bool>)| {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
                 let owner = owner.as_deref().map(|o| parse_player(cx, o)).transpose()?;

@@ -5,13 +5,13 @@ use mlua::{Lua, Table, UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::base::state::PieceId;
-use crate::rules::lua::context::{parse_cell, parse_player, with_ctx};
+use crate::rules::lua::context::{known_keys, parse_cell, parse_player, with_ctx, PieceArg};
 use crate::rules::lua::limits::Name;
 use crate::rules::lua::prelude::{piece_list, piece_table};
 
 /// Registers the methods that find pieces.
 pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method("piece", |lua, _, id: u32| {
+    m.add_method("piece", |lua, _, PieceArg(id): PieceArg| {
         let ok = with_ctx(lua, |cx| Ok((id as usize) < cx.state().pieces.len()))?;
         if !ok {
             return Ok(LV::Nil);
@@ -30,12 +30,12 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method("pieces", |lua, _, filter: Option<Table>| {
         let mut ids = Vec::new();
-        filtered_pieces(lua, filter, |id| ids.push(id))?;
+        filtered_pieces(lua, "g:pieces", filter, |id| ids.push(id))?;
         piece_list(lua, &ids)
     });
     m.add_method("count", |lua, _, filter: Option<Table>| {
         let mut n = 0;
-        filtered_pieces(lua, filter, |_| n += 1)?;
+        filtered_pieces(lua, "g:count", filter, |_| n += 1)?;
         Ok(n)
     });
     m.add_method(
@@ -56,13 +56,21 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
     );
 }
 
+/// The keys a piece filter may have.
+const FILTER_KEYS: [&str; 4] = ["owner", "kind", "mobile", "attr"];
+
 /// Calls `each` with every piece on the board that a filter table
-/// (`{owner = ..., kind = ..., mobile = ...}`, each optional) picks.
+/// (`{owner = ..., kind = ..., mobile = ..., attr = ...}`, each optional)
+/// picks; another key is an error (`method` names the call).
 fn filtered_pieces(
     lua: &Lua,
+    method: &str,
     filter: Option<Table>,
     mut each: impl FnMut(PieceId),
 ) -> mlua::Result<()> {
+    if let Some(f) = &filter {
+        known_keys(f, &format!("{method}'s filter"), &FILTER_KEYS)?;
+    }
     with_ctx(lua, |cx| {
         // The filter's fields, read with the keys made once (a plain
         // table: no metamethods are consulted).

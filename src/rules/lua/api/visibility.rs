@@ -5,11 +5,11 @@ use mlua::{UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::base::effect::Effect;
-use crate::rules::lua::context::{check_piece, player_set, to_player_set, with_ctx};
+use crate::rules::lua::context::{check_piece, player_set, to_player_set, with_ctx, PieceArg};
 
 /// Registers the visibility methods.
 pub(super) fn register_visibility<M: UserDataMethods<Api>>(m: &mut M) {
-    m.add_method("reveal", |lua, _, (id, to): (u32, LV)| {
+    m.add_method("reveal", |lua, _, (id, to): (PieceArg, LV)| {
         with_ctx(lua, |cx| {
             let to = player_set(cx, &to)?;
             let id = check_piece(cx, id)?;
@@ -18,7 +18,7 @@ pub(super) fn register_visibility<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(())
         })
     });
-    m.add_method("set_known", |lua, _, (id, to): (u32, LV)| {
+    m.add_method("set_known", |lua, _, (id, to): (PieceArg, LV)| {
         let to = to_player_set(lua, &to)?;
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;

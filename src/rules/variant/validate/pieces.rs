@@ -55,10 +55,21 @@ pub(super) fn kinds(
         .filter(|(_, p)| p.is_some())
         .map(|(k, _)| k)
         .collect();
-    let mut kinds = Vec::new();
+    let mut kinds: Vec<Kind> = Vec::new();
     let mut army = 0;
     for (name, p) in &raw.pieces {
         let Some(p) = p else { continue };
+        if let Some(c) = p.value.code {
+            if let Some(other) = kinds.iter().find(|k| k.code == Some(c)) {
+                cx.err_at(
+                    p.referenced,
+                    format!(
+                        "piece `{name}`: `code: {c}` is already the code of piece `{}` (each kind needs its own code)",
+                        other.name
+                    ),
+                );
+            }
+        }
         let s = Scope {
             name,
             board,

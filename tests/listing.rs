@@ -1,0 +1,213 @@
+//! The listing of legal actions and the turn rule's "has a legal action"
+//! are one path: they agree on every bundled and test variant, and a
+//! frozen piece's extra move (a joint move) is neither listed nor accepted.
+
+mod common;
+
+use rand::{Rng, SeedableRng};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn frozen_joint() -> sandtable::engine::Engine {
+    common::engine(&format!("{ROOT}/tests/variants/frozen_joint.yaml"), &[])
+}
+
+/// White's King on c1 is frozen by the black Freezer on b2; its joint move
+/// with the Rook (c1-e1) is open.
+const KING_FROZEN: &str = r#"
+to_move: white
+pieces:
+  - { at: c1, owner: white, kind: king }
+  - { at: f1, owner: white, kind: rook }
+  - { at: a4, owner: white, kind: freezer }
+  - { at: c4, owner: black, kind: king }
+  - { at: f4, owner: black, kind: rook }
+  - { at: b2, owner: black, kind: freezer }
+counters:
+  - { name: swap, value: 3 }
+"#;
+
+#[test]
+fn a_frozen_pieces_joint_move_is_neither_listed_nor_accepted() {
+    let e = frozen_joint();
+    let s = common::position(&e, KING_FROZEN);
+    let legal = common::legal(&e, &s);
+    assert!(!legal.is_empty(), "the Rook and the Freezer can move");
+    assert!(
+        !legal.iter().any(|a| a.starts_with("c1")),
+        "a frozen King moves: {legal:?}"
+    );
+    if let Ok(a) = e.parse_action(&s, "c1-e1") {
+        assert!(
+            e.apply(&mut s.clone(), &a).is_err(),
+            "a frozen King's joint move is accepted"
+        );
+    }
+    // Unfrozen (the Freezer gone), the same joint move is listed.
+    let free = common::position(
+        &e,
+        &KING_FROZEN.replace("b2, owner: black", "a3, owner: black"),
+    );
+    assert!(
+        common::legal(&e, &free).contains(&"c1-e1".to_string()),
+        "{:?}",
+        common::legal(&e, &free)
+    );
+}
+
+#[test]
+fn the_listing_and_the_turn_rule_agree_when_only_a_frozen_piece_has_an_extra_move() {
+    let e = frozen_joint();
+    // The Rook frozen too (a second Freezer on f2): White cannot move.
+    let text = KING_FROZEN
+        .replace("  - { at: a4, owner: white, kind: freezer }\n", "")
+        .replace(
+            "  - { at: b2, owner: black, kind: freezer }\n",
+            "  - { at: d2, owner: black, kind: freezer }\n  - { at: f2, owner: black, kind: freezer }\n",
+        );
+    let mut s = common::position(&e, &text);
+    // Loading judged it already; ask again with the game still open.
+    s.outcome = None;
+    let listed = e.try_legal_actions(&s).unwrap();
+    assert_eq!(
+        e.has_legal_action(&s).unwrap(),
+        listed.iter().any(|a| !a.is_social()),
+        "listed: {listed:?}"
+    );
+    assert!(listed.is_empty(), "{listed:?}");
+}
+
+/// Every YAML variant file under `dir`.
+fn variants_in(dir: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(format!("{ROOT}/{dir}"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn has_legal_action_agrees_with_the_listing_on_every_variant() {
+    let variants: Vec<String> = variants_in("variants")
+        .into_iter()
+        .chain(variants_in("tests/variants"))
+        .collect();
+    assert!(variants.len() >= 10, "{variants:?}");
+    assert!(variants.iter().any(|v| v.ends_with("frozen_joint.yaml")));
+    let mut compared = 0;
+    let mut stuck = 0;
+    for v in &variants {
+        let e = common::engine(v, &[]);
+        for seed in 0..3u64 {
+            let mut s = e.new_game(seed, &[]);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..120 {
+                if s.outcome.is_some() {
+                    break;
+                }
+                let list = e.try_legal_actions(&s).unwrap();
+                let any = list.iter().any(|a| !a.is_social());
+                assert_eq!(
+                    e.has_legal_action(&s).unwrap(),
+                    any,
+                    "{v}, seed {seed}, ply {}: listed {list:?}",
+                    s.ply
+                );
+                compared += 1;
+                if !any {
+                    stuck += 1;
+                    break;
+                }
+                let pick = list[rng.random_range(0..list.len())];
+                e.apply_unchecked(&mut s, &pick)
+                    .expect("a legal action applies");
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared} positions ({stuck} stuck)");
+}
+
+/// A small game with a declared action whose `legal` hook refuses with a
+/// reason, and a `rules.filter` that vetoes one move with a reason and one
+/// without.
+const REFUSING_YAML: &str = r#"
+name: Refusing
+players: [white, black]
+hidden_identities: false
+script: refusing.lua
+board: { files: 6, ranks: 6 }
+pieces:
+  good: { name: Good, symbol: G, code: G, count: 1, moves: [{ step: orthogonal }] }
+  bad:  { name: Bad,  symbol: B, code: B, count: 1, moves: [{ step: orthogonal }] }
+start: "5b/6/6/6/6/B4G w"
+actions:
+  exit:
+    params:
+      cell: { from: own_pieces }
+    legal: may_exit
+    perform: do_exit
+rules:
+  no_moves: lose
+"#;
+
+const REFUSING_LUA: &str = r#"
+function rules.may_exit(g, args)
+  local p = g:piece_at(args.cell)
+  if p.kind ~= "good" then return "only a Good piece may exit" end
+  return true
+end
+function rules.do_exit(g, args)
+  g:capture(g:piece_at(args.cell).id)
+end
+function rules.filter(g, moves)
+  local out = {}
+  for i, m in ipairs(moves) do
+    if m.from == "f1" and m.to == "f2" then out[i] = "the wall above f1 holds" end
+    if m.from == "a1" and m.to == "b1" then out[i] = true end
+  end
+  return out
+end
+"#;
+
+fn refusing() -> (tempfile::TempDir, sandtable::engine::Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("refusing.yaml"), REFUSING_YAML).unwrap();
+    std::fs::write(dir.path().join("refusing.lua"), REFUSING_LUA).unwrap();
+    let e = common::engine(dir.path().join("refusing.yaml").to_str().unwrap(), &[]);
+    (dir, e)
+}
+
+#[test]
+fn a_legal_hooks_reason_is_the_refusal_and_its_refused_cells_are_not_offered() {
+    let (_dir, e) = refusing();
+    let s = e.new_game(1, &[]);
+    let legal = common::legal(&e, &s);
+    assert!(legal.contains(&"exit f1".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"exit a1".to_string()), "{legal:?}");
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "exit a1"));
+    assert!(why.contains("only a Good piece may exit"), "{why}");
+    // A cell that is not the action's: the cells offered are those the
+    // hook accepts.
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "exit c3"));
+    assert!(why.contains("may be: f1)"), "{why}");
+}
+
+#[test]
+fn a_filters_veto_names_the_filter_and_its_reason() {
+    let (_dir, e) = refusing();
+    let s = e.new_game(1, &[]);
+    let legal = common::legal(&e, &s);
+    assert!(legal.contains(&"f1-e1".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"f1-f2".to_string()), "{legal:?}");
+    assert!(!legal.contains(&"a1-b1".to_string()), "{legal:?}");
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "f1-f2"));
+    assert!(
+        why.contains("rules.filter") && why.contains("the wall above f1 holds"),
+        "{why}"
+    );
+    let why = e.explain_illegal(&s, &common::act(&e, &s, "a1-b1"));
+    assert!(why.contains("rules.filter refuses it"), "{why}");
+}
