@@ -584,3 +584,45 @@ fn help_at_plays_setup_and_move_prompts_explains_them() {
     );
     assert!(!t.contains("is not a cell"), "{t}");
 }
+
+/// `clock` at `play`'s move prompt shows the time left instead of being
+/// read as an action; without a clock it says there is none.
+#[test]
+fn clock_at_plays_move_prompt_shows_the_time_left() {
+    let reach = format!("{ROOT}/tests/variants/reach.yaml");
+    let o = run(
+        Path::new(ROOT),
+        &["play", &reach, "--blue", "random", "--clock", "15m"],
+        Some("clock\nquit\n"),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("clock: red 14:5") || t.contains("clock: red 15:00"),
+        "{t}"
+    );
+    assert!(!t.contains("cannot read action"), "{t}");
+    let o = run(
+        Path::new(ROOT),
+        &["play", &reach, "--blue", "random"],
+        Some("clock\nquit\n"),
+    );
+    let t = text(&o);
+    assert!(t.contains("no clock in this game"), "{t}");
+    assert!(!t.contains("cannot read action"), "{t}");
+}
+
+/// After a capture `play` shows the captured pile under the board, as the
+/// REPL's `show` does.
+#[test]
+fn play_shows_the_captured_pile_after_a_capture() {
+    let reach = format!("{ROOT}/tests/variants/reach.yaml");
+    let o = run(
+        Path::new(ROOT),
+        &["play", &reach, "--blue", "random"],
+        Some("a1xc1\n"),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("captured blue: A"), "{t}");
+}
