@@ -626,3 +626,63 @@ fn play_shows_the_captured_pile_after_a_capture() {
     assert!(o.status.success(), "{t}");
     assert!(t.contains("captured blue: A"), "{t}");
 }
+
+/// A record (or position) of a variant loaded by path names the variant by
+/// a path relative to the record, so `replay RECORD`, `replay VARIANT
+/// RECORD` and `load-record` read it from any working folder; a bundled
+/// variant is still named by its name.
+#[test]
+fn records_of_a_variant_loaded_by_path_replay_from_another_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    std::fs::create_dir_all(game.join("variants")).unwrap();
+    std::fs::create_dir_all(game.join("records")).unwrap();
+    std::fs::copy(
+        format!("{ROOT}/tests/variants/reach.yaml"),
+        game.join("variants/mine.yaml"),
+    )
+    .unwrap();
+    let session = "a1-b1\nsave-record records/r.yaml\nsave-record records/seen.yaml --as red\nsave-position records/p.yaml\n";
+    let o = run(&game, &["repl", "variants/mine.yaml"], Some(session));
+    assert!(o.status.success(), "{}", text(&o));
+    for f in ["r.yaml", "seen.yaml", "p.yaml"] {
+        let t = std::fs::read_to_string(game.join("records").join(f)).unwrap();
+        assert!(t.contains("variant: ../variants/mine.yaml"), "{f}: {t}");
+    }
+    // From the folder above, and from a folder elsewhere.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let record = game.join("records/r.yaml").display().to_string();
+    for cwd in [dir.path(), elsewhere.path()] {
+        let o = run(cwd, &["replay", &record], None);
+        assert!(o.status.success(), "replay RECORD: {}", text(&o));
+        assert!(text(&o).contains("1. a1-b1"), "{}", text(&o));
+        let o = run(cwd, &["replay", "whatever", &record], None);
+        assert!(o.status.success(), "replay VARIANT RECORD: {}", text(&o));
+        let seen = game.join("records/seen.yaml").display().to_string();
+        let o = run(cwd, &["replay", &seen], None);
+        assert!(o.status.success(), "replay SEEN: {}", text(&o));
+        let o = run(
+            cwd,
+            &["repl", "classic_stratego"],
+            Some(&format!(
+                "load-record {record}\nload-position {}\n",
+                game.join("records/p.yaml").display()
+            )),
+        );
+        let t = text(&o);
+        assert!(
+            t.contains("replayed 1 actions") && t.contains("loaded position from"),
+            "load-record: {t}"
+        );
+        assert!(!t.contains("no variant"), "{t}");
+    }
+    // A bundled variant keeps its name.
+    let o = run(
+        &game,
+        &["repl", "classic_stratego"],
+        Some("save-record records/b.yaml\n"),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let t = std::fs::read_to_string(game.join("records/b.yaml")).unwrap();
+    assert!(t.starts_with("variant: classic_stratego\n"), "{t}");
+}

@@ -24,10 +24,19 @@ pub enum RecordFile {
 pub fn read_record(path: &Path) -> Result<RecordFile, String> {
     let shown = crate::rules::variant::display_path(path);
     let text = read_user_file(path, &shown)?;
+    // The variant is named relative to the record when it is a path.
+    let here = |v: &str| super::resolve_variant_ref(v, path);
     match parse_yaml::<Record>(&text, &shown) {
-        Ok(r) => Ok(RecordFile::Whole(r)),
+        Ok(mut r) => {
+            r.variant = here(&r.variant);
+            r.start.variant = here(&r.start.variant);
+            Ok(RecordFile::Whole(r))
+        }
         Err(e) => match parse_yaml::<PlayerRecord>(&text, &shown) {
-            Ok(r) => Ok(RecordFile::Seen(r)),
+            Ok(mut r) => {
+                r.variant = here(&r.variant);
+                Ok(RecordFile::Seen(r))
+            }
             Err(_) => Err(e),
         },
     }
