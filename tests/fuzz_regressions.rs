@@ -11,7 +11,10 @@ mod harness;
 
 use std::path::{Path, PathBuf};
 
-const TARGETS: [(&str, fn(&[u8])); 5] = [
+/// A fuzz target's harness function.
+type Run = fn(&[u8]);
+
+const TARGETS: [(&str, Run); 5] = [
     ("repl_line", harness::repl_line),
     ("action_text", harness::action_text),
     ("variant_yaml", harness::variant_yaml),
@@ -31,7 +34,7 @@ fn replay(target: &str, run: fn(&[u8])) -> usize {
 /// Replays every file in `dir` and returns how many; panics when the folder
 /// is missing or holds no input.
 fn replay_dir(dir: &Path, run: fn(&[u8])) -> usize {
-    let entries = std::fs::read_dir(&dir)
+    let entries = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("no corpus to replay: cannot read {}: {e}", dir.display()));
     let mut n = 0;
     for entry in entries {
