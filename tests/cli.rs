@@ -686,3 +686,68 @@ fn records_of_a_variant_loaded_by_path_replay_from_another_folder() {
     let t = std::fs::read_to_string(game.join("records/b.yaml")).unwrap();
     assert!(t.starts_with("variant: classic_stratego\n"), "{t}");
 }
+
+/// Setup strings read in one order everywhere: each row of the setup zone
+/// left to right as the player sees the board, the front row first; `new
+/// --back-first` starts at the back row. On a zone narrower than the board
+/// (two rows of four cells on six files) the rows are the zone's.
+#[test]
+fn setup_strings_read_front_row_first_everywhere_on_a_narrow_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let narrow = format!("{ROOT}/tests/variants/narrow.yaml");
+    // Where the first letter (the King) stands, for each way of setting up.
+    let king = |session: &str| -> (String, String) {
+        let o = run(dir.path(), &["repl", &narrow], Some(session));
+        let t = text(&o);
+        let pos = std::fs::read_to_string(dir.path().join("p.yaml")).unwrap_or_default();
+        std::fs::remove_file(dir.path().join("p.yaml")).ok();
+        let pos: sandtable::record::Position =
+            sandtable::record::parse_yaml(&pos, "p.yaml").unwrap_or_else(|e| panic!("{e}\n{t}"));
+        let at = |owner: &str| {
+            pos.pieces
+                .iter()
+                .find(|p| p.kind == "king" && p.owner == owner)
+                .and_then(|p| p.at.clone())
+                .unwrap_or_else(|| format!("no king of {owner}:\n{t}"))
+        };
+        (at("red"), at("blue"))
+    };
+    let (red, blue) =
+        king("new --seed 1 --setup red=KWWWWWWW --setup blue=KWWWWWWW\nsave-position p.yaml\n");
+    // Red's front row is rank 2, Blue's rank 5 (Blue's left is file e).
+    assert_eq!((red.as_str(), blue.as_str()), ("b2", "e5"));
+    let (red, blue) = king(
+        "new --seed 1 --back-first --setup red=KWWWWWWW --setup blue=KWWWWWWW\nsave-position p.yaml\n",
+    );
+    assert_eq!((red.as_str(), blue.as_str()), ("b1", "e6"));
+    // `play`'s prompt reads the same order as `new`, and `show` in `place`
+    // lists the cells front row first.
+    let o = run(
+        dir.path(),
+        &["play", &narrow, "--blue", "random", "--seed", "1"],
+        Some("place\nshow\nquit\n"),
+    );
+    let t = text(&o);
+    let (b2, b1) = (t.find("b2=").expect(&t), t.find("b1=").expect(&t));
+    assert!(b2 < b1, "place lists the back row first:\n{t}");
+    let o = run(
+        dir.path(),
+        &["play", &narrow, "--blue", "random", "--seed", "1"],
+        Some("KWWWWWWW\nquit\n"),
+    );
+    let t = text(&o);
+    let row = |r: &str| {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(r))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("2 ").contains("RK") && !row("1 ").contains("RK"), "{t}");
+    // `help new` says so.
+    let o = run(dir.path(), &["repl", &narrow], Some("help new\n"));
+    let t = text(&o);
+    assert!(
+        t.contains("front row first") && t.contains("--back-first"),
+        "{t}"
+    );
+}
