@@ -669,3 +669,170 @@ fn check_fails_when_a_game_ends_because_the_rules_failed() {
         assert!(!out.contains(": ok ("), "{out}");
     }
 }
+
+/// `clock` at `play`'s move prompt shows the time left instead of being
+/// read as an action; without a clock it says there is none.
+#[test]
+fn clock_at_plays_move_prompt_shows_the_time_left() {
+    let reach = format!("{ROOT}/tests/variants/reach.yaml");
+    let o = run(
+        Path::new(ROOT),
+        &["play", &reach, "--blue", "random", "--clock", "15m"],
+        Some("clock\nquit\n"),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("clock: red 14:5") || t.contains("clock: red 15:00"),
+        "{t}"
+    );
+    assert!(!t.contains("cannot read action"), "{t}");
+    let o = run(
+        Path::new(ROOT),
+        &["play", &reach, "--blue", "random"],
+        Some("clock\nquit\n"),
+    );
+    let t = text(&o);
+    assert!(t.contains("no clock in this game"), "{t}");
+    assert!(!t.contains("cannot read action"), "{t}");
+}
+
+/// After a capture `play` shows the captured pile under the board, as the
+/// REPL's `show` does.
+#[test]
+fn play_shows_the_captured_pile_after_a_capture() {
+    let reach = format!("{ROOT}/tests/variants/reach.yaml");
+    let o = run(
+        Path::new(ROOT),
+        &["play", &reach, "--blue", "random"],
+        Some("a1xc1\n"),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("captured blue: A"), "{t}");
+}
+
+/// A record (or position) of a variant loaded by path names the variant by
+/// a path relative to the record, so `replay RECORD`, `replay VARIANT
+/// RECORD` and `load-record` read it from any working folder; a bundled
+/// variant is still named by its name.
+#[test]
+fn records_of_a_variant_loaded_by_path_replay_from_another_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    std::fs::create_dir_all(game.join("variants")).unwrap();
+    std::fs::create_dir_all(game.join("records")).unwrap();
+    std::fs::copy(
+        format!("{ROOT}/tests/variants/reach.yaml"),
+        game.join("variants/mine.yaml"),
+    )
+    .unwrap();
+    let session = "a1-b1\nsave-record records/r.yaml\nsave-record records/seen.yaml --as red\nsave-position records/p.yaml\n";
+    let o = run(&game, &["repl", "variants/mine.yaml"], Some(session));
+    assert!(o.status.success(), "{}", text(&o));
+    for f in ["r.yaml", "seen.yaml", "p.yaml"] {
+        let t = std::fs::read_to_string(game.join("records").join(f)).unwrap();
+        assert!(t.contains("variant: ../variants/mine.yaml"), "{f}: {t}");
+    }
+    // From the folder above, and from a folder elsewhere.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let record = game.join("records/r.yaml").display().to_string();
+    for cwd in [dir.path(), elsewhere.path()] {
+        let o = run(cwd, &["replay", &record], None);
+        assert!(o.status.success(), "replay RECORD: {}", text(&o));
+        assert!(text(&o).contains("1. a1-b1"), "{}", text(&o));
+        let o = run(cwd, &["replay", "whatever", &record], None);
+        assert!(o.status.success(), "replay VARIANT RECORD: {}", text(&o));
+        let seen = game.join("records/seen.yaml").display().to_string();
+        let o = run(cwd, &["replay", &seen], None);
+        assert!(o.status.success(), "replay SEEN: {}", text(&o));
+        let o = run(
+            cwd,
+            &["repl", "classic_stratego"],
+            Some(&format!(
+                "load-record {record}\nload-position {}\n",
+                game.join("records/p.yaml").display()
+            )),
+        );
+        let t = text(&o);
+        assert!(
+            t.contains("replayed 1 actions") && t.contains("loaded position from"),
+            "load-record: {t}"
+        );
+        assert!(!t.contains("no variant"), "{t}");
+    }
+    // A bundled variant keeps its name.
+    let o = run(
+        &game,
+        &["repl", "classic_stratego"],
+        Some("save-record records/b.yaml\n"),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let t = std::fs::read_to_string(game.join("records/b.yaml")).unwrap();
+    assert!(t.starts_with("variant: classic_stratego\n"), "{t}");
+}
+
+/// Setup strings read in one order everywhere: each row of the setup zone
+/// left to right as the player sees the board, the front row first; `new
+/// --back-first` starts at the back row. On a zone narrower than the board
+/// (two rows of four cells on six files) the rows are the zone's.
+#[test]
+fn setup_strings_read_front_row_first_everywhere_on_a_narrow_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let narrow = format!("{ROOT}/tests/variants/narrow.yaml");
+    // Where the first letter (the King) stands, for each way of setting up.
+    let king = |session: &str| -> (String, String) {
+        let o = run(dir.path(), &["repl", &narrow], Some(session));
+        let t = text(&o);
+        let pos = std::fs::read_to_string(dir.path().join("p.yaml")).unwrap_or_default();
+        std::fs::remove_file(dir.path().join("p.yaml")).ok();
+        let pos: sandtable::record::Position =
+            sandtable::record::parse_yaml(&pos, "p.yaml").unwrap_or_else(|e| panic!("{e}\n{t}"));
+        let at = |owner: &str| {
+            pos.pieces
+                .iter()
+                .find(|p| p.kind == "king" && p.owner == owner)
+                .and_then(|p| p.at.clone())
+                .unwrap_or_else(|| format!("no king of {owner}:\n{t}"))
+        };
+        (at("red"), at("blue"))
+    };
+    let (red, blue) =
+        king("new --seed 1 --setup red=KWWWWWWW --setup blue=KWWWWWWW\nsave-position p.yaml\n");
+    // Red's front row is rank 2, Blue's rank 5 (Blue's left is file e).
+    assert_eq!((red.as_str(), blue.as_str()), ("b2", "e5"));
+    let (red, blue) = king(
+        "new --seed 1 --back-first --setup red=KWWWWWWW --setup blue=KWWWWWWW\nsave-position p.yaml\n",
+    );
+    assert_eq!((red.as_str(), blue.as_str()), ("b1", "e6"));
+    // `play`'s prompt reads the same order as `new`, and `show` in `place`
+    // lists the cells front row first.
+    let o = run(
+        dir.path(),
+        &["play", &narrow, "--blue", "random", "--seed", "1"],
+        Some("place\nshow\nquit\n"),
+    );
+    let t = text(&o);
+    let (b2, b1) = (t.find("b2=").expect(&t), t.find("b1=").expect(&t));
+    assert!(b2 < b1, "place lists the back row first:\n{t}");
+    let o = run(
+        dir.path(),
+        &["play", &narrow, "--blue", "random", "--seed", "1"],
+        Some("KWWWWWWW\nquit\n"),
+    );
+    let t = text(&o);
+    let row = |r: &str| {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(r))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("2 ").contains("RK") && !row("1 ").contains("RK"), "{t}");
+    // `help new` says so.
+    let o = run(dir.path(), &["repl", &narrow], Some("help new\n"));
+    let t = text(&o);
+    assert!(
+        t.contains("front row first") && t.contains("--back-first"),
+        "{t}"
+    );
+}

@@ -7,12 +7,15 @@
 //! holds links to the repository's `variants/`, `scripts/`, `tests/`,
 //! `examples/` and `docs/` (so files one command writes, such as a record,
 //! are there for the next), with `sandtable` on the PATH as the binary this
-//! test builds and `cargo run --release [--]` read as `sandtable`. Standard
+//! test builds and `cargo run --release [--]` read as `sandtable`, and
+//! `/tmp/` (where the README's examples write their files) read as a `tmp/`
+//! folder inside the temporary folder. Standard
 //! input is `quit`, which leaves the REPL and `play`. A command fails the
 //! test when it exits non-zero, prints `error`, or runs longer than
 //! [`TIMEOUT`]. Commands in [`SKIPPED`] are not run, each for the reason
 //! given there; a skipped command that is no longer in the README fails the
-//! test too, so the list stays true.
+//! test too, so the list stays true. The commands leave nothing in the
+//! folder they run in (what they write goes where they say: `/tmp/...`).
 
 use std::io::Write;
 use std::path::Path;
@@ -89,9 +92,11 @@ fn link_repository(dir: &Path) {
 
 /// Runs `command` as the README shows it; the failure, if any.
 fn run(dir: &Path, bin_dir: &Path, command: &str) -> Result<(), String> {
+    let tmp = format!("{}/", dir.join("tmp").display());
     let shell = command
         .replacen("cargo run --release --", "sandtable", 1)
-        .replacen("cargo run --release", "sandtable", 1);
+        .replacen("cargo run --release", "sandtable", 1)
+        .replace("/tmp/", &tmp);
     let path = format!(
         "{}:{}",
         bin_dir.display(),
@@ -154,6 +159,7 @@ fn every_command_in_the_readme_runs_as_written() {
     let bin_dir = dir.path().join("bin");
     std::fs::create_dir(&bin_dir).unwrap();
     std::os::unix::fs::symlink(BIN, bin_dir.join("sandtable")).unwrap();
+    std::fs::create_dir(dir.path().join("tmp")).unwrap();
     let mut failures = Vec::new();
     let mut ran = 0;
     for c in &commands {
@@ -167,4 +173,54 @@ fn every_command_in_the_readme_runs_as_written() {
     }
     assert!(ran > 15, "ran only {ran} commands");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Nothing written into the folder the commands ran in.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            ![
+                "variants", "scripts", "tests", "examples", "docs", "bin", "tmp",
+            ]
+            .contains(&n.as_str())
+        })
+        .collect();
+    left.sort();
+    assert!(
+        left.is_empty(),
+        "README commands wrote {left:?} into the folder they ran in"
+    );
+    assert!(
+        std::fs::read_dir(dir.path().join("tmp")).unwrap().count() > 0,
+        "no README command wrote into /tmp/ (the test reads /tmp/ as its own folder)"
+    );
+}
+
+/// The first screen (before "Using it") says how `sandtable`, which the
+/// commands below it run, comes to be on the PATH.
+#[test]
+fn the_first_screen_puts_sandtable_on_the_path() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let first = readme
+        .split("## Using it")
+        .next()
+        .expect("a section `## Using it`");
+    let commands: Vec<&str> = first
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .flat_map(str::lines)
+        .map(str::trim)
+        .collect();
+    assert!(
+        commands
+            .iter()
+            .any(|l| l.starts_with("cargo install --path .")),
+        "the first screen's commands do not install `sandtable`: {commands:?}"
+    );
+    for kept in ["cargo run --release", "cargo test --release"] {
+        assert!(
+            commands.iter().any(|l| l.starts_with(kept)),
+            "the first screen lost `{kept}`: {commands:?}"
+        );
+    }
 }

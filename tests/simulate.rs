@@ -48,7 +48,10 @@ fn known_answer_and_compare() {
     assert_eq!(arm["seats"][1]["wins"]["count"], 0);
     assert_eq!(arm["draws"]["count"], 0);
     assert_eq!(arm["length"]["mean"], 1.0);
-    assert_eq!(arm["endings"]["cannot move"], 30);
+    assert_eq!(
+        arm["endings"],
+        serde_json::json!([{ "winners": ["red"], "ending": "blue cannot move", "games": 30 }])
+    );
     // Wilson interval of 30/30.
     let lo = arm["seats"][0]["wins"]["ci95"][0].as_f64().unwrap();
     assert!((lo - 0.8865).abs() < 1e-3, "{lo}");
@@ -98,6 +101,36 @@ fn known_answer_and_compare() {
     assert!(text.contains("95% CI"), "{text}");
     assert!(
         text.contains("B - A") && text.contains("significant"),
+        "{text}"
+    );
+}
+
+/// Who won how: the same ending reached by either seat is two endings, in
+/// the table and in the JSON (a leading player name is not stripped).
+#[test]
+fn endings_say_who_won_how() {
+    let args = [
+        "simulate", REACH, "--games", "40", "--seats", "random", "-q",
+    ];
+    let r = json(&args);
+    let endings = r["arms"][0]["endings"]
+        .as_array()
+        .expect("a list of endings");
+    let games = |winner: &str, ending: &str| {
+        endings
+            .iter()
+            .find(|e| e["winners"] == serde_json::json!([winner]) && e["ending"] == ending)
+            .and_then(|e| e["games"].as_u64())
+    };
+    let red = games("red", "blue cannot move").expect("red wins when blue cannot move");
+    let blue = games("blue", "red cannot move").expect("blue wins when red cannot move");
+    assert_eq!(endings.len(), 2, "{endings:?}");
+    assert_eq!(red + blue, 40);
+    assert_eq!(r["arms"][0]["seats"][0]["wins"]["count"], red);
+    let text = ok(&args);
+    assert!(
+        text.contains(&format!("{red:>6}  red won: blue cannot move"))
+            && text.contains(&format!("{blue:>6}  blue won: red cannot move")),
         "{text}"
     );
 }

@@ -1043,7 +1043,7 @@ fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
 
     // A reload of the page takes the seat back (the token is in the page's
     // storage) and shows the game as it stands.
-    b.eval(&red, "location.reload()");
+    b.reload(&red);
     b.wait(&red, &format!("document.querySelector('#seat').textContent === 'you play red' && document.querySelector('#board g[data-cell={to}]') && document.querySelector('#status').textContent.includes('ply 2')"), 20);
     // The log is filled again by the host's catch-up.
     b.wait(&red, &format!("document.querySelector('#log').textContent.includes('{from}-{to}') && document.querySelector('#log').textContent.includes('{bfrom}-{bto}')"), 10);

@@ -122,8 +122,12 @@ pub fn compare(run: &RunFile, a: &Arm, b: &Arm) -> Vec<Diff> {
         p_value: p,
         significant: p < 0.05,
     });
-    let endings: std::collections::BTreeSet<&String> =
-        sa.endings.keys().chain(sb.endings.keys()).collect();
+    let endings: std::collections::BTreeSet<&String> = sa
+        .endings
+        .iter()
+        .chain(&sb.endings)
+        .map(|e| &e.ending)
+        .collect();
     for e in endings {
         out.push(rate(format!("ended: {e}"), &|g: &GameResult| {
             &g.ending == e

@@ -32,7 +32,7 @@ pub struct GameResult {
     pub seed: u64,
     /// Winning seats (player indices); empty for a draw.
     pub winners: Vec<PlayerId>,
-    /// How the game ended, with player names taken out (`captured the flag`).
+    /// How the game ended: the outcome's reason (`red captured the flag`).
     pub ending: String,
     pub plies: u32,
     /// Per seat: search iterations and the seconds they took.
@@ -156,7 +156,7 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
         }
     }
     let (winners, ending) = match (&state.outcome, stuck) {
-        (Some(o), _) => (o.winners.clone(), ending_class(engine, &o.reason)),
+        (Some(o), _) => (o.winners.clone(), ending_of(&o.reason)),
         (None, why) => (Vec::new(), why.unwrap_or("unfinished").to_string()),
     };
     GameResult {
@@ -169,22 +169,13 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
     }
 }
 
-/// An outcome's reason with player names taken out, so that games ending
-/// the same way count together.
-pub fn ending_class(engine: &Engine, reason: &str) -> String {
-    let words: Vec<&str> = reason
-        .split_whitespace()
-        .filter(|w| {
-            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-            !engine.variant.players.iter().any(|p| p == w)
-        })
-        .collect();
-    let t = words.join(" ");
-    let t = t.trim_start_matches("draw:").trim();
-    if t.is_empty() {
-        reason.to_string()
-    } else {
-        t.to_string()
+/// How a game ended: the outcome's reason as the rules gave it (player
+/// names kept, so who did what is not lost), without a leading `draw:`.
+pub fn ending_of(reason: &str) -> String {
+    let t = reason.trim();
+    match t.strip_prefix("draw:") {
+        Some(rest) if !rest.trim().is_empty() => rest.trim().to_string(),
+        _ => t.to_string(),
     }
 }
 
@@ -406,7 +397,28 @@ pub struct Stats {
     pub seats: Vec<SeatStats>,
     pub draws: Rate,
     pub length: Length,
-    pub endings: BTreeMap<String, u64>,
+    /// Who won how: the games of each (winners, ending), winners first.
+    pub endings: Vec<Ending>,
+}
+
+/// How many games ended one way with the same winners.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ending {
+    /// The winning seats' names; empty for a draw (or a game that did not end).
+    pub winners: Vec<String>,
+    pub ending: String,
+    pub games: u64,
+}
+
+impl Ending {
+    /// `red won`, `red and blue won`, or `draw`.
+    pub fn who(&self) -> String {
+        if self.winners.is_empty() {
+            "draw".into()
+        } else {
+            format!("{} won", self.winners.join(" and "))
+        }
+    }
 }
 
 pub fn stats(run: &RunFile, arm: &Arm) -> Stats {
@@ -433,10 +445,26 @@ pub fn stats(run: &RunFile, arm: &Arm) -> Stats {
     );
     let lens: Vec<f64> = arm.games.iter().map(|g| g.plies as f64).collect();
     let (mean, sd) = mean_sd(&lens);
-    let mut endings = BTreeMap::new();
+    let mut counts: BTreeMap<(Vec<PlayerId>, String), u64> = BTreeMap::new();
     for g in &arm.games {
-        *endings.entry(g.ending.clone()).or_insert(0) += 1;
+        *counts
+            .entry((g.winners.clone(), g.ending.clone()))
+            .or_insert(0) += 1;
     }
+    // Wins in seat order, draws last.
+    let mut counts: Vec<_> = counts.into_iter().collect();
+    counts.sort_by_key(|((w, _), _)| w.is_empty());
+    let endings = counts
+        .into_iter()
+        .map(|((winners, ending), games)| Ending {
+            winners: winners
+                .iter()
+                .map(|&p| run.players.get(p as usize).cloned().unwrap_or_default())
+                .collect(),
+            ending,
+            games,
+        })
+        .collect();
     Stats {
         options: arm.options.clone(),
         games: n,
@@ -580,8 +608,8 @@ pub fn report_text(run: &RunFile) -> String {
             s.length.mean, s.length.sd, s.length.min, s.length.max
         );
         let _ = writeln!(out, "  ended by:");
-        for (e, k) in &s.endings {
-            let _ = writeln!(out, "    {k:>6}  {e}");
+        for e in &s.endings {
+            let _ = writeln!(out, "    {:>6}  {}: {}", e.games, e.who(), e.ending);
         }
     }
     if let Some(diffs) = &r.compare {

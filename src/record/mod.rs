@@ -7,8 +7,10 @@ mod legend;
 pub mod notation;
 mod san;
 mod seen;
+mod variant_ref;
 pub mod view;
 
 pub use flow_pos::{FlowPos, ItemsPos, WindowPos};
 pub use game::*;
 pub use seen::{read_record, RecordFile};
+pub use variant_ref::{resolve_variant_ref, variant_ref};

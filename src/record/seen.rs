@@ -24,20 +24,33 @@ pub enum RecordFile {
 pub fn read_record(path: &Path) -> Result<RecordFile, String> {
     let shown = crate::rules::variant::display_path(path);
     let text = read_user_file(path, &shown)?;
+    // The variant is named relative to the record when it is a path.
+    let here = |v: &str| super::resolve_variant_ref(v, path);
     if crate::front::net::journal::is_journal(&text) {
         // A host's journal: the record it holds.
         let (entries, _) =
             crate::front::net::journal::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
         return crate::front::net::journal::record(&entries)
-            .map(RecordFile::Whole)
+            .map(|mut r| {
+                r.variant = here(&r.variant);
+                r.start.variant = here(&r.start.variant);
+                RecordFile::Whole(r)
+            })
             .ok_or_else(|| {
                 format!("{shown}: the armies were still being set up: no move to show")
             });
     }
     match parse_yaml::<Record>(&text, &shown) {
-        Ok(r) => Ok(RecordFile::Whole(r)),
+        Ok(mut r) => {
+            r.variant = here(&r.variant);
+            r.start.variant = here(&r.start.variant);
+            Ok(RecordFile::Whole(r))
+        }
         Err(e) => match parse_yaml::<PlayerRecord>(&text, &shown) {
-            Ok(r) => Ok(RecordFile::Seen(r)),
+            Ok(mut r) => {
+                r.variant = here(&r.variant);
+                Ok(RecordFile::Seen(r))
+            }
             Err(_) => Err(e),
         },
     }

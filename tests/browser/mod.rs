@@ -35,6 +35,24 @@ const FLAGS: &[&str] = &[
     "--remote-debugging-port=0",
 ];
 
+/// How long an evaluation is tried again while its page navigates.
+const NAVIGATION: Duration = Duration::from_secs(20);
+
+/// Whether a failed evaluation (a DevTools error or the exception it
+/// reports) failed because its page navigated away or had no document yet,
+/// rather than because of the script.
+fn cut_off_by_navigation(failure: &Value) -> bool {
+    let text = failure.to_string();
+    [
+        "Inspected target navigated or closed",
+        "Execution context was destroyed",
+        "Cannot find context with specified id",
+        "Cannot find default execution context",
+    ]
+    .iter()
+    .any(|m| text.contains(m))
+}
+
 /// One browser test at a time: the machine has two cores.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -117,6 +135,17 @@ impl Browser {
 
     /// Sends a command and waits for its answer (events are dropped).
     pub fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.try_call(session, method, params)
+            .unwrap_or_else(|e| panic!("{method}: {e}"))
+    }
+
+    /// Sends a command and waits for its answer, or the error DevTools gave.
+    fn try_call(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut msg = json!({ "id": id, "method": method, "params": params });
@@ -135,9 +164,9 @@ impl Browser {
             let v: Value = serde_json::from_str(t.as_str()).unwrap();
             if v["id"] == json!(id) {
                 if let Some(e) = v.get("error") {
-                    panic!("{method}: {e}");
+                    return Err(e.clone());
                 }
-                return v["result"].clone();
+                return Ok(v["result"].clone());
             }
         }
     }
@@ -180,16 +209,53 @@ impl Browser {
     }
 
     /// Evaluates JavaScript in the page; its value (promises awaited).
+    ///
+    /// While the page navigates (a reload, a new document) an evaluation
+    /// can be cut off with the old document ("Inspected target navigated or
+    /// closed", "Execution context was destroyed") or find no document yet
+    /// ("Cannot find context with specified id"): then it is tried again,
+    /// for at most [`NAVIGATION`], in the page as it is then. So `js` is
+    /// read as a question about the page, not a one-off action (to reload,
+    /// use [`Browser::reload`]).
     pub fn eval(&mut self, page: &Page, js: &str) -> Value {
-        let r = self.call(
-            Some(&page.session),
-            "Runtime.evaluate",
-            json!({ "expression": js, "returnByValue": true, "awaitPromise": true }),
-        );
-        if let Some(e) = r.get("exceptionDetails") {
-            panic!("{js}: {e}");
+        let end = Instant::now() + NAVIGATION;
+        loop {
+            let r = self.try_call(
+                Some(&page.session),
+                "Runtime.evaluate",
+                json!({ "expression": js, "returnByValue": true, "awaitPromise": true }),
+            );
+            let failure = match r {
+                Ok(r) => match r.get("exceptionDetails") {
+                    None => return r["result"]["value"].clone(),
+                    Some(e) => e.clone(),
+                },
+                Err(e) => e,
+            };
+            if !cut_off_by_navigation(&failure) {
+                panic!("Runtime.evaluate `{js}`: {failure}");
+            }
+            if Instant::now() > end {
+                panic!(
+                    "Runtime.evaluate `{js}`: the page was still navigating after {} s: {failure}",
+                    NAVIGATION.as_secs()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
-        r["result"]["value"].clone()
+    }
+
+    /// Reloads the page (as the browser's reload button does) and returns
+    /// once the new document is there, so what is asked next is asked of
+    /// it and not of the old one.
+    pub fn reload(&mut self, page: &Page) {
+        self.eval(page, "window.__sandtableOldDocument = true");
+        self.call(Some(&page.session), "Page.reload", json!({}));
+        self.wait(
+            page,
+            "window.__sandtableOldDocument !== true && document.readyState !== 'loading'",
+            NAVIGATION.as_secs(),
+        );
     }
 
     /// Waits until `js` is truthy (at most `secs` seconds); its value.

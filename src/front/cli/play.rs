@@ -68,8 +68,8 @@ pub(super) fn play(
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("{} has no legal action", engine.player_name(p)))?
         } else {
-            print!("{}", engine.render(&engine.view(&state, viewer), last));
-            match human_action(&engine, &state, p, &mut input)? {
+            print!("{}", board(&engine, &state, viewer, last));
+            match human_action(&engine, &state, p, clock.as_ref(), &mut input)? {
                 Some(a) => a,
                 None => return Ok(()),
             }
@@ -95,11 +95,22 @@ pub(super) fn play(
             println!("   {l}");
         }
     }
-    print!(
-        "{}",
-        engine.render(&engine.view(&state, Viewer::Omniscient), last)
-    );
+    print!("{}", board(&engine, &state, Viewer::Omniscient, last));
     Ok(())
+}
+
+/// The board as `viewer` sees it, then the captured pile and the other
+/// containers the picture does not already list (as the REPL's `show`).
+fn board(engine: &Engine, state: &GameState, viewer: Viewer, last: Option<(u16, u16)>) -> String {
+    let mut out = engine.render(&engine.view(state, viewer), last);
+    for line in engine.captured_summary(state, viewer) {
+        let key = line.split(':').next().unwrap_or_default();
+        if !out.contains(&format!("  {key}:")) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// `play`'s own flags written after a seat flag (`--red human --clock 15m`):
@@ -181,6 +192,7 @@ fn human_action(
     engine: &Engine,
     state: &GameState,
     p: PlayerId,
+    clock: Option<&Clock>,
     input: &mut StdinLines,
 ) -> Result<Option<Action>, String> {
     loop {
@@ -211,15 +223,21 @@ fn human_action(
         }
         if line == "help" || line == "?" {
             println!(
-                "type an action to play it (`actions` lists the legal ones), `board` to see the board again, or `quit`"
+                "type an action to play it (`actions` lists the legal ones), `board` to see the board again, `clock` for the time left, or `quit`"
             );
             continue;
         }
         if line == "board" {
-            print!(
-                "{}",
-                engine.render(&engine.view(state, Viewer::Player(p)), None)
-            );
+            print!("{}", board(engine, state, Viewer::Player(p), None));
+            continue;
+        }
+        if line == "clock" {
+            match clock {
+                Some(c) => println!("clock: {}", c.display(&engine.variant.players)),
+                None => println!(
+                    "no clock in this game (start it with `--clock 15m` or `--clock 15m+5s`)"
+                ),
+            }
             continue;
         }
         if line == "actions" {

@@ -106,7 +106,9 @@ pub(super) fn apply(
     )?;
     print!("{}", engine.render(&engine.view(&state, viewer), last));
     if let Some(path) = save {
-        let text = to_yaml(&engine.to_position(&state))?;
+        let mut pos = engine.to_position(&state);
+        pos.variant = crate::record::variant_ref(&engine.variant.path, &engine.variant.id(), &path);
+        let text = to_yaml(&pos)?;
         write_user_file(&path, &path.display().to_string(), text)?;
         println!("saved position to {}", path.display());
     }

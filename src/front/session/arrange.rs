@@ -54,8 +54,7 @@ impl Session {
         if text.trim() == "random" {
             return Ok(None);
         }
-        self.engine
-            .parse_setup(player, text, back_first)
+        super::game::parse_setup(&self.engine, player, text, back_first)
             .map(|a| Some(Arrangement(a)))
     }
 

@@ -28,10 +28,13 @@ pub enum Command {
         /// PLAYER=SETUP: a string of piece codes, FILE, FILE:LINE, or `random`
         #[arg(long = "setup")]
         setups: Vec<String>,
-        /// Setup strings list the front row first, as in the collection of
-        /// classic setups (default: the back row first, the first letter at
-        /// the player's back-row left corner)
-        #[arg(long)]
+        /// Setup strings start at the back row (Gravon's board field); by
+        /// default they start at the front row, as everywhere else: each row
+        /// left to right as the player sees the board, the front row first
+        #[arg(long, conflicts_with = "front_first")]
+        back_first: bool,
+        /// The default order, front row first (accepted for older scripts)
+        #[arg(long, hide = true)]
         front_first: bool,
     },
     /// Show the board as a player, `public`, or `all` (omniscient)
@@ -195,8 +198,9 @@ impl Session {
             Command::New {
                 seed,
                 setups,
-                front_first,
-            } => self.new_game(seed, &setups, front_first)?,
+                back_first,
+                front_first: _,
+            } => self.new_game(seed, &setups, back_first)?,
             Command::Show { viewer } => self.show(viewer.as_deref())?,
             Command::ViewAs { viewer } => self.view_as(&viewer)?,
             Command::Actions => self.actions_text()?,

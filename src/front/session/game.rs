@@ -13,6 +13,41 @@ use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, Engine};
 use crate::rules::variant::NotationStyle;
 
+/// Parses a setup string in the one order the front ends read: each row of
+/// the setup zone left to right as `player` sees the board, the front row
+/// first (the order of [`Engine::setup_cells`], which `place` and `show`
+/// list); `back_first`: the rows from the back row instead. The rows are
+/// the zone's own, so a zone narrower than the board reads the same way.
+pub fn parse_setup(
+    engine: &Engine,
+    player: PlayerId,
+    text: &str,
+    back_first: bool,
+) -> Result<Vec<(Cell, KindId)>, String> {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let cells = engine.setup_cells(player);
+    if !back_first || chars.len() != cells.len() {
+        // (A wrong length is refused by the engine, with the count.)
+        return engine.parse_setup(player, text, false);
+    }
+    // The zone's rows, front first: runs of cells on one rank.
+    let board = &engine.variant.board;
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for (i, &c) in cells.iter().enumerate() {
+        let rank = board.coords(c).1;
+        match rows.last_mut() {
+            Some(row) if board.coords(cells[row[0]]).1 == rank => row.push(i),
+            _ => rows.push(vec![i]),
+        }
+    }
+    let mut front_first = vec![' '; chars.len()];
+    for (&ch, i) in chars.iter().zip(rows.iter().rev().flatten()) {
+        front_first[*i] = ch;
+    }
+    let text: String = front_first.into_iter().collect();
+    engine.parse_setup(player, &text, false)
+}
+
 /// Reads a setup spec: piece-code letters, FILE, FILE:LINE or `random`.
 pub fn read_setup_spec(
     engine: &Engine,
@@ -54,7 +89,7 @@ pub fn read_setup_spec(
     } else {
         spec.to_string()
     };
-    engine.parse_setup(player, &text, back_first).map(Some)
+    parse_setup(engine, player, &text, back_first).map(Some)
 }
 
 impl Session {
@@ -180,9 +215,8 @@ impl Session {
         &mut self,
         seed: Option<u64>,
         setups: &[String],
-        front_first: bool,
+        back_first: bool,
     ) -> Result<String, String> {
-        let back_first = !front_first;
         let seed = seed.unwrap_or_else(crate::base::state::secret_seed);
         let mut specs: Vec<Option<Vec<(Cell, KindId)>>> =
             vec![None; self.engine.variant.players.len()];

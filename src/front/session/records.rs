@@ -108,7 +108,9 @@ impl Session {
 
     /// `save-position FILE`.
     pub(super) fn save_position(&self, file: &str) -> Result<String, String> {
-        let text = to_yaml(&self.engine.to_position(&self.state))?;
+        let mut pos = self.engine.to_position(&self.state);
+        pos.variant = self.variant_ref(file);
+        let text = to_yaml(&pos)?;
         write_user_file(Path::new(file), file, text)?;
         Ok(format!("saved position to {file}"))
     }
@@ -120,7 +122,8 @@ impl Session {
         if !Path::new(file).exists() {
             return Err(format!("{file}: no such file"));
         }
-        let pos: Position = read_yaml(Path::new(file))?;
+        let mut pos: Position = read_yaml(Path::new(file))?;
+        pos.variant = crate::record::resolve_variant_ref(&pos.variant, Path::new(file));
         let current = (pos.options.is_empty() && self.variant_includes(&pos.variant))
             .then(|| self.engine.from_position(&pos).ok())
             .flatten();
@@ -190,7 +193,9 @@ impl Session {
         match as_viewer {
             Some(v) => {
                 let v = self.engine.viewer_or(Some(v), self.viewer)?;
-                let text = to_yaml(&self.player_record(v))?;
+                let mut rec = self.player_record(v);
+                rec.variant = self.variant_ref(file);
+                let text = to_yaml(&rec)?;
                 write_user_file(Path::new(file), file, text)?;
                 Ok(format!(
                     "saved {}'s record of {} actions to {file}",
@@ -199,7 +204,10 @@ impl Session {
                 ))
             }
             None => {
-                let text = to_yaml(&self.record())?;
+                let mut rec = self.record();
+                rec.variant = self.variant_ref(file);
+                rec.start.variant = rec.variant.clone();
+                let text = to_yaml(&rec)?;
                 write_user_file(Path::new(file), file, text)?;
                 Ok(format!(
                     "saved record of {} actions to {file}",
@@ -207,6 +215,13 @@ impl Session {
                 ))
             }
         }
+    }
+
+    /// How a file saved to `file` names the loaded variant so that it
+    /// loads again from anywhere (see [`crate::record::variant_ref`]).
+    fn variant_ref(&self, file: &str) -> String {
+        let v = &self.engine.variant;
+        crate::record::variant_ref(&v.path, &v.id(), Path::new(file))
     }
 
     /// `load-record FILE`: replays a saved record.
