@@ -13,8 +13,8 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sandtable::front::net::journal;
 use sandtable::front::net::HostMsg;
+use sandtable::record::journal;
 
 /// A `sandtable serve` process and what it printed.
 struct Host {

@@ -3,6 +3,7 @@
 mod flow_pos;
 mod game;
 mod items;
+pub mod journal;
 mod legend;
 pub mod notation;
 mod san;

@@ -26,11 +26,10 @@ pub fn read_record(path: &Path) -> Result<RecordFile, String> {
     let text = read_user_file(path, &shown)?;
     // The variant is named relative to the record when it is a path.
     let here = |v: &str| super::resolve_variant_ref(v, path);
-    if crate::front::net::journal::is_journal(&text) {
+    if super::journal::is_journal(&text) {
         // A host's journal: the record it holds.
-        let (entries, _) =
-            crate::front::net::journal::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
-        return crate::front::net::journal::record(&entries)
+        let (entries, _) = super::journal::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+        return super::journal::record(&entries)
             .map(|mut r| {
                 r.variant = here(&r.variant);
                 r.start.variant = here(&r.start.variant);

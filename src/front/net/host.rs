@@ -6,11 +6,11 @@ use std::net::TcpStream;
 use std::sync::mpsc::{Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::journal::{Entry, Journal};
 use super::limits::{AwayPolicy, HostOptions};
 use super::proto::{clean, line, HostMsg};
 use crate::front::session::{Arrangement, Session};
 use crate::play::agent::AgentSpec;
+use crate::record::journal::{Entry, Journal};
 use crate::record::view::{Event, PlayerId, Viewer};
 
 /// How many past actions a joining or returning client is told of.

@@ -11,7 +11,6 @@ mod bots;
 mod client;
 mod conn;
 mod host;
-pub mod journal;
 mod limits;
 mod proto;
 mod server;

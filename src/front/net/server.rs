@@ -9,11 +9,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::host::{lock, token, Shared, SharedRef, CATCH_UP};
-use super::journal::{Entry, Journal};
 use super::limits::HostOptions;
 use super::proto::{name_problem, HostMsg, PROTOCOL_VERSION};
 use crate::front::session::Session;
 use crate::play::agent::AgentSpec;
+use crate::record::journal::{Entry, Journal};
 use crate::record::view::PlayerId;
 
 /// A running host.
@@ -95,8 +95,8 @@ impl Server {
         addr: &str,
         limits: super::limits::Limits,
     ) -> Result<(Server, Option<PlayerId>), String> {
-        let (entries, whole) = super::journal::read(path)?;
-        let shown = crate::rules::variant::display_path(path);
+        let (entries, whole) = crate::record::journal::read(path)?;
+        let shown = crate::record::journal::shown(path);
         let Some(Entry::Host {
             variant,
             options,

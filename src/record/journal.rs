@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::{Position, Record};
 use crate::base::limits::read_user_file;
-use crate::record::{Position, Record};
 
 /// One line of the journal.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -63,7 +63,8 @@ pub struct Journal {
     pub path: PathBuf,
 }
 
-fn shown(path: &Path) -> String {
+/// A path as messages show it.
+pub fn shown(path: &Path) -> String {
     crate::rules::variant::display_path(path)
 }
 
