@@ -258,6 +258,72 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     }
 }
 
+/// Sends a console line on a session socket; its output.
+fn console(ws: &mut Socket, line: &str) -> Value {
+    ws.send(tungstenite::Message::text(
+        json!({ "type": "command", "line": line }).to_string(),
+    ))
+    .unwrap();
+    next_of(ws, "output")
+}
+
+#[test]
+fn a_kept_session_survives_a_killed_server_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("session.yaml");
+    let keep_s = keep.to_str().unwrap();
+    let (mut srv, url) = web(&["classic_stratego", "--seed", "3", "--save", keep_s]);
+    srv.wait_for("keeping the session in", 10);
+    let mut ws = socket(&host_of(&url));
+    assert_eq!(console(&mut ws, "random 7")["ok"], true);
+    while next_of(&mut ws, "frame")["plies"] != 7 {}
+    let log = console(&mut ws, "history");
+    // Killed without warning: nothing is written on the way down.
+    srv.child.kill().unwrap();
+    srv.child.wait().unwrap();
+    drop(ws);
+
+    // Starting over on the same file would lose it: refused.
+    let o = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(["web", "classic_stratego", "--port", "0", "--save", keep_s])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+
+    let (_again, url) = web(&["--resume", keep_s]);
+    let mut ws = socket(&host_of(&url));
+    assert_eq!(next_of(&mut ws, "frame")["plies"], 7);
+    assert_eq!(console(&mut ws, "history")["text"], log["text"]);
+    assert_eq!(console(&mut ws, "random 2")["ok"], true);
+    let text = std::fs::read_to_string(&keep).unwrap();
+    assert!(text.contains("actions:"), "{text}");
+    // Only the record is left in the folder (the write goes through a
+    // temporary file beside it, renamed over it).
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("session.yaml")]);
+}
+
+#[test]
+fn web_save_to_a_place_that_cannot_be_written_stops_before_serving() {
+    for bad in ["/dev/full", "/nonexistent-folder/s.yaml"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+            .args(["web", "classic_stratego", "--port", "0", "--save", bad])
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{bad}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(!out.contains("serving"), "{bad}: {out}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("cannot write"),
+            "{bad}"
+        );
+    }
+}
+
 /// A WebSocket handshake for `path` naming `host`, with `extra` headers.
 fn ws_head(host: &str, extra: &str, path: &str) -> Vec<u8> {
     format!(

@@ -1,6 +1,7 @@
 //! `web`: one session served to a browser (the page itself is in
 //! `front::web`).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::front::session::{parse_pairs, Session};
@@ -32,24 +33,76 @@ pub struct WebArgs {
     /// are refused, against DNS rebinding (repeatable)
     #[arg(long = "allow-origin", value_name = "NAME")]
     pub allow_origin: Vec<String>,
+    /// Keep the session's record in FILE, replaced whole after every
+    /// change, so that `--resume FILE` finds the game after the server
+    /// stopped or died (default: kept nowhere)
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub save: Option<PathBuf>,
+    /// Go on with the session kept in FILE (by `--save FILE`), and keep it
+    /// there
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "seed", "options"])]
+    pub resume: Option<PathBuf>,
 }
 
 pub(super) fn web(args: WebArgs) -> Result<(), String> {
-    let variant = args.variant.unwrap_or_else(super::default_variant);
-    let overrides = parse_pairs(&args.options)?;
-    let seed = args.seed.unwrap_or_else(crate::base::state::secret_seed);
-    let mut session = Session::new(&variant, &overrides, seed)?;
+    let mut session = match &args.resume {
+        Some(file) => resumed(file)?,
+        None => {
+            let variant = args.variant.clone().unwrap_or_else(super::default_variant);
+            let overrides = parse_pairs(&args.options)?;
+            let seed = args.seed.unwrap_or_else(crate::base::state::secret_seed);
+            Session::new(&variant, &overrides, seed)?
+        }
+    };
     session.set_clock(args.clock.as_deref())?;
     let name = session.engine.variant.name.clone();
+    let mut site = DeskSite::new(session);
+    let keep = match (&args.save, &args.resume) {
+        (Some(file), _) => {
+            if std::fs::metadata(file).is_ok_and(|m| m.len() > 0) {
+                return Err(format!(
+                    "{} already holds something: `--resume {0}` goes on with the session kept there; or name another file",
+                    file.display()
+                ));
+            }
+            Some(file.clone())
+        }
+        (None, Some(file)) => Some(file.clone()),
+        (None, None) => None,
+    };
+    if let Some(file) = &keep {
+        site = site.keep_in(file.clone())?;
+    }
     let server = WebServer::start(
         &format!("{}:{}", args.bind, args.port),
-        Arc::new(DeskSite::new(session)),
+        Arc::new(site),
         &args.allow_origin,
     )?;
+    match &keep {
+        Some(file) => println!("keeping the session in {}", file.display()),
+        None => println!("the session is kept nowhere (--save FILE keeps it)"),
+    }
     println!("serving {name} at http://{}/ (Ctrl-C stops)", server.addr);
     use std::io::Write;
     let _ = std::io::stdout().flush();
     loop {
         std::thread::park();
     }
+}
+
+/// The session kept in `file` (a whole record), played again.
+fn resumed(file: &Path) -> Result<Session, String> {
+    let rec = match crate::record::read_record(file)? {
+        crate::record::RecordFile::Whole(rec) => rec,
+        crate::record::RecordFile::Seen(_) => {
+            return Err(format!(
+                "{}: one player's record: --resume needs the whole record that --save keeps",
+                file.display()
+            ))
+        }
+    };
+    let overrides = crate::record::overrides(&rec.options);
+    let mut session = Session::new(&rec.variant, &overrides, 0)?;
+    session.load_record(&rec)?;
+    Ok(session)
 }

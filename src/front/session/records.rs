@@ -217,6 +217,36 @@ impl Session {
         }
     }
 
+    /// Keeps the whole record in `file`, replacing it whole (a crash
+    /// leaves the record before or after, never a part of one): what
+    /// `web --save` does after every change.
+    pub fn keep_record(&self, file: &Path) -> Result<(), String> {
+        let shown = file.display().to_string();
+        let mut rec = self.record();
+        rec.variant = self.variant_ref(&shown);
+        rec.start.variant = rec.variant.clone();
+        let text = to_yaml(&rec)?;
+        crate::base::limits::write_user_file_whole(file, &shown, text)
+    }
+
+    /// [`Session::keep_record`] after a change that left `before` actions
+    /// in the history before it: when the record cannot be kept, the
+    /// actions the change added are taken back (none is played unkept),
+    /// and the error says so.
+    pub fn keep_or_take_back(&mut self, file: &Path, before: usize) -> Result<(), String> {
+        let Err(e) = self.keep_record(file) else {
+            return Ok(());
+        };
+        let added = self.history.len().saturating_sub(before);
+        if added == 0 {
+            return Err(format!("{e} (the session is not kept)"));
+        }
+        self.undo(added);
+        Err(format!(
+            "{e}: the record could not be kept, so the {added} action(s) just played are taken back"
+        ))
+    }
+
     /// How a file saved to `file` names the loaded variant so that it
     /// loads again from anywhere (see [`crate::record::variant_ref`]).
     fn variant_ref(&self, file: &str) -> String {

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::net::TcpStream;
+use std::path::PathBuf;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -39,6 +40,8 @@ struct Desk {
     browse: Option<usize>,
     report: Option<String>,
     watch: Option<Watch>,
+    /// Where the session is kept after every change (`web --save`).
+    keep: Option<PathBuf>,
 }
 
 impl Desk {
@@ -49,6 +52,21 @@ impl Desk {
             watching: self.watch.is_some(),
         };
         desk_frame(&self.session, &extras).to_string()
+    }
+
+    /// Keeps the record after a change (see
+    /// [`Session::keep_or_take_back`]); a failure is also told on the
+    /// server's terminal.
+    fn kept(&mut self, before: usize) -> Result<(), String> {
+        let Some(file) = self.keep.clone() else {
+            return Ok(());
+        };
+        let r = self.session.keep_or_take_back(&file, before);
+        if let Err(e) = &r {
+            eprintln!("error: {e}");
+            self.broadcast();
+        }
+        r
     }
 
     fn broadcast(&mut self) {
@@ -75,6 +93,7 @@ impl DeskSite {
                 browse: None,
                 report: None,
                 watch: None,
+                keep: None,
             })),
             secret: format!(
                 "{:016x}{:016x}",
@@ -82,6 +101,18 @@ impl DeskSite {
                 crate::base::state::secret_seed()
             ),
         }
+    }
+
+    /// Keeps the session's record in `file` after every change, replacing
+    /// it whole; written once now, so that a place that cannot be written
+    /// is an error before anyone plays.
+    pub fn keep_in(self, file: PathBuf) -> Result<DeskSite, String> {
+        {
+            let mut d = lock(&self.desk);
+            d.session.keep_record(&file)?;
+            d.keep = Some(file);
+        }
+        Ok(self)
     }
 
     /// The secret a socket must show (`/ws?secret=...`), which the page at
@@ -95,6 +126,7 @@ impl DeskSite {
     /// output or error.
     pub fn run_line(&self, line: &str) -> (bool, String) {
         let mut d = lock(&self.desk);
+        let before = d.session.history.len();
         let (ok, out) = match d.session.execute(line) {
             Ok((out, Flow::Continue)) => (true, out),
             Ok((_, Flow::Quit)) => (
@@ -122,6 +154,10 @@ impl DeskSite {
             }
             Err(e) => (false, e),
         };
+        let (ok, out) = match d.kept(before) {
+            Ok(()) => (ok, out),
+            Err(e) => (false, e),
+        };
         if ok {
             d.browse = None;
         }
@@ -131,7 +167,12 @@ impl DeskSite {
 
     fn act(&self, text: &str) -> (bool, String) {
         let mut d = lock(&self.desk);
-        match d.session.play(text) {
+        let before = d.session.history.len();
+        match d
+            .session
+            .play(text)
+            .and_then(|out| d.kept(before).map(|()| out))
+        {
             Ok(out) => {
                 d.browse = None;
                 d.broadcast();
@@ -172,9 +213,14 @@ fn start_watch(desk: &Arc<Mutex<Desk>>, session: &Session) -> Result<Watch, Stri
     Watch::start(&session.watched_files(), move || {
         let Some(desk) = weak.upgrade() else { return };
         let mut d = lock(&desk);
+        let before = d.session.history.len();
         let text = match d.session.reload() {
             Ok(report) => d.session.report_text(&report),
             Err(e) => format!("files changed, the old rules stay: {e}"),
+        };
+        let text = match d.kept(before) {
+            Ok(()) => text,
+            Err(e) => format!("{text}\n{e}"),
         };
         d.report = Some(text);
         d.browse = None;
