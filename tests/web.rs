@@ -170,7 +170,7 @@ fn socket(host: &str) -> Socket {
 }
 
 /// The next JSON message of `kind` on a socket.
-fn next_of(ws: &mut Socket, kind: &str) -> Value {
+fn next_of<S: Read + Write>(ws: &mut tungstenite::WebSocket<S>, kind: &str) -> Value {
     loop {
         let m = ws.read().expect("a message");
         if let tungstenite::Message::Text(t) = m {
@@ -467,18 +467,16 @@ fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
         .unwrap();
     let (mut ws, _) = tungstenite::client(format!("ws://{host}/ws?secret={secret}"), stream)
         .expect("the second address's socket opens");
-    assert_eq!(next_of_plain(&mut ws, "frame")["plies"], 0);
+    assert_eq!(next_of(&mut ws, "frame")["plies"], 0);
     ws.send(tungstenite::Message::text(
         json!({ "type": "command", "line": "random 2" }).to_string(),
     ))
     .unwrap();
-    assert_eq!(next_of_plain(&mut ws, "output")["ok"], true);
-    assert_eq!(next_of_plain(&mut ws, "frame")["plies"], 2);
+    assert_eq!(next_of(&mut ws, "output")["ok"], true);
+    assert_eq!(next_of(&mut ws, "frame")["plies"], 2);
     drop(held);
 
     // Play by URL: a second address loads the page and joins.
-    let tmp = tempfile::tempdir().unwrap();
-    let save = tmp.path().join("game.yaml");
     let mut srv = Running::start(&[
         "serve",
         "classic_stratego",
@@ -490,8 +488,6 @@ fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
         "0",
         "--seed",
         "5",
-        "--save",
-        save.to_str().unwrap(),
     ]);
     let host = host_of(&srv.url("browsers join at"));
     let held = flood(&host, "/ws", 64);
@@ -511,22 +507,9 @@ fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
         json!({ "type": "hello", "version": 2, "name": "zed" }).to_string(),
     ))
     .unwrap();
-    let welcome = next_of_plain(&mut ws, "welcome");
+    let welcome = next_of(&mut ws, "welcome");
     assert!(welcome["token"].is_string(), "{welcome}");
     drop(held);
-}
-
-/// The next JSON message of `kind` on a socket over a plain stream.
-fn next_of_plain(ws: &mut tungstenite::WebSocket<TcpStream>, kind: &str) -> Value {
-    loop {
-        let m = ws.read().expect("a message");
-        if let tungstenite::Message::Text(t) = m {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == kind {
-                return v;
-            }
-        }
-    }
 }
 
 /// A page of another site: a second server on another port.
