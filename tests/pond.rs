@@ -411,3 +411,34 @@ fn strike_at_range_on_a_step_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn windows_that_keep_opening_name_the_reaction_and_hook_that_open_them() {
+    // A copy of Pond whose landing opens another pike window; with no
+    // coins nobody is asked, so each closes at once and opens the next.
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    std::fs::create_dir_all(dir.path().join("variants")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    let script = std::fs::read_to_string(root.join("scripts/pond.lua"))
+        .unwrap()
+        .replace(
+            "  g:put_in(\"catch\", data.angler, \"pike\")\n",
+            "  g:open_window(\"pike\", data)\n",
+        );
+    std::fs::write(dir.path().join("scripts/pond.lua"), script).unwrap();
+    let path = dir.path().join("variants/pond.yaml");
+    std::fs::copy(root.join("variants/pond.yaml"), &path).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[("coins".into(), "0".into())]).unwrap();
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["pike"]);
+    let before = s.clone();
+    let fish = e.parse_action(&s, "fish").unwrap();
+    let err = e.apply(&mut s, &fish).unwrap_err().to_string();
+    assert!(err.contains("over 64 in one action"), "{err}");
+    assert!(
+        err.contains("reaction `pike`") && err.contains("rules.land"),
+        "{err}"
+    );
+    assert_eq!(s, before, "a failed action changes nothing");
+}

@@ -76,6 +76,7 @@ impl Engine {
             }
         }
         // Settling may close a window whose `on_pass` opens another.
+        let mut last_closed = None;
         for _ in 0..64 {
             let Some(i) = s
                 .windows
@@ -91,12 +92,23 @@ impl Engine {
             w.asked = asked;
             if w.asked.is_empty() {
                 let w = s.windows.remove(i);
+                last_closed = Some(w.kind as usize);
                 self.close_window(s, w, true, effects)?;
             }
         }
-        Err(ActionError::Script(
-            "reaction windows keep opening: over 64 in one action".into(),
-        ))
+        let culprit = last_closed
+            .map(|k| &self.variant.reactions[k])
+            .map(|r| match &r.on_pass {
+                Some(f) => format!(
+                    " (each time reaction `{}` closes asking nobody, rules.{f} opens another)",
+                    r.name
+                ),
+                None => format!(" (reaction `{}` keeps opening)", r.name),
+            })
+            .unwrap_or_default();
+        Err(ActionError::Script(format!(
+            "reaction windows keep opening: over 64 in one action{culprit}"
+        )))
     }
 
     /// The players window `kind` asks, in order: clockwise from the player
