@@ -442,3 +442,19 @@ fn windows_that_keep_opening_name_the_reaction_and_hook_that_open_them() {
     );
     assert_eq!(s, before, "a failed action changes nothing");
 }
+
+#[test]
+fn an_action_needing_a_container_nothing_makes_is_refused_at_its_place() {
+    let fish = "  fish:\n    ends_turn: true\n    perform: fish\n";
+    let err = load_edited(
+        fish,
+        &format!("{fish}  net:\n    needs: ctach\n    perform: fish\n"),
+    );
+    assert!(err.contains("names no container"), "{err}");
+    assert!(err.contains("TMP/variants/pond.yaml:55:12: "), "{err}");
+    assert!(err.contains("did you mean `catch`"), "{err}");
+    // A container the script makes as it goes (Orchard's barns: declared
+    // nowhere in its YAML) still loads.
+    assert!(Engine::load("examples/variants/orchard.yaml", &[]).is_ok());
+    assert!(Engine::load("variants/lost_island.yaml", &[]).is_ok());
+}

@@ -307,6 +307,52 @@ fn perform_if(
 }
 
 /// The named queries (`queries:`): as parameters with no earlier ones.
+/// A `needs:` container must be one that can exist: declared under
+/// `containers:`, or named as a string by one of the variant's scripts
+/// (which make per-player containers such as a boat as the game goes:
+/// `g:send(id, "boat", owner)`). A misspelt name is then refused at load
+/// instead of leaving an action that can never be taken.
+pub(super) fn needs_exist(
+    raw: &RawVariant,
+    scripts: &[(std::path::PathBuf, String)],
+    cx: &mut Ctx,
+) {
+    let Some(list) = &raw.actions else { return };
+    let declared: Vec<&str> = raw
+        .containers
+        .iter()
+        .flat_map(|m| m.keys())
+        .map(String::as_str)
+        .collect();
+    let texts: Vec<String> = scripts
+        .iter()
+        .filter_map(|(path, _)| std::fs::read_to_string(path).ok())
+        .collect();
+    let named = |c: &str| {
+        texts
+            .iter()
+            .any(|t| t.contains(&format!("\"{c}\"")) || t.contains(&format!("'{c}'")))
+    };
+    cx.from("actions");
+    for (name, a) in list {
+        let Some(n) = &a.value.needs else { continue };
+        let c = n.value.as_str();
+        if declared.contains(&c) || named(c) {
+            continue;
+        }
+        let hint = crate::base::suggest::closest(c, declared.iter().copied())
+            .map(|d| format!(" (did you mean `{d}`?)"))
+            .unwrap_or_default();
+        cx.err_at(
+            n.referenced,
+            format!(
+                "actions.{name}: needs `{}` names no container: none is declared under `containers:` and no script names it{hint}",
+                crate::base::limits::escape_controls(c)
+            ),
+        );
+    }
+}
+
 pub(super) fn queries(
     raw: &RawVariant,
     board: &Board,

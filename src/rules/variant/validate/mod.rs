@@ -50,6 +50,7 @@ pub(super) fn validate(
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
     let declared = actions::actions(&raw, &board, &kinds, &mut cx);
+    actions::needs_exist(&raw, &scripts, &mut cx);
     let queries = actions::queries(&raw, &board, &kinds, &mut cx);
     let tokens = tokens::tokens(&raw, &mut cx);
     let first = flow::first(&raw, &players, &mut cx);
