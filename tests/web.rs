@@ -125,12 +125,46 @@ type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStre
 
 /// The session's secret, read from its page as the browser does.
 fn secret_of(host: &str) -> String {
-    let page = get_from(None, host, "/");
+    secret_in(&get_from(None, host, "/"))
+}
+
+/// The secret a session page carries.
+fn secret_in(page: &str) -> String {
     let at = page
         .find("name=\"sandtable-secret\" content=\"")
         .expect("the page carries the secret");
     let rest = &page[at + "name=\"sandtable-secret\" content=\"".len()..];
     rest[..rest.find('"').unwrap()].to_string()
+}
+
+/// A WebSocket to `host` at `path` from the loopback address `from`.
+fn socket_from(from: &str, host: &str, path: &str) -> tungstenite::WebSocket<TcpStream> {
+    let stream = connect_from(Some(from), host);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    tungstenite::client(format!("ws://{host}{path}"), stream)
+        .expect("the socket opens")
+        .0
+}
+
+/// `serve classic_stratego` on loopback with play by URL, seed 5, and
+/// `extra` arguments.
+fn serve_web(extra: &[&str]) -> Running {
+    let mut args = vec![
+        "serve",
+        "classic_stratego",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--web",
+        "0",
+        "--seed",
+        "5",
+    ];
+    args.extend_from_slice(extra);
+    Running::start(&args)
 }
 
 /// A GET from `from` (a loopback address of the client's; none: any), the
@@ -459,14 +493,8 @@ fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
         "{}",
         &page[..page.len().min(200)]
     );
-    let at = page.find("sandtable-secret\" content=\"").unwrap() + 27;
-    let secret = &page[at..at + 32];
-    let stream = connect_from(Some("127.0.0.2"), &host);
-    stream
-        .set_read_timeout(Some(Duration::from_secs(15)))
-        .unwrap();
-    let (mut ws, _) = tungstenite::client(format!("ws://{host}/ws?secret={secret}"), stream)
-        .expect("the second address's socket opens");
+    let secret = secret_in(&page);
+    let mut ws = socket_from("127.0.0.2", &host, &format!("/ws?secret={secret}"));
     assert_eq!(next_of(&mut ws, "frame")["plies"], 0);
     ws.send(tungstenite::Message::text(
         json!({ "type": "command", "line": "random 2" }).to_string(),
@@ -477,18 +505,7 @@ fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
     drop(held);
 
     // Play by URL: a second address loads the page and joins.
-    let mut srv = Running::start(&[
-        "serve",
-        "classic_stratego",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--web",
-        "0",
-        "--seed",
-        "5",
-    ]);
+    let mut srv = serve_web(&[]);
     let host = host_of(&srv.url("browsers join at"));
     let held = flood(&host, "/ws", 64);
     let page = get_from(Some("127.0.0.2"), &host, "/");
@@ -497,12 +514,7 @@ fn one_address_holding_sockets_and_heads_does_not_lock_another_out() {
         "{}",
         &page[..page.len().min(200)]
     );
-    let stream = connect_from(Some("127.0.0.2"), &host);
-    stream
-        .set_read_timeout(Some(Duration::from_secs(15)))
-        .unwrap();
-    let (mut ws, _) = tungstenite::client(format!("ws://{host}/ws"), stream)
-        .expect("the second address's socket opens");
+    let mut ws = socket_from("127.0.0.2", &host, "/ws");
     ws.send(tungstenite::Message::text(
         json!({ "type": "hello", "version": 2, "name": "zed" }).to_string(),
     ))
@@ -1006,20 +1018,7 @@ fn two_browsers_and_a_join_client_share_one_game_and_see_only_their_own() {
     let t0 = Instant::now();
     let tmp = tempfile::tempdir().unwrap();
     let save = tmp.path().join("game.yaml");
-    let mut host = Running::start(&[
-        "serve",
-        "classic_stratego",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--web",
-        "0",
-        "--seed",
-        "5",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
+    let mut host = serve_web(&["--save", save.to_str().unwrap()]);
     let url = host.url("browsers join at");
     let hosting = host.wait_for("hosting on", 10);
     let tcp = hosting.split_whitespace().nth(2).unwrap().to_string();

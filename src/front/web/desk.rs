@@ -56,7 +56,8 @@ impl Desk {
 
     /// Keeps the record after a change (see
     /// [`Session::keep_or_take_back`]); a failure is also told on the
-    /// server's terminal.
+    /// server's terminal. The callers send the frame (after a failure the
+    /// position is the one before the change).
     fn kept(&mut self, before: usize) -> Result<(), String> {
         let Some(file) = self.keep.clone() else {
             return Ok(());
@@ -64,7 +65,6 @@ impl Desk {
         let r = self.session.keep_or_take_back(&file, before);
         if let Err(e) = &r {
             eprintln!("error: {e}");
-            self.broadcast();
         }
         r
     }

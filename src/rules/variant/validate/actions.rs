@@ -309,8 +309,8 @@ fn perform_if(
 /// The named queries (`queries:`): as parameters with no earlier ones.
 /// A `needs:` container must be one that can exist: declared under
 /// `containers:`, or named as a string by one of the variant's scripts
-/// (which make per-player containers such as a boat as the game goes:
-/// `g:send(id, "boat", owner)`). A misspelt name is then refused at load
+/// (which make per-player containers as the game goes:
+/// `g:send(id, "supply", owner)`). A misspelt name is then refused at load
 /// instead of leaving an action that can never be taken.
 pub(super) fn needs_exist(
     raw: &RawVariant,
