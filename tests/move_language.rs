@@ -220,3 +220,61 @@ fn go_two_passes_end_by_area_with_komi() {
     let bad = Engine::load("go", &[("komi".into(), "lots".into())]);
     assert!(bad.is_err());
 }
+
+/// Loads a bundled variant with one text replaced, from a temporary
+/// folder, and returns the load error's text.
+fn refused(variant: &str, from: &str, to: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{variant}.yaml")),
+    )
+    .unwrap();
+    assert!(text.contains(from), "{variant}: no `{from}`");
+    let path = dir.path().join(format!("{variant}.yaml"));
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("{variant} with `{to}` loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        // (variant, text, replaced by, expected at line:col with words)
+        ("connect_four", "place: supply", "place: hand", "expected `supply`"),
+        ("connect_four", "falls: down", "falls: sideways", "unknown direction set"),
+        ("connect_four", "falls: down", "falls: forward", "same for every player"),
+        ("connect_four", "falls: down }", "falls: down, steps: 2 }", "`steps` is not a key of a `place` move"),
+        ("connect_four", "{ place: supply", "{ step: all, place: supply", "exactly one of"),
+        ("connect_four", "in_a_row: 4", "in_a_row: 1", "expected 2 to 32"),
+        ("connect_four", "in_a_row: 4,", "in_a_row: 4, passes: 2,", "exactly one of"),
+        ("connect_four", "winner: mover", "winner: red", "expected mover, most_pieces, area or draw"),
+        ("othello", "lines: all, needed", "lines: sideways, needed", "unknown direction set"),
+        ("othello", "needed: true", "needed: maybe", "expected true or false"),
+        ("othello", "pass: stuck", "pass: sometimes", "expected `stuck`"),
+        ("othello", "nobody_moves: true", "nobody_moves: false", "must be `true`"),
+        ("go", "ko: superko", "ko: sometimes", "expected none, simple or superko"),
+        ("go", "suicide: $suicide", "suicide: $nothing", "unknown option `nothing`"),
+        ("go", "komi: $komi", "komi: $suicide", "option `suicide` is a boolean, expected a number"),
+        ("go", "default: 7.5", "default: .inf", "finite"),
+        ("english_draughts", "over: enemy, onto: empty, capture: jumped, repeat: true, compulsory: true }\n    promote", "over: friends, onto: empty, capture: jumped, repeat: true, compulsory: true }\n    promote", "`over: friends`"),
+        ("english_draughts", "capture: jumped, repeat: true, compulsory: true }\n    promote", "capture: all, repeat: true, compulsory: true }\n    promote", "`capture: all`"),
+        ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, compulsory: true, max: 3 }\n    promote", "`max` is not a key of a `jump` move"),
+        ("english_draughts", "jump: forward_diagonal", "jump: backwardish", "unknown direction set"),
+    ];
+    for &(variant, from, to, words) in cases {
+        let e = refused(variant, from, to);
+        let at = format!("{variant}.yaml:");
+        let located = e.split(&at).nth(1).is_some_and(|rest| {
+            let mut parts = rest.splitn(3, ':');
+            parts.next().is_some_and(|l| l.parse::<u32>().is_ok())
+                && parts.next().is_some_and(|c| c.parse::<u32>().is_ok())
+        });
+        assert!(located, "{variant} `{to}`: no file:line:col in: {e}");
+        assert!(
+            e.contains(words),
+            "{variant} `{to}`: expected `{words}` in: {e}"
+        );
+    }
+}
