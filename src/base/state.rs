@@ -282,7 +282,8 @@ pub struct GameState {
     /// Hashes of the positions since the last capture (`repetition_draw`).
     pub positions: Vec<u64>,
     /// The board's key after every action so far, the start first, when
-    /// a rule forbids repeating a board (`groups.ko`).
+    /// a rule forbids repeating a board (`groups.ko`): in the order played
+    /// for a simple ko, sorted and each once for superko.
     pub boards: Vec<u64>,
     pub outcome: Option<Outcome>,
     pub seed: u64,

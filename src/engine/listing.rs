@@ -75,10 +75,11 @@ impl Engine {
         }
         // Cells in order, and each piece's targets sorted: the list comes out
         // sorted without sorting it whole, unless extra moves join it.
-        let extras = self.visit_moves(s, p, &frozen, true, &mut |a| {
-            out.push(a);
-            false
-        })?;
+        let extras = (!self.lang.on || self.lang.steps)
+            && self.visit_moves(s, p, &frozen, true, &mut |a| {
+                out.push(a);
+                false
+            })?;
         if extras {
             out.sort_unstable();
             out.dedup();

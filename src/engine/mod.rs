@@ -138,8 +138,10 @@ impl Engine {
         }));
         let turn_hooks =
             ["on_turn_end", "on_phase_start", "on_turn_start"].map(|h| rules.has_function(h));
+        let mut lang = lang::Lang::new(&variant);
+        lang.steps |= rules.has_extra_moves();
         let engine = Engine {
-            lang: lang::Lang::new(&variant),
+            lang,
             turn_hooks,
             exhaustive_check: false,
             line_next,

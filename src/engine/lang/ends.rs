@@ -68,7 +68,7 @@ impl Engine {
         let run = |d: (i8, i8)| {
             let mut k = 0;
             let mut at = c;
-            while let Some(next) = b.offset(at, d).filter(|&x| mine(x)) {
+            while let Some(next) = self.lang.hops.hop(b, at, d).filter(|&x| mine(x)) {
                 k += 1;
                 at = next;
             }
@@ -190,7 +190,9 @@ impl Engine {
                 let c = region[i];
                 i += 1;
                 for &d in lines {
-                    let Some(nb) = b.offset(c, d) else { continue };
+                    let Some(nb) = self.lang.hops.hop(b, c, d) else {
+                        continue;
+                    };
                     match s.board[nb as usize] {
                         Some(id) => touches |= 1 << s.pieces[id as usize].owner,
                         None if !seen[nb as usize] && s.terrain[nb as usize] & b.blocking == 0 => {

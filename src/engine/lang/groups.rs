@@ -5,6 +5,7 @@
 use crate::base::effect::Effect;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::{cell_key, GameState, KindId, PlayerId};
+use crate::engine::lang::masks::Hops;
 use crate::engine::Engine;
 use crate::rules::variant::forms::{Groups, Ko};
 
@@ -20,21 +21,24 @@ pub(super) struct GroupMap {
     owner: Vec<PlayerId>,
     /// Each cell's neighbours along the lines.
     lines: Vec<(i8, i8)>,
+    /// The state's earlier boards are sorted (superko alone).
+    pub(super) sorted: bool,
 }
 
 impl GroupMap {
-    pub(super) fn new(s: &GameState, b: &Board, lines: &[(i8, i8)]) -> GroupMap {
+    pub(super) fn new(s: &GameState, b: &Board, hops: &Hops, lines: &[(i8, i8)]) -> GroupMap {
         let n = b.cell_count();
         let mut m = GroupMap {
             group: vec![NONE; n],
-            libs: Vec::new(),
-            keys: Vec::new(),
-            owner: Vec::new(),
+            libs: Vec::with_capacity(n / 2),
+            keys: Vec::with_capacity(n / 2),
+            owner: Vec::with_capacity(n / 2),
             lines: lines.to_vec(),
+            sorted: false,
         };
         // The last group that counted each empty cell as a liberty.
         let mut counted = vec![NONE; n];
-        let mut stack = Vec::new();
+        let mut stack = Vec::with_capacity(n);
         for start in 0..n {
             let Some(id) = s.board[start] else { continue };
             if m.group[start] != NONE {
@@ -49,7 +53,9 @@ impl GroupMap {
                 let p = &s.pieces[s.board[c as usize].unwrap_or(id) as usize];
                 key ^= cell_key(c, p.kind, p.owner);
                 for &d in lines {
-                    let Some(nb) = b.offset(c, d) else { continue };
+                    let Some(nb) = hops.hop(b, c, d) else {
+                        continue;
+                    };
                     match s.board[nb as usize] {
                         None => {
                             if counted[nb as usize] != g && s.terrain[nb as usize] & b.blocking == 0
@@ -79,10 +85,12 @@ impl GroupMap {
     /// cell `c` (with its captures), or `None` when the placement is
     /// illegal: suicide where it is not allowed, or a board the ko rule
     /// forbids.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn placement_key(
         &self,
         s: &GameState,
         b: &Board,
+        hops: &Hops,
         c: Cell,
         kind: KindId,
         p: PlayerId,
@@ -95,7 +103,9 @@ impl GroupMap {
         let mut captures = false;
         let mut own = 0u64;
         for &d in &self.lines {
-            let Some(nb) = b.offset(c, d) else { continue };
+            let Some(nb) = hops.hop(b, c, d) else {
+                continue;
+            };
             let g = self.group[nb as usize];
             if g == NONE {
                 breathes |=
@@ -133,7 +143,12 @@ impl GroupMap {
                 }
             }
             Ko::Superko => {
-                if key == s.board_key() || s.boards.contains(&key) {
+                // Kept sorted (see `remember_board`).
+                let seen = match self.sorted {
+                    true => s.boards.binary_search(&key).is_ok(),
+                    false => s.boards.contains(&key),
+                };
+                if key == s.board_key() || seen {
                     return None;
                 }
             }
@@ -211,7 +226,14 @@ impl Engine {
             if s.boards.is_empty() {
                 s.boards.push(before);
             }
-            s.boards.push(s.board_key());
+            let key = s.board_key();
+            if self.lang.boards_in_order {
+                s.boards.push(key);
+            } else if let Err(at) = s.boards.binary_search(&key) {
+                // Positional superko asks only whether a board was seen:
+                // kept sorted, each once.
+                s.boards.insert(at, key);
+            }
         }
     }
 }

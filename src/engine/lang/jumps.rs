@@ -93,18 +93,27 @@ impl Engine {
         out: &mut Vec<Action>,
     ) {
         let b = &self.variant.board;
+        let hops = &self.lang.hops;
         let mut went = false;
-        let promotes = n > 0 && self.promotes_on(s, w.from, at);
-        if (n == 0 || w.f.repeat) && n < JumpPath::MAX && !promotes {
+        if (n == 0 || w.f.repeat)
+            && n < JumpPath::MAX
+            && !(n > 0 && self.promotes_on(s, w.from, at))
+        {
             for (i, &d) in w.f.deltas.iter().enumerate() {
                 let d = oriented(d, w.f.relative, w.p);
-                let Some(over) = b.offset(at, d) else {
+                let Some(over) = hops.hop(b, at, d) else {
                     continue;
                 };
-                let Some(land) = b.offset(over, d) else {
+                // Most cells next to a piece hold nothing to jump.
+                if s.board[over as usize].is_none()
+                    && matches!(w.f.over, Holds::Enemy | Holds::Own | Holds::Piece)
+                {
+                    continue;
+                }
+                let Some(land) = hops.hop(b, over, d) else {
                     continue;
                 };
-                if !self.may_jump(s, w, over) || !self.may_land(s, w, land) {
+                if !self.may_jump(s, w, over, n) || !self.may_land(s, w, land) {
                     continue;
                 }
                 let Some(next) = path.then(i) else { continue };
@@ -135,8 +144,8 @@ impl Engine {
             .is_some_and(|pr| !pr.to.is_empty() && pr.zone[piece.owner as usize].contains(&at))
     }
 
-    fn may_jump(&self, s: &GameState, w: &Walk, over: Cell) -> bool {
-        if w.jumped.contains(&over) || over == w.from {
+    fn may_jump(&self, s: &GameState, w: &Walk, over: Cell, n: usize) -> bool {
+        if w.jumped[..n].contains(&over) || over == w.from {
             return false;
         }
         let Some(id) = s.piece_at(over) else {
@@ -202,8 +211,8 @@ impl Engine {
         let mut out = Vec::with_capacity(path.len());
         for i in path.directions() {
             let d = oriented(*f.deltas.get(i)?, f.relative, p);
-            let over = b.offset(at, d)?;
-            at = b.offset(over, d)?;
+            let over = self.lang.hops.hop(b, at, d)?;
+            at = self.lang.hops.hop(b, over, d)?;
             out.push((over, at));
         }
         Some(out)

@@ -12,6 +12,7 @@
 mod ends;
 mod groups;
 mod jumps;
+mod masks;
 mod place;
 
 use crate::base::geometry::Cell;
@@ -34,10 +35,24 @@ pub(crate) struct Lang {
     jumpers: Vec<Vec<usize>>,
     /// Whether a jump form is compulsory.
     compulsory: bool,
-    /// Whether the boards so far are kept (a ko rule).
+    /// Whether the boards so far are kept (a ko rule), and in the order
+    /// played (a simple ko looks back one action; superko alone keeps
+    /// them sorted).
     pub(crate) keeps_boards: bool,
+    pub(crate) boards_in_order: bool,
     /// The `nobody_moves` end's index in `ends`.
     pub(crate) nobody_moves: Option<usize>,
+    /// Whether any kind has a jump form, and one that is not compulsory.
+    jumps: bool,
+    loose_jumps: bool,
+    /// Whether the declared steps, slides and paths (and the extra moves)
+    /// need listing: some kind has them, or a joint move, a passing
+    /// capture or a script's extra moves may add some.
+    pub(crate) steps: bool,
+    /// Each cell's neighbour by a delta of at most two either way.
+    hops: masks::Hops,
+    /// The board as 64-bit masks, when it has at most 64 cells.
+    masks: Option<masks::Masks>,
 }
 
 impl Lang {
@@ -53,8 +68,9 @@ impl Lang {
                         if !l.placers.iter().any(|(pk, _)| *pk as usize == k) {
                             l.placers.push((k as KindId, i));
                         }
-                        if p.groups.as_ref().is_some_and(|g| g.ko != Ko::None) {
+                        if let Some(g) = p.groups.as_ref().filter(|g| g.ko != Ko::None) {
                             l.keeps_boards = true;
+                            l.boards_in_order |= g.ko == Ko::Simple;
                         }
                     }
                     Form::Jump(j) => {
@@ -64,6 +80,17 @@ impl Lang {
                 }
             }
         }
+        l.jumps = l.jumpers.iter().any(|j| !j.is_empty());
+        l.loose_jumps = v
+            .kinds
+            .iter()
+            .flat_map(|k| &k.forms)
+            .any(|f| matches!(f, Form::Jump(j) if !j.compulsory));
+        l.steps = v.kinds.iter().any(|k| !k.moves.is_empty())
+            || v.joint_moves.is_some()
+            || v.passing.is_some();
+        l.hops = masks::Hops::new(&v.board);
+        l.masks = masks::Masks::new(&v.board);
         l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
         l.on = !l.placers.is_empty()
             || l.jumpers.iter().any(|j| !j.is_empty())
@@ -102,8 +129,10 @@ impl Engine {
                 out.drain(..start);
                 return Ok(true);
             }
-            self.jump_moves(s, p, frozen, Some(false), out);
-        } else {
+            if self.lang.loose_jumps {
+                self.jump_moves(s, p, frozen, Some(false), out);
+            }
+        } else if self.lang.jumps {
             self.jump_moves(s, p, frozen, None, out);
         }
         for &(kind, form) in &self.lang.placers {

@@ -6,6 +6,7 @@ use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::lang::groups::GroupMap;
+use crate::engine::lang::masks::{occupancy, Masks};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::variant::forms::{Flank, Form, PlaceForm};
 
@@ -35,7 +36,16 @@ impl Engine {
             return;
         };
         let b = &self.variant.board;
-        let groups = f.groups.as_ref().map(|g| GroupMap::new(s, b, &g.lines));
+        if let (Some(m), 0) = (&self.lang.masks, b.blocking) {
+            if f.groups.is_none() {
+                return self.placements_masked(s, p, kind, f, m, out);
+            }
+        }
+        let groups = f.groups.as_ref().map(|g| {
+            let mut m = GroupMap::new(s, b, &self.lang.hops, &g.lines);
+            m.sorted = !self.lang.boards_in_order;
+            m
+        });
         for c in 0..b.cell_count() as Cell {
             if s.board[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
                 continue;
@@ -47,7 +57,7 @@ impl Engine {
             }
             if let Some(d) = f.falls {
                 // Only where a falling piece comes to rest.
-                if b.offset(c, d).is_some_and(|below| {
+                if self.lang.hops.hop(b, c, d).is_some_and(|below| {
                     s.board[below as usize].is_none() && s.terrain[below as usize] & b.blocking == 0
                 }) {
                     continue;
@@ -59,10 +69,58 @@ impl Engine {
                 }
             }
             if let (Some(g), Some(map)) = (&f.groups, &groups) {
-                if map.placement_key(s, b, c, kind, p, g).is_none() {
+                if map
+                    .placement_key(s, b, &self.lang.hops, c, kind, p, g)
+                    .is_none()
+                {
                     continue;
                 }
             }
+            out.push(Action::Place { kind, at: c });
+        }
+    }
+
+    /// [`Engine::placements`] on a board of at most 64 cells without
+    /// blocking terrain, as masks: the empty cells, less those a falling
+    /// piece passes, less those outside the zone, less those that flank
+    /// nothing.
+    fn placements_masked(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kind: KindId,
+        f: &PlaceForm,
+        m: &Masks,
+        out: &mut Vec<Action>,
+    ) {
+        let (own, occupied) = occupancy(s, p);
+        let empty = m.all & !occupied;
+        let mut can = empty;
+        if let Some(d) = f.falls {
+            can &= m.edge(d) | m.shift(occupied, (-d.0, -d.1));
+        }
+        if let Some(z) = &f.zone {
+            can &= z[p as usize].iter().fold(0u64, |z, &c| z | 1 << c);
+        }
+        if let Some(fl) = f.flank.as_ref().filter(|fl| fl.needed) {
+            let theirs = occupied & !own;
+            let mut flanking = 0u64;
+            for &(x, y) in &fl.lines {
+                // From the mover's pieces back across a run of theirs.
+                let back = (-x, -y);
+                let mut run = m.shift(own, back) & theirs;
+                let mut grown = 0;
+                while run != grown {
+                    grown = run;
+                    run |= m.shift(run, back) & theirs;
+                }
+                flanking |= m.shift(run, back) & empty;
+            }
+            can &= flanking;
+        }
+        while can != 0 {
+            let c = can.trailing_zeros() as Cell;
+            can &= can - 1;
             out.push(Action::Place { kind, at: c });
         }
     }
@@ -78,7 +136,7 @@ impl Engine {
         let b = &self.variant.board;
         let mut n = 0;
         let mut at = c;
-        while let Some(next) = b.offset(at, d) {
+        while let Some(next) = self.lang.hops.hop(b, at, d) {
             match s.board[next as usize] {
                 Some(id) if s.pieces[id as usize].owner == p => return n,
                 Some(_) => n += 1,
@@ -141,7 +199,7 @@ impl Engine {
                 let n = self.flanked(s, at, mover, d);
                 let mut c = at;
                 for _ in 0..n {
-                    c = b.offset(c, d).unwrap_or(c);
+                    c = self.lang.hops.hop(b, c, d).unwrap_or(c);
                     if let Some(other) = s.board[c as usize] {
                         s.set_owner(other, mover);
                         effects.push(Effect::Flipped {
