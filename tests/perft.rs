@@ -8,6 +8,7 @@
 //! options: suicide=false          (optional, NAME=VALUE separated by spaces)
 //! position: start                 (or a FEN line)
 //! perft 1 20
+//! after: e2-e4 e7-e5              (optional: actions played from it first)
 //! position: ...                   (more positions, each with its counts)
 //! ```
 
@@ -23,6 +24,8 @@ struct PerftFile {
     options: Vec<(String, String)>,
     /// Each position with its `(depth, count)` lines.
     positions: Vec<(String, Vec<(u32, u64)>)>,
+    /// The actions played from each position first (`after:`).
+    after: Vec<Vec<String>>,
 }
 
 fn read(path: PathBuf) -> PerftFile {
@@ -32,6 +35,7 @@ fn read(path: PathBuf) -> PerftFile {
         variant: String::new(),
         options: Vec::new(),
         positions: vec![("start".into(), Vec::new())],
+        after: vec![Vec::new()],
     };
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -50,10 +54,14 @@ fn read(path: PathBuf) -> PerftFile {
             }
         } else if let Some(p) = line.strip_prefix("position:") {
             // The first `position:` replaces the implicit start.
-            if f.positions.len() == 1 && f.positions[0].1.is_empty() {
+            if f.positions.len() == 1 && f.positions[0].1.is_empty() && f.after[0].is_empty() {
                 f.positions.clear();
+                f.after.clear();
             }
             f.positions.push((p.trim().to_string(), Vec::new()));
+            f.after.push(Vec::new());
+        } else if let Some(a) = line.strip_prefix("after:") {
+            *f.after.last_mut().unwrap() = a.split_whitespace().map(String::from).collect();
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let mut it = rest.split_whitespace().map(|n| n.parse::<u64>());
             match (it.next(), it.next()) {
@@ -85,14 +93,23 @@ fn run(limit: u64) {
     for f in files() {
         let engine = Engine::load(&f.variant, &f.options)
             .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
-        for (position, counts) in &f.positions {
-            let state = if position == "start" {
+        for ((position, counts), after) in f.positions.iter().zip(&f.after) {
+            let mut state = if position == "start" {
                 engine.new_game(1, &[])
             } else {
                 engine
                     .parse_fen(position, 1)
                     .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()))
             };
+            for text in after {
+                let a = engine
+                    .parse_action(&state, text)
+                    .unwrap_or_else(|e| panic!("{}: {position}: `{text}`: {e}", f.path.display()));
+                engine
+                    .apply(&mut state, &a)
+                    .unwrap_or_else(|e| panic!("{}: {position}: `{text}`: {e}", f.path.display()));
+            }
+            let position = &format!("{position} after {}", after.join(" "));
             for &(depth, count) in counts {
                 if count > limit {
                     continue;

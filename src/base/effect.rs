@@ -20,5 +20,11 @@ pub enum Effect {
         from: Option<Cell>,
         to: Cell,
     },
+    /// A piece changed owner (flanked and flipped).
+    Flipped {
+        piece: PieceId,
+        cell: Cell,
+        owner: crate::base::state::PlayerId,
+    },
     Note(String),
 }

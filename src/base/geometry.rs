@@ -47,6 +47,10 @@ pub fn builtin_directions() -> Vec<Directions> {
         set("diagonal", diag, false),
         set("all", all, false),
         set("knight", knight, false),
+        // The board's own up and down (toward higher and lower ranks),
+        // the same for every player.
+        set("up", vec![(0, 1)], false),
+        set("down", vec![(0, -1)], false),
         // Per player: the first player's forward is toward higher ranks.
         set("forward", vec![(0, 1)], true),
         set("forward_diagonal", vec![(1, 1), (-1, 1)], true),

@@ -281,6 +281,9 @@ pub struct GameState {
     pub shuttles: Vec<Shuttle>,
     /// Hashes of the positions since the last capture (`repetition_draw`).
     pub positions: Vec<u64>,
+    /// The board's key after every action so far, the start first, when
+    /// a rule forbids repeating a board (`groups.ko`).
+    pub boards: Vec<u64>,
     pub outcome: Option<Outcome>,
     pub seed: u64,
     pub rng: ChaCha8Rng,
@@ -335,6 +338,7 @@ impl PartialEq for GameState {
             && self.pending == o.pending
             && self.shuttles == o.shuttles
             && self.positions == o.positions
+            && self.boards == o.boards
             && self.outcome == o.outcome
             && self.seed == o.seed
             && self.rng.get_word_pos() == o.rng.get_word_pos()
@@ -365,6 +369,7 @@ impl GameState {
             pending: Vec::new(),
             shuttles: vec![Shuttle::default(); players as usize],
             positions: Vec::new(),
+            boards: Vec::new(),
             outcome: None,
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -497,6 +502,22 @@ impl GameState {
             if let Loc::Cell(c) = p.loc {
                 if self.board[c as usize] == Some(id) {
                     self.board_key ^= cell_key(c, old, p.owner) ^ cell_key(c, kind, p.owner);
+                }
+                self.touched.cell(c);
+            }
+        }
+    }
+
+    /// Changes a piece's owner (a flipped piece); the new owner knows it.
+    pub fn set_owner(&mut self, id: PieceId, owner: PlayerId) {
+        let p = &mut self.pieces[id as usize];
+        if p.owner != owner {
+            let old = p.owner;
+            p.owner = owner;
+            p.known_by |= 1 << owner;
+            if let Loc::Cell(c) = p.loc {
+                if self.board[c as usize] == Some(id) {
+                    self.board_key ^= cell_key(c, p.kind, old) ^ cell_key(c, p.kind, owner);
                 }
                 self.touched.cell(c);
             }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
-use crate::base::state::{Outcome, PieceId, PlayerId};
+use crate::base::state::{KindId, Outcome, PieceId, PlayerId};
 
 /// An action as data. Its canonical text form (see [`Engine::action_text`])
 /// parses back with [`Engine::parse_action`].
@@ -31,8 +31,73 @@ pub enum Action {
     /// number and its parameters' cells (unused ones 0). Text: from the
     /// declaration's `text`.
     Declared { kind: u8, a: Cell, b: Cell },
-    /// Decline to react in the open reaction window. Text: `pass`.
+    /// Decline to react in the open reaction window, or pass the turn
+    /// where the variant lets a player pass (`pass:`). Text: `pass`.
     Pass,
+    /// A new piece of a kind placed from the mover's supply (the move
+    /// language's `place`). Text: the cell (`d3`), or the kind's letter
+    /// and the cell (`S@d3`) when several kinds are placed.
+    Place { kind: KindId, at: Cell },
+    /// A jump sequence of the piece on `from` (the move language's
+    /// `jump`): the kind's `form`-th form, and each jump's direction.
+    /// Text: the start and every landing, `d6xb4xd2`.
+    Jumps {
+        from: Cell,
+        form: u8,
+        path: JumpPath,
+    },
+}
+
+/// The directions of a jump sequence: each jump's 1 + its direction's
+/// index in the form, four bits each, the first jump in the high bits of
+/// the first byte, 0 after the last. Two sequences with the same ends are
+/// two paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JumpPath([u8; 6]);
+
+impl JumpPath {
+    /// The most jumps a path holds.
+    pub const MAX: usize = 12;
+
+    pub fn len(&self) -> usize {
+        (0..Self::MAX).take_while(|&i| self.get(i) != 0).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0[0] == 0
+    }
+
+    /// The `i`-th jump's 1 + direction index (0: none).
+    fn get(&self, i: usize) -> u8 {
+        let b = self.0[i / 2];
+        if i % 2 == 0 {
+            b >> 4
+        } else {
+            b & 0xf
+        }
+    }
+
+    /// The direction indices, in order.
+    pub fn directions(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len()).map(|i| self.get(i) as usize - 1)
+    }
+
+    /// This path with one more jump in direction `dir` (at most 14), or
+    /// `None` when it is full.
+    pub fn then(&self, dir: usize) -> Option<JumpPath> {
+        let i = self.len();
+        if i >= Self::MAX || dir >= 15 {
+            return None;
+        }
+        let mut p = *self;
+        let v = dir as u8 + 1;
+        if i % 2 == 0 {
+            p.0[i / 2] |= v << 4;
+        } else {
+            p.0[i / 2] |= v;
+        }
+        Some(p)
+    }
 }
 
 impl Action {

@@ -75,8 +75,13 @@ impl Engine {
         }
         let moving = match *a {
             Action::Move { from, to } => s.piece_at(from).map(|id| (id, from, to)),
+            Action::Jumps { from, .. } => {
+                let to = self.jump_landings(s, a).last().copied().unwrap_or(from);
+                s.piece_at(from).map(|id| (id, from, to))
+            }
             _ => None,
         };
+        let board_before = s.board_key();
         let moving_kind = moving.map(|(id, _, _)| s.pieces[id as usize].kind);
         let (info, if_captures) = self.after_action_info(s, a, mover, moving, moving_kind);
         if self.variant.draw_offers
@@ -87,8 +92,12 @@ impl Engine {
             s.counters.remove(DRAW_OFFER, None);
         }
         let reacting = !s.windows.is_empty() && s.pending.is_empty();
-        self.perform(s, a, mover, events, &mut effects)?;
+        let landed = self.perform(s, a, mover, events, &mut effects)?;
         self.declared_win(s);
+        if self.lang.on {
+            self.lang_ends(s, a, mover, landed);
+            self.remember_board(s, board_before);
+        }
         if !self.variant.reactions.is_empty() {
             self.settle_windows(s, a, reacting, &mut effects)?;
         }
@@ -186,7 +195,8 @@ impl Engine {
         mover: PlayerId,
         events: &mut Vec<Event>,
         effects: &mut Vec<Effect>,
-    ) -> Result<(), ActionError> {
+    ) -> Result<Option<Cell>, ActionError> {
+        let mut landed = None;
         match *a {
             Action::Scripted { index } => {
                 let list = self
@@ -201,7 +211,18 @@ impl Engine {
                     .map_err(ActionError::Script)?;
             }
             Action::Declared { .. } => self.perform_declared(s, a, mover, effects)?,
+            Action::Pass if s.windows.is_empty() => self.pass_turn(s, mover, effects),
             Action::Pass => self.pass_window(s, effects)?,
+            Action::Place { kind, at } => {
+                self.apply_place(s, mover, kind, at, effects)?;
+                landed = Some(at);
+            }
+            Action::Jumps { from, .. } => {
+                if let Some(to) = self.apply_jumps(s, a, events, effects) {
+                    landed = Some(to);
+                    self.promote_or_ask(s, from, to);
+                }
+            }
             Action::OfferDraw => {
                 s.set_counter(DRAW_OFFER, None, mover as i64 + 1);
                 events.push(Event::Effect(Effect::Note(format!(
@@ -245,12 +266,26 @@ impl Engine {
                 if let Some(kind) = kind {
                     self.after_joint_move(s, (mover, kind, from, to), partner, effects);
                 }
-                if let Some(c) = self.promotion(s, from, to) {
-                    s.pending.insert(0, c);
-                }
+                self.promote_or_ask(s, from, to);
+                landed = Some(to);
             }
         }
-        Ok(())
+        Ok(landed)
+    }
+
+    /// The promotion a move to `to` triggers: a single kind to become is
+    /// taken at once, a choice of several is asked.
+    fn promote_or_ask(&self, s: &mut GameState, from: Cell, to: Cell) {
+        if let Some(c) = self.promotion(s, from, to) {
+            match (c.options.as_slice(), c.piece) {
+                ([only], Some(id)) => {
+                    if let Some(k) = self.variant.kind_index(only) {
+                        s.set_kind(id, k as KindId);
+                    }
+                }
+                _ => s.pending.insert(0, c),
+            }
+        }
     }
 
     /// The variant's `no_progress` rule after a move of a piece of

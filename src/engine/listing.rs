@@ -69,6 +69,10 @@ impl Engine {
         }
         let p = s.to_move;
         let frozen = self.frozen_cells(s, p)?;
+        if self.lang.on && self.lang_moves(s, p, &frozen, out)? {
+            // A compulsory move exists: only those are legal.
+            return Ok(());
+        }
         // Cells in order, and each piece's targets sorted: the list comes out
         // sorted without sorting it whole, unless extra moves join it.
         let extras = self.visit_moves(s, p, &frozen, true, &mut |a| {
@@ -91,6 +95,9 @@ impl Engine {
         }
         if !self.variant.actions.is_empty() {
             self.declared_actions(s, &frozen, out)?;
+        }
+        if self.lang.on {
+            self.lang_pass(out);
         }
         if self.variant.draw_offers && !out.is_empty() {
             match s.counter(DRAW_OFFER, None) {
@@ -117,7 +124,11 @@ impl Engine {
         if !s.pending.is_empty() || !s.windows.is_empty() {
             return Ok(true);
         }
-        if self.rules.has_filter() || self.rules.has_actions() || !self.variant.actions.is_empty() {
+        if self.rules.has_filter()
+            || self.rules.has_actions()
+            || !self.variant.actions.is_empty()
+            || self.lang.on
+        {
             return Ok(self.try_legal_actions(s)?.iter().any(|a| !a.is_social()));
         }
         // The listing's own path, stopping at the first legal move.

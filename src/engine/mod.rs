@@ -26,6 +26,7 @@ mod check;
 mod counters;
 mod declared;
 mod joint;
+mod lang;
 mod listing;
 pub mod movegen;
 mod playout;
@@ -75,6 +76,8 @@ pub struct Engine {
     /// Whether the script defines `rules.on_turn_end`, `on_phase_start`,
     /// `on_turn_start` (looked up once).
     turn_hooks: [bool; 3],
+    /// The move language's placements, jumps, passes and ends.
+    lang: lang::Lang,
 }
 
 impl Engine {
@@ -136,6 +139,7 @@ impl Engine {
         let turn_hooks =
             ["on_turn_end", "on_phase_start", "on_turn_start"].map(|h| rules.has_function(h));
         let engine = Engine {
+            lang: lang::Lang::new(&variant),
             turn_hooks,
             exhaustive_check: false,
             line_next,

@@ -18,6 +18,7 @@ impl Engine {
             && !self.rules.has_actions()
             && self.variant.actions.is_empty()
             && !self.has_freeze()
+            && !self.lang.on
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;

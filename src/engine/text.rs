@@ -28,6 +28,9 @@ impl Engine {
                 .unwrap_or_else(|| format!("#{index}")),
             Action::Declared { .. } => self.declared_text(a),
             Action::Pass => "pass".into(),
+            Action::Place { .. } | Action::Jumps { .. } => {
+                self.lang_text(s, a).unwrap_or_else(|| "?".into())
+            }
         }
     }
 
@@ -78,8 +81,16 @@ impl Engine {
             "accept-draw" => return Ok(Action::AcceptDraw),
             _ => {}
         }
+        if t == "pass" && self.variant.pass.is_some() {
+            return Ok(Action::Pass);
+        }
         if let Some(r) = self.parse_declared(t) {
             return r;
+        }
+        if self.lang.on {
+            if let Some(r) = self.parse_lang(s, t) {
+                return r;
+            }
         }
         if self.rules.has_actions() {
             let list = self
@@ -131,6 +142,9 @@ impl Engine {
         if let Some(why) = self.waits_for_window(s, a) {
             return why;
         }
+        if let Some(why) = self.explain_lang(s, a) {
+            return why;
+        }
         match *a {
             Action::OfferDraw | Action::AcceptDraw if !self.variant.draw_offers => {
                 "this variant has no draw offers".into()
@@ -141,6 +155,7 @@ impl Engine {
                 format!("there is no listed action number {index} here")
             }
             Action::Pass => "no reaction window is open: there is nothing to pass".into(),
+            Action::Place { .. } | Action::Jumps { .. } => "this variant has no such move".into(),
             Action::Declared { .. } => match s.pending.first() {
                 Some(c) => format!(
                     "{} must first choose ({})",

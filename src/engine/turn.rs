@@ -221,6 +221,9 @@ impl Engine {
     /// While the player to move has no legal action, applies the variant's
     /// no-moves rule (lose, draw, pass); see [`Engine::advance_turn`].
     fn judge_stuck(&self, s: &mut GameState, mut next: Next) -> Result<bool, ActionError> {
+        if let Some(end) = self.lang.nobody_moves {
+            return self.judge_nobody_moves(s, next, end);
+        }
         let mut passes = 0;
         let listing = !matches!(next, Next::Check);
         let mut can_move = |s: &mut GameState| match &mut next {

@@ -419,6 +419,13 @@ impl Engine {
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*to)
                 )),
+                Event::Effect(Effect::Flipped { piece, cell, owner }) => out.push(format!(
+                    "{}: {} on {} to {}",
+                    w("flip"),
+                    self.piece_words(after, *piece, viewer),
+                    b.cell_name(*cell),
+                    self.player_name(*owner)
+                )),
                 Event::Effect(Effect::Note(t)) => out.push(format!("{}: {t}", w("note"))),
                 Event::Chose {
                     player,

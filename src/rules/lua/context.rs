@@ -339,6 +339,7 @@ pub(super) fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
     Ok(match v {
         Value::Bool(b) => LV::Boolean(*b),
         Value::Int(i) => LV::Integer(*i),
+        Value::Num(x) => LV::Number(*x),
         Value::Str(s) => LV::String(lua.create_string(s)?),
     })
 }

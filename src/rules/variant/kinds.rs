@@ -86,6 +86,9 @@ pub struct Kind {
     pub rank: i64,
     pub count: u32,
     pub moves: Vec<MovePattern>,
+    /// The kind's moves of the move language beyond steps, slides and
+    /// paths (placements, jumps).
+    pub forms: Vec<super::forms::Form>,
     pub attrs: Vec<(String, Value)>,
     /// The letter naming the kind in move notation, if any.
     pub letter: Option<String>,
@@ -117,6 +120,6 @@ pub struct Promote {
 
 impl Kind {
     pub fn is_mobile(&self) -> bool {
-        !self.moves.is_empty()
+        !self.moves.is_empty() || !self.forms.is_empty()
     }
 }

@@ -77,6 +77,8 @@ impl Origins {
             ("reactions", raw.reactions.is_some()),
             ("containers", raw.containers.is_some()),
             ("turn", raw.turn.is_some()),
+            ("pass", raw.pass.is_some()),
+            ("ends", raw.ends.is_some()),
         ] {
             if there {
                 set(key.into());
@@ -192,6 +194,8 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
     base.turn = child.turn.or(base.turn);
     base.actions = child.actions.or(base.actions);
+    base.pass = child.pass.or(base.pass);
+    base.ends = child.ends.or(base.ends);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
     base.phases = child.phases.or(base.phases);

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
+pub mod forms;
 
 /// A kind of thing that lies on cells (a tile's face, a card): a name and
 /// its attributes (`tokens.<name>` in the YAML).
@@ -115,6 +116,11 @@ pub struct Variant {
     pub joint_moves: Option<JointMoves>,
     /// Captures of a piece that passed a cell (`rules.passing`).
     pub passing: Option<Passing>,
+    /// When a player may pass (`pass:`); `None`: never, but by the
+    /// no-move rule.
+    pub pass: Option<forms::PassWhen>,
+    /// Declared ends of the game (`ends:`), checked after every action.
+    pub ends: Vec<forms::End>,
     /// Declared actions (`actions:`), listed by the host.
     pub actions: Vec<actions::ActionDecl>,
     /// How many counted actions a turn allows (`turn.actions`); `None`: no limit.

@@ -89,6 +89,13 @@ pub(super) struct RawVariant {
     /// Declared counters (merged name by name over the base's).
     #[serde(default)]
     pub(super) counters: IndexMap<String, RawCounter>,
+    /// When a player may pass: `stuck` (only when nothing else is legal)
+    /// or `always`.
+    #[serde(default)]
+    pub(super) pass: Option<Spanned<String>>,
+    /// Declared ends of the game, checked after every action.
+    #[serde(default)]
+    pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
     /// The order in which the kinds are shown (`pieces`, captured piles):
     /// as the last file that lists them declares them (set by the merge;
     /// empty: the order of `pieces`).
@@ -374,6 +381,12 @@ impl<'de> Deserialize<'de> for RawOption {
                 let v = i64::try_from(v).map_err(|_| E::custom("number too large"))?;
                 plain(Value::Int(v))
             }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<RawOption, E> {
+                if !v.is_finite() {
+                    return Err(E::custom("a decimal option must be a finite number"));
+                }
+                plain(Value::Num(v))
+            }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawOption, E> {
                 plain(Value::Str(v.to_string()))
             }
@@ -463,6 +476,90 @@ pub(super) struct RawMove {
     /// one for the mover, else `<zone>`).
     #[serde(default)]
     pub(super) from_zone: Option<String>,
+    /// A placement: a new piece from the mover's supply (`place: supply`).
+    #[serde(default)]
+    pub(super) place: Option<String>,
+    /// A placement falls this way (a direction set of one direction).
+    #[serde(default)]
+    pub(super) falls: Option<String>,
+    /// A placement flanks and flips enemy lines.
+    #[serde(default)]
+    pub(super) flank: Option<RawFlank>,
+    /// A placement captures groups left without liberties.
+    #[serde(default)]
+    pub(super) groups: Option<RawGroups>,
+    /// A placement only onto this zone's cells.
+    #[serde(default)]
+    pub(super) zone: Option<String>,
+    /// What a jump leaps over: `enemy`, `own` or `piece`.
+    #[serde(default)]
+    pub(super) over: Option<String>,
+    /// Only these kinds may be jumped over.
+    #[serde(default)]
+    pub(super) over_kinds: Option<Vec<String>>,
+    /// What a jump does to what it leaps over: `jumped` removes it.
+    #[serde(default)]
+    pub(super) capture: Option<String>,
+    /// A jump goes on jumping with the same piece while it can.
+    #[serde(default)]
+    pub(super) repeat: Option<bool>,
+    /// When such a move exists, only such moves are legal.
+    #[serde(default)]
+    pub(super) compulsory: Option<bool>,
+}
+
+/// A placement's `flank:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFlank {
+    /// The direction set of the lines (default `all`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// A placement that flanks nothing is illegal (default true).
+    #[serde(default)]
+    pub(super) needed: Option<bool>,
+}
+
+/// A placement's `groups:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGroups {
+    /// The direction set joining a group (default `orthogonal`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// A placement that leaves its own group without liberties removes it
+    /// (true) or is illegal (false, the default).
+    #[serde(default)]
+    pub(super) suicide: Option<Param<bool>>,
+    /// `none`, `simple` or `superko` (the default).
+    #[serde(default)]
+    pub(super) ko: Option<String>,
+}
+
+/// One of `ends:`: a condition key, who wins and the reason.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEnd {
+    /// The last piece placed or moved makes this many in a row.
+    #[serde(default)]
+    pub(super) in_a_row: Option<u8>,
+    /// The direction set of the rows (default `all`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// Nobody can act but by passing.
+    #[serde(default)]
+    pub(super) nobody_moves: Option<bool>,
+    /// This many passes in a row.
+    #[serde(default)]
+    pub(super) passes: Option<u8>,
+    /// `mover`, `most_pieces`, `area` or `draw`.
+    pub(super) winner: String,
+    /// With `winner: area`, the points the last player gets.
+    #[serde(default)]
+    pub(super) komi: Option<Param<f64>>,
+    /// The outcome's reason (default: from the condition).
+    #[serde(default)]
+    pub(super) reason: Option<String>,
 }
 
 /// A kind's freeze: which enemy pieces next to it cannot move.

@@ -12,6 +12,8 @@ use serde::Deserialize;
 pub enum Value {
     Bool(bool),
     Int(i64),
+    /// A decimal (`komi: 7.5`); an integer is read as [`Value::Int`].
+    Num(f64),
     Str(String),
 }
 
@@ -20,6 +22,7 @@ impl fmt::Display for Value {
         match self {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(i) => write!(f, "{i}"),
+            Value::Num(x) => write!(f, "{x}"),
             Value::Str(s) => write!(f, "{s}"),
         }
     }
@@ -38,13 +41,26 @@ impl Value {
                 .parse()
                 .map(Value::Int)
                 .map_err(|_| format!("expected an integer, found `{text}`")),
+            Value::Num(_) => match text.parse::<f64>() {
+                Ok(x) if x.is_finite() => Ok(Value::Num(x)),
+                _ => Err(format!("expected a decimal number, found `{text}`")),
+            },
             Value::Str(_) => Ok(Value::Str(text.to_string())),
+        }
+    }
+    /// The value as a decimal, when it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Num(x) => Some(*x),
+            _ => None,
         }
     }
     pub(crate) fn type_name(&self) -> &'static str {
         match self {
             Value::Bool(_) => "a boolean",
             Value::Int(_) => "an integer",
+            Value::Num(_) => "a decimal number",
             Value::Str(_) => "a string",
         }
     }

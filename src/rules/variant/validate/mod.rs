@@ -14,6 +14,7 @@ use crate::base::geometry::{Board, Cell};
 mod actions;
 mod board;
 mod flow;
+mod forms;
 mod joint;
 mod notation;
 mod options;
@@ -57,6 +58,8 @@ pub(super) fn validate(
     let phases = flow::phases(&raw, &declared, &mut cx);
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
+    let pass = forms::pass(&raw, &mut cx);
+    let ends = forms::ends(&raw, &board, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -98,6 +101,8 @@ pub(super) fn validate(
         start_at,
         start: raw.start.map(|s| s.value),
         actions: declared,
+        pass,
+        ends,
         queries,
         tokens,
         turn_actions: raw.turn.as_ref().and_then(|t| t.actions),

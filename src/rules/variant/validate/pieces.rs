@@ -12,19 +12,25 @@ use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawVa
 use crate::rules::variant::{Freeze, Jump, Kind, MovePattern, Promote, Target, Value};
 
 /// What the checks of one kind need besides the context.
-struct Scope<'a> {
+pub(super) struct Scope<'a> {
     /// The kind's key in `pieces:`.
-    name: &'a str,
-    board: &'a Board,
-    players: &'a [String],
+    pub(super) name: &'a str,
+    pub(super) board: &'a Board,
+    pub(super) players: &'a [String],
     /// Every kind's key, in order (a kind's id is its place here).
-    kind_names: &'a [&'a String],
+    pub(super) kind_names: &'a [&'a String],
 }
 
 impl Scope<'_> {
     /// The ids of the kinds named in `list` (`what` names the field in
     /// messages); unknown names are reported at `loc` and left out.
-    fn kind_ids(&self, cx: &mut Ctx, loc: Location, list: &[String], what: &str) -> Vec<KindId> {
+    pub(super) fn kind_ids(
+        &self,
+        cx: &mut Ctx,
+        loc: Location,
+        list: &[String],
+        what: &str,
+    ) -> Vec<KindId> {
         let mut ids = Vec::new();
         for k in list {
             match self.kind_names.iter().position(|n| *n == k) {
@@ -124,12 +130,18 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     // Problems with the moves, and then with the promotion, are placed in
     // the file that last set the moves.
     cx.from(&format!("pieces.{name}.moves"));
-    let moves = p
-        .moves
-        .iter()
-        .flatten()
-        .filter_map(|m| move_pattern(s, &m.value, m.referenced, cx))
-        .collect();
+    let mut moves = Vec::new();
+    let mut forms = Vec::new();
+    for m in p.moves.iter().flatten() {
+        if !super::forms::keys_fit(s, &m.value, m.referenced, cx) {
+            continue;
+        }
+        if super::forms::is_form(&m.value) {
+            forms.extend(super::forms::form(s, &m.value, m.referenced, cx));
+        } else {
+            moves.extend(move_pattern(s, &m.value, m.referenced, cx));
+        }
+    }
     cx.from(&format!("pieces.{name}"));
     let freezes = p.freezes.as_ref().and_then(|f| freeze(s, f, cx));
     cx.from(&format!("pieces.{name}.moves"));
@@ -141,6 +153,7 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         rank: p.rank.unwrap_or(0),
         count: count(name, p.count, loc, cx),
         moves,
+        forms,
         attrs: p
             .attrs
             .iter()

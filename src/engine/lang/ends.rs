@@ -1,0 +1,210 @@
+//! Declared ends: the pass and its run, n in a row through the last piece
+//! placed or moved, nobody able to move, and who wins then (the mover,
+//! the most pieces, the area score with komi).
+
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, Outcome, PlayerId};
+use crate::engine::lang::PASS_RUN;
+use crate::engine::turn::Next;
+use crate::engine::{Action, ActionError, Engine};
+use crate::rules::variant::forms::{End, EndWhen, Winner};
+
+impl Engine {
+    /// A pass of the turn: the run of passes grows.
+    pub(in crate::engine) fn pass_turn(
+        &self,
+        s: &mut GameState,
+        mover: PlayerId,
+        effects: &mut Vec<Effect>,
+    ) {
+        let n = s.counter(PASS_RUN, None) + 1;
+        s.set_counter(PASS_RUN, None, n);
+        effects.push(Effect::Note(format!("{} passes", self.player_name(mover))));
+    }
+
+    /// The declared ends after an action of `mover` that placed or moved a
+    /// piece to `landed` (if any): n in a row, passes in a row.
+    pub(in crate::engine) fn lang_ends(
+        &self,
+        s: &mut GameState,
+        a: &Action,
+        mover: PlayerId,
+        landed: Option<Cell>,
+    ) {
+        if self.variant.pass.is_some() && *a != Action::Pass && !a.is_social() {
+            s.counters.remove(PASS_RUN, None);
+        }
+        if s.outcome.is_some() {
+            return;
+        }
+        for end in &self.variant.ends {
+            let hit = match &end.when {
+                EndWhen::InARow { n, lines } => {
+                    landed.is_some_and(|c| self.in_a_row(s, c, *n, lines))
+                }
+                EndWhen::Passes(n) => *a == Action::Pass && s.counter(PASS_RUN, None) >= *n as i64,
+                EndWhen::NobodyMoves => false,
+            };
+            if hit {
+                s.outcome = Some(self.declared_outcome(s, end, mover));
+                return;
+            }
+        }
+    }
+
+    /// Whether the piece on `c` stands in `n` of its owner's pieces in a
+    /// row along one of `lines` (a line and its opposite count as one).
+    fn in_a_row(&self, s: &GameState, c: Cell, n: u8, lines: &[(i8, i8)]) -> bool {
+        let b = &self.variant.board;
+        let Some(id) = s.piece_at(c) else {
+            return false;
+        };
+        let owner = s.pieces[id as usize].owner;
+        let mine = |x: Cell| {
+            s.piece_at(x)
+                .is_some_and(|o| s.pieces[o as usize].owner == owner)
+        };
+        let run = |d: (i8, i8)| {
+            let mut k = 0;
+            let mut at = c;
+            while let Some(next) = b.offset(at, d).filter(|&x| mine(x)) {
+                k += 1;
+                at = next;
+            }
+            k
+        };
+        lines.iter().any(|&(x, y)| {
+            // Each line once: its half with the opposite counted in.
+            (y > 0 || (y == 0 && x > 0) || !lines.contains(&(-x, -y)))
+                && 1 + run((x, y)) + run((-x, -y)) >= n as usize
+        })
+    }
+
+    /// The turn rule where nobody's moving ends the game: the player to
+    /// move's actions are listed (or looked for, as `next` asks); when
+    /// nobody can act but by passing, the game ends as declared.
+    pub(in crate::engine) fn judge_nobody_moves(
+        &self,
+        s: &mut GameState,
+        next: Next,
+        end: usize,
+    ) -> Result<bool, ActionError> {
+        let mut own = Vec::new();
+        let (list, listing) = match next {
+            Next::List(l) => (l, true),
+            _ => (&mut own, false),
+        };
+        self.try_legal_actions_into(s, list)?;
+        let acts = |l: &[Action]| l.iter().any(|a| !a.is_social() && *a != Action::Pass);
+        if acts(list) {
+            return Ok(listing);
+        }
+        for q in (0..s.players).filter(|&q| q != s.to_move && s.eliminated & (1 << q) == 0) {
+            let mut t = s.clone();
+            t.to_move = q;
+            if acts(&self.try_legal_actions(&t)?) {
+                return Ok(listing);
+            }
+        }
+        let mover = s.previous_player(s.to_move);
+        s.outcome = Some(self.declared_outcome(s, &self.variant.ends[end], mover));
+        list.clear();
+        Ok(false)
+    }
+
+    /// How a declared end comes out.
+    fn declared_outcome(&self, s: &GameState, end: &End, mover: PlayerId) -> Outcome {
+        let name = |p: PlayerId| self.player_name(p).to_string();
+        let by_score = |scores: Vec<f64>, what: &str| {
+            let best = scores.iter().cloned().fold(f64::MIN, f64::max);
+            let top: Vec<PlayerId> = (0..s.players)
+                .filter(|&p| scores[p as usize] == best)
+                .collect();
+            let shown: Vec<String> = scores.iter().map(|x| format!("{x}")).collect();
+            if top.len() == 1 {
+                Outcome {
+                    winners: top.clone(),
+                    reason: format!(
+                        "{}: {} has the most {what} ({})",
+                        end.reason,
+                        name(top[0]),
+                        shown.join(" to ")
+                    ),
+                }
+            } else {
+                Outcome {
+                    winners: vec![],
+                    reason: format!(
+                        "draw: {}: equal {what} ({})",
+                        end.reason,
+                        shown.join(" to ")
+                    ),
+                }
+            }
+        };
+        match &end.winner {
+            Winner::Mover => Outcome {
+                winners: vec![mover],
+                reason: format!("{} makes {}", name(mover), end.reason),
+            },
+            Winner::Draw => Outcome {
+                winners: vec![],
+                reason: format!("draw: {}", end.reason),
+            },
+            Winner::MostPieces => {
+                let mut n = vec![0f64; s.players as usize];
+                for id in s.board.iter().flatten() {
+                    n[s.pieces[*id as usize].owner as usize] += 1.0;
+                }
+                by_score(n, "pieces")
+            }
+            Winner::Area { komi, lines } => {
+                let mut n = self.area_scores(s, lines);
+                if let Some(last) = n.last_mut() {
+                    *last += komi;
+                }
+                by_score(n, "points")
+            }
+        }
+    }
+
+    /// Each player's area: their pieces on the board, and the empty
+    /// regions (joined along `lines`) that touch only their pieces.
+    fn area_scores(&self, s: &GameState, lines: &[(i8, i8)]) -> Vec<f64> {
+        let b = &self.variant.board;
+        let mut score = vec![0f64; s.players as usize];
+        for id in s.board.iter().flatten() {
+            score[s.pieces[*id as usize].owner as usize] += 1.0;
+        }
+        let mut seen = vec![false; b.cell_count()];
+        for start in 0..b.cell_count() {
+            if seen[start] || s.board[start].is_some() || s.terrain[start] & b.blocking != 0 {
+                continue;
+            }
+            let mut region = vec![start as Cell];
+            seen[start] = true;
+            let mut touches: u8 = 0;
+            let mut i = 0;
+            while i < region.len() {
+                let c = region[i];
+                i += 1;
+                for &d in lines {
+                    let Some(nb) = b.offset(c, d) else { continue };
+                    match s.board[nb as usize] {
+                        Some(id) => touches |= 1 << s.pieces[id as usize].owner,
+                        None if !seen[nb as usize] && s.terrain[nb as usize] & b.blocking == 0 => {
+                            seen[nb as usize] = true;
+                            region.push(nb);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            if touches.count_ones() == 1 {
+                score[touches.trailing_zeros() as usize] += region.len() as f64;
+            }
+        }
+        score
+    }
+}

@@ -1,0 +1,224 @@
+//! The move language compiled: a variant's placements, jump sequences,
+//! passes and declared ends (see [`crate::rules::variant::forms`]) as the
+//! host's native listing, applying, text and explanations.
+//!
+//! - `place`: placements (falling, flanking and flipping);
+//! - `groups`: groups and their liberties, captures of groups, ko;
+//! - `jumps`: jump sequences;
+//! - `ends`: passes, n in a row, nobody can move, the winner's count.
+//!
+//! Changes when the language gains a part.
+
+mod ends;
+mod groups;
+mod jumps;
+mod place;
+
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PlayerId};
+use crate::engine::{Action, ActionError, Engine};
+use crate::rules::variant::forms::{EndWhen, Form, Ko, PassWhen};
+use crate::rules::variant::Variant;
+
+/// The counter of passes in a row (host bookkeeping, public).
+pub(super) const PASS_RUN: &str = "passes_in_a_row";
+
+/// What the language needs to know of a variant, found once at load.
+#[derive(Debug, Default)]
+pub(crate) struct Lang {
+    /// Whether anything here applies (else the engine skips it all).
+    pub(crate) on: bool,
+    /// The kinds that may be placed, with their placement form's index.
+    placers: Vec<(KindId, usize)>,
+    /// Per kind, the indices of its jump forms.
+    jumpers: Vec<Vec<usize>>,
+    /// Whether a jump form is compulsory.
+    compulsory: bool,
+    /// Whether the boards so far are kept (a ko rule).
+    pub(crate) keeps_boards: bool,
+    /// The `nobody_moves` end's index in `ends`.
+    pub(crate) nobody_moves: Option<usize>,
+}
+
+impl Lang {
+    pub(crate) fn new(v: &Variant) -> Lang {
+        let mut l = Lang {
+            jumpers: vec![Vec::new(); v.kinds.len()],
+            ..Lang::default()
+        };
+        for (k, kind) in v.kinds.iter().enumerate() {
+            for (i, f) in kind.forms.iter().enumerate() {
+                match f {
+                    Form::Place(p) => {
+                        if !l.placers.iter().any(|(pk, _)| *pk as usize == k) {
+                            l.placers.push((k as KindId, i));
+                        }
+                        if p.groups.as_ref().is_some_and(|g| g.ko != Ko::None) {
+                            l.keeps_boards = true;
+                        }
+                    }
+                    Form::Jump(j) => {
+                        l.jumpers[k].push(i);
+                        l.compulsory |= j.compulsory;
+                    }
+                }
+            }
+        }
+        l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
+        l.on = !l.placers.is_empty()
+            || l.jumpers.iter().any(|j| !j.is_empty())
+            || v.pass.is_some()
+            || !v.ends.is_empty();
+        l
+    }
+}
+
+/// A delta as player `p` goes: relative deltas are the first player's,
+/// mirrored in rank for every odd-numbered player.
+#[inline]
+pub(super) fn oriented(d: (i8, i8), relative: bool, p: PlayerId) -> (i8, i8) {
+    if relative && p % 2 == 1 {
+        (d.0, -d.1)
+    } else {
+        d
+    }
+}
+
+impl Engine {
+    /// The language's moves of player `p` go to `out` (after the declared
+    /// moves already there): when a compulsory move exists, `out` is left
+    /// holding only the compulsory moves and this returns `true`.
+    pub(super) fn lang_moves(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        frozen: &[Cell],
+        out: &mut Vec<Action>,
+    ) -> Result<bool, ActionError> {
+        if self.lang.compulsory {
+            let start = out.len();
+            self.jump_moves(s, p, frozen, Some(true), out);
+            if out.len() > start {
+                out.drain(..start);
+                return Ok(true);
+            }
+            self.jump_moves(s, p, frozen, Some(false), out);
+        } else {
+            self.jump_moves(s, p, frozen, None, out);
+        }
+        for &(kind, form) in &self.lang.placers {
+            self.placements(s, p, kind, form, out);
+        }
+        Ok(false)
+    }
+
+    /// `pass` joins the list when the variant allows it here.
+    pub(super) fn lang_pass(&self, out: &mut Vec<Action>) {
+        match self.variant.pass {
+            Some(PassWhen::Always) => out.push(Action::Pass),
+            Some(PassWhen::Stuck) if !out.iter().any(|a| !a.is_social()) => out.push(Action::Pass),
+            _ => {}
+        }
+    }
+
+    /// The canonical text of a placement or a jump sequence.
+    pub(super) fn lang_text(&self, s: &GameState, a: &Action) -> Option<String> {
+        let b = &self.variant.board;
+        match *a {
+            Action::Place { kind, at } => Some(if self.lang.placers.len() > 1 {
+                let k = &self.variant.kinds[kind as usize];
+                format!(
+                    "{}@{}",
+                    k.letter.as_deref().unwrap_or(&k.name),
+                    b.cell_name(at)
+                )
+            } else {
+                b.cell_name(at)
+            }),
+            Action::Jumps { from, .. } => {
+                let mut t = b.cell_name(from);
+                for c in self.jump_landings(s, a) {
+                    t.push('x');
+                    t.push_str(&b.cell_name(c));
+                }
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads a placement (`d3`, `S@d3`) or a jump sequence (`d6xb4xd2`);
+    /// `None` when the text is neither (other readings may apply).
+    pub(super) fn parse_lang(&self, s: &GameState, t: &str) -> Option<Result<Action, ActionError>> {
+        let b = &self.variant.board;
+        if let Some((letter, cell)) = t.split_once('@') {
+            let kind = self.lang.placers.iter().find(|(k, _)| {
+                let k = &self.variant.kinds[*k as usize];
+                k.letter.as_deref() == Some(letter) || k.name == letter
+            });
+            return Some(match (kind, b.parse_cell(cell)) {
+                (Some(&(kind, _)), Some(at)) => Ok(Action::Place { kind, at }),
+                (None, _) => Err(ActionError::Parse(format!(
+                    "`{letter}` names no kind that is placed here"
+                ))),
+                (_, None) => Err(ActionError::Parse(format!(
+                    "`{cell}` is not a cell of the {b} board"
+                ))),
+            });
+        }
+        if let Some(at) = b.parse_cell(t) {
+            return match self.lang.placers.as_slice() {
+                [(kind, _)] => Some(Ok(Action::Place { kind: *kind, at })),
+                [] => None,
+                _ => Some(Err(ActionError::Parse(format!(
+                    "`{t}`: name the kind to place, as KIND@{t}"
+                )))),
+            };
+        }
+        if t.contains(['x', 'X']) && self.lang.jumpers.iter().any(|j| !j.is_empty()) {
+            let cells: Option<Vec<Cell>> = t.split(['x', 'X']).map(|c| b.parse_cell(c)).collect();
+            if let Some(cells) = cells.filter(|c| c.len() >= 2) {
+                if let Some(a) = self.jumps_through(s, &cells) {
+                    return Some(Ok(a));
+                }
+            }
+        }
+        None
+    }
+
+    /// Why a placement or a jump sequence is not legal here, when it is one.
+    pub(super) fn explain_lang(&self, s: &GameState, a: &Action) -> Option<String> {
+        let b = &self.variant.board;
+        match *a {
+            Action::Place { kind, at } => {
+                let name = &self.variant.kinds[kind as usize].name;
+                Some(if s.piece_at(at).is_some() {
+                    format!("{} is not empty", b.cell_name(at))
+                } else if self.forced_jump(s) {
+                    "a capture is compulsory".into()
+                } else {
+                    format!(
+                        "a {name} may not be placed on {}{}",
+                        b.cell_name(at),
+                        self.placement_rule(kind).unwrap_or_default()
+                    )
+                })
+            }
+            Action::Jumps { from, .. } => Some(match s.piece_at(from) {
+                None => format!("there is no piece on {}", b.cell_name(from)),
+                Some(id) if s.pieces[id as usize].owner != s.to_move => {
+                    format!("the piece on {} is not yours", b.cell_name(from))
+                }
+                Some(_) => format!(
+                    "no such jump sequence from {} (a sequence jumps while it can, each piece once)",
+                    b.cell_name(from)
+                ),
+            }),
+            Action::Pass if s.windows.is_empty() => Some(match self.variant.pass {
+                None => "this variant has no passing".into(),
+                Some(_) => "a player may pass only when nothing else is legal".into(),
+            }),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Placements: which empty cells a new piece may go to (its zone, where
+//! a falling piece lands, flanking, groups and ko), and placing it with
+//! its flips and captures.
+
+use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PlayerId};
+use crate::engine::lang::groups::GroupMap;
+use crate::engine::{Action, ActionError, Engine};
+use crate::rules::variant::forms::{Flank, Form, PlaceForm};
+
+impl Engine {
+    /// The kind's placement form.
+    pub(in crate::engine) fn place_form(&self, kind: KindId) -> Option<&PlaceForm> {
+        self.variant.kinds[kind as usize]
+            .forms
+            .iter()
+            .find_map(|f| match f {
+                Form::Place(p) => Some(p),
+                _ => None,
+            })
+    }
+
+    /// Player `p`'s placements of `kind` (its `form`-th form), in cell
+    /// order.
+    pub(in crate::engine) fn placements(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kind: KindId,
+        form: usize,
+        out: &mut Vec<Action>,
+    ) {
+        let Form::Place(f) = &self.variant.kinds[kind as usize].forms[form] else {
+            return;
+        };
+        let b = &self.variant.board;
+        let groups = f.groups.as_ref().map(|g| GroupMap::new(s, b, &g.lines));
+        for c in 0..b.cell_count() as Cell {
+            if s.board[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
+                continue;
+            }
+            if let Some(z) = &f.zone {
+                if !z[p as usize].contains(&c) {
+                    continue;
+                }
+            }
+            if let Some(d) = f.falls {
+                // Only where a falling piece comes to rest.
+                if b.offset(c, d).is_some_and(|below| {
+                    s.board[below as usize].is_none() && s.terrain[below as usize] & b.blocking == 0
+                }) {
+                    continue;
+                }
+            }
+            if let Some(fl) = &f.flank {
+                if fl.needed && !self.flanks_any(s, c, p, fl) {
+                    continue;
+                }
+            }
+            if let (Some(g), Some(map)) = (&f.groups, &groups) {
+                if map.placement_key(s, b, c, kind, p, g).is_none() {
+                    continue;
+                }
+            }
+            out.push(Action::Place { kind, at: c });
+        }
+    }
+
+    /// Whether a piece of `p` on `c` would flank an enemy line.
+    fn flanks_any(&self, s: &GameState, c: Cell, p: PlayerId, fl: &Flank) -> bool {
+        fl.lines.iter().any(|&d| self.flanked(s, c, p, d) > 0)
+    }
+
+    /// How many enemy pieces a piece of `p` on `c` flanks along `d` (the
+    /// run of enemy pieces from `c` that ends on one of `p`'s).
+    fn flanked(&self, s: &GameState, c: Cell, p: PlayerId, d: (i8, i8)) -> usize {
+        let b = &self.variant.board;
+        let mut n = 0;
+        let mut at = c;
+        while let Some(next) = b.offset(at, d) {
+            match s.board[next as usize] {
+                Some(id) if s.pieces[id as usize].owner == p => return n,
+                Some(_) => n += 1,
+                None => return 0,
+            }
+            at = next;
+        }
+        0
+    }
+
+    /// What keeps a placement of `kind` off a cell, in words (for
+    /// explanations).
+    pub(in crate::engine) fn placement_rule(&self, kind: KindId) -> Option<String> {
+        let f = self.place_form(kind)?;
+        let mut why = Vec::new();
+        if f.falls.is_some() {
+            why.push("it falls to the lowest empty cell of its column");
+        }
+        if f.flank.as_ref().is_some_and(|f| f.needed) {
+            why.push("it must flank a line of enemy pieces");
+        }
+        if let Some(g) = &f.groups {
+            if !g.suicide {
+                why.push("it may not leave its own group without liberties");
+            }
+            if g.ko != crate::rules::variant::forms::Ko::None {
+                why.push("it may not repeat an earlier board");
+            }
+        }
+        if f.zone.is_some() {
+            why.push("only in its zone");
+        }
+        (!why.is_empty()).then(|| format!(" ({})", why.join("; ")))
+    }
+
+    /// Places a new piece: its flips and captures follow, as effects.
+    pub(in crate::engine) fn apply_place(
+        &self,
+        s: &mut GameState,
+        mover: PlayerId,
+        kind: KindId,
+        at: Cell,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), ActionError> {
+        let public = !self.variant.hidden_identities;
+        let id = s
+            .add_piece(kind, mover, at, public)
+            .map_err(ActionError::Illegal)?;
+        effects.push(Effect::Moved {
+            piece: id,
+            from: None,
+            to: at,
+        });
+        let Some(f) = self.place_form(kind) else {
+            return Ok(());
+        };
+        if let Some(fl) = &f.flank {
+            let b = &self.variant.board;
+            for &d in &fl.lines {
+                let n = self.flanked(s, at, mover, d);
+                let mut c = at;
+                for _ in 0..n {
+                    c = b.offset(c, d).unwrap_or(c);
+                    if let Some(other) = s.board[c as usize] {
+                        s.set_owner(other, mover);
+                        effects.push(Effect::Flipped {
+                            piece: other,
+                            cell: c,
+                            owner: mover,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(g) = &f.groups {
+            self.capture_groups(s, at, mover, g, effects);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,144 @@
+//! The move language's parts beyond step, slide and path, as validated:
+//! placing a piece from the supply ([`PlaceForm`]: where it may go, falling
+//! down a column, flanking and flipping, capturing groups without
+//! liberties), jump sequences ([`JumpForm`]), the declared pass
+//! ([`PassRule`]) and declared ends of the game ([`End`]).
+//!
+//! Changes when the language gains a part. The engine compiles these into
+//! its listing, applying and text (`engine::lang`).
+
+use crate::base::state::KindId;
+
+/// What a cell a move lands on, or a piece it jumps over, must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holds {
+    Empty,
+    Enemy,
+    Own,
+    /// Any piece.
+    Piece,
+    /// Anything, or nothing.
+    Any,
+}
+
+/// A kind's placement (`place: supply`): a new piece of the kind from the
+/// mover's supply (unlimited) onto an empty cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaceForm {
+    /// The piece falls this way to the last empty cell before a piece or
+    /// the edge (`falls: down`); a placement is then named by the cell
+    /// where it lands, and only such cells are legal.
+    pub falls: Option<(i8, i8)>,
+    /// Flank and flip (`flank:`).
+    pub flank: Option<Flank>,
+    /// Capture of groups without liberties (`groups:`).
+    pub groups: Option<Groups>,
+    /// Only cells of this zone (one list per player), when set.
+    pub zone: Option<Vec<Vec<crate::base::geometry::Cell>>>,
+}
+
+/// `flank: { lines: all, needed: true }`: every unbroken line of enemy
+/// pieces from the placed piece that ends on one of the mover's pieces
+/// changes owner; with `needed`, a placement that flanks nothing is
+/// illegal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flank {
+    pub lines: Vec<(i8, i8)>,
+    pub needed: bool,
+}
+
+/// `groups: { lines: orthogonal, suicide: false, ko: superko }`: pieces
+/// joined along `lines` form groups; a group's liberties are the empty
+/// cells next to it. After a placement, enemy groups without liberties are
+/// removed, then the mover's own (or, without `suicide`, the placement is
+/// illegal).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Groups {
+    pub lines: Vec<(i8, i8)>,
+    pub suicide: bool,
+    pub ko: Ko,
+}
+
+/// Which repeated positions a placement may not make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ko {
+    /// None: any position may repeat.
+    None,
+    /// The position before the opponent's last action may not come back.
+    Simple,
+    /// No earlier board position may come back (positional superko).
+    Superko,
+}
+
+/// A jump (`jump: diagonal, over: enemy`): the piece leaps over the
+/// adjacent cell to the one beyond; `repeat` goes on jumping with the same
+/// piece as long as it can (the move is the whole sequence, named by every
+/// landing cell), `capture` removes the jumped pieces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JumpForm {
+    pub deltas: Vec<(i8, i8)>,
+    /// The deltas are the first player's; others mirror the rank.
+    pub relative: bool,
+    pub over: Holds,
+    pub over_kinds: Option<Vec<KindId>>,
+    pub onto: Holds,
+    pub capture: bool,
+    pub repeat: bool,
+    /// When a move of a compulsory form exists, only those are legal.
+    pub compulsory: bool,
+}
+
+/// A kind's move of the language, beside its steps, slides and paths.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Form {
+    Place(PlaceForm),
+    Jump(JumpForm),
+}
+
+/// The most jumps one sequence may make (a jump sequence's text and
+/// identity hold each landing; longer ones stop here).
+pub const MAX_JUMPS: usize = 12;
+
+/// When a player may pass (`pass:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassWhen {
+    /// Only when no other action is legal.
+    Stuck,
+    /// At any turn.
+    Always,
+}
+
+/// Who wins when a declared end comes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Winner {
+    /// The player who made the last action.
+    Mover,
+    /// The player with the most pieces on the board (a draw when tied).
+    MostPieces,
+    /// The higher area score (Tromp–Taylor: pieces, plus empty regions
+    /// that touch only one player's pieces), `komi` added to the last
+    /// player's (a draw when equal).
+    Area { komi: f64, lines: Vec<(i8, i8)> },
+    /// Nobody: a draw.
+    Draw,
+}
+
+/// When a declared end comes (`ends:`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndWhen {
+    /// The last piece placed or moved stands in `n` of its owner's pieces
+    /// in a row along one of `lines`.
+    InARow { n: u8, lines: Vec<(i8, i8)> },
+    /// No player can make an action other than passing.
+    NobodyMoves,
+    /// This many passes in a row.
+    Passes(u8),
+}
+
+/// One declared end: when it comes, who wins, and the reason given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct End {
+    pub when: EndWhen,
+    pub winner: Winner,
+    pub reason: String,
+}

@@ -1,0 +1,498 @@
+//! The move language's forms in `pieces.<kind>.moves` (each way of
+//! travelling takes only its own keys; placements and jumps are checked
+//! here, steps, slides and paths in `pieces`), and the game's `pass:` and
+//! `ends:`.
+//!
+//! Changes when the language gains a part or a key.
+
+use serde_saphyr::Location;
+
+use super::pieces::Scope;
+use super::Ctx;
+use crate::rules::variant::forms::{
+    End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PassWhen, PlaceForm, Winner,
+};
+use crate::rules::variant::raw::{RawMove, RawVariant};
+use crate::rules::variant::Value;
+
+/// The ways of travelling, each with the keys it takes.
+const FORMS: &[(&str, &[&str])] = &[
+    ("step", &["onto", "onto_kinds", "from_zone"]),
+    (
+        "slide",
+        &[
+            "max",
+            "strike_at_range",
+            "reveal_beyond",
+            "onto",
+            "onto_kinds",
+            "jump",
+            "jump_kinds",
+            "max_jumps",
+            "from_zone",
+        ],
+    ),
+    ("path", &["steps", "onto", "onto_kinds", "from_zone"]),
+    ("place", &["onto", "falls", "flank", "groups", "zone"]),
+    (
+        "jump",
+        &[
+            "over",
+            "over_kinds",
+            "onto",
+            "capture",
+            "repeat",
+            "compulsory",
+            "from_zone",
+        ],
+    ),
+];
+
+/// The keys a move gives, by name.
+fn given(m: &RawMove) -> Vec<&'static str> {
+    let mut k = Vec::new();
+    let mut put = |there: bool, name: &'static str| {
+        if there {
+            k.push(name);
+        }
+    };
+    put(m.step.is_some(), "step");
+    put(m.slide.is_some(), "slide");
+    put(m.path.is_some(), "path");
+    put(m.place.is_some(), "place");
+    put(m.jump.is_some(), "jump");
+    put(m.steps.is_some(), "steps");
+    put(m.max.is_some(), "max");
+    put(m.strike_at_range.is_some(), "strike_at_range");
+    put(m.reveal_beyond.is_some(), "reveal_beyond");
+    put(m.onto.is_some(), "onto");
+    put(m.onto_kinds.is_some(), "onto_kinds");
+    put(m.jump_kinds.is_some(), "jump_kinds");
+    put(m.max_jumps.is_some(), "max_jumps");
+    put(m.from_zone.is_some(), "from_zone");
+    put(m.falls.is_some(), "falls");
+    put(m.flank.is_some(), "flank");
+    put(m.groups.is_some(), "groups");
+    put(m.zone.is_some(), "zone");
+    put(m.over.is_some(), "over");
+    put(m.over_kinds.is_some(), "over_kinds");
+    put(m.capture.is_some(), "capture");
+    put(m.repeat.is_some(), "repeat");
+    put(m.compulsory.is_some(), "compulsory");
+    k
+}
+
+/// Whether the move names exactly one way of travelling and only that
+/// way's keys (else the problem is reported at `loc`). A `jump` beside a
+/// `slide` is the slide's jumping over enemies, not a way of its own.
+pub(super) fn keys_fit(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> bool {
+    let keys = given(m);
+    let ways: Vec<&str> = FORMS
+        .iter()
+        .map(|f| f.0)
+        .filter(|w| keys.contains(w) && !(*w == "jump" && m.slide.is_some()))
+        .collect();
+    let names: Vec<&str> = FORMS.iter().map(|f| f.0).collect();
+    if ways.len() != 1 {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: a move needs exactly one of `{}` (found {})",
+                s.name,
+                names.join("`, `"),
+                if ways.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!("`{}`", ways.join("`, `"))
+                }
+            ),
+        );
+        return false;
+    }
+    let way = ways[0];
+    let allowed = FORMS.iter().find(|f| f.0 == way).map_or(&[][..], |f| f.1);
+    for k in keys {
+        if k != way && !allowed.contains(&k) {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `{k}` is not a key of a `{way}` move (a `{way}` takes: {})",
+                    s.name,
+                    allowed.join(", ")
+                ),
+            );
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the move is one of the language's forms checked here.
+pub(super) fn is_form(m: &RawMove) -> bool {
+    m.place.is_some() || (m.jump.is_some() && m.slide.is_none())
+}
+
+/// A direction set's deltas and whether they are relative, or `None`
+/// (reported: `what` names the key).
+fn directions(
+    s: &Scope,
+    name: &str,
+    what: &str,
+    loc: Location,
+    cx: &mut Ctx,
+) -> Option<(Vec<(i8, i8)>, bool)> {
+    match s.board.directions(name) {
+        Some(d) => Some((d.deltas.clone(), d.relative)),
+        None => {
+            let known: Vec<_> = s.board.directions.iter().map(|d| d.name.as_str()).collect();
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `{what}: {name}`: unknown direction set (expected one of: {})",
+                    s.name,
+                    known.join(", ")
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// What `onto` or `over` holds.
+fn holds(
+    s: &Scope,
+    text: Option<&str>,
+    dflt: Holds,
+    what: &str,
+    loc: Location,
+    cx: &mut Ctx,
+) -> Holds {
+    match text {
+        None => dflt,
+        Some("empty") => Holds::Empty,
+        Some("enemy") => Holds::Enemy,
+        Some("own") => Holds::Own,
+        Some("piece") => Holds::Piece,
+        Some("any") => Holds::Any,
+        Some(other) => {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `{what}: {other}`: expected empty, enemy, own, piece or any",
+                    s.name
+                ),
+            );
+            dflt
+        }
+    }
+}
+
+/// A placement or a jump.
+pub(super) fn form(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> Option<Form> {
+    if let Some(from) = &m.place {
+        return place(s, m, from, loc, cx).map(Form::Place);
+    }
+    let dirs = m.jump.as_deref()?;
+    let (deltas, relative) = directions(s, dirs, "jump", loc, cx)?;
+    if deltas.len() > 15 {
+        cx.err_at(
+            loc,
+            format!("piece `{}`: a jump has at most 15 directions", s.name),
+        );
+        return None;
+    }
+    let capture = match m.capture.as_deref() {
+        None | Some("none") => false,
+        Some("jumped") => true,
+        Some(other) => {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `capture: {other}`: expected `jumped` or `none`",
+                    s.name
+                ),
+            );
+            false
+        }
+    };
+    if m.from_zone.is_some() {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `from_zone` is not yet a key of a `jump`",
+                s.name
+            ),
+        );
+    }
+    Some(Form::Jump(JumpForm {
+        deltas,
+        relative,
+        over: holds(s, m.over.as_deref(), Holds::Enemy, "over", loc, cx),
+        over_kinds: m
+            .over_kinds
+            .as_ref()
+            .map(|l| s.kind_ids(cx, loc, l, "over_kinds")),
+        onto: holds(s, m.onto.as_deref(), Holds::Empty, "onto", loc, cx),
+        capture,
+        repeat: m.repeat.unwrap_or(false),
+        compulsory: m.compulsory.unwrap_or(false),
+    }))
+}
+
+fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Option<PlaceForm> {
+    if from != "supply" {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `place: {from}`: expected `supply` (a new piece from the mover's supply)",
+                s.name
+            ),
+        );
+        return None;
+    }
+    if holds(s, m.onto.as_deref(), Holds::Empty, "onto", loc, cx) != Holds::Empty {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: a placement goes onto an empty cell (`onto: empty`)",
+                s.name
+            ),
+        );
+    }
+    let falls = match &m.falls {
+        None => None,
+        Some(d) => match directions(s, d, "falls", loc, cx)? {
+            (deltas, false) if deltas.len() == 1 => Some(deltas[0]),
+            _ => {
+                cx.err_at(
+                    loc,
+                    format!(
+                        "piece `{}`: `falls: {d}`: expected one direction that is the same for every player (`down`, `up`)",
+                        s.name
+                    ),
+                );
+                return None;
+            }
+        },
+    };
+    let flank = match &m.flank {
+        None => None,
+        Some(f) => {
+            let (lines, rel) = directions(
+                s,
+                f.lines.as_deref().unwrap_or("all"),
+                "flank.lines",
+                loc,
+                cx,
+            )?;
+            if rel {
+                cx.err_at(
+                    loc,
+                    format!(
+                        "piece `{}`: `flank.lines` must be the same for every player",
+                        s.name
+                    ),
+                );
+            }
+            Some(Flank {
+                lines,
+                needed: f.needed.unwrap_or(true),
+            })
+        }
+    };
+    let groups = match &m.groups {
+        None => None,
+        Some(g) => {
+            let (lines, rel) = directions(
+                s,
+                g.lines.as_deref().unwrap_or("orthogonal"),
+                "groups.lines",
+                loc,
+                cx,
+            )?;
+            if rel {
+                cx.err_at(
+                    loc,
+                    format!(
+                        "piece `{}`: `groups.lines` must be the same for every player",
+                        s.name
+                    ),
+                );
+            }
+            let ko = match g.ko.as_deref() {
+                None | Some("superko") => Ko::Superko,
+                Some("simple") => Ko::Simple,
+                Some("none") => Ko::None,
+                Some(other) => {
+                    cx.err_at(
+                        loc,
+                        format!(
+                            "piece `{}`: `groups.ko: {other}`: expected none, simple or superko",
+                            s.name
+                        ),
+                    );
+                    Ko::None
+                }
+            };
+            let suicide = match &g.suicide {
+                None => false,
+                Some(p) => cx
+                    .resolve(
+                        p,
+                        loc,
+                        |v| match v {
+                            Value::Bool(b) => Some(*b),
+                            _ => None,
+                        },
+                        "a boolean",
+                    )
+                    .unwrap_or(false),
+            };
+            Some(Groups { lines, suicide, ko })
+        }
+    };
+    let zone = match &m.zone {
+        None => None,
+        Some(z) => match super::player_zones(s.board, s.players, z) {
+            Some(cells) => Some(cells),
+            None => {
+                cx.err_at(
+                    loc,
+                    format!("piece `{}`: `zone: {z}` names no zone", s.name),
+                );
+                return None;
+            }
+        },
+    };
+    Some(PlaceForm {
+        falls,
+        flank,
+        groups,
+        zone,
+    })
+}
+
+/// The game's `pass:`.
+pub(super) fn pass(raw: &RawVariant, cx: &mut Ctx) -> Option<PassWhen> {
+    let p = raw.pass.as_ref()?;
+    cx.from("pass");
+    match p.value.as_str() {
+        "stuck" => Some(PassWhen::Stuck),
+        "always" => Some(PassWhen::Always),
+        other => {
+            cx.err_at(
+                p.referenced,
+                format!("`pass: {other}`: expected `stuck` (only when nothing else is legal) or `always`"),
+            );
+            None
+        }
+    }
+}
+
+/// The game's `ends:`.
+pub(super) fn ends(
+    raw: &RawVariant,
+    board: &crate::base::geometry::Board,
+    cx: &mut Ctx,
+) -> Vec<End> {
+    let Some(list) = &raw.ends else {
+        return Vec::new();
+    };
+    cx.from("ends");
+    let mut out = Vec::new();
+    for e in list {
+        let loc = e.referenced;
+        let e = &e.value;
+        let lines = |cx: &mut Ctx| -> Option<Vec<(i8, i8)>> {
+            let name = e.lines.as_deref().unwrap_or("all");
+            match board.directions(name) {
+                Some(d) if !d.relative => Some(d.deltas.clone()),
+                _ => {
+                    cx.err_at(
+                        loc,
+                        format!("`lines: {name}`: expected a direction set that is the same for every player (`all`, `orthogonal`, `diagonal`)"),
+                    );
+                    None
+                }
+            }
+        };
+        let conditions = [
+            e.in_a_row.is_some(),
+            e.nobody_moves.is_some(),
+            e.passes.is_some(),
+        ]
+        .iter()
+        .filter(|x| **x)
+        .count();
+        if conditions != 1 {
+            cx.err_at(
+                loc,
+                "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`",
+            );
+            continue;
+        }
+        let (when, reason) = if let Some(n) = e.in_a_row {
+            if !(2..=32).contains(&n) {
+                cx.err_at(loc, format!("`in_a_row: {n}`: expected 2 to 32"));
+                continue;
+            }
+            let Some(l) = lines(cx) else { continue };
+            (EndWhen::InARow { n, lines: l }, format!("{n} in a row"))
+        } else if let Some(n) = e.passes {
+            if n == 0 {
+                cx.err_at(loc, "`passes: 0`: expected at least 1");
+                continue;
+            }
+            (EndWhen::Passes(n), format!("{n} passes in a row"))
+        } else {
+            if e.nobody_moves != Some(true) {
+                cx.err_at(loc, "`nobody_moves` must be `true`");
+                continue;
+            }
+            (EndWhen::NobodyMoves, "nobody can move".to_string())
+        };
+        if e.komi.is_some() && e.winner != "area" {
+            cx.err_at(loc, "`komi` goes with `winner: area`");
+            continue;
+        }
+        let winner = match e.winner.as_str() {
+            "mover" => Winner::Mover,
+            "most_pieces" => Winner::MostPieces,
+            "draw" => Winner::Draw,
+            "area" => {
+                let komi = match &e.komi {
+                    None => Some(0.0),
+                    Some(p) => cx.resolve(p, loc, Value::as_f64, "a number"),
+                };
+                let Some(komi) = komi else { continue };
+                if !komi.is_finite() || komi.abs() > 1e6 {
+                    cx.err_at(
+                        loc,
+                        format!("`komi: {komi}`: expected a number of at most 1000000"),
+                    );
+                    continue;
+                }
+                Winner::Area {
+                    komi,
+                    lines: board
+                        .directions("orthogonal")
+                        .map(|d| d.deltas.clone())
+                        .unwrap_or_default(),
+                }
+            }
+            other => {
+                cx.err_at(
+                    loc,
+                    format!("`winner: {other}`: expected mover, most_pieces, area or draw"),
+                );
+                continue;
+            }
+        };
+        out.push(End {
+            when,
+            winner,
+            reason: e.reason.clone().unwrap_or(reason),
+        });
+    }
+    out
+}
