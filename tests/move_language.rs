@@ -1,0 +1,280 @@
+//! The move language's games (Othello, Connect Four, English draughts,
+//! Go 9x9): the rules perft does not show, as positions and outcomes —
+//! endings and who wins, flips, gravity, two jump paths with the same
+//! ends, compulsory capture, crowning ending the move, captures of
+//! groups, suicide and ko, passing.
+
+mod common;
+
+use common::{engine, play};
+use sandtable::base::state::GameState;
+use sandtable::engine::{Action, Engine};
+
+fn fen(e: &Engine, text: &str) -> GameState {
+    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
+}
+
+fn texts(e: &Engine, s: &GameState) -> Vec<String> {
+    let mut t: Vec<String> = e
+        .legal_actions(s)
+        .iter()
+        .map(|a| e.action_text(s, a))
+        .collect();
+    t.sort();
+    t
+}
+
+fn owner_at(e: &Engine, s: &GameState, cell: &str) -> Option<u8> {
+    let c = e.variant.board.parse_cell(cell).unwrap();
+    s.piece_at(c).map(|id| s.pieces[id as usize].owner)
+}
+
+fn kind_at(e: &Engine, s: &GameState, cell: &str) -> Option<String> {
+    let c = e.variant.board.parse_cell(cell).unwrap();
+    s.piece_at(c).map(|id| {
+        e.variant.kinds[s.pieces[id as usize].kind as usize]
+            .name
+            .clone()
+    })
+}
+
+#[test]
+fn connect_four_discs_fall_and_four_in_a_row_wins() {
+    let e = engine("connect_four", &[]);
+    let mut s = e.new_game(1, &[]);
+    assert_eq!(texts(&e, &s), ["a1", "b1", "c1", "d1", "e1", "f1", "g1"]);
+    // d2 is not where a disc dropped into column d comes to rest.
+    let err = e
+        .apply(&mut s.clone(), &e.parse_action(&s, "d2").unwrap())
+        .unwrap_err();
+    assert!(err.to_string().contains("falls"), "{err}");
+    play(&e, &mut s, &["d1", "d2", "e1", "e2", "f1", "f2"]);
+    assert!(s.outcome.is_none());
+    play(&e, &mut s, &["g1"]);
+    let o = s.outcome.clone().expect("four in a row");
+    assert_eq!(o.winners, vec![0]);
+    assert!(o.reason.contains("4 in a row"), "{}", o.reason);
+}
+
+#[test]
+fn connect_four_diagonals_count_and_a_full_board_draws() {
+    let e = engine("connect_four", &[]);
+    let mut s = e.new_game(1, &[]);
+    // Red: a1 b2 c3 d4 on the diagonal.
+    play(
+        &e,
+        &mut s,
+        &["a1", "b1", "b2", "c1", "c2", "d1", "c3", "d2", "d3", "g1"],
+    );
+    assert!(s.outcome.is_none());
+    play(&e, &mut s, &["d4"]);
+    assert_eq!(s.outcome.clone().unwrap().winners, vec![0]);
+    // The last disc fills the board without four in a row: nobody can
+    // move, a draw.
+    let mut s = fen(&e, "DDDdDd1/dDddDdD/dDdDdDd/DdddDdD/DdDdDdD/ddDddDD red");
+    assert_eq!(texts(&e, &s), ["g6"]);
+    play(&e, &mut s, &["g6"]);
+    let o = s.outcome.clone().expect("full board");
+    assert!(o.winners.is_empty());
+    assert!(o.reason.contains("cannot move"), "{}", o.reason);
+}
+
+#[test]
+fn othello_flips_every_outflanked_line_and_passes_only_when_stuck() {
+    let e = engine("othello", &[]);
+    let mut s = e.new_game(1, &[]);
+    assert_eq!(texts(&e, &s), ["c4", "d3", "e6", "f5"]);
+    play(&e, &mut s, &["d3"]);
+    assert_eq!(owner_at(&e, &s, "d4"), Some(0), "d4 flipped to black");
+    assert_eq!(owner_at(&e, &s, "e5"), Some(1), "e5 stays white");
+    // Black to move with no placement (white's disc flanks nothing of
+    // black's): pass is black's only action.
+    let mut s = fen(&e, "8/8/8/8/8/8/8/dD6 black");
+    assert_eq!(texts(&e, &s), ["pass"]);
+    let err = e
+        .apply(&mut s.clone(), &Action::Place { kind: 0, at: 2 })
+        .unwrap_err();
+    assert!(err.to_string().contains("flank"), "{err}");
+    play(&e, &mut s, &["pass"]);
+    assert_eq!(texts(&e, &s), ["c1"]);
+    // White takes the last black disc: nobody can move, most discs wins.
+    play(&e, &mut s, &["c1"]);
+    let o = s.outcome.clone().expect("nobody can move");
+    assert_eq!(o.winners, vec![1]);
+    assert!(o.reason.contains("most pieces"), "{}", o.reason);
+}
+
+#[test]
+fn draughts_two_jump_paths_with_the_same_ends_are_two_moves() {
+    let e = engine("english_draughts", &[]);
+    // A white man on d6 with black men on c5, c3, e5, e3: d6 to d2 by
+    // b4 or by f4.
+    let s = fen(&e, "8/8/3m4/2M1M3/8/2M1M3/8/8 white");
+    let t = texts(&e, &s);
+    assert_eq!(t, ["d6xb4xd2", "d6xf4xd2"], "{t:?}");
+    let a = e.parse_action(&s, "d6xb4xd2").unwrap();
+    let b = e.parse_action(&s, "d6xf4xd2").unwrap();
+    assert_ne!(a, b);
+    let mut left = s.clone();
+    e.apply(&mut left, &a).unwrap();
+    assert_eq!(owner_at(&e, &left, "c5"), None);
+    assert_eq!(owner_at(&e, &left, "c3"), None);
+    assert_eq!(owner_at(&e, &left, "e5"), Some(0));
+    assert_eq!(owner_at(&e, &left, "d2"), Some(1));
+}
+
+#[test]
+fn draughts_capture_is_compulsory_and_a_jump_goes_on() {
+    let e = engine("english_draughts", &[]);
+    // Black c3 may jump d4, and then f6; the step c3-b4 is not legal.
+    let s = fen(&e, "8/8/8/8/3m4/2M5/8/8 black");
+    assert_eq!(texts(&e, &s), ["c3xe5"]);
+    let s = fen(&e, "8/8/5m2/8/3m4/2M5/8/8 black");
+    assert_eq!(texts(&e, &s), ["c3xe5xg7"]);
+    let err = e
+        .apply(&mut s.clone(), &e.parse_action(&s, "c3-b4").unwrap())
+        .unwrap_err();
+    assert!(err.to_string().contains("illegal"), "{err}");
+    // Half a sequence is not a move.
+    assert!(e
+        .apply(&mut s.clone(), &e.parse_action(&s, "c3xe5").unwrap())
+        .is_err());
+}
+
+#[test]
+fn draughts_crowning_ends_the_move_and_kings_jump_back() {
+    let e = engine("english_draughts", &[]);
+    // Black's man on b6 jumps c7 and is crowned on d8; as a king it
+    // could jump e7 next, but crowning ends the move.
+    let mut s = fen(&e, "8/2m1m3/1M6/8/8/8/8/8 black");
+    assert_eq!(texts(&e, &s), ["b6xd8"]);
+    play(&e, &mut s, &["b6xd8"]);
+    assert_eq!(kind_at(&e, &s, "d8").as_deref(), Some("king"));
+    assert_eq!(owner_at(&e, &s, "e7"), Some(1));
+    assert_eq!(s.to_move, 1);
+    // A king jumps backwards too, and its sequence may end where it
+    // started: around the four men, both ways.
+    let s = fen(&e, "8/2m1m3/8/2m1m3/3K4/8/8/8 black");
+    assert_eq!(texts(&e, &s), ["d4xb6xd8xf6xd4", "d4xf6xd8xb6xd4"]);
+    let mut s2 = s.clone();
+    play(&e, &mut s2, &["d4xb6xd8xf6xd4"]);
+    assert_eq!(kind_at(&e, &s2, "d4").as_deref(), Some("king"));
+    for c in ["c5", "c7", "e7", "e5"] {
+        assert_eq!(owner_at(&e, &s2, c), None, "{c} captured");
+    }
+}
+
+#[test]
+fn draughts_a_player_who_cannot_move_loses() {
+    let e = engine("english_draughts", &[]);
+    // Black takes white's last man.
+    let mut s = fen(&e, "8/8/8/8/8/8/1m6/M7 black");
+    play(&e, &mut s, &["a1xc3"]);
+    let o = s.outcome.clone().expect("white has no piece");
+    assert_eq!(o.winners, vec![0]);
+}
+
+#[test]
+fn go_captures_groups_refuses_suicide_and_ko() {
+    let e = engine("go", &[]);
+    let mut s = e.new_game(1, &[]);
+    // A corner capture: white a1, taken by black b1 and a2.
+    play(&e, &mut s, &["b1", "a1", "a2"]);
+    assert_eq!(owner_at(&e, &s, "a1"), None, "a1 captured");
+    // White may not play a1 now (suicide: no liberty, captures nothing).
+    let err = e
+        .apply(&mut s.clone(), &e.parse_action(&s, "a1").unwrap())
+        .unwrap_err();
+    assert!(err.to_string().contains("liberties"), "{err}");
+    // A ko: white b2 takes black c2, and black may not take back at
+    // once (the board would repeat).
+    let mut s = e.new_game(1, &[]);
+    play(
+        &e,
+        &mut s,
+        &["b1", "c1", "a2", "d2", "b3", "c3", "c2", "b2"],
+    );
+    assert_eq!(owner_at(&e, &s, "c2"), None);
+    assert!(!texts(&e, &s).contains(&"c2".to_string()));
+    assert!(e
+        .explain_illegal(&s, &e.parse_action(&s, "c2").unwrap())
+        .contains("repeat"));
+}
+
+#[test]
+fn go_two_passes_end_by_area_with_komi() {
+    let e = engine("go", &[]);
+    let mut s = e.new_game(1, &[]);
+    play(&e, &mut s, &["e5", "pass"]);
+    assert!(s.outcome.is_none());
+    play(&e, &mut s, &["pass"]);
+    // Black's one stone owns the board: 81 to 0 + 7.5.
+    let o = s.outcome.clone().expect("two passes");
+    assert_eq!(o.winners, vec![0]);
+    assert!(o.reason.contains("81 to 7.5"), "{}", o.reason);
+    // With komi 81 + 1, white wins the empty board.
+    let e = engine("go", &[("komi".into(), "81.5".into())]);
+    let mut s = e.new_game(1, &[]);
+    play(&e, &mut s, &["e5", "pass", "pass"]);
+    assert_eq!(s.outcome.clone().unwrap().winners, vec![1]);
+    let bad = Engine::load("go", &[("komi".into(), "lots".into())]);
+    assert!(bad.is_err());
+}
+
+/// Loads a bundled variant with one text replaced, from a temporary
+/// folder, and returns the load error's text.
+fn refused(variant: &str, from: &str, to: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{variant}.yaml")),
+    )
+    .unwrap();
+    assert!(text.contains(from), "{variant}: no `{from}`");
+    let path = dir.path().join(format!("{variant}.yaml"));
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("{variant} with `{to}` loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        // (variant, text, replaced by, expected at line:col with words)
+        ("connect_four", "place: supply", "place: hand", "expected `supply`"),
+        ("connect_four", "falls: down", "falls: sideways", "unknown direction set"),
+        ("connect_four", "falls: down", "falls: forward", "same for every player"),
+        ("connect_four", "falls: down }", "falls: down, steps: 2 }", "`steps` is not a key of a `place` move"),
+        ("connect_four", "{ place: supply", "{ step: all, place: supply", "exactly one of"),
+        ("connect_four", "in_a_row: 4", "in_a_row: 1", "expected 2 to 32"),
+        ("connect_four", "in_a_row: 4,", "in_a_row: 4, passes: 2,", "exactly one of"),
+        ("connect_four", "winner: mover", "winner: red", "expected mover, most_pieces, area or draw"),
+        ("othello", "lines: all, needed", "lines: sideways, needed", "unknown direction set"),
+        ("othello", "needed: true", "needed: maybe", "expected true or false"),
+        ("othello", "pass: stuck", "pass: sometimes", "expected `stuck`"),
+        ("othello", "nobody_moves: true", "nobody_moves: false", "must be `true`"),
+        ("go", "ko: superko", "ko: sometimes", "expected none, simple or superko"),
+        ("go", "suicide: $suicide", "suicide: $nothing", "unknown option `nothing`"),
+        ("go", "komi: $komi", "komi: $suicide", "option `suicide` is a boolean, expected a number"),
+        ("go", "default: 7.5", "default: .inf", "finite"),
+        ("english_draughts", "over: enemy, onto: empty, capture: jumped, repeat: true, compulsory: true }\n    promote", "over: friends, onto: empty, capture: jumped, repeat: true, compulsory: true }\n    promote", "`over: friends`"),
+        ("english_draughts", "capture: jumped, repeat: true, compulsory: true }\n    promote", "capture: all, repeat: true, compulsory: true }\n    promote", "`capture: all`"),
+        ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, compulsory: true, max: 3 }\n    promote", "`max` is not a key of a `jump` move"),
+        ("english_draughts", "jump: forward_diagonal", "jump: backwardish", "unknown direction set"),
+    ];
+    for &(variant, from, to, words) in cases {
+        let e = refused(variant, from, to);
+        let at = format!("{variant}.yaml:");
+        let located = e.split(&at).nth(1).is_some_and(|rest| {
+            let mut parts = rest.splitn(3, ':');
+            parts.next().is_some_and(|l| l.parse::<u32>().is_ok())
+                && parts.next().is_some_and(|c| c.parse::<u32>().is_ok())
+        });
+        assert!(located, "{variant} `{to}`: no file:line:col in: {e}");
+        assert!(
+            e.contains(words),
+            "{variant} `{to}`: expected `{words}` in: {e}"
+        );
+    }
+}
