@@ -1,4 +1,4 @@
--- Classic Stratego: how a strike resolves (shared/RULES.md §1).
+-- Classic Stratego: how a strike resolves (docs/rules/classic_stratego.md).
 -- Movement, the back-and-forth limit and the no-move loss are declared in
 -- variants/classic_stratego.yaml and run natively by the host.
 --

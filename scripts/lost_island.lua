@@ -1,4 +1,4 @@
--- Stratego Lost Island (shared/RULES.md §3). The YAML declares the turn's
+-- Stratego Lost Island (docs/rules/lost_island.md). The YAML declares the turn's
 -- actions (which cells, what they cost, how they count); the host lists
 -- them and keeps the turn's steps. This script says what each one does.
 -- State (all in the host): scouts v1..v6 (rank = value; attrs flag, ring),
