@@ -70,7 +70,7 @@ impl JumpPath {
     /// The `i`-th jump's 1 + direction index (0: none).
     fn get(&self, i: usize) -> u8 {
         let b = self.0[i / 2];
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             b >> 4
         } else {
             b & 0xf
@@ -91,7 +91,7 @@ impl JumpPath {
         }
         let mut p = *self;
         let v = dir as u8 + 1;
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             p.0[i / 2] |= v << 4;
         } else {
             p.0[i / 2] |= v;

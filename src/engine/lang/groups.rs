@@ -5,72 +5,79 @@
 use crate::base::effect::Effect;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::{cell_key, GameState, KindId, PlayerId};
-use crate::engine::lang::masks::Hops;
+use crate::engine::lang::masks::Adj;
 use crate::engine::Engine;
 use crate::rules::variant::forms::{Groups, Ko};
 
 const NONE: u16 = u16::MAX;
+/// A cell's holder in [`GroupMap::who`]: nobody, or a cell nothing may
+/// enter (blocking terrain).
+const EMPTY: u8 = u8::MAX;
+const BLOCKED: u8 = u8::MAX - 1;
 
-/// Every group on the board, found once for a listing: each occupied
-/// cell's group, and each group's owner, number of liberties and key (the
+/// Every group on the board, found once for a listing: each cell's holder
+/// and group, and each group's owner, number of liberties and key (the
 /// XOR of its cells' keys).
-pub(super) struct GroupMap {
+pub(super) struct GroupMap<'a> {
+    who: Vec<u8>,
     group: Vec<u16>,
     libs: Vec<u16>,
     keys: Vec<u64>,
     owner: Vec<PlayerId>,
     /// Each cell's neighbours along the lines.
-    lines: Vec<(i8, i8)>,
+    adj: &'a Adj,
     /// The state's earlier boards are sorted (superko alone).
     pub(super) sorted: bool,
 }
 
-impl GroupMap {
-    pub(super) fn new(s: &GameState, b: &Board, hops: &Hops, lines: &[(i8, i8)]) -> GroupMap {
+impl<'a> GroupMap<'a> {
+    pub(super) fn new(s: &GameState, b: &Board, adj: &'a Adj) -> GroupMap<'a> {
         let n = b.cell_count();
+        let mut who = vec![EMPTY; n];
+        for (c, slot) in s.board.iter().enumerate() {
+            match slot {
+                Some(id) => who[c] = s.pieces[*id as usize].owner,
+                None if s.terrain[c] & b.blocking != 0 => who[c] = BLOCKED,
+                None => {}
+            }
+        }
         let mut m = GroupMap {
             group: vec![NONE; n],
             libs: Vec::with_capacity(n / 2),
             keys: Vec::with_capacity(n / 2),
             owner: Vec::with_capacity(n / 2),
-            lines: lines.to_vec(),
+            adj,
             sorted: false,
+            who,
         };
         // The last group that counted each empty cell as a liberty.
         let mut counted = vec![NONE; n];
-        let mut stack = Vec::with_capacity(n);
+        let mut stack: Vec<Cell> = Vec::with_capacity(n);
         for start in 0..n {
-            let Some(id) = s.board[start] else { continue };
-            if m.group[start] != NONE {
+            let owner = m.who[start];
+            if owner >= BLOCKED || m.group[start] != NONE {
                 continue;
             }
             let g = m.libs.len() as u16;
-            let owner = s.pieces[id as usize].owner;
             let (mut libs, mut key) = (0u16, 0u64);
             m.group[start] = g;
             stack.push(start as Cell);
             while let Some(c) = stack.pop() {
-                let p = &s.pieces[s.board[c as usize].unwrap_or(id) as usize];
-                key ^= cell_key(c, p.kind, p.owner);
-                for &d in lines {
-                    let Some(nb) = hops.hop(b, c, d) else {
+                if let Some(id) = s.board[c as usize] {
+                    key ^= cell_key(c, s.pieces[id as usize].kind, owner);
+                }
+                for &nb in adj.of(c) {
+                    let Some(&h) = m.who.get(nb as usize) else {
                         continue;
                     };
-                    match s.board[nb as usize] {
-                        None => {
-                            if counted[nb as usize] != g && s.terrain[nb as usize] & b.blocking == 0
-                            {
-                                counted[nb as usize] = g;
-                                libs += 1;
-                            }
+                    if h == EMPTY {
+                        if counted[nb as usize] != g {
+                            counted[nb as usize] = g;
+                            libs += 1;
                         }
-                        Some(o) if s.pieces[o as usize].owner == owner => {
-                            if m.group[nb as usize] == NONE {
-                                m.group[nb as usize] = g;
-                                stack.push(nb);
-                            }
-                        }
-                        Some(_) => {}
+                    } else if h == owner && m.group[nb as usize] == NONE {
+                        m.group[nb as usize] = g;
+                        stack.push(nb);
                     }
                 }
             }
@@ -85,12 +92,9 @@ impl GroupMap {
     /// cell `c` (with its captures), or `None` when the placement is
     /// illegal: suicide where it is not allowed, or a board the ko rule
     /// forbids.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn placement_key(
         &self,
         s: &GameState,
-        b: &Board,
-        hops: &Hops,
         c: Cell,
         kind: KindId,
         p: PlayerId,
@@ -102,16 +106,15 @@ impl GroupMap {
         let mut breathes = false;
         let mut captures = false;
         let mut own = 0u64;
-        for &d in &self.lines {
-            let Some(nb) = hops.hop(b, c, d) else {
+        for &nb in self.adj.of(c) {
+            let Some(&h) = self.who.get(nb as usize) else {
                 continue;
             };
-            let g = self.group[nb as usize];
-            if g == NONE {
-                breathes |=
-                    s.board[nb as usize].is_none() && s.terrain[nb as usize] & b.blocking == 0;
+            if h >= BLOCKED {
+                breathes |= h == EMPTY;
                 continue;
             }
+            let g = self.group[nb as usize];
             if seen[..n].contains(&g) {
                 continue;
             }
@@ -169,46 +172,67 @@ impl Engine {
         effects: &mut Vec<Effect>,
     ) {
         let b = &self.variant.board;
-        for &d in &rule.lines {
-            if let Some(nb) = b.offset(at, d) {
-                if s.piece_at(nb)
-                    .is_some_and(|id| s.pieces[id as usize].owner != p)
-                {
-                    self.remove_if_breathless(s, nb, &rule.lines, effects);
-                }
+        let made;
+        let adj = match self.lang.adj(&rule.lines) {
+            Some(a) => a,
+            None => {
+                made = Adj::new(b, &rule.lines);
+                &made
+            }
+        };
+        // Cells already looked at in this action's walks (by walk number).
+        let mut mark = vec![0u8; b.cell_count()];
+        let mut walk = 0u8;
+        let mut group = Vec::new();
+        for &nb in adj.of(at) {
+            if s.piece_at(nb)
+                .is_some_and(|id| s.pieces[id as usize].owner != p)
+            {
+                walk += 1;
+                self.remove_if_breathless(s, nb, adj, &mut mark, walk, &mut group, effects);
             }
         }
-        self.remove_if_breathless(s, at, &rule.lines, effects);
+        walk += 1;
+        self.remove_if_breathless(s, at, adj, &mut mark, walk, &mut group, effects);
     }
 
     /// Removes the group on `start` when it has no liberty.
+    #[allow(clippy::too_many_arguments)]
     fn remove_if_breathless(
         &self,
         s: &mut GameState,
         start: Cell,
-        lines: &[(i8, i8)],
+        adj: &Adj,
+        mark: &mut [u8],
+        walk: u8,
+        group: &mut Vec<Cell>,
         effects: &mut Vec<Effect>,
     ) {
         let b = &self.variant.board;
         let Some(id) = s.piece_at(start) else { return };
         let owner = s.pieces[id as usize].owner;
-        let mut group = vec![start];
+        group.clear();
+        group.push(start);
+        mark[start as usize] = walk;
         let mut i = 0;
         while i < group.len() {
             let c = group[i];
             i += 1;
-            for &d in lines {
-                let Some(nb) = b.offset(c, d) else { continue };
+            for &nb in adj.of(c) {
+                let Some(&seen) = mark.get(nb as usize) else {
+                    continue;
+                };
                 match s.board[nb as usize] {
                     None if s.terrain[nb as usize] & b.blocking == 0 => return,
-                    Some(o) if s.pieces[o as usize].owner == owner && !group.contains(&nb) => {
+                    Some(o) if s.pieces[o as usize].owner == owner && seen != walk => {
+                        mark[nb as usize] = walk;
                         group.push(nb)
                     }
                     _ => {}
                 }
             }
         }
-        for c in group {
+        for &c in group.iter() {
             if let Some(id) = s.piece_at(c) {
                 s.capture(id);
                 effects.push(Effect::Captured {

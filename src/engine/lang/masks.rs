@@ -126,3 +126,36 @@ pub(super) fn occupancy(s: &crate::base::state::GameState, p: u8) -> (u64, u64) 
     }
     (own, all)
 }
+
+/// Each cell's neighbours along a set of lines (`Cell::MAX` where one is
+/// off the board), for walks that go along the same lines again and again
+/// (groups, regions).
+#[derive(Debug)]
+pub(crate) struct Adj {
+    pub(super) lines: Vec<(i8, i8)>,
+    k: usize,
+    next: Vec<Cell>,
+}
+
+impl Adj {
+    pub(super) fn new(b: &Board, lines: &[(i8, i8)]) -> Adj {
+        let k = lines.len();
+        let mut next = Vec::with_capacity(k * b.cell_count());
+        for c in 0..b.cell_count() {
+            for &d in lines {
+                next.push(b.offset(c as Cell, d).unwrap_or(Cell::MAX));
+            }
+        }
+        Adj {
+            lines: lines.to_vec(),
+            k,
+            next,
+        }
+    }
+
+    #[inline]
+    pub(super) fn of(&self, c: Cell) -> &[Cell] {
+        let at = c as usize * self.k;
+        self.next.get(at..at + self.k).unwrap_or(&[])
+    }
+}

@@ -53,9 +53,16 @@ pub(crate) struct Lang {
     hops: masks::Hops,
     /// The board as 64-bit masks, when it has at most 64 cells.
     masks: Option<masks::Masks>,
+    /// Neighbour tables for the lines groups are joined along.
+    adjs: Vec<masks::Adj>,
 }
 
 impl Lang {
+    /// The neighbour table of these lines, when one was made at load.
+    pub(super) fn adj(&self, lines: &[(i8, i8)]) -> Option<&masks::Adj> {
+        self.adjs.iter().find(|a| a.lines == lines)
+    }
+
     pub(crate) fn new(v: &Variant) -> Lang {
         let mut l = Lang {
             jumpers: vec![Vec::new(); v.kinds.len()],
@@ -91,6 +98,19 @@ impl Lang {
             || v.passing.is_some();
         l.hops = masks::Hops::new(&v.board);
         l.masks = masks::Masks::new(&v.board);
+        for k in &v.kinds {
+            for f in &k.forms {
+                if let Form::Place(crate::rules::variant::forms::PlaceForm {
+                    groups: Some(g),
+                    ..
+                }) = f
+                {
+                    if !l.adjs.iter().any(|a| a.lines == g.lines) {
+                        l.adjs.push(masks::Adj::new(&v.board, &g.lines));
+                    }
+                }
+            }
+        }
         l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
         l.on = !l.placers.is_empty()
             || l.jumpers.iter().any(|j| !j.is_empty())

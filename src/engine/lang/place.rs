@@ -41,8 +41,19 @@ impl Engine {
                 return self.placements_masked(s, p, kind, f, m, out);
             }
         }
-        let groups = f.groups.as_ref().map(|g| {
-            let mut m = GroupMap::new(s, b, &self.lang.hops, &g.lines);
+        let made;
+        let adj = match &f.groups {
+            None => None,
+            Some(g) => match self.lang.adj(&g.lines) {
+                Some(a) => Some(a),
+                None => {
+                    made = crate::engine::lang::masks::Adj::new(b, &g.lines);
+                    Some(&made)
+                }
+            },
+        };
+        let groups = adj.map(|adj| {
+            let mut m = GroupMap::new(s, b, adj);
             m.sorted = !self.lang.boards_in_order;
             m
         });
@@ -69,10 +80,7 @@ impl Engine {
                 }
             }
             if let (Some(g), Some(map)) = (&f.groups, &groups) {
-                if map
-                    .placement_key(s, b, &self.lang.hops, c, kind, p, g)
-                    .is_none()
-                {
+                if map.placement_key(s, c, kind, p, g).is_none() {
                     continue;
                 }
             }
