@@ -328,3 +328,16 @@ fn placements_as_masks_agree_with_the_cell_by_cell_listing() {
         assert!(compared > 1000, "{variant}: {compared}");
     }
 }
+
+#[test]
+fn a_new_game_from_the_start_read_once_equals_one_read_anew() {
+    for variant in ["othello", "connect_four", "english_draughts", "go"] {
+        let e = engine(variant, &[]);
+        for seed in [0, 7, 99] {
+            let fresh = e
+                .parse_fen(e.variant.start.as_deref().unwrap(), seed)
+                .unwrap();
+            assert_eq!(e.new_game(seed, &[]), fresh, "{variant} seed {seed}");
+        }
+    }
+}

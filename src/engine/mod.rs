@@ -78,6 +78,9 @@ pub struct Engine {
     turn_hooks: [bool; 3],
     /// The move language's placements, jumps, passes and ends.
     lang: lang::Lang,
+    /// The variant's `start` position, read once, when no script can take
+    /// part in reading it (a new game is then a copy with its own seed).
+    start: Option<crate::base::state::GameState>,
 }
 
 impl Engine {
@@ -140,7 +143,8 @@ impl Engine {
             ["on_turn_end", "on_phase_start", "on_turn_start"].map(|h| rules.has_function(h));
         let mut lang = lang::Lang::new(&variant);
         lang.steps |= rules.has_extra_moves();
-        let engine = Engine {
+        let mut engine = Engine {
+            start: None,
             lang,
             turn_hooks,
             exhaustive_check: false,
@@ -157,13 +161,17 @@ impl Engine {
         if let (Some(start), Some((file, line, column))) =
             (&engine.variant.start, &engine.variant.start_at)
         {
-            if let Err(m) = engine.parse_fen(start, 0) {
-                return Err(LoadError(vec![crate::rules::variant::Diagnostic {
-                    file: file.clone(),
-                    line: *line,
-                    column: *column,
-                    message: format!("start: {m}"),
-                }]));
+            match engine.parse_fen(start, 0) {
+                Err(m) => {
+                    return Err(LoadError(vec![crate::rules::variant::Diagnostic {
+                        file: file.clone(),
+                        line: *line,
+                        column: *column,
+                        message: format!("start: {m}"),
+                    }]))
+                }
+                Ok(s) if engine.variant.scripts.is_empty() => engine.start = Some(s),
+                Ok(_) => {}
             }
         }
         engine.check_declared_functions()?;

@@ -185,6 +185,13 @@ impl Engine {
     /// play) starts fresh on stream 0. What one stream shows (a player's own
     /// army, a chance draw everyone sees) tells nothing of the others.
     pub fn new_game(&self, seed: u64, setups: &[Option<Vec<(Cell, KindId)>>]) -> GameState {
+        if let Some(s) = &self.start {
+            // Read at load; only the seed differs.
+            let mut s = s.clone();
+            s.seed = seed;
+            s.rng = rand::SeedableRng::seed_from_u64(seed);
+            return s;
+        }
         if let Some(start) = &self.variant.start {
             // Checked when the variant loaded.
             if let Ok(s) = self.parse_fen(start, seed) {

@@ -54,7 +54,7 @@ impl Engine {
     }
 
     /// Whether the piece on `c` stands in `n` of its owner's pieces in a
-    /// row along one of `lines` (a line and its opposite count as one).
+    /// row along one of `lines` (each counted both ways).
     fn in_a_row(&self, s: &GameState, c: Cell, n: u8, lines: &[(i8, i8)]) -> bool {
         let b = &self.variant.board;
         let Some(id) = s.piece_at(c) else {
@@ -74,11 +74,9 @@ impl Engine {
             }
             k
         };
-        lines.iter().any(|&(x, y)| {
-            // Each line once: its half with the opposite counted in.
-            (y > 0 || (y == 0 && x > 0) || !lines.contains(&(-x, -y)))
-                && 1 + run((x, y)) + run((-x, -y)) >= n as usize
-        })
+        lines
+            .iter()
+            .any(|&(x, y)| 1 + run((x, y)) + run((-x, -y)) >= n as usize)
     }
 
     /// The turn rule where nobody's moving ends the game: the player to

@@ -127,7 +127,7 @@ pub enum Winner {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EndWhen {
     /// The last piece placed or moved stands in `n` of its owner's pieces
-    /// in a row along one of `lines`.
+    /// in a row along one of `lines` (each line once, not its opposite).
     InARow { n: u8, lines: Vec<(i8, i8)> },
     /// No player can make an action other than passing.
     NobodyMoves,

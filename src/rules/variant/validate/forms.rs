@@ -437,7 +437,17 @@ pub(super) fn ends(
                 continue;
             }
             let Some(l) = lines(cx) else { continue };
-            (EndWhen::InARow { n, lines: l }, format!("{n} in a row"))
+            // A line and its opposite are one line.
+            let mut halves: Vec<(i8, i8)> = Vec::new();
+            for d in l {
+                if !halves.contains(&d) && !halves.contains(&(-d.0, -d.1)) {
+                    halves.push(d);
+                }
+            }
+            (
+                EndWhen::InARow { n, lines: halves },
+                format!("{n} in a row"),
+            )
         } else if let Some(n) = e.passes {
             if n == 0 {
                 cx.err_at(loc, "`passes: 0`: expected at least 1");
