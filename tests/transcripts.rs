@@ -250,3 +250,28 @@ fn the_tutorial_chapters_on_child_variants() {
     assert!(out.contains("two_squares_limit = 5 (default 5)"), "{out}");
     insta::assert_snapshot!("tutorial_child_variants", out);
 }
+
+#[test]
+fn othello_flips_and_passes() {
+    let out = run_transcript("othello");
+    // A flipped disc is named once, with the owner it goes to.
+    assert!(out.contains("flip: Disc on d4 to black"), "{out}");
+    assert!(!out.contains("black Disc on d4 to black"), "{out}");
+    assert!(out.contains("note: black passes"), "{out}");
+    insta::assert_snapshot!("othello", out);
+}
+
+#[test]
+fn connect_four_falls_and_wins_four_in_a_row() {
+    insta::assert_snapshot!("connect_four", run_transcript("connect_four"));
+}
+
+#[test]
+fn english_draughts_compulsory_jumps_and_crowning() {
+    insta::assert_snapshot!("english_draughts", run_transcript("english_draughts"));
+}
+
+#[test]
+fn go_captures_suicide_ko_and_area_score() {
+    insta::assert_snapshot!("go", run_transcript("go"));
+}
