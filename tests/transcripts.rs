@@ -275,3 +275,31 @@ fn english_draughts_compulsory_jumps_and_crowning() {
 fn go_captures_suicide_ko_and_area_score() {
     insta::assert_snapshot!("go", run_transcript("go"));
 }
+
+#[test]
+fn the_tutorial_placement_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    // The tutorial shows the example files as they are (comments aside).
+    for file in ["drop_four.yaml", "five_free.yaml"] {
+        let text = std::fs::read_to_string(root.join("examples/variants").join(file)).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(
+                tutorial.contains(line),
+                "docs/tutorial.md lacks `{line}` of {file}"
+            );
+        }
+    }
+    let out = run_transcript("tutorial_drop_four");
+    for w in [
+        "42 actions for red:",
+        "7 actions for red:\na1 b1 c1 d1 e1 f1 g1\n",
+        "(it falls to the lowest empty cell of its column)",
+        "end: red wins (red makes 4 in a row)",
+        "end: draw (yellow cannot move)",
+        "end: red wins (red makes 5 in a row)",
+    ] {
+        assert!(out.contains(w), "{w}: {out}");
+    }
+    insta::assert_snapshot!("tutorial_drop_four", out);
+}
