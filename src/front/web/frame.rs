@@ -28,8 +28,9 @@ pub struct Clicks {
 }
 
 /// Sorts legal action texts into [`Clicks`], by their canonical shapes:
-/// `a4-a5`, `d3` or `S@d3`, `d6xb4xd2`.
-pub fn split_legal(engine: &Engine, texts: &[String]) -> Clicks {
+/// `a4-a5`, `d3` or `S@d3`, `d6xb4xd2`. While a choice is pending
+/// (`choosing`), its answers stay buttons, even those that name a cell.
+pub fn split_legal(engine: &Engine, texts: &[String], choosing: bool) -> Clicks {
     let board = &engine.variant.board;
     let mut c = Clicks {
         moves: Vec::new(),
@@ -62,9 +63,9 @@ pub fn split_legal(engine: &Engine, texts: &[String]) -> Clicks {
                 "to": board.cell_name(b),
                 "text": t,
             }));
-        } else if let Some(at) = place_at(t) {
+        } else if let Some(at) = place_at(t).filter(|_| !choosing) {
             places.push((at, t));
-        } else if let Some(path) = path.filter(|p| p.len() >= 2) {
+        } else if let Some(path) = path.filter(|p| p.len() >= 2 && !choosing) {
             let names: Vec<String> = path.iter().map(|&x| board.cell_name(x)).collect();
             c.jumps.push(json!({ "path": names, "text": t }));
         } else {
@@ -90,7 +91,7 @@ pub fn board_parts(
     last: Option<(u16, u16)>,
     legal: &[String],
 ) -> Value {
-    let c = split_legal(engine, legal);
+    let c = split_legal(engine, legal, view.pending.is_some());
     json!({
         "svg": engine.render_svg(view, last),
         "moves": c.moves,
@@ -310,7 +311,7 @@ mod tests {
     fn legal_texts_split_into_moves_and_buttons() {
         let s = Session::new("classic_stratego", &[], 1).unwrap();
         let texts = ["a4-a5", "offer-draw", "flip c3", "z9-a1"].map(String::from);
-        let c = split_legal(&s.engine, &texts);
+        let c = split_legal(&s.engine, &texts, false);
         assert_eq!(
             c.moves,
             vec![json!({"from": "a4", "to": "a5", "text": "a4-a5"})]
@@ -325,7 +326,7 @@ mod tests {
             "d3", "S@e4", "K@f5", "Q@f5", "d6xb4xd2", "c3xe5", "pass", "x@a1", "z9xa1",
         ]
         .map(String::from);
-        let c = split_legal(&s.engine, &texts);
+        let c = split_legal(&s.engine, &texts, false);
         assert_eq!(
             c.places,
             vec![
@@ -344,6 +345,11 @@ mod tests {
         // Two kinds placed on one cell: a button for each.
         assert_eq!(c.buttons, vec!["pass", "z9xa1", "K@f5", "Q@f5"]);
         assert!(c.moves.is_empty());
+        // The answers of a pending choice are buttons, cells or not.
+        let answers = ["e3", "d6xb4xd2", "none"].map(String::from);
+        let c = split_legal(&s.engine, &answers, true);
+        assert!(c.places.is_empty() && c.jumps.is_empty());
+        assert_eq!(c.buttons, answers);
     }
 
     #[test]
