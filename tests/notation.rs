@@ -302,3 +302,33 @@ fn a_named_move_of_no_kind_is_an_error_at_its_line() {
     );
     assert!(err.contains("`e8-z9` is not a move `FROM-TO`"), "{err}");
 }
+
+#[test]
+fn the_side_to_move_is_read_by_its_name_and_written_so_it_reads_back() {
+    // Black moves first in Othello and Go: `b` is black, `w` is white,
+    // and the written line names the side as it reads back.
+    for variant in ["othello", "go", "english_draughts"] {
+        let e = engine(variant, &[]);
+        let start = e.new_game(1, &[]);
+        let board = e.to_fen(&start);
+        let board = board.split_whitespace().next().unwrap().to_string();
+        for (side, player) in [("b", 0), ("w", 1), ("black", 0), ("White", 1)] {
+            let s = fen(&e, &format!("{board} {side}"));
+            assert_eq!(s.to_move, player, "{variant}: `{side}`");
+            let again = fen(&e, &e.to_fen(&s));
+            assert_eq!(again.to_move, player, "{variant}: {}", e.to_fen(&s));
+        }
+    }
+    // Chess keeps `w` and `b`; players whose names start with neither
+    // (red, yellow) keep them too, for the first and second player.
+    let c = chess();
+    let s = c.new_game(1, &[]);
+    assert!(c.to_fen(&s).ends_with(" w"), "{}", c.to_fen(&s));
+    let e = engine("connect_four", &[]);
+    let s = e.new_game(1, &[]);
+    assert!(e.to_fen(&s).ends_with(" w"), "{}", e.to_fen(&s));
+    let board = e.to_fen(&s).split_whitespace().next().unwrap().to_string();
+    assert_eq!(fen(&e, &format!("{board} b")).to_move, 1);
+    assert_eq!(fen(&e, &format!("{board} y")).to_move, 1);
+    assert_eq!(fen(&e, &format!("{board} r")).to_move, 0);
+}

@@ -250,3 +250,56 @@ fn the_tutorial_chapters_on_child_variants() {
     assert!(out.contains("two_squares_limit = 5 (default 5)"), "{out}");
     insta::assert_snapshot!("tutorial_child_variants", out);
 }
+
+#[test]
+fn othello_flips_and_passes() {
+    let out = run_transcript("othello");
+    // A flipped disc is named once, with the owner it goes to.
+    assert!(out.contains("flip: Disc on d4 to black"), "{out}");
+    assert!(!out.contains("black Disc on d4 to black"), "{out}");
+    assert!(out.contains("note: black passes"), "{out}");
+    insta::assert_snapshot!("othello", out);
+}
+
+#[test]
+fn connect_four_falls_and_wins_four_in_a_row() {
+    insta::assert_snapshot!("connect_four", run_transcript("connect_four"));
+}
+
+#[test]
+fn english_draughts_compulsory_jumps_and_crowning() {
+    insta::assert_snapshot!("english_draughts", run_transcript("english_draughts"));
+}
+
+#[test]
+fn go_captures_suicide_ko_and_area_score() {
+    insta::assert_snapshot!("go", run_transcript("go"));
+}
+
+#[test]
+fn the_tutorial_placement_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    // The tutorial shows the example files as they are (comments aside).
+    for file in ["drop_four.yaml", "five_free.yaml"] {
+        let text = std::fs::read_to_string(root.join("examples/variants").join(file)).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(
+                tutorial.contains(line),
+                "docs/tutorial.md lacks `{line}` of {file}"
+            );
+        }
+    }
+    let out = run_transcript("tutorial_drop_four");
+    for w in [
+        "42 actions for red:",
+        "7 actions for red:\na1 b1 c1 d1 e1 f1 g1\n",
+        "(it falls to the lowest empty cell of its column)",
+        "end: red wins (red makes 4 in a row)",
+        "end: draw (yellow cannot move)",
+        "end: red wins (red makes 5 in a row)",
+    ] {
+        assert!(out.contains(w), "{w}: {out}");
+    }
+    insta::assert_snapshot!("tutorial_drop_four", out);
+}

@@ -766,6 +766,125 @@ fn a_promotion_is_chosen_by_its_button() {
     );
 }
 
+/// The cells of the board's elements matching `selector`, sorted, joined
+/// by commas.
+fn cells_marked(b: &mut Browser, page: &Page, selector: &str) -> String {
+    let js = format!(
+        "Array.from(document.querySelectorAll({})).map(e => e.getAttribute('data-cell')).sort().join(',')",
+        json!(selector)
+    );
+    b.eval(page, &js).as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn placements_and_jump_sequences_are_played_by_clicks() {
+    let Some(mut b) = Browser::launch("placements_and_jump_sequences_are_played_by_clicks") else {
+        return;
+    };
+    let t0 = Instant::now();
+    let (_srv, url) = web(&["othello", "--seed", "1"]);
+    let page = b.open(&url, "");
+    b.wait(
+        &page,
+        "document.querySelector('#board svg [data-cell=d3]') && document.querySelector('#board rect.place')",
+        20,
+    );
+    // The legal placements are lit cells, not buttons.
+    assert_eq!(
+        cells_marked(&mut b, &page, "#board rect.place"),
+        "c4,d3,e6,f5"
+    );
+    assert_eq!(
+        b.eval(&page, "document.querySelectorAll('#buttons button').length"),
+        0
+    );
+    // An empty cell that is no legal placement does nothing.
+    b.click(&page, "#board rect[data-cell=a1]");
+    b.click(&page, "#board rect[data-cell=d3]");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '1 / 1' && document.querySelector('#board g[data-cell=d3]')",
+        10,
+    );
+    let d4 = b.eval(
+        &page,
+        "document.querySelector('#board g[data-cell=d4] title').textContent",
+    );
+    assert_eq!(d4, json!("black disc"), "d4 is flipped");
+    let log = b.eval(&page, "document.querySelector('#log').textContent");
+    assert!(
+        log.as_str().unwrap().contains("flip: Disc on d4 to black"),
+        "{log}"
+    );
+    assert!(!log.as_str().unwrap().contains("a1"), "{log}");
+    assert_eq!(cells_marked(&mut b, &page, "#board rect.place"), "c3,c5,e3");
+
+    // Draughts: a white man on d6 has two sequences to d2, by b4 or by f4;
+    // d2 alone is ambiguous, so the landings are clicked in turn.
+    b.type_line(&page, "#console-input", "load english_draughts");
+    b.wait(
+        &page,
+        "document.querySelectorAll('#board g[data-cell]').length === 24",
+        10,
+    );
+    b.type_line(
+        &page,
+        "#console-input",
+        "position 8/8/3m4/2M1M3/8/2M1M3/8/8 white",
+    );
+    b.wait(
+        &page,
+        "document.querySelectorAll('#board g[data-cell]').length === 5",
+        10,
+    );
+    assert_eq!(cells_marked(&mut b, &page, "#board rect.place"), "");
+    b.click(&page, "#board g[data-cell=d6]");
+    assert_eq!(cells_marked(&mut b, &page, "#board rect.target"), "b4,f4");
+    b.click(&page, "#board rect[data-cell=b4]");
+    assert_eq!(cells_marked(&mut b, &page, "#board rect.target"), "d2");
+    assert_eq!(cells_marked(&mut b, &page, "#board rect.via"), "b4");
+    b.click(&page, "#board rect[data-cell=d2]");
+    b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '1 / 1' && document.querySelector('#board g[data-cell=d2]')",
+        10,
+    );
+    assert_eq!(
+        cells_marked(&mut b, &page, "#board g[data-cell]"),
+        "d2,e3,e5",
+        "c5 and c3 are taken"
+    );
+    let log = b.eval(&page, "document.querySelector('#log').textContent");
+    assert!(log.as_str().unwrap().contains("d6xb4xd2"), "{log}");
+
+    // Only one sequence ends on f8: the man, then f8, plays b4xd6xf8.
+    b.type_line(
+        &page,
+        "#console-input",
+        "position 8/4m1m1/8/2m5/1M6/8/8/8 black",
+    );
+    b.wait(
+        &page,
+        "document.querySelectorAll('#board g[data-cell]').length === 4",
+        10,
+    );
+    b.click(&page, "#board g[data-cell=b4]");
+    assert_eq!(cells_marked(&mut b, &page, "#board rect.target"), "d6,f8");
+    b.click(&page, "#board rect[data-cell=f8]");
+    let f8 = b.wait(
+        &page,
+        "document.querySelector('#plies').textContent === '1 / 1' && document.querySelector('#board g[data-cell=f8] title').textContent",
+        10,
+    );
+    assert_eq!(f8, json!("black king"), "crowned");
+    let log = b.eval(&page, "document.querySelector('#log').textContent");
+    assert!(log.as_str().unwrap().contains("b4xd6xf8"), "{log}");
+    eprintln!(
+        "placements_and_jump_sequences_are_played_by_clicks: {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {

@@ -20,6 +20,19 @@ fn css_color(c: anstyle::AnsiColor) -> &'static str {
     }
 }
 
+/// The dark ink of letters and outlines on light pieces.
+const INK: &str = "#1c2833";
+
+/// A piece's colour: its owner's, with a player called black drawn black
+/// (the terminal shows black as magenta, to be seen on a dark screen).
+fn piece_color(owner: &str, ansi: anstyle::AnsiColor) -> &'static str {
+    if owner == "black" {
+        "#273746"
+    } else {
+        css_color(ansi)
+    }
+}
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -75,19 +88,23 @@ impl Engine {
         for (c, cell) in view.cells.iter().enumerate() {
             let Some(p) = cell else { continue };
             let (x, y) = pos(c);
-            let color = css_color(self.player_color(&p.owner));
+            let color = piece_color(&p.owner, self.player_color(&p.owner));
             let label = self.symbol_of(p.kind.as_deref());
             let title = match &p.kind {
                 Some(k) => format!("{} {k}", p.owner),
                 None => format!("{} piece (unknown)", p.owner),
             };
-            let (fill, text) = if p.kind.is_some() {
-                (color, "#ffffff")
-            } else {
-                ("#ffffff", color)
+            // A white piece gets a dark letter and outline, or it would
+            // be white on white.
+            let light = color == css_color(anstyle::AnsiColor::BrightWhite);
+            let (fill, text, stroke) = match (p.kind.is_some(), light) {
+                (true, false) => (color, "#ffffff", color),
+                (true, true) => (color, INK, INK),
+                (false, false) => ("#ffffff", color, color),
+                (false, true) => ("#ffffff", INK, INK),
             };
             out.push_str(&format!(
-                "<g data-cell=\"{}\"><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{fill}\" stroke=\"{color}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"18\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{text}\">{}</text></g>\n",
+                "<g data-cell=\"{}\"><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"18\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{text}\">{}</text></g>\n",
                 self.variant.board.cell_name(c as u16),
                 escape(&title),
                 x + 6, y + 6, CELL - 12, CELL - 12,
@@ -131,5 +148,47 @@ impl Engine {
             escape(&caption)
         ));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Engine;
+    use crate::record::view::Viewer;
+
+    /// The `<g>` of the piece on `cell`.
+    fn piece<'a>(svg: &'a str, cell: &str) -> &'a str {
+        let start = svg
+            .find(&format!("<g data-cell=\"{cell}\">"))
+            .unwrap_or_else(|| panic!("no piece on {cell}: {svg}"));
+        let end = start + svg[start..].find("</g>").unwrap();
+        &svg[start..end]
+    }
+
+    #[test]
+    fn white_pieces_have_a_dark_letter_and_outline_and_black_ones_are_black() {
+        let e = Engine::load("othello", &[]).unwrap();
+        let s = e.new_game(1, &[]);
+        let svg = e.render_svg(&e.view(&s, Viewer::Omniscient), None);
+        // White's disc on d4, black's on d5.
+        let white = piece(&svg, "d4");
+        assert!(white.contains("white disc"), "{white}");
+        assert!(
+            white.contains("stroke=\"#1c2833\"") && white.contains("fill=\"#1c2833\">O"),
+            "{white}"
+        );
+        let black = piece(&svg, "d5");
+        assert!(black.contains("fill=\"#273746\""), "{black}");
+        // Other colours keep their owner's outline and a white letter.
+        let e = Engine::load("connect_four", &[]).unwrap();
+        let mut s = e.new_game(1, &[]);
+        let a = e.parse_action(&s, "d1").unwrap();
+        e.apply(&mut s, &a).unwrap();
+        let svg = e.render_svg(&e.view(&s, Viewer::Omniscient), None);
+        let red = piece(&svg, "d1");
+        assert!(
+            red.contains("stroke=\"#c0392b\"") && red.contains("fill=\"#ffffff\">O"),
+            "{red}"
+        );
     }
 }

@@ -89,25 +89,13 @@ impl Engine {
             s.add_piece(k, p, c, !v.hidden_identities)?;
         }
         if let Some(side) = fields.next() {
-            let lower = side.to_ascii_lowercase();
-            let p = match lower.as_str() {
-                "w" => 0,
-                "b" => 1,
-                _ => v
-                    .players
-                    .iter()
-                    .position(|p| {
-                        p.eq_ignore_ascii_case(side)
-                            || (side.len() == 1 && p.to_ascii_lowercase().starts_with(&lower))
-                    })
-                    .ok_or_else(|| {
-                        format!(
-                            "`{side}` names no player to move (players: {})",
-                            v.players.join(", ")
-                        )
-                    })?,
-            };
-            s.to_move = p as PlayerId;
+            let p = self.side_named(side).ok_or_else(|| {
+                format!(
+                    "`{side}` names no player to move (players: {})",
+                    v.players.join(", ")
+                )
+            })?;
+            s.to_move = p;
         }
         // The rest (castling rights, en passant, clocks) is the rules' to read.
         let rest: Vec<&str> = fields.collect();
@@ -128,7 +116,8 @@ impl Engine {
     }
 
     /// The FEN-like line of a position (the inverse of [`Engine::parse_fen`]),
-    /// with the player to move as `w` or `b`.
+    /// with the player to move as `w` or `b` when those read back as that
+    /// player, else by its first letter or name (black moves first in Go).
     pub fn to_fen(&self, s: &GameState) -> String {
         let b = &self.variant.board;
         let mut out = String::new();
@@ -160,8 +149,47 @@ impl Engine {
                 out.push('/');
             }
         }
-        out.push_str(if s.to_move == 0 { " w" } else { " b" });
+        // `w` and `b` as in chess, unless they would read back as
+        // another player (black moving first): then the player's first
+        // letter, or its name.
+        let name = &self.variant.players[s.to_move as usize];
+        let chess = if s.to_move == 0 { "w" } else { "b" };
+        let initial: String = name.chars().take(1).collect();
+        let side = [chess, initial.as_str()]
+            .into_iter()
+            .find(|t| self.side_named(t) == Some(s.to_move))
+            .unwrap_or(name);
+        out.push(' ');
+        out.push_str(side);
         out
+    }
+
+    /// The player a FEN's side field names: a player's name, or its
+    /// first letter when no other player's name starts with it; else `w`
+    /// for the first player and `b` for the second, as in chess.
+    fn side_named(&self, side: &str) -> Option<PlayerId> {
+        let players = &self.variant.players;
+        if let Some(p) = players.iter().position(|p| p.eq_ignore_ascii_case(side)) {
+            return Some(p as PlayerId);
+        }
+        let mut chars = side.chars();
+        let (Some(first), None) = (chars.next(), chars.next()) else {
+            return None;
+        };
+        let starting: Vec<usize> = (0..players.len())
+            .filter(|&i| {
+                players[i]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.eq_ignore_ascii_case(&first))
+            })
+            .collect();
+        match (starting.as_slice(), first.to_ascii_lowercase()) {
+            ([p], _) => Some(*p as PlayerId),
+            ([], 'w') => Some(0),
+            ([], 'b') => Some(1),
+            _ => None,
+        }
     }
 
     /// The cells an applied action captured, from its events, sorted.

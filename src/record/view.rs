@@ -419,13 +419,22 @@ impl Engine {
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*to)
                 )),
-                Event::Effect(Effect::Flipped { piece, cell, owner }) => out.push(format!(
-                    "{}: {} on {} to {}",
-                    w("flip"),
-                    self.piece_words(after, *piece, viewer),
-                    b.cell_name(*cell),
-                    self.player_name(*owner)
-                )),
+                // The piece is named without its owner: `after` holds the
+                // new one, said once at the end.
+                Event::Effect(Effect::Flipped { piece, cell, owner }) => {
+                    let what = if viewer.knows(after, *piece) {
+                        let kind = after.pieces[*piece as usize].kind;
+                        self.variant.kinds[kind as usize].display.clone()
+                    } else {
+                        "piece".to_string()
+                    };
+                    out.push(format!(
+                        "{}: {what} on {} to {}",
+                        w("flip"),
+                        b.cell_name(*cell),
+                        self.player_name(*owner)
+                    ))
+                }
                 Event::Effect(Effect::Note(t)) => out.push(format!("{}: {t}", w("note"))),
                 Event::Chose {
                     player,

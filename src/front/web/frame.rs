@@ -13,42 +13,91 @@ use crate::record::view::{choice_prompt, View, Viewer};
 /// The longest log a frame carries (the newest entries).
 const MAX_LOG: usize = 500;
 
-/// Legal action texts split into moves (`from`, `to`, `text`: the page
-/// lights up `to` when `from` is selected) and buttons (everything else:
-/// choices, scripted actions, draw offers), each labelled with its text.
-pub fn split_legal(engine: &Engine, texts: &[String]) -> (Vec<Value>, Vec<String>) {
+/// Legal action texts as the page plays them: moves (`from`, `to`, `text`:
+/// the page lights up `to` when `from` is selected), placements (`at`,
+/// `text`: a click on that cell plays it; two placements on one cell stay
+/// buttons, each naming its kind), jump sequences (`path`: the start and
+/// every landing, `text`: the page lights up each next landing, or the
+/// last when only one sequence ends there) and buttons (everything else:
+/// choices, scripted actions, passes, draw offers), each with its text.
+pub struct Clicks {
+    pub moves: Vec<Value>,
+    pub places: Vec<Value>,
+    pub jumps: Vec<Value>,
+    pub buttons: Vec<String>,
+}
+
+/// Sorts legal action texts into [`Clicks`], by their canonical shapes:
+/// `a4-a5`, `d3` or `S@d3`, `d6xb4xd2`. While a choice is pending
+/// (`choosing`), its answers stay buttons, even those that name a cell.
+pub fn split_legal(engine: &Engine, texts: &[String], choosing: bool) -> Clicks {
     let board = &engine.variant.board;
-    let mut moves = Vec::new();
-    let mut buttons = Vec::new();
+    let mut c = Clicks {
+        moves: Vec::new(),
+        places: Vec::new(),
+        jumps: Vec::new(),
+        buttons: Vec::new(),
+    };
+    let place_at = |t: &str| {
+        let cell = t.split_once('@').map_or(t, |(kind, cell)| {
+            if kind.is_empty() || kind.contains(char::is_whitespace) {
+                ""
+            } else {
+                cell
+            }
+        });
+        board.parse_cell(cell)
+    };
+    let mut places: Vec<(u16, &String)> = Vec::new();
     for t in texts {
-        let cells = t
+        let step = t
             .split_once('-')
             .and_then(|(a, b)| Some((board.parse_cell(a)?, board.parse_cell(b)?)));
-        match cells {
-            Some((a, b)) => moves.push(json!({
+        let path: Option<Vec<u16>> = t
+            .contains('x')
+            .then(|| t.split('x').map(|p| board.parse_cell(p)).collect())
+            .flatten();
+        if let Some((a, b)) = step {
+            c.moves.push(json!({
                 "from": board.cell_name(a),
                 "to": board.cell_name(b),
                 "text": t,
-            })),
-            None => buttons.push(t.clone()),
+            }));
+        } else if let Some(at) = place_at(t).filter(|_| !choosing) {
+            places.push((at, t));
+        } else if let Some(path) = path.filter(|p| p.len() >= 2 && !choosing) {
+            let names: Vec<String> = path.iter().map(|&x| board.cell_name(x)).collect();
+            c.jumps.push(json!({ "path": names, "text": t }));
+        } else {
+            c.buttons.push(t.clone());
         }
     }
-    (moves, buttons)
+    for &(at, t) in &places {
+        if places.iter().filter(|(b, _)| *b == at).count() == 1 {
+            c.places
+                .push(json!({ "at": board.cell_name(at), "text": t }));
+        } else {
+            c.buttons.push(t.clone());
+        }
+    }
+    c
 }
 
-/// The board parts of a frame: the SVG, clickable moves, buttons and the
-/// question of a pending choice.
+/// The board parts of a frame: the SVG, clickable moves, placements and
+/// jump sequences, buttons and the question of a pending choice.
 pub fn board_parts(
     engine: &Engine,
     view: &View,
     last: Option<(u16, u16)>,
     legal: &[String],
 ) -> Value {
-    let (moves, buttons) = split_legal(engine, legal);
+    let c = split_legal(engine, legal, view.pending.is_some());
     json!({
         "svg": engine.render_svg(view, last),
-        "moves": moves,
-        "buttons": buttons,
+        "moves": c.moves,
+        "places": c.places,
+        "jumps": c.jumps,
+        "buttons": c.buttons,
         "question": view
             .pending
             .as_ref()
@@ -118,7 +167,8 @@ pub fn augment(engine: &Engine, line: &str, seen: &mut Relayed) -> String {
 }
 
 /// The move between two views of one seat: a piece (by id) that is on
-/// another cell now, or the cell a piece left when it did not survive.
+/// another cell now, else a piece new on the board (a placement), else the
+/// cell a piece left when it did not survive.
 pub fn last_move(before: &View, after: &View) -> Option<(u16, u16)> {
     let where_is = |v: &View, id| {
         v.cells
@@ -135,7 +185,13 @@ pub fn last_move(before: &View, after: &View) -> Option<(u16, u16)> {
             _ => {}
         }
     }
-    left
+    let placed = after.cells.iter().enumerate().find_map(|(i, c)| {
+        let p = c.as_ref()?;
+        where_is(before, p.id)
+            .is_none()
+            .then_some((i as u16, i as u16))
+    });
+    placed.or(left)
 }
 
 /// The legal actions `viewer` may click in `state`: a player's own, every
@@ -180,6 +236,13 @@ pub fn desk_frame(s: &Session, extras: &DeskExtras) -> Value {
         })
         .and_then(|a| match a {
             Action::Move { from, to } => Some((from, to)),
+            Action::Place { at, .. } => Some((at, at)),
+            // The start and the last landing, the last cell of the text.
+            Action::Jumps { from, .. } => {
+                let text = &s.history[shown - 1].text;
+                let to = text.rsplit('x').next()?;
+                Some((from, e.variant.board.parse_cell(to)?))
+            }
             _ => None,
         });
     let view = e.view(state, viewer);
@@ -248,12 +311,67 @@ mod tests {
     fn legal_texts_split_into_moves_and_buttons() {
         let s = Session::new("classic_stratego", &[], 1).unwrap();
         let texts = ["a4-a5", "offer-draw", "flip c3", "z9-a1"].map(String::from);
-        let (moves, buttons) = split_legal(&s.engine, &texts);
+        let c = split_legal(&s.engine, &texts, false);
         assert_eq!(
-            moves,
+            c.moves,
             vec![json!({"from": "a4", "to": "a5", "text": "a4-a5"})]
         );
-        assert_eq!(buttons, vec!["offer-draw", "flip c3", "z9-a1"]);
+        assert_eq!(c.buttons, vec!["offer-draw", "flip c3", "z9-a1"]);
+    }
+
+    #[test]
+    fn placements_and_jump_sequences_are_clicks() {
+        let s = Session::new("english_draughts", &[], 1).unwrap();
+        let texts = [
+            "d3", "S@e4", "K@f5", "Q@f5", "d6xb4xd2", "c3xe5", "pass", "x@a1", "z9xa1",
+        ]
+        .map(String::from);
+        let c = split_legal(&s.engine, &texts, false);
+        assert_eq!(
+            c.places,
+            vec![
+                json!({"at": "d3", "text": "d3"}),
+                json!({"at": "e4", "text": "S@e4"}),
+                json!({"at": "a1", "text": "x@a1"}),
+            ]
+        );
+        assert_eq!(
+            c.jumps,
+            vec![
+                json!({"path": ["d6", "b4", "d2"], "text": "d6xb4xd2"}),
+                json!({"path": ["c3", "e5"], "text": "c3xe5"}),
+            ]
+        );
+        // Two kinds placed on one cell: a button for each.
+        assert_eq!(c.buttons, vec!["pass", "z9xa1", "K@f5", "Q@f5"]);
+        assert!(c.moves.is_empty());
+        // The answers of a pending choice are buttons, cells or not.
+        let answers = ["e3", "d6xb4xd2", "none"].map(String::from);
+        let c = split_legal(&s.engine, &answers, true);
+        assert!(c.places.is_empty() && c.jumps.is_empty());
+        assert_eq!(c.buttons, answers);
+    }
+
+    #[test]
+    fn the_last_placement_and_jump_sequence_are_outlined() {
+        let mut s = Session::new("connect_four", &[], 1).unwrap();
+        let before = s.engine.view(&s.state, Viewer::Omniscient);
+        s.execute("d1").unwrap();
+        let after = s.engine.view(&s.state, Viewer::Omniscient);
+        let d1 = s.engine.variant.board.parse_cell("d1").unwrap();
+        assert_eq!(last_move(&before, &after), Some((d1, d1)));
+        let extras = DeskExtras {
+            browse: None,
+            report: None,
+            watching: false,
+        };
+        let svg = desk_frame(&s, &extras)["svg"].as_str().unwrap().to_string();
+        assert!(svg.contains("#f39c12"), "the placed disc is outlined");
+        let mut s = Session::new("english_draughts", &[], 1).unwrap();
+        s.execute("position 8/4m1m1/8/2m5/1M6/8/8/8 black").unwrap();
+        s.execute("b4xd6xf8").unwrap();
+        let svg = desk_frame(&s, &extras)["svg"].as_str().unwrap().to_string();
+        assert_eq!(svg.matches("#f39c12").count(), 2, "b4 and f8");
     }
 
     #[test]

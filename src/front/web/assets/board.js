@@ -1,12 +1,18 @@
 // The board as both pages draw it: the SVG the host rendered (for this
-// viewer only), clicks that select a piece and light up its legal targets,
-// and buttons for every other legal action. Nothing from the wire is ever
+// viewer only), clicks that select a piece and light up its legal targets
+// (a jump sequence: each next landing in turn, or the last one when only
+// one sequence ends there), clicks on the cells a piece may be placed on
+// (lit up while no piece is selected), and buttons for every other legal
+// action. Nothing from the wire is ever
 // written as HTML: the SVG is parsed as XML, and text goes in textContent.
 "use strict";
 
 const Board = (() => {
-  let selected = null;
+  let selected = null;   // the cell of the piece selected
+  let via = [];          // the landings of a jump sequence clicked so far
   let moves = [];
+  let places = [];
+  let jumps = [];
   let act = () => {};
 
   function el(tag, text, cls) {
@@ -20,22 +26,81 @@ const Board = (() => {
     return Array.from(svg.querySelectorAll("[data-cell]")).filter((e) => e.getAttribute("data-cell") === name);
   }
 
+  // Whether a piece on `cell` has a move or a jump sequence.
+  function movable(cell) {
+    return moves.some((m) => m.from === cell) || jumps.some((j) => j.path[0] === cell);
+  }
+
+  // The jump sequences of the selected piece that go through `via` and on.
+  function live() {
+    if (!selected) return [];
+    return jumps.filter((j) => j.path[0] === selected && j.path.length > via.length + 1
+      && via.every((c, i) => j.path[i + 1] === c));
+  }
+
+  // What a click on `cell` does with a piece selected: the text of the
+  // action it plays, "on" (one more landing of a sequence), or null.
+  function outcome(cell) {
+    if (!via.length) {
+      const m = moves.find((m) => m.from === selected && m.to === cell);
+      if (m) return m.text;
+    }
+    const seqs = live();
+    const next = seqs.filter((j) => j.path[via.length + 1] === cell);
+    if (next.length) {
+      const ends = next.filter((j) => j.path.length === via.length + 2);
+      return ends.length === 1 && next.length === 1 ? ends[0].text : "on";
+    }
+    // The last landing alone, when only one sequence ends there.
+    const last = seqs.filter((j) => j.path[j.path.length - 1] === cell);
+    return last.length === 1 ? last[0].text : null;
+  }
+
+  // The cells a click on would do something, with a piece selected.
+  function targets() {
+    const out = new Set();
+    if (!selected) return out;
+    if (!via.length) for (const m of moves) if (m.from === selected) out.add(m.to);
+    for (const j of live()) {
+      out.add(j.path[via.length + 1]);
+      const end = j.path[j.path.length - 1];
+      if (outcome(end) !== null) out.add(end);
+    }
+    return out;
+  }
+
   function mark(svg) {
-    svg.querySelectorAll(".selected, .target").forEach((e) => e.classList.remove("selected", "target"));
-    if (!selected) return;
+    svg.querySelectorAll(".selected, .target, .place, .via").forEach((e) => e.classList.remove("selected", "target", "place", "via"));
+    if (!selected) {
+      for (const p of places) cellsOf(svg, p.at).forEach((e) => e.classList.add("place"));
+      return;
+    }
     cellsOf(svg, selected).forEach((e) => e.classList.add("selected"));
-    for (const m of moves) if (m.from === selected) cellsOf(svg, m.to).forEach((e) => e.classList.add("target"));
+    for (const c of via) cellsOf(svg, c).forEach((e) => e.classList.add("via"));
+    for (const c of targets()) cellsOf(svg, c).forEach((e) => e.classList.add("target"));
+  }
+
+  function play(svg, text) {
+    selected = null;
+    via = [];
+    mark(svg);
+    act(text);
   }
 
   function click(svg, cell) {
-    const move = moves.find((m) => m.from === selected && m.to === cell);
-    if (move) {
-      selected = null;
-      mark(svg);
-      act(move.text);
-      return;
+    if (selected && cell !== selected) {
+      const r = outcome(cell);
+      if (r === "on") {
+        via.push(cell);
+        mark(svg);
+        return;
+      }
+      if (r !== null) return play(svg, r);
     }
-    selected = moves.some((m) => m.from === cell) && selected !== cell ? cell : null;
+    const place = places.find((p) => p.at === cell);
+    if (place && !movable(cell)) return play(svg, place.text);
+    selected = movable(cell) && selected !== cell ? cell : null;
+    via = [];
     mark(svg);
   }
 
@@ -44,7 +109,10 @@ const Board = (() => {
   function draw(frame, onAct) {
     act = onAct;
     moves = frame.moves || [];
-    if (!moves.some((m) => m.from === selected)) selected = null;
+    places = frame.places || [];
+    jumps = frame.jumps || [];
+    if (!movable(selected)) selected = null;
+    if (!live().length) via = [];
     const holder = document.getElementById("board");
     const doc = new DOMParser().parseFromString(frame.svg || "<svg xmlns='http://www.w3.org/2000/svg'/>", "image/svg+xml");
     const svg = document.importNode(doc.documentElement, true);
