@@ -213,7 +213,7 @@ fn go_two_passes_end_by_area_with_komi() {
     assert_eq!(o.winners, vec![0]);
     assert!(o.reason.contains("81 to 7.5"), "{}", o.reason);
     // With komi 81 + 1, white wins the empty board.
-    let e = engine("go", &[("komi".into(), "81.5".into())]);
+    let e = engine("go", &[("komi", "81.5")]);
     let mut s = e.new_game(1, &[]);
     play(&e, &mut s, &["e5", "pass", "pass"]);
     assert_eq!(s.outcome.clone().unwrap().winners, vec![1]);

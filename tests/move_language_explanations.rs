@@ -1,9 +1,7 @@
 //! Refusals of the move language's games, as a player reads them: each
 //! names the rule that refuses the move (and only that one), and a cell
-//! off the board is named as such. These fail on the engine as it is
-//! (found while writing the games' REPL transcripts); they are ignored
-//! until the engine is fixed: `cargo test --test move_language_explanations
-//! -- --ignored`.
+//! off the board is named as such (found while writing the games' REPL
+//! transcripts).
 
 mod common;
 
@@ -23,7 +21,6 @@ fn why(e: &Engine, s: &GameState, text: &str) -> String {
 }
 
 #[test]
-#[ignore = "engine: a step refused because a capture is compulsory is explained as `not a legal action here`"]
 fn a_step_refused_because_a_capture_is_compulsory_says_so() {
     let e = engine("english_draughts", &[]);
     // Black c3 must jump d4; the step a3-b4 is refused.
@@ -33,7 +30,6 @@ fn a_step_refused_because_a_capture_is_compulsory_says_so() {
 }
 
 #[test]
-#[ignore = "engine: a refused Go placement lists both suicide and repetition, whichever applies"]
 fn go_suicide_and_ko_are_explained_apart() {
     let e = engine("go", &[]);
     let mut s = e.new_game(1, &[]);
@@ -53,7 +49,6 @@ fn go_suicide_and_ko_are_explained_apart() {
 }
 
 #[test]
-#[ignore = "engine: a cell off the board in a placement game reads as `expected FROM-TO such as a4-a5`"]
 fn a_placement_off_the_board_is_named_as_off_the_board() {
     let e = engine("connect_four", &[]);
     let s = e.new_game(1, &[]);

@@ -215,6 +215,14 @@ impl Engine {
                 ))),
             });
         }
+        let cell_like = t.len() >= 2
+            && t.as_bytes()[0].is_ascii_lowercase()
+            && t[1..].bytes().all(|c| c.is_ascii_digit());
+        if cell_like && b.parse_cell(t).is_none() && !self.lang.placers.is_empty() {
+            return Some(Err(ActionError::Parse(format!(
+                "`{t}` is not a cell of the {b} board"
+            ))));
+        }
         if let Some(at) = b.parse_cell(t) {
             return match self.lang.placers.as_slice() {
                 [(kind, _)] => Some(Ok(Action::Place { kind: *kind, at })),
@@ -249,9 +257,27 @@ impl Engine {
                     format!(
                         "a {name} may not be placed on {}{}",
                         b.cell_name(at),
-                        self.placement_rule(kind).unwrap_or_default()
+                        self.placement_refusal(s, kind, at)
+                            .map(|w| format!(": {w}"))
+                            .unwrap_or_default()
                     )
                 })
+            }
+            Action::Move { from, .. }
+                if self.forced_jump(s)
+                    && s.piece_at(from)
+                        .is_some_and(|id| s.pieces[id as usize].owner == s.to_move) =>
+            {
+                let mut jumps = Vec::new();
+                self.jump_moves(s, s.to_move, &[], Some(true), &mut jumps);
+                let texts: Vec<String> = jumps
+                    .iter()
+                    .filter_map(|j| self.lang_text(s, j))
+                    .collect();
+                Some(format!(
+                    "a capture is compulsory: {}",
+                    texts.join(", ")
+                ))
             }
             Action::Jumps { from, .. } => Some(match s.piece_at(from) {
                 None => format!("there is no piece on {}", b.cell_name(from)),

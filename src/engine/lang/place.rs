@@ -155,29 +155,56 @@ impl Engine {
         0
     }
 
-    /// What keeps a placement of `kind` off a cell, in words (for
-    /// explanations).
-    pub(in crate::engine) fn placement_rule(&self, kind: KindId) -> Option<String> {
+    /// Which of the placement's rules keeps a `kind` of the player to
+    /// move off the empty cell `at`, in words (for explanations).
+    pub(in crate::engine) fn placement_refusal(
+        &self,
+        s: &GameState,
+        kind: KindId,
+        at: Cell,
+    ) -> Option<String> {
         let f = self.place_form(kind)?;
-        let mut why = Vec::new();
-        if f.falls.is_some() {
-            why.push("it falls to the lowest empty cell of its column");
+        let b = &self.variant.board;
+        let p = s.to_move;
+        if let Some(z) = &f.zone {
+            if !z[p as usize].contains(&at) {
+                return Some("it is not in the zone pieces are placed in".into());
+            }
         }
-        if f.flank.as_ref().is_some_and(|f| f.needed) {
-            why.push("it must flank a line of enemy pieces");
+        if let Some(d) = f.falls {
+            let mut rest = at;
+            while let Some(below) = self.lang.hops.hop(b, rest, d) {
+                if s.board[below as usize].is_some() || s.terrain[below as usize] & b.blocking != 0
+                {
+                    break;
+                }
+                rest = below;
+            }
+            if rest != at {
+                return Some(format!(
+                    "a piece placed there falls to {}",
+                    b.cell_name(rest)
+                ));
+            }
+        }
+        if let Some(fl) = f.flank.as_ref().filter(|fl| fl.needed) {
+            if !self.flanks_any(s, at, p, fl) {
+                return Some("it must flank a line of enemy pieces ending on one of yours".into());
+            }
         }
         if let Some(g) = &f.groups {
-            if !g.suicide {
-                why.push("it may not leave its own group without liberties");
+            let adj = crate::engine::lang::masks::Adj::new(b, &g.lines);
+            let map = GroupMap::new(s, b, &adj);
+            let no_ko = crate::rules::variant::forms::Groups {
+                ko: crate::rules::variant::forms::Ko::None,
+                ..g.clone()
+            };
+            if map.placement_key(s, at, kind, p, &no_ko).is_none() {
+                return Some("it would leave its own group without liberties".into());
             }
-            if g.ko != crate::rules::variant::forms::Ko::None {
-                why.push("it may not repeat an earlier board");
-            }
+            return Some("it would repeat an earlier board (ko)".into());
         }
-        if f.zone.is_some() {
-            why.push("only in its zone");
-        }
-        (!why.is_empty()).then(|| format!(" ({})", why.join("; ")))
+        None
     }
 
     /// Places a new piece: its flips and captures follow, as effects.
