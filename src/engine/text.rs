@@ -139,10 +139,10 @@ impl Engine {
             return format!("the game is over ({})", o.reason);
         }
         let b = &self.variant.board;
-        if let Some(why) = self.waits_for_window(s, a) {
-            return why;
-        }
-        if let Some(why) = self.explain_lang(s, a) {
+        if let Some(why) = self
+            .waits_for_window(s, a)
+            .or_else(|| self.explain_lang(s, a))
+        {
             return why;
         }
         match *a {

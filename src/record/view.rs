@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::base::effect::Effect;
+use crate::base::geometry::Cell;
 /// A player and an action's events, as front ends name them when they
 /// handle views.
 pub use crate::base::state::PlayerId;
@@ -335,6 +336,58 @@ impl Engine {
 
     /// The events of one action as a viewer may see them (`after` is the
     /// state after the action).
+    /// A capture's line: or a piece sent back to one of its owner's own
+    /// containers (a boat, a hand), which is not captured.
+    fn captured_line(
+        &self,
+        after: &GameState,
+        piece: PieceId,
+        cell: Option<Cell>,
+        viewer: Viewer,
+    ) -> String {
+        let b = &self.variant.board;
+        let words = self.piece_words(after, piece, viewer);
+        let on = cell
+            .map(|c| format!(" on {}", b.cell_name(c)))
+            .unwrap_or_default();
+        let back = match after.pieces.get(piece as usize).map(|p| (p.loc, p.owner)) {
+            Some((Loc::Container(k), owner)) => after
+                .containers
+                .get(k as usize)
+                .filter(|c| c.owner == Some(owner) && c.name != "captured")
+                .map(|c| c.name.clone()),
+            _ => None,
+        };
+        match back {
+            Some(name) => format!("back to the {name}: {words}{on}"),
+            None => format!("{}: {words}{on}", self.variant.words.event("capture", "capture")),
+        }
+    }
+
+    /// A flip's line: the piece is named without its owner (`after` holds
+    /// the new one, said once at the end).
+    fn flipped_line(
+        &self,
+        after: &GameState,
+        piece: PieceId,
+        cell: Cell,
+        owner: PlayerId,
+        viewer: Viewer,
+    ) -> String {
+        let what = if viewer.knows(after, piece) {
+            let kind = after.pieces[piece as usize].kind;
+            self.variant.kinds[kind as usize].display.clone()
+        } else {
+            "piece".to_string()
+        };
+        format!(
+            "{}: {what} on {} to {}",
+            self.variant.words.event("flip", "flip"),
+            self.variant.board.cell_name(cell),
+            self.player_name(owner)
+        )
+    }
+
     pub fn event_lines(&self, after: &GameState, events: &[Event], viewer: Viewer) -> Vec<String> {
         let b = &self.variant.board;
         let words = &self.variant.words;
@@ -394,24 +447,7 @@ impl Engine {
                     }
                 }
                 Event::Effect(Effect::Captured { piece, cell }) => {
-                    let words = self.piece_words(after, *piece, viewer);
-                    let on = cell
-                        .map(|c| format!(" on {}", b.cell_name(c)))
-                        .unwrap_or_default();
-                    // A piece sent back to one of its owner's own
-                    // containers (a boat, a hand) is not captured.
-                    let back = match after.pieces.get(*piece as usize).map(|p| (p.loc, p.owner)) {
-                        Some((Loc::Container(k), owner)) => after
-                            .containers
-                            .get(k as usize)
-                            .filter(|c| c.owner == Some(owner) && c.name != "captured")
-                            .map(|c| c.name.clone()),
-                        _ => None,
-                    };
-                    out.push(match back {
-                        Some(name) => format!("back to the {name}: {words}{on}"),
-                        None => format!("{}: {words}{on}", w("capture")),
-                    });
+                    out.push(self.captured_line(after, *piece, *cell, viewer))
                 }
                 Event::Effect(Effect::Moved { piece, to, .. }) => out.push(format!(
                     "{}: {} on {}",
@@ -419,21 +455,8 @@ impl Engine {
                     self.piece_words(after, *piece, viewer),
                     b.cell_name(*to)
                 )),
-                // The piece is named without its owner: `after` holds the
-                // new one, said once at the end.
                 Event::Effect(Effect::Flipped { piece, cell, owner }) => {
-                    let what = if viewer.knows(after, *piece) {
-                        let kind = after.pieces[*piece as usize].kind;
-                        self.variant.kinds[kind as usize].display.clone()
-                    } else {
-                        "piece".to_string()
-                    };
-                    out.push(format!(
-                        "{}: {what} on {} to {}",
-                        w("flip"),
-                        b.cell_name(*cell),
-                        self.player_name(*owner)
-                    ))
+                    out.push(self.flipped_line(after, *piece, *cell, *owner, viewer))
                 }
                 Event::Effect(Effect::Note(t)) => out.push(format!("{}: {t}", w("note"))),
                 Event::Chose {

@@ -137,28 +137,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
             }
             Some(p) => {
                 let merged = match base.pieces.get_mut(&k).and_then(Option::take) {
-                    Some(b) => {
-                        let (b, c) = (b.value, p.value);
-                        let mut attrs = b.attrs;
-                        attrs.extend(c.attrs);
-                        Spanned {
-                            value: RawPiece {
-                                name: c.name.or(b.name),
-                                symbol: c.symbol.or(b.symbol),
-                                code: c.code.or(b.code),
-                                rank: c.rank.or(b.rank),
-                                count: c.count.or(b.count),
-                                moves: c.moves.or(b.moves),
-                                letter: c.letter.or(b.letter),
-                                royal: c.royal.or(b.royal),
-                                promote: c.promote.or(b.promote),
-                                freezes: c.freezes.or(b.freezes),
-                                attrs,
-                            },
-                            referenced: p.referenced,
-                            defined: p.defined,
-                        }
-                    }
+                    Some(b) => merge_piece(b, p),
                     None => p,
                 };
                 base.pieces.insert(k, Some(merged));
@@ -209,6 +188,31 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.rules.passing = child.rules.passing.or(base.rules.passing);
     base.rules.win_when = child.rules.win_when.or(base.rules.win_when);
     base
+}
+
+/// A child's kind over its base's of the same name: field by field, the
+/// attributes key by key.
+fn merge_piece(b: Spanned<RawPiece>, p: Spanned<RawPiece>) -> Spanned<RawPiece> {
+    let (b, c) = (b.value, p.value);
+    let mut attrs = b.attrs;
+    attrs.extend(c.attrs);
+    Spanned {
+        value: RawPiece {
+            name: c.name.or(b.name),
+            symbol: c.symbol.or(b.symbol),
+            code: c.code.or(b.code),
+            rank: c.rank.or(b.rank),
+            count: c.count.or(b.count),
+            moves: c.moves.or(b.moves),
+            letter: c.letter.or(b.letter),
+            royal: c.royal.or(b.royal),
+            promote: c.promote.or(b.promote),
+            freezes: c.freezes.or(b.freezes),
+            attrs,
+        },
+        referenced: p.referenced,
+        defined: p.defined,
+    }
 }
 
 /// The order in which the merged kinds are shown: the child's order for the
