@@ -640,6 +640,11 @@ impl Rules {
         };
         self.call(&call::SETUP, state, variant, effects, |_, api| {
             hook.call::<()>(api)
-        })
+        })?;
+        // Answers to the choices of a new game belong to its first turn.
+        for c in &mut state.pending {
+            c.keeps_turn = true;
+        }
+        Ok(())
     }
 }
