@@ -205,7 +205,12 @@ fn orchard_scripted(edits: &[(&str, &str)]) -> (tempfile::TempDir, Engine) {
 /// `g:continue_turn()`.
 #[test]
 fn a_choice_inside_the_turn_keeps_it_without_continue_turn() {
-    let (_dir, e) = orchard_scripted(&[("  g:continue_turn()\n", "")]);
+    let (_dir, e) = orchard_scripted(&[]);
+    let lua = include_str!("../examples/scripts/orchard.lua");
+    assert!(
+        !lua.contains("continue_turn"),
+        "the handler keeps no turn itself"
+    );
     let down = [("b1", "fox"), ("a2", "apple")];
     let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
     play(&e, &mut s, &["dig b1", "pay"]);
@@ -218,13 +223,10 @@ fn a_choice_inside_the_turn_keeps_it_without_continue_turn() {
     play(&e, &mut s, &["dig a2"]);
     assert_eq!(coins(&e, &s, "gold"), 2, "paid 1, found 1");
     // Asked by an action that ends the turn, the answer ends it.
-    let (_dir, e) = orchard_scripted(&[
-        ("  g:continue_turn()\n", ""),
-        (
+    let (_dir, e) = orchard_scripted(&[(
             "function rules.end_turn(g)\n",
             "function rules.end_turn(g)\n  if g:counter(\"asked\") == 0 then\n    g:set_counter(\"asked\", 1)\n    g:choose(g:player(), \"last words\", { \"bye\", \"ciao\" }, true, \"fox\", { cell = \"a1\" })\n  end\n",
-        ),
-    ]);
+        )]);
     let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
     play(&e, &mut s, &["end"]);
     assert_eq!(legal(&e, &s), ["bye", "ciao"]);
@@ -246,7 +248,7 @@ fn a_choices_data_holds_lists_and_maps() {
             "{ cell = a.cell })",
             "{ cell = a.cell, path = { a.cell, \"c1\" }, info = { n = 3, deep = { true, 7 } }, none = {} })",
         ),
-        ("  g:continue_turn()\n", check),
+        ("function rules.fox(g, player, answer, data)\n", &format!("function rules.fox(g, player, answer, data)\n{check}")),
     ]);
     let down = [("b1", "fox"), ("a2", "apple")];
     let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
