@@ -52,17 +52,28 @@ const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 110;
 
 fn sources() -> Vec<(String, String)> {
+    rust_files("src")
+}
+
+/// The `.rs` files under a folder of the crate (none if it is missing),
+/// each with its path inside that folder.
+fn rust_files(folder: &str) -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in fs::read_dir(dir).unwrap() {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                walk(&path, out);
+                if !path.ends_with("target") {
+                    walk(&path, out);
+                }
             } else if path.extension().is_some_and(|e| e == "rs") {
                 out.push(path);
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files = Vec::new();
     walk(&root, &mut files);
     files.sort();
@@ -851,4 +862,89 @@ fn the_checks_see_through_re_exports_and_engine_fields() {
             .any(|e| e.contains("the base layer imports the record layer")),
         "{errors:#?}"
     );
+}
+
+/// The public functions (`pub fn`, `pub(…) fn`) defined in `src/` whose
+/// name no code names anywhere else: not in `src/`, `tests/`, `benches/`,
+/// `examples/` or `fuzz/` (comments and strings left out, but a string
+/// that names a function for serde counts).
+fn unused_public_functions(defined: &[(String, String)], all: &[(String, String)]) -> Vec<String> {
+    use std::collections::HashMap;
+    let mut uses: HashMap<String, usize> = HashMap::new();
+    for (_, text) in all {
+        let mut code = code_text(text);
+        // serde names functions in strings: `skip_serializing_if = "f"`.
+        for line in text.lines() {
+            for key in [
+                "skip_serializing_if = \"",
+                "default = \"",
+                "with = \"",
+                "deserialize_with = \"",
+                "serialize_with = \"",
+            ] {
+                if let Some(i) = line.find(key) {
+                    code.push_str(&line[i + key.len()..].replace('"', " "));
+                    code.push('\n');
+                }
+            }
+        }
+        let chars: Vec<char> = code.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if !is_ident(chars[i]) {
+                i += 1;
+                continue;
+            }
+            let end = (i..chars.len())
+                .find(|&j| !is_ident(chars[j]))
+                .unwrap_or(chars.len());
+            let word: String = chars[i..end].iter().collect();
+            let before: String = chars[..i].iter().rev().take(3).collect();
+            if before != " nf" {
+                *uses.entry(word).or_default() += 1;
+            }
+            i = end;
+        }
+    }
+    let mut out = Vec::new();
+    for (rel, text) in defined {
+        for (n, line) in code_text(text).lines().enumerate() {
+            let t = line.trim_start();
+            let t = match t.strip_prefix("pub(") {
+                Some(r) => r.split_once(") ").map_or("", |(_, r)| r),
+                None => t.strip_prefix("pub ").unwrap_or(""),
+            };
+            let t = t.trim_start_matches("const ").trim_start_matches("unsafe ");
+            let Some(rest) = t.strip_prefix("fn ") else {
+                continue;
+            };
+            let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+            if uses.get(&name).copied().unwrap_or(0) == 0 {
+                out.push(format!(
+                    "src/{rel}:{}: pub fn {name} is used nowhere",
+                    n + 1
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_public_function_is_unused() {
+    let mut all = Vec::new();
+    for folder in ["src", "tests", "benches", "examples", "fuzz"] {
+        all.extend(rust_files(folder));
+    }
+    let unused = unused_public_functions(&sources(), &all);
+    assert!(unused.is_empty(), "{}", unused.join("\n"));
+    // The check itself: a planted function nobody calls is found, one
+    // called (or named by serde) is not.
+    let planted = vec![(
+        "x.rs".to_string(),
+        "pub fn lonely() {}\npub(crate) fn called() {}\npub fn by_serde() -> bool { true }\n// lonely()\nfn f() { called(); let s = \"lonely\"; }\n#[serde(skip_serializing_if = \"by_serde\")]\n".to_string(),
+    )];
+    let found = unused_public_functions(&planted, &planted);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("pub fn lonely"), "{found:?}");
 }
