@@ -1095,3 +1095,23 @@ fn seats_and_stones_are_list_options() {
     assert_eq!(seats, ["e5", "b2"]);
     assert_eq!(listed(&e, "stones").len(), 4);
 }
+
+/// A record keeps its start position, with the setup's first choice
+/// pending, in the same words as before choices knew how they keep the
+/// turn; replayed from it, the setup ends with the first player to move.
+#[test]
+fn a_start_position_with_the_setup_pending_replays_the_same() {
+    let e = engine("lost_island", &[("players", "2")]);
+    let s = e.new_game(1, &[]);
+    let yaml = sandtable::record::to_yaml(&e.to_position(&s)).unwrap();
+    assert!(!yaml.contains("turn:"), "no new field: {yaml}");
+    let pos: sandtable::record::Position = sandtable::record::parse_yaml(&yaml, "<test>").unwrap();
+    let mut t = e.from_position(&pos).unwrap();
+    let answers = ["6", "5", "1", "2", "4", "6", "5", "1", "2", "4"];
+    play(&e, &mut t, &answers);
+    assert!(t.pending.is_empty());
+    assert_eq!(e.acting_player(&t), Some(0), "red begins");
+    let mut u = s.clone();
+    play(&e, &mut u, &answers);
+    assert_eq!(t.to_move, u.to_move);
+}

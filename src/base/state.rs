@@ -98,12 +98,15 @@ pub struct Choice {
     /// to players).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub data: Vec<(String, Plain)>,
-    /// The answer keeps the turn with the player to move, as the action
-    /// that asked the choice did (a choice inside a turn of several
-    /// actions, or one `rules.setup` asks); else the turn passes after the
-    /// answer unless its handler calls `g:continue_turn()`.
+    /// The turn passes after the answer (unless its handler calls
+    /// `g:continue_turn()`), as it did after the action that asked the
+    /// choice; `false`: the answer keeps the turn with the player to move
+    /// (a choice inside a turn of several actions, or one `rules.setup`
+    /// asks, as in every position written before this field). Read for
+    /// the choices rules ask only: a promotion is the host's, and the turn
+    /// passes after it as after the move.
     #[serde(default, skip_serializing_if = "is_false")]
-    pub keeps_turn: bool,
+    pub passes_turn: bool,
 }
 
 /// A plain value a choice or a window carries for its handler: a boolean,

@@ -505,7 +505,7 @@ impl Engine {
             public: !self.variant.hidden_identities,
             handler: None,
             data: Vec::new(),
-            keeps_turn: false,
+            passes_turn: false,
         })
     }
 

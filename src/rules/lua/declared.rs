@@ -111,7 +111,7 @@ impl Rules {
         option: &str,
     ) -> Result<(), String> {
         // The turn stays as it would have where the choice was asked.
-        state.hold_turn |= choice.keeps_turn;
+        state.hold_turn |= !choice.passes_turn;
         let Some(handler) = &choice.handler else {
             return self.on_choice(state, variant, effects, choice, option);
         };

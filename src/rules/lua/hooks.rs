@@ -634,7 +634,7 @@ impl Rules {
         })?;
         // Answers to the choices of a new game belong to its first turn.
         for c in &mut state.pending {
-            c.keeps_turn = true;
+            c.passes_turn = false;
         }
         Ok(())
     }

@@ -249,7 +249,7 @@ fn choose(cx: &mut CallCtx, player: &str, asked: Asked) -> mlua::Result<()> {
         ));
     }
     // The answer keeps the turn if the turn is kept now.
-    let keeps_turn = cx.state().hold_turn;
+    let passes_turn = !cx.state().hold_turn;
     cx.state_mut().pending.push(Choice {
         player: p,
         reason: escape(reason).into_owned(),
@@ -258,7 +258,7 @@ fn choose(cx: &mut CallCtx, player: &str, asked: Asked) -> mlua::Result<()> {
         public,
         handler,
         data,
-        keeps_turn,
+        passes_turn,
     });
     Ok(())
 }
