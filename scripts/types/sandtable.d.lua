@@ -136,12 +136,15 @@ function Game:draw(reason) end
 ---@param name string
 ---@param value integer
 function Game:set_attr(id, name, value) end
+-- A choice's or a window's data: plain values, and lists and maps of them.
+---@alias PlainValue boolean|integer|string|PlainValue[]|table<string, PlainValue>
+
 ---@param player Player
 ---@param reason string
 ---@param options string[]
 ---@param public boolean|nil true: every player sees the question, options and answer (default: only the chooser)
 ---@param handler string|nil the `rules` function that takes the answer: rules[handler](g, player, option, data)
----@param data table<string, boolean|integer|string>|nil plain values handed to the handler (never shown)
+---@param data table<string, PlainValue>|nil plain values handed to the handler (never shown)
 function Game:choose(player, reason, options, public, handler, data) end
 -- The turn's steps (declared actions): reset when the turn passes.
 function Game:close_actions() end
@@ -158,9 +161,9 @@ function Game:cells() end
 function Game:log(text) end
 -- Reaction windows, phases, who acts now (declared in the YAML: `reactions:`, `phases:`).
 ---@param name string a declared reaction window
----@param data table<string, boolean|integer|string>|nil plain values for its handlers
+---@param data table<string, PlainValue>|nil plain values for its handlers
 function Game:open_window(name, data) end
----@return string|nil name, table<string, boolean|integer|string>|nil data
+---@return string|nil name, table<string, PlainValue>|nil data
 function Game:window() end
 ---@return Player the chooser of a pending choice, the player a window asks, else the player to move
 function Game:actor() end
