@@ -23,15 +23,6 @@ local LINES = {
   horizontal = { DIRS.east, DIRS.west },
 }
 
--- "a,b" -> { "a", "b" } (option values naming cells)
-local function expand_mix(text)
-  local out = {}
-  for name, n in string.gmatch(text, "([%w_]+):?(%d*)") do
-    for _ = 1, tonumber(n) or 1 do table.insert(out, name) end
-  end
-  return out
-end
-
 local function shuffle(list)
   for i = #list, 2, -1 do
     local j = math.random(i)
@@ -393,7 +384,9 @@ function rules.remove_tile(g, player, cell)
   if not remove_tile(g, player, cell, g:turn_noted("won_fight")) then finish_turn(g) end
 end
 
--- A storm from a removed tile is not applied after a flag move.
+-- A storm from a removed tile is not applied after a flag move. An answer
+-- keeps the turn as the action that asked it did: a storm or a bomb inside
+-- the turn goes on with it; a choice of the turn's end ends it.
 function rules.flag_goes(g, _, cell)
   put_flag(g, cell)
   finish_turn(g)
@@ -401,20 +394,14 @@ end
 
 function rules.storm(g, _, dir, data)
   blow(g, data.cell, dir)
-  if data.ending then
-    finish_turn(g) -- a storm from a removed tile: the turn ends with it
-  else
-    g:continue_turn()
-  end
+  if data.ending then finish_turn(g) end -- a storm from a removed tile
 end
 
 function rules.bomb_orientation(g, _, orientation, data)
-  g:continue_turn()
   start_bomb(g, data.cell, data.value, "line", orientation)
 end
 
 function rules.bomb_next(g, _, cell, data)
-  g:continue_turn()
   g:open_window("bomb", { cell = cell, value = data.value })
 end
 
@@ -426,7 +413,7 @@ function rules.bomb_expert(g)
 end
 
 local function seat_stones(g)
-  return expand_mix(options["seats_" .. #g:players()] or options.seats_4)
+  return options["seats_" .. #g:players()] or options.seats_4
 end
 
 -- Every tile face down: the stone tiles, the others.
@@ -460,29 +447,19 @@ end
 
 -- The chosen setup: in turn from player `i`, each player names the scouts
 -- for the three start tiles, then the order of the first two boat places.
--- The choices' data carry the scouts still to place in one number, `ids`
--- (the piece id + 1 of the scout of value v in its byte v - 1, 0 once
--- placed; values are unique within a player's six), so an answer needs no
+-- The choices' data carry the scouts still to place, `scouts`: value (a
+-- label, unique within a player's six) -> piece id, so an answer needs no
 -- look at the boat; `n`: scouts placed, `fixed`: the boat's first place.
-local function byte(v) return 256 ^ (v - 1) end
-
-local function scout_id(data, v)
-  local x = math.floor(data.ids / byte(v)) % 256
-  return x > 0 and x - 1 or nil
-end
-
--- The id of the scout of value `rank` (a label), no longer to place.
 local function take_scout(data, rank)
-  local v = tonumber(rank)
-  local id = scout_id(data, v)
-  data.ids -= (id + 1) * byte(v)
+  local id = data.scouts[rank]
+  data.scouts[rank] = nil
   return id
 end
 
 local function scouts_left(data)
   local out = {}
   for v = 1, 6 do
-    if scout_id(data, v) then table.insert(out, tostring(v)) end
+    if data.scouts[tostring(v)] then table.insert(out, tostring(v)) end
   end
   return out
 end
@@ -500,13 +477,12 @@ end
 local function setup_next(g, i)
   local p = g:players()[i]
   if p == nil then return end
-  local data = { i = i, n = g:count({ owner = p }), zone = "around_" .. seat_stones(g)[i], ids = 0 }
-  for _, q in ipairs(boat(g, p)) do data.ids += (q.id + 1) * byte(q.rank) end
+  local data = { i = i, n = g:count({ owner = p }), zone = "around_" .. seat_stones(g)[i], scouts = {} }
+  for _, q in ipairs(boat(g, p)) do data.scouts[tostring(q.rank)] = q.id end
   ask_setup(g, p, data)
 end
 
 function rules.start_scout(g, player, rank, data)
-  g:continue_turn()
   g:move(take_scout(data, rank), g:zone(data.zone)[data.n + 1])
   data.n += 1
   ask_setup(g, player, data)
@@ -514,7 +490,6 @@ end
 
 -- The chosen scout to the front, then the one fixed first back in front of it.
 function rules.boat_place(g, player, rank, data)
-  g:continue_turn()
   local id = take_scout(data, rank)
   g:send(id, "boat", player, true)
   if data.fixed then
@@ -552,7 +527,6 @@ local function free_setup_next(g)
 end
 
 function rules.place_stone(g, _, cell)
-  g:continue_turn()
   g:set_mark(cell, "tile", "stone")
   local stones = g:query("stones")
   if #stones == 4 then
@@ -563,12 +537,10 @@ function rules.place_stone(g, _, cell)
 end
 
 function rules.scout_to_place(g, player, rank)
-  g:continue_turn()
   g:choose(player, "where scout " .. rank .. " starts", g:query("scout_places"), false, "place_scout", { rank = rank })
 end
 
 function rules.place_scout(g, player, cell, data)
-  g:continue_turn()
   g:move(boat_scout(g, player, data.rank).id, cell)
   free_setup_next(g)
 end
@@ -580,7 +552,7 @@ function rules.setup(g)
     free_setup_next(g)
     return
   end
-  place_tiles(g, expand_mix(options.stones))
+  place_tiles(g, options.stones)
   local seats = seat_stones(g)
   for i, p in ipairs(players) do
     add_scouts(g, p, options.choose_setup and {} or g:zone("around_" .. seats[i]))

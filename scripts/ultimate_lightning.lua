@@ -45,19 +45,28 @@ end
 -- owner has just moved T away from a square next to P. The same piece may not
 -- chase the same enemy piece on more than `chase_limit` turns in a row; any
 -- other move in between resets the count.
+-- The bookkeeping lives on the pieces (attributes nobody is shown): the
+-- piece a player moved last has `moved_last` and `left_from` (the cell it
+-- left); a piece chasing has `chases` (its chase moves in a row) and
+-- `chasing` (the piece it chases).
+
+-- The player's piece on the board with attribute `attr`, if any.
+local function marked(g, player, attr)
+  return g:pieces({ owner = player, attr = attr })[1]
+end
+
+local function unmark(g, p, attrs)
+  for _, a in ipairs(attrs) do g:clear_attr(p.id, a) end
+end
+
 local function chased(g, me, from, to)
-  local them = opponent(g, me)
-  local t = g:counter("last_piece", them) - 1
-  if t < 0 then
+  local target = marked(g, opponent(g, me), "moved_last")
+  if not target then
     return nil
   end
-  local target = g:piece(t)
-  if not target or not target.cell or target.owner ~= them then
-    return nil
-  end
-  local t_from = g:cell_name(g:counter("last_from", them))
+  local t_from = g:cell_name(target.left_from)
   if adjacent(g, t_from, from) and adjacent(g, to, target.cell) then
-    return t
+    return target.id
   end
   return nil
 end
@@ -65,14 +74,13 @@ end
 if options.chasing_rule then
   function rules.filter(g, moves)
     local me = g:player()
-    if g:counter("chase_count", me) < options.chase_limit then
+    local chaser = marked(g, me, "chases")
+    if not chaser or chaser.chases < options.chase_limit then
       return nil
     end
-    local chaser = g:counter("chase_piece", me) - 1
-    local target = g:counter("chase_target", me) - 1
     local out = {}
     for i, m in ipairs(moves) do
-      if m.piece == chaser and chased(g, me, m.from, m.to) == target then
+      if m.piece == chaser.id and chased(g, me, m.from, m.to) == chaser.chasing then
         table.insert(out, i)
       end
     end
@@ -82,17 +90,20 @@ end
 
 local function count_chase(g, me, action)
   local target = chased(g, me, action.from, action.to)
-  if target == nil then
-    g:set_counter("chase_count", 0, me)
-  elseif g:counter("chase_piece", me) - 1 == action.piece and g:counter("chase_target", me) - 1 == target then
-    g:set_counter("chase_count", g:counter("chase_count", me) + 1, me)
+  local chaser = marked(g, me, "chases")
+  if target ~= nil and chaser and chaser.id == action.piece and chaser.chasing == target then
+    g:set_attr(chaser.id, "chases", chaser.chases + 1)
   else
-    g:set_counter("chase_piece", action.piece + 1, me)
-    g:set_counter("chase_target", target + 1, me)
-    g:set_counter("chase_count", 1, me)
+    if chaser then unmark(g, chaser, { "chases", "chasing" }) end
+    if target ~= nil then
+      g:set_attr(action.piece, "chases", 1)
+      g:set_attr(action.piece, "chasing", target)
+    end
   end
-  g:set_counter("last_piece", action.piece + 1, me)
-  g:set_counter("last_from", g:cell(action.from).index, me)
+  local last = marked(g, me, "moved_last")
+  if last then unmark(g, last, { "moved_last", "left_from" }) end
+  g:set_attr(action.piece, "moved_last", 1)
+  g:set_attr(action.piece, "left_from", g:cell(action.from).index)
 end
 
 -- After every action: the chase count, the all-movable-pieces-captured win,
@@ -171,6 +182,8 @@ function rules.rescue_to(g, player, cell, data)
   for _, p in ipairs(g:container("captured", player)) do
     if p.kind == data.kind then
       g:move(p.id, cell)
+      -- It comes back with no chase behind it.
+      unmark(g, p, { "moved_last", "left_from", "chases", "chasing" })
       g:reveal(p.id, "all")
       g:set_counter("rescues", g:counter("rescues", player) + 1, player)
       g:set_attr(data.rescuer, "rescued", 1)

@@ -111,11 +111,12 @@ fn channels(session: &Session, viewer: Viewer, played: usize) -> Vec<(&'static s
         .checked_sub(1)
         .map(|i| session.history[i].events.clone())
         .unwrap_or_default();
+    let last = played.checked_sub(1);
     let seat = match viewer {
         Viewer::Player(p) => Some(p),
         _ => None,
     };
-    let msg = sandtable::front::net::state_message(session, seat, &events);
+    let msg = sandtable::front::net::state_message(session, seat, last);
     vec![
         ("view", serde_json::to_string(&view).unwrap()),
         ("board", session.board(viewer)),

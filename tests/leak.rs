@@ -431,7 +431,7 @@ fn the_web_channel_depends_on_no_hidden_identity() {
                 let mut t = sandtable::front::session::Session::new(variant, &[], 4).unwrap();
                 t.state = shuffle_unknown(&s.engine, &s.state, p, &mut rng);
                 let line = |x: &sandtable::front::session::Session| {
-                    let msg = serde_json::to_string(&state_message(x, Some(p), &[])).unwrap();
+                    let msg = serde_json::to_string(&state_message(x, Some(p), None)).unwrap();
                     augment(&x.engine, &msg, &mut Relayed::default())
                 };
                 let (a, b) = (line(&s), line(&t));

@@ -1052,3 +1052,66 @@ fn check_names_the_line_of_a_bad_win_choice_placing_or_mix() {
         "{e}"
     );
 }
+
+/// The stones and seats are list options: the YAML gives lists, a command
+/// line a comma-separated list, and the script reads them as lists.
+#[test]
+fn seats_and_stones_are_list_options() {
+    let cells_of = |e: &Engine, s: &GameState, p: u8| {
+        let mut v: Vec<String> = s
+            .pieces
+            .iter()
+            .filter(|q| q.owner == p)
+            .filter_map(|q| match q.loc {
+                sandtable::base::state::Loc::Cell(c) => Some(e.variant.board.cell_name(c)),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let opts = [("players", "2"), ("choose_setup", "false")];
+    let e = engine("lost_island", &opts);
+    let s = e.new_game(5, &[]);
+    let swapped = engine(
+        "lost_island",
+        &[
+            opts[0],
+            opts[1],
+            ("seats_2", "e5, b2"),
+            ("stones", "b2,e2,b5,e5"),
+        ],
+    );
+    let t = swapped.new_game(5, &[]);
+    assert_eq!(cells_of(&swapped, &t, 0), cells_of(&e, &s, 1));
+    assert_eq!(cells_of(&swapped, &t, 1), cells_of(&e, &s, 0));
+    assert_eq!(cells_of(&e, &s, 0).len(), 3);
+    use sandtable::rules::variant::Value;
+    let listed = |e: &Engine, name: &str| match e.variant.option(name) {
+        Some(Value::List(items)) => items.iter().map(|x| x.to_string()).collect(),
+        other => panic!("{name}: {other:?}"),
+    };
+    let seats: Vec<String> = listed(&swapped, "seats_2");
+    assert_eq!(seats, ["e5", "b2"]);
+    assert_eq!(listed(&e, "stones").len(), 4);
+}
+
+/// A record keeps its start position, with the setup's first choice
+/// pending, in the same words as before choices knew how they keep the
+/// turn; replayed from it, the setup ends with the first player to move.
+#[test]
+fn a_start_position_with_the_setup_pending_replays_the_same() {
+    let e = engine("lost_island", &[("players", "2")]);
+    let s = e.new_game(1, &[]);
+    let yaml = sandtable::record::to_yaml(&e.to_position(&s)).unwrap();
+    assert!(!yaml.contains("turn:"), "no new field: {yaml}");
+    let pos: sandtable::record::Position = sandtable::record::parse_yaml(&yaml, "<test>").unwrap();
+    let mut t = e.from_position(&pos).unwrap();
+    let answers = ["6", "5", "1", "2", "4", "6", "5", "1", "2", "4"];
+    play(&e, &mut t, &answers);
+    assert!(t.pending.is_empty());
+    assert_eq!(e.acting_player(&t), Some(0), "red begins");
+    let mut u = s.clone();
+    play(&e, &mut u, &answers);
+    assert_eq!(t.to_move, u.to_move);
+}

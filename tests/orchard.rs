@@ -179,3 +179,115 @@ fn check_names_the_line_and_column_of_a_bad_declaration() {
     let e = load_edited("text: \"{from}-{to}\"", "text: \"{from}-{goal}\"");
     assert!(e.contains("`{goal}` is not a parameter"), "{e}");
 }
+
+/// Orchard with its script edited (each `(old, new)` once), loaded from a
+/// temporary copy.
+fn orchard_scripted(edits: &[(&str, &str)]) -> (tempfile::TempDir, Engine) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let mut lua = std::fs::read_to_string(root.join("scripts/orchard.lua")).unwrap();
+    for (old, new) in edits {
+        assert!(lua.contains(old), "{old}");
+        lua = lua.replacen(old, new, 1);
+    }
+    std::fs::write(dir.path().join("scripts/orchard.lua"), lua).unwrap();
+    let path = dir.path().join("variants/orchard.yaml");
+    std::fs::copy(root.join("variants/orchard.yaml"), &path).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    (dir, e)
+}
+
+/// A choice's answer keeps the turn as the action that asked it did, the
+/// way a declared action keeps it: the fox's handler needs no
+/// `g:continue_turn()`.
+#[test]
+fn a_choice_inside_the_turn_keeps_it_without_continue_turn() {
+    let (_dir, e) = orchard_scripted(&[]);
+    let lua = include_str!("../examples/scripts/orchard.lua");
+    assert!(
+        !lua.contains("continue_turn"),
+        "the handler keeps no turn itself"
+    );
+    let down = [("b1", "fox"), ("a2", "apple")];
+    let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
+    play(&e, &mut s, &["dig b1", "pay"]);
+    assert_eq!(e.player_name(s.to_move), "gold", "the turn goes on");
+    assert_eq!(
+        legal(&e, &s),
+        ["a1-a2", "a1-b1", "dig a2", "end"],
+        "one action left"
+    );
+    play(&e, &mut s, &["dig a2"]);
+    assert_eq!(coins(&e, &s, "gold"), 2, "paid 1, found 1");
+    // Asked by an action that ends the turn, the answer ends it.
+    let (_dir, e) = orchard_scripted(&[(
+            "function rules.end_turn(g)\n",
+            "function rules.end_turn(g)\n  if g:counter(\"asked\") == 0 then\n    g:set_counter(\"asked\", 1)\n    g:choose(g:player(), \"last words\", { \"bye\", \"ciao\" }, true, \"fox\", { cell = \"a1\" })\n  end\n",
+        )]);
+    let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
+    play(&e, &mut s, &["end"]);
+    assert_eq!(legal(&e, &s), ["bye", "ciao"]);
+    play(&e, &mut s, &["bye"]);
+    assert_eq!(e.player_name(s.to_move), "silver", "the turn passed");
+}
+
+/// A choice's data may hold lists and maps of plain values; the handler
+/// gets them back as tables, and a position keeps them.
+#[test]
+fn a_choices_data_holds_lists_and_maps() {
+    let check = r#"  assert(data.path[1] == "b1" and data.path[2] == "c1" and #data.path == 2)
+  assert(data.info.n == 3 and data.info.deep[1] == true and data.info.deep[2] == 7)
+  assert(#data.none == 0)
+  g:log("fox data: " .. data.path[1] .. " " .. data.info.n)
+"#;
+    let (_dir, e) = orchard_scripted(&[
+        (
+            "{ cell = a.cell })",
+            "{ cell = a.cell, path = { a.cell, \"c1\" }, info = { n = 3, deep = { true, 7 } }, none = {} })",
+        ),
+        ("function rules.fox(g, player, answer, data)\n", &format!("function rules.fox(g, player, answer, data)\n{check}")),
+    ]);
+    let down = [("b1", "fox"), ("a2", "apple")];
+    let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
+    play(&e, &mut s, &["dig b1"]);
+    // Kept by a position, and the same after a round trip.
+    let yaml = sandtable::record::to_yaml(&e.to_position(&s)).unwrap();
+    let pos: sandtable::record::Position = sandtable::record::parse_yaml(&yaml, "<test>").unwrap();
+    let mut t = e.from_position(&pos).unwrap();
+    assert_eq!(t.pending, s.pending, "{yaml}");
+    let a = e.parse_action(&t, "pay").unwrap();
+    let events = e.apply(&mut t, &a).unwrap_or_else(|err| panic!("{err}"));
+    assert!(
+        format!("{events:?}").contains("fox data: b1 3"),
+        "{events:?}"
+    );
+}
+
+/// Data a script cannot make plain, too deep or too big is refused with
+/// an error that says what is wrong.
+#[test]
+fn a_choices_data_is_bounded_and_plain() {
+    let cases = [
+        (
+            "{ f = function() end }",
+            "holds booleans, integers, strings",
+        ),
+        ("{ x = { 1, 2, k = 3 } }", "both"),
+        ("{ x = { { { { { 1 } } } } } }", "deep"),
+        ("{ x = table.create(300, 1) }", "values"),
+        ("{ x = { [1.5] = 1 } }", "keys"),
+    ];
+    for (data, expected) in cases {
+        let (_dir, e) = orchard_scripted(&[("{ cell = a.cell })", &format!("{data})"))]);
+        let down = [("b1", "fox"), ("a2", "apple")];
+        let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
+        let a = e.parse_action(&s, "dig b1").unwrap();
+        let before = s.clone();
+        let err = e.apply(&mut s, &a).expect_err(data).to_string();
+        assert!(err.contains(expected), "{data}: {err}");
+        assert_eq!(s, before, "{data}: nothing changed");
+    }
+}

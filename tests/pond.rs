@@ -458,3 +458,34 @@ fn an_action_needing_a_container_nothing_makes_is_refused_at_its_place() {
     assert!(Engine::load("examples/variants/orchard.yaml", &[]).is_ok());
     assert!(Engine::load("variants/lost_island.yaml", &[]).is_ok());
 }
+
+/// A window's data may hold lists and maps too: `rules.<on_pass>` and
+/// `g:window()` get them back as tables.
+#[test]
+fn a_windows_data_holds_lists_and_maps() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let lua = std::fs::read_to_string(root.join("scripts/pond.lua")).unwrap();
+    let (old, new) = (
+        "g:open_window(\"pike\", { angler = me })",
+        "g:open_window(\"pike\", { angler = me, seen = { me, \"heron\" }, at = { ply = g:ply(), deep = { true } } })\n      local _, d = g:window()\n      assert(d == nil or d.seen[2] == \"heron\")",
+    );
+    assert!(lua.contains(old));
+    let land = "function rules.land(g, data)\n";
+    let check = "function rules.land(g, data)\n  assert(data.seen[1] == data.angler and data.seen[2] == \"heron\" and #data.seen == 2)\n  assert(data.at.deep[1] == true and data.at.ply >= 0)\n";
+    assert!(lua.contains(land));
+    let lua = lua.replacen(old, new, 1).replacen(land, check, 1);
+    std::fs::write(dir.path().join("scripts/pond.lua"), lua).unwrap();
+    let path = dir.path().join("variants/pond.yaml");
+    std::fs::copy(root.join("variants/pond.yaml"), &path).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["pike"]);
+    play(&e, &mut s, &["fish"]);
+    assert!(format!("{:?}", s.windows[0].data).contains("heron"));
+    play(&e, &mut s, &["pass"]);
+    assert_eq!(items(&e, &s, "catch", Some("amber")), ["pike"]);
+}

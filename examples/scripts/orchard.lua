@@ -42,9 +42,9 @@ function rules.dig(g, a)
   end
 end
 
--- The answer to the fox, with the data the choice carried.
+-- The answer to the fox, with the data the choice carried; it keeps the
+-- turn, as the dig that asked it does.
 function rules.fox(g, player, answer, data)
-  g:continue_turn()
   if answer == "pay" and g:counter("coins", player) > 0 then
     add_coins(g, player, -1)
     g:log(player .. " pays the fox on " .. data.cell)

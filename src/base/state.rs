@@ -98,15 +98,28 @@ pub struct Choice {
     /// to players).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub data: Vec<(String, Plain)>,
+    /// The turn passes after the answer (unless its handler calls
+    /// `g:continue_turn()`), as it did after the action that asked the
+    /// choice; `false`: the answer keeps the turn with the player to move
+    /// (a choice inside a turn of several actions, or one `rules.setup`
+    /// asks, as in every position written before this field). Read for
+    /// the choices rules ask only: a promotion is the host's, and the turn
+    /// passes after it as after the move.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub passes_turn: bool,
 }
 
-/// A plain value a choice carries for its handler.
+/// A plain value a choice or a window carries for its handler: a boolean,
+/// an integer, a string, or a list or a map (string keys) of plain values.
+/// The Lua bridge bounds how deep and how big one may be.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum Plain {
     Bool(bool),
     Int(i64),
     Text(String),
+    List(Vec<Plain>),
+    Map(BTreeMap<String, Plain>),
 }
 
 /// Where the turn in progress stands (host bookkeeping of declared

@@ -540,6 +540,7 @@ impl Engine {
             public: !self.variant.hidden_identities,
             handler: None,
             data: Vec::new(),
+            passes_turn: false,
         })
     }
 

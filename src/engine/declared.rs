@@ -408,6 +408,7 @@ impl Engine {
             public: c.public,
             handler: Some(c.handler.clone()),
             data: Vec::new(),
+            passes_turn: !s.hold_turn,
         };
         if choice.options.len() == 1 {
             let label = &choice.options[0];

@@ -58,13 +58,6 @@ impl Observation {
         self.player
     }
 
-    /// The blanked state: unknown pieces carry a placeholder kind. Use it for
-    /// what does not depend on hidden kinds (whose turn, the ply, the
-    /// outcome); search works on [`Engine::determinize`] samples.
-    pub fn public_state(&self) -> &GameState {
-        &self.state
-    }
-
     /// Whether anything is hidden from the player.
     pub fn has_hidden(&self) -> bool {
         self.unknown.iter().any(|u| !u.is_empty())

@@ -758,15 +758,4 @@ impl Engine {
         }
         out
     }
-
-    /// Where the pieces of a view are, for tests: the ids of pieces on the
-    /// board (in cell order).
-    pub fn board_ids(s: &GameState) -> Vec<PieceId> {
-        s.pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| matches!(p.loc, Loc::Cell(_)))
-            .map(|(i, _)| i as PieceId)
-            .collect()
-    }
 }

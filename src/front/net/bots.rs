@@ -26,10 +26,10 @@ pub(super) fn spawn(shared: &SharedRef, searcher: Searcher) {
                 let job = {
                     let g = lock(&sh);
                     let s = &g.session;
-                    let acting = s.engine.acting_player(&s.state);
+                    let acting = s.acting_player();
                     match acting.and_then(|p| g.seats[p as usize].agent.clone()) {
                         Some(spec) if g.begun() && !g.closed => {
-                            Some((s.state.clone(), s.history.len(), spec))
+                            Some((s.state_copy(), s.ply(), spec))
                         }
                         _ => None,
                     }
@@ -41,7 +41,7 @@ pub(super) fn spawn(shared: &SharedRef, searcher: Searcher) {
                 let Some(sh) = weak.upgrade() else { return };
                 let mut g = lock(&sh);
                 let Some(text) = choice else { break };
-                if g.session.history.len() != ply {
+                if g.session.ply() != ply {
                     continue;
                 }
                 if g.play(&text).is_err() {

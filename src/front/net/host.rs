@@ -11,43 +11,31 @@ use super::proto::{clean, line, HostMsg};
 use crate::front::session::{Arrangement, Session};
 use crate::play::agent::AgentSpec;
 use crate::record::journal::{Entry, Journal};
-use crate::record::view::{Event, PlayerId, Viewer};
+use crate::record::view::{PlayerId, Viewer};
 
 /// How many past actions a joining or returning client is told of.
 pub const CATCH_UP: usize = 20;
 
-/// The state message the host sends a seat (`None`: a spectator) after an
-/// action whose events are `last_events`: built only from that viewer's
-/// view, that viewer's event lines and that seat's legal actions. It never
-/// holds the seed.
-pub fn state_message(session: &Session, seat: Option<PlayerId>, last_events: &[Event]) -> HostMsg {
+/// The state message the host sends a seat (`None`: a spectator) after
+/// the action played at ply `played` (`None`: no events): built only from
+/// that viewer's view, that viewer's event lines and that seat's legal
+/// actions. It never holds the seed.
+pub fn state_message(session: &Session, seat: Option<PlayerId>, played: Option<usize>) -> HostMsg {
     let viewer = seat.map(Viewer::Player).unwrap_or(Viewer::Public);
-    let events = session
-        .engine
-        .event_lines(&session.state, last_events, viewer);
+    let events = played
+        .map(|i| session.played_lines(i, viewer))
+        .unwrap_or_default();
     state_with(session, seat, events)
 }
 
 fn state_with(session: &Session, seat: Option<PlayerId>, events: Vec<String>) -> HostMsg {
     let s = session;
     let viewer = seat.map(Viewer::Player).unwrap_or(Viewer::Public);
-    let view = s.engine.view(&s.state, viewer);
-    let legal = match seat {
-        Some(p) => s
-            .engine
-            .legal_actions_for(&s.state, p)
-            .iter()
-            .map(|a| s.engine.action_text(&s.state, a))
-            .collect(),
-        None => Vec::new(),
-    };
-    let mut board = s.engine.render(&view, None);
-    for l in s.engine.captured_summary(&s.state, viewer) {
-        board.push_str(&l);
-        board.push('\n');
-    }
+    let view = s.view(viewer);
+    let legal = seat.map(|p| s.legal_texts(p)).unwrap_or_default();
+    let board = s.plain_board(&view, viewer);
     HostMsg::State {
-        seq: s.history.len(),
+        seq: s.ply(),
         board,
         view: Box::new(view),
         events,
@@ -134,7 +122,7 @@ pub(super) fn token() -> String {
 
 impl Shared {
     pub(super) fn new(mut session: Session, opts: HostOptions, journal: Option<Journal>) -> Shared {
-        let n = session.engine.variant.players.len();
+        let n = session.player_count();
         let mut seats = vec![Seat::default(); n];
         for (i, a) in opts.agents.iter().enumerate().take(n) {
             seats[i].agent = a.clone();
@@ -244,9 +232,9 @@ impl Shared {
     /// brought up to date, as each viewer knows them now.
     fn record_events(&mut self) {
         let s = &self.session;
-        let n = s.engine.variant.players.len();
-        while self.log.len() < s.history.len() {
-            let events = &s.history[self.log.len()].events;
+        let n = s.player_count();
+        while self.log.len() < s.ply() {
+            let i = self.log.len();
             let lines = (0..=n)
                 .map(|v| {
                     let viewer = if v < n {
@@ -254,7 +242,7 @@ impl Shared {
                     } else {
                         Viewer::Public
                     };
-                    s.engine.event_lines(&s.state, events, viewer)
+                    s.played_lines(i, viewer)
                 })
                 .collect();
             self.log.push(lines);
@@ -263,7 +251,7 @@ impl Shared {
 
     fn viewer_index(&self, seat: Option<PlayerId>) -> usize {
         seat.map(|p| p as usize)
-            .unwrap_or(self.session.engine.variant.players.len())
+            .unwrap_or(self.session.player_count())
     }
 
     /// The log's lines from entry `from` on, for a seat.
@@ -296,10 +284,9 @@ impl Shared {
         for c in &mut self.clients {
             c.seen = seen;
         }
-        if let Some(o) = &self.session.state.outcome {
+        if let Some(outcome) = self.session.outcome_text() {
             if !self.ended {
                 self.ended = true;
-                let outcome = self.session.engine.outcome_text(o);
                 self.send_all(&HostMsg::End { outcome });
             }
         }
@@ -397,7 +384,7 @@ impl Shared {
         if let Some(c) = clock {
             self.session.set_clock_millis(&c);
         }
-        self.ended = self.session.state.outcome.is_some();
+        self.ended = self.session.is_over();
         Ok(())
     }
 
@@ -412,12 +399,11 @@ impl Shared {
         self.journal = Some(journal);
         let has = |f: fn(&Entry) -> bool| entries.iter().any(f);
         if self.begun() && !has(|e| matches!(e, Entry::Begin { .. })) {
-            let start = Box::new(self.session.engine.to_position(&self.session.start));
+            let start = Box::new(self.session.start_position());
             self.journal(&Entry::Begin { start })?;
         }
-        if let Some(o) = &self.session.state.outcome {
+        if let Some(result) = self.session.outcome_text() {
             if !has(|e| matches!(e, Entry::End { .. })) {
-                let result = self.session.engine.outcome_text(o);
                 self.journal(&Entry::End { result })?;
             }
         }
@@ -432,9 +418,9 @@ impl Shared {
         acting: Option<PlayerId>,
         ended: bool,
     ) -> Result<(), String> {
-        let n = self.session.history.len();
+        let n = self.session.ply();
         for i in from..n {
-            let text = self.session.history[i].text.clone();
+            let text = self.session.played_text(i).unwrap_or_default().to_string();
             let clock = if i + 1 == n {
                 self.session.clock_millis()
             } else {
@@ -442,14 +428,12 @@ impl Shared {
             };
             self.journal(&Entry::Action { text, clock })?;
         }
-        let outcome = self.session.state.outcome.clone();
-        if let (Some(o), false) = (outcome, ended) {
+        if let (Some(result), false) = (self.session.outcome_text(), ended) {
             if n == from {
                 if let Some(p) = acting {
                     self.journal(&Entry::Flag { player: p })?;
                 }
             }
-            let result = self.session.engine.outcome_text(&o);
             self.journal(&Entry::End { result })?;
         }
         Ok(())
@@ -467,13 +451,13 @@ impl Shared {
             return Err("the armies are still being set up".into());
         }
         let s = &self.session;
-        match s.engine.acting_player(&s.state) {
+        match s.acting_player() {
             None => return Err("the game is over".into()),
             Some(q) if q != p => {
                 return Err(format!(
                     "it is {}'s turn, not {}'s",
-                    s.engine.player_name(q),
-                    s.engine.player_name(p)
+                    s.player_name(q),
+                    s.player_name(p)
                 ))
             }
             _ => {}
@@ -487,11 +471,8 @@ impl Shared {
         if let Some(e) = &self.journal_error {
             return Err(e.clone());
         }
-        let before = (
-            self.session.history.len(),
-            self.session.state.outcome.is_some(),
-        );
-        let acting = self.session.engine.acting_player(&self.session.state);
+        let before = (self.session.ply(), self.session.is_over());
+        let acting = self.session.acting_player();
         let result = self.session.play(text).map(|_| ());
         if !self.clock_on {
             // The session restarts the clock after an action; it stays
@@ -499,17 +480,11 @@ impl Shared {
             self.session.pause_clock();
         }
         // A refused action may still end the game (a flag that fell).
-        let after = (
-            self.session.history.len(),
-            self.session.state.outcome.is_some(),
-        );
+        let after = (self.session.ply(), self.session.is_over());
         if after != before {
             if let Err(e) = self.journal_played(before.0, acting, before.1) {
                 // Not recorded: not played.
-                if let Some(p) = self.session.history.get(before.0) {
-                    self.session.state = p.before.clone();
-                }
-                self.session.history.truncate(before.0);
+                self.session.take_back_to(before.0);
                 return Err(e);
             }
             self.broadcast_state();
@@ -526,7 +501,7 @@ impl Shared {
             .iter()
             .all(|s| s.local() || s.client.is_some() || s.terminal);
         self.begun()
-            && self.session.state.outcome.is_none()
+            && !self.session.is_over()
             && (filled || (self.opts.away == AwayPolicy::Run && self.clock_started))
     }
 
@@ -544,8 +519,8 @@ impl Shared {
     /// Ends the game if the acting player's time has run out.
     pub(super) fn check_flag(&mut self) {
         if self.clock_on {
-            let acting = self.session.engine.acting_player(&self.session.state);
-            let n = self.session.history.len();
+            let acting = self.session.acting_player();
+            let n = self.session.ply();
             if self.session.flag_fall() && self.journal_played(n, acting, false).is_ok() {
                 self.broadcast_state();
             }
@@ -579,7 +554,7 @@ impl Shared {
         if let Some(p) = c.seat {
             if self.seats[p as usize].client == Some(id) {
                 self.seats[p as usize].client = None;
-                let seat = self.session.engine.player_name(p).to_string();
+                let seat = self.session.player_name(p).to_string();
                 self.send_all(&HostMsg::Presence {
                     seat,
                     name: c.name,
@@ -628,7 +603,7 @@ impl Shared {
     /// Tells everyone who is ready (names only).
     pub(super) fn setup_status(&mut self) {
         let Some(slots) = &self.setups else { return };
-        let e = &self.session.engine;
+        let e = &self.session;
         let mut ready = Vec::new();
         let mut waiting = Vec::new();
         for (i, s) in slots.iter().enumerate() {
@@ -663,7 +638,7 @@ impl Shared {
         for c in &mut self.clients {
             c.seen = 0;
         }
-        let start = Box::new(self.session.engine.to_position(&self.session.start));
+        let start = Box::new(self.session.start_position());
         if self.journal(&Entry::Begin { start }).is_ok() {
             self.broadcast_state();
         }

@@ -209,7 +209,7 @@ impl Server {
     }
 
     pub fn is_over(&self) -> bool {
-        lock(&self.shared).session.state.outcome.is_some()
+        lock(&self.shared).session.is_over()
     }
 
     /// Whether the setup phase is over and play has begun.
@@ -229,7 +229,7 @@ fn host_entry(session: &Session, opts: &HostOptions) -> Entry {
     Entry::Host {
         variant: variant.to_string(),
         options: options.to_vec(),
-        seed: session.state.seed,
+        seed: session.seed(),
         clock: session.clock_spec().map(str::to_string),
         setup_phase: opts.setup_phase,
         agents: opts
@@ -268,7 +268,7 @@ fn spawn_flag_watch(shared: &SharedRef) {
         std::thread::sleep(Duration::from_millis(100));
         let Some(sh) = weak.upgrade() else { return };
         let mut g = lock(&sh);
-        if g.closed || g.session.state.outcome.is_some() && g.begun() {
+        if g.closed || g.session.is_over() && g.begun() {
             return;
         }
         g.check_flag();
@@ -337,12 +337,12 @@ impl Shared {
             s.client = Some(id);
             t
         });
-        let engine = &self.session.engine;
+        let s = &self.session;
         let welcome = HostMsg::Welcome {
             version: PROTOCOL_VERSION,
-            variant: engine.variant.name.clone(),
-            players: engine.variant.players.clone(),
-            seat: chosen.map(|i| engine.player_name(i as PlayerId).to_string()),
+            variant: s.variant_name().to_string(),
+            players: s.player_names().to_vec(),
+            seat: chosen.map(|i| s.player_name(i as PlayerId).to_string()),
             token: seat_token,
         };
         self.send(id, &welcome);
@@ -357,7 +357,7 @@ impl Shared {
         tok: &Option<String>,
         spectator: bool,
     ) -> Result<Option<usize>, String> {
-        let players = &self.session.engine.variant.players;
+        let players = self.session.player_names();
         if let Some(t) = tok {
             return match self
                 .seats
@@ -401,7 +401,7 @@ impl Shared {
     /// the end if the game is over; the others hear of a seat's return.
     fn after_welcome(&mut self, id: u64, seat: Option<PlayerId>, name: String) {
         if self.begun() {
-            let from = self.session.history.len().saturating_sub(CATCH_UP);
+            let from = self.session.ply().saturating_sub(CATCH_UP);
             let events = self.log_lines(from, seat);
             if !events.is_empty() {
                 self.send(id, &HostMsg::CatchUp { events });
@@ -411,12 +411,11 @@ impl Shared {
             self.ask_setup(id, seat);
             self.setup_status();
         }
-        if let Some(o) = &self.session.state.outcome {
-            let outcome = self.session.engine.outcome_text(o);
+        if let Some(outcome) = self.session.outcome_text() {
             self.send(id, &HostMsg::End { outcome });
         }
         if let Some(p) = seat {
-            let seat = self.session.engine.player_name(p).to_string();
+            let seat = self.session.player_name(p).to_string();
             let msg = super::proto::line(&HostMsg::Presence {
                 seat,
                 name,

@@ -15,6 +15,7 @@ mod game;
 mod inspect;
 mod records;
 mod reload;
+mod remote;
 
 pub use arrange::{setup_prompt, setup_seats, ArmyKind, Arrangement, SetupPrompt};
 pub use commands::{command_names, help_text, Command};

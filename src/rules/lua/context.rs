@@ -341,5 +341,22 @@ pub(super) fn value_to_lua(lua: &Lua, v: &Value) -> mlua::Result<LV> {
         Value::Int(i) => LV::Integer(*i),
         Value::Num(x) => LV::Number(*x),
         Value::Str(s) => LV::String(lua.create_string(s)?),
+        // Lists and maps (option values): read-only tables.
+        Value::List(items) => {
+            let t = lua.create_table_with_capacity(items.len(), 0)?;
+            for (i, x) in items.iter().enumerate() {
+                t.raw_set(i + 1, value_to_lua(lua, x)?)?;
+            }
+            t.set_readonly(true);
+            LV::Table(t)
+        }
+        Value::Map(m) => {
+            let t = lua.create_table_with_capacity(0, m.len())?;
+            for (k, x) in m {
+                t.raw_set(k.as_str(), value_to_lua(lua, x)?)?;
+            }
+            t.set_readonly(true);
+            LV::Table(t)
+        }
     })
 }

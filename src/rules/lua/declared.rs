@@ -110,6 +110,8 @@ impl Rules {
         choice: &Choice,
         option: &str,
     ) -> Result<(), String> {
+        // The turn stays as it would have where the choice was asked.
+        state.hold_turn |= !choice.passes_turn;
         let Some(handler) = &choice.handler else {
             return self.on_choice(state, variant, effects, choice, option);
         };
@@ -176,12 +178,7 @@ pub(super) fn plain_table(lua: &Lua, data: &[(String, Plain)]) -> mlua::Result<m
         let names = cx.names_mut();
         let mut pairs = Vec::with_capacity(data.len());
         for (k, v) in data {
-            let v = match v {
-                Plain::Bool(b) => LV::Boolean(*b),
-                Plain::Int(i) => LV::Integer(*i),
-                Plain::Text(s) => LV::String(names.intern(lua, s)?),
-            };
-            pairs.push((names.intern(lua, k)?, v));
+            pairs.push((names.intern(lua, k)?, plain_lua(lua, names, v)?));
         }
         Ok(pairs)
     })?;
@@ -190,4 +187,27 @@ pub(super) fn plain_table(lua: &Lua, data: &[(String, Plain)]) -> mlua::Result<m
         t.raw_set(k, v)?;
     }
     Ok(t)
+}
+
+/// One plain value as Lua sees it: lists become sequences, maps tables.
+fn plain_lua(lua: &Lua, names: &mut super::context::Names, v: &Plain) -> mlua::Result<LV> {
+    Ok(match v {
+        Plain::Bool(b) => LV::Boolean(*b),
+        Plain::Int(i) => LV::Integer(*i),
+        Plain::Text(s) => LV::String(names.intern(lua, s)?),
+        Plain::List(items) => {
+            let t = lua.create_table_with_capacity(items.len(), 0)?;
+            for (i, x) in items.iter().enumerate() {
+                t.raw_set(i + 1, plain_lua(lua, names, x)?)?;
+            }
+            LV::Table(t)
+        }
+        Plain::Map(m) => {
+            let t = lua.create_table_with_capacity(0, m.len())?;
+            for (k, x) in m {
+                t.raw_set(names.intern(lua, k)?, plain_lua(lua, names, x)?)?;
+            }
+            LV::Table(t)
+        }
+    })
 }

@@ -201,21 +201,12 @@ impl Rules {
         self.hooks.after_action.is_some()
     }
 
-    pub fn has_strike(&self) -> bool {
-        self.hooks.strike.is_some()
-    }
-
     /// Sets how `g:attacked` is answered: the engine gives its movement
     /// query when it loads the rules.
     pub fn set_attacked(&mut self, query: Box<AttackedQuery>) {
         if let Some(mut cx) = self.lua.app_data_mut::<CallCtx>() {
             cx.attacked = Some(Arc::from(query));
         }
-    }
-
-    /// Sets the instruction budget of each hook call.
-    pub fn set_budget(&mut self, ticks: i64) {
-        self.budget_per_call = ticks;
     }
 
     /// Asks `rules.strike(g, attacker, defender, action)` who wins a
@@ -640,6 +631,11 @@ impl Rules {
         };
         self.call(&call::SETUP, state, variant, effects, |_, api| {
             hook.call::<()>(api)
-        })
+        })?;
+        // Answers to the choices of a new game belong to its first turn.
+        for c in &mut state.pending {
+            c.passes_turn = false;
+        }
+        Ok(())
     }
 }

@@ -59,15 +59,7 @@ impl Rules {
     /// returns the file that failed and the message.
     /// The variant's option values are readable while the scripts load, as
     /// the read-only global `options`, so a script can define a hook only
-    /// when an option asks for it.
-    pub fn from_sources(
-        sources: &[(String, String)],
-        options: &[(String, Value)],
-    ) -> Result<Rules, (String, String)> {
-        Rules::from_sources_with(sources, options, &Facts::default())
-    }
-
-    /// Like [`Rules::from_sources`], with the variant's static facts as the
+    /// when an option asks for it; so are the variant's static facts, as the
     /// read-only globals `kinds` (name → number, in declaration order from
     /// 1), `players` (name → number from 1) and `board` (`files`, `ranks`).
     pub fn from_sources_with(

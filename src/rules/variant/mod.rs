@@ -8,7 +8,6 @@
 //! serde-saphyr, and errors found after parsing (an unknown piece kind, a
 //! square off the board, an unknown option) point at the offending value.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::base::geometry::{Board, Cell};
@@ -177,22 +176,5 @@ impl Variant {
         self.players
             .iter()
             .position(|p| p.eq_ignore_ascii_case(name))
-    }
-
-    /// The option values that differ from their defaults, as `name=value`.
-    pub fn option_overrides(&self) -> Vec<(String, String)> {
-        self.options
-            .iter()
-            .filter(|o| o.value != o.default)
-            .map(|o| (o.name.clone(), o.value.to_string()))
-            .collect()
-    }
-
-    /// The option values as a map (for records and positions).
-    pub fn option_map(&self) -> BTreeMap<String, Value> {
-        self.options
-            .iter()
-            .map(|o| (o.name.clone(), o.value.clone()))
-            .collect()
     }
 }

@@ -104,38 +104,118 @@ struct Asked<'a> {
     data: Vec<(String, Plain)>,
 }
 
-/// A choice's data table: string keys, plain values (booleans, integers,
-/// strings), at most 16 of them.
+/// How deep a choice's or a window's data may nest lists and maps (the
+/// data table itself is level 0).
+pub(crate) const DATA_DEPTH: usize = 4;
+/// How many plain values one data table may hold, counting every value in
+/// its lists and maps.
+pub(crate) const DATA_VALUES: usize = 256;
+
+/// A choice's or a window's data table: string keys (at most 16), plain
+/// values: booleans, integers, short strings, and tables of them — an
+/// array-like table (keys 1..n) is a list, a table with string keys a map;
+/// at most [`DATA_DEPTH`] levels and [`DATA_VALUES`] values in all.
 pub(super) fn plain_data(t: Table) -> mlua::Result<Vec<(String, Plain)>> {
+    let mut budget = DATA_VALUES;
     let mut out = Vec::new();
-    for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, v) = pair?;
-        let mlua::Value::String(k) = k else {
-            return Err(mlua::Error::runtime("a choice's data has string keys"));
-        };
-        let v = match v {
-            mlua::Value::Boolean(b) => Plain::Bool(b),
-            mlua::Value::Integer(i) => Plain::Int(i),
-            mlua::Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => Plain::Int(n as i64),
-            mlua::Value::String(s) if s.as_bytes().len() <= LABEL_MAX => {
-                Plain::Text(s.to_str()?.to_string())
-            }
-            other => {
-                return Err(mlua::Error::runtime(format!(
-                    "a choice's data holds booleans, integers and short strings, found {}",
-                    other.type_name()
-                )))
-            }
-        };
-        out.push((k.to_str()?.to_string(), v));
+    for (k, v) in plain_map(t, 1, &mut budget)? {
+        out.push((k, v));
         if out.len() > 16 {
             return Err(mlua::Error::runtime(
                 "a choice's data has at most 16 entries",
             ));
         }
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+/// A table of plain values at nesting `depth`, as (key, value) sorted by
+/// key; `budget`: the values still allowed.
+fn plain_map(
+    t: Table,
+    depth: usize,
+    budget: &mut usize,
+) -> mlua::Result<std::collections::BTreeMap<String, Plain>> {
+    let mut out = std::collections::BTreeMap::new();
+    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+        let (k, v) = pair?;
+        let mlua::Value::String(k) = k else {
+            return Err(mlua::Error::runtime(format!(
+                "a choice's data has string keys (or is a list), found a {} key",
+                k.type_name()
+            )));
+        };
+        let k = k.to_str()?.to_string();
+        if k.len() > LABEL_MAX {
+            return Err(mlua::Error::runtime(format!(
+                "a choice's data has keys of at most {LABEL_MAX} bytes"
+            )));
+        }
+        out.insert(k, plain_value(v, depth, budget)?);
+    }
+    Ok(out)
+}
+
+/// One plain value at nesting `depth` (a table in it is one level deeper).
+fn plain_value(v: mlua::Value, depth: usize, budget: &mut usize) -> mlua::Result<Plain> {
+    if *budget == 0 {
+        return Err(mlua::Error::runtime(format!(
+            "a choice's data holds at most {DATA_VALUES} values in all"
+        )));
+    }
+    *budget -= 1;
+    Ok(match v {
+        mlua::Value::Boolean(b) => Plain::Bool(b),
+        mlua::Value::Integer(i) => Plain::Int(i),
+        mlua::Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => Plain::Int(n as i64),
+        mlua::Value::String(s) if s.as_bytes().len() <= LABEL_MAX => {
+            Plain::Text(s.to_str()?.to_string())
+        }
+        mlua::Value::Table(t) => {
+            if depth >= DATA_DEPTH {
+                return Err(mlua::Error::runtime(format!(
+                    "a choice's data nests lists and maps at most {DATA_DEPTH} deep"
+                )));
+            }
+            let n = t.raw_len();
+            let mut count = 0;
+            let mut strings = false;
+            for pair in t.clone().pairs::<mlua::Value, mlua::Value>() {
+                let (k, _) = pair?;
+                count += 1;
+                strings |= matches!(k, mlua::Value::String(_));
+                if count > *budget {
+                    return Err(mlua::Error::runtime(format!(
+                        "a choice's data holds at most {DATA_VALUES} values in all"
+                    )));
+                }
+            }
+            if strings && count > 0 && n > 0 {
+                return Err(mlua::Error::runtime(
+                    "a table in a choice's data is a list (keys 1..n) or a map (string keys), not both",
+                ));
+            }
+            if strings {
+                Plain::Map(plain_map(t, depth + 1, budget)?)
+            } else if count != n {
+                return Err(mlua::Error::runtime(
+                    "a list in a choice's data has keys 1..n only (a map has string keys)",
+                ));
+            } else {
+                let mut list = Vec::with_capacity(n.min(*budget));
+                for i in 1..=n {
+                    list.push(plain_value(t.raw_get(i)?, depth + 1, budget)?);
+                }
+                Plain::List(list)
+            }
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "a choice's data holds booleans, integers, strings (of at most {LABEL_MAX} bytes) and lists and maps of them, found {}",
+                other.type_name()
+            )))
+        }
+    })
 }
 
 /// Pushes a pending choice after checking its options.
@@ -168,6 +248,8 @@ fn choose(cx: &mut CallCtx, player: &str, asked: Asked) -> mlua::Result<()> {
             PENDING_MAX,
         ));
     }
+    // The answer keeps the turn if the turn is kept now.
+    let passes_turn = !cx.state().hold_turn;
     cx.state_mut().pending.push(Choice {
         player: p,
         reason: escape(reason).into_owned(),
@@ -176,6 +258,7 @@ fn choose(cx: &mut CallCtx, player: &str, asked: Asked) -> mlua::Result<()> {
         public,
         handler,
         data,
+        passes_turn,
     });
     Ok(())
 }

@@ -25,6 +25,11 @@ pub(super) fn options(
         })
         .collect();
     let mut override_errors = Vec::new();
+    for o in &options {
+        if let Some(p) = o.default.problem() {
+            override_errors.push(option_error(format!("option `{}`: {p}", o.name)));
+        }
+    }
     for (k, v) in overrides {
         match options.iter_mut().find(|o| &o.name == k) {
             Some(o) => match Value::parse_like(v, &o.default) {

@@ -145,6 +145,15 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     cx.from(&format!("pieces.{name}"));
     let freezes = p.freezes.as_ref().and_then(|f| freeze(s, f, cx));
     cx.from(&format!("pieces.{name}.moves"));
+    for (k, v) in p.attrs.iter().filter(|(_, v)| !v.is_scalar()) {
+        cx.err_at(
+            loc,
+            format!(
+                "pieces.{name}.attrs.{k}: an attribute is a boolean, an integer or a string, found {}",
+                v.type_name()
+            ),
+        );
+    }
     Kind {
         name: name.to_string(),
         display: p.name.clone().unwrap_or_else(|| name.to_string()),

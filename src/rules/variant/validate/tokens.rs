@@ -32,6 +32,13 @@ pub(super) fn tokens(raw: &RawVariant, cx: &mut Ctx) -> Vec<Token> {
                 );
                 continue;
             }
+            if !v.is_scalar() {
+                cx.err_at(
+                    t.referenced,
+                    format!("tokens.{name}.{k}: an attribute is a boolean, an integer or a string, found {}", v.type_name()),
+                );
+                continue;
+            }
             attrs.push((k.clone(), v.clone()));
         }
         out.push(Token {
