@@ -138,7 +138,6 @@ impl Engine {
         if let Some(o) = &s.outcome {
             return format!("the game is over ({})", o.reason);
         }
-        let b = &self.variant.board;
         if let Some(why) = self
             .waits_for_window(s, a)
             .or_else(|| self.explain_lang(s, a))
@@ -171,80 +170,84 @@ impl Engine {
                     c.options.len()
                 ),
             },
-            Action::Move { from, to } => {
-                let (fname, tname) = (b.cell_name(from), b.cell_name(to));
-                if let Some(c) = s.pending.first() {
-                    return format!(
-                        "{} must first choose ({})",
-                        self.player_name(c.player),
-                        c.reason
-                    );
-                }
-                let Some(id) = s.piece_at(from) else {
-                    return format!("there is no piece on {fname}");
-                };
-                let piece = &s.pieces[id as usize];
-                let kind = &self.variant.kinds[piece.kind as usize];
-                if piece.owner != s.to_move {
-                    return format!(
-                        "the piece on {fname} belongs to {}, and it is {}'s turn",
-                        self.player_name(piece.owner),
-                        self.player_name(s.to_move)
-                    );
-                }
-                if !kind.is_mobile() {
-                    return format!("a {} never moves", kind.display);
-                }
-                if !self.passable(s, to) {
-                    return format!("{tname} cannot be entered");
-                }
-                if let Some(t) = s.piece_at(to) {
-                    if s.pieces[t as usize].owner == piece.owner {
-                        return format!("{tname} holds your own piece");
-                    }
-                }
-                if self
-                    .frozen_cells(s, piece.owner)
-                    .is_ok_and(|f| f.contains(&from))
-                {
-                    return format!("the {} on {fname} is frozen and cannot move", kind.display);
-                }
-                let mut reachable = false;
-                self.piece_moves(s, id, from, &mut |c| reachable |= c == to);
-                if !reachable {
-                    return format!(
-                        "the {} on {fname} cannot reach {tname} (it moves: {})",
-                        kind.display,
-                        describe_moves(&kind.moves)
-                    );
-                }
-                if self.has_royal
-                    && self
-                        .exposes_royal(
-                            s,
-                            piece.owner,
-                            from,
-                            to,
-                            &self.extra_side_captures(s, from, to).unwrap_or_default(),
-                        )
-                        .unwrap_or(false)
-                {
-                    return "that would leave your royal piece capturable (check)".into();
-                }
-                if let Some(limit) = self.variant.repetition_limit {
-                    let n = self.shuttle_count(s, a);
-                    if n > limit {
-                        return format!(
-                            "this piece may not move back and forth between {fname} and {tname} more than {limit} times in a row"
-                        );
-                    }
-                }
-                match self.filter_refusal(s, a) {
-                    Some(Some(why)) => format!("rules.filter refuses it: {why}"),
-                    Some(None) => "rules.filter refuses it".into(),
-                    None => "not a legal action here".into(),
-                }
+            Action::Move { from, to } => self.explain_move(s, a, from, to),
+        }
+    }
+
+    /// Why a move is not legal here.
+    fn explain_move(&self, s: &GameState, a: &Action, from: Cell, to: Cell) -> String {
+        let b = &self.variant.board;
+        let (fname, tname) = (b.cell_name(from), b.cell_name(to));
+        if let Some(c) = s.pending.first() {
+            return format!(
+                "{} must first choose ({})",
+                self.player_name(c.player),
+                c.reason
+            );
+        }
+        let Some(id) = s.piece_at(from) else {
+            return format!("there is no piece on {fname}");
+        };
+        let piece = &s.pieces[id as usize];
+        let kind = &self.variant.kinds[piece.kind as usize];
+        if piece.owner != s.to_move {
+            return format!(
+                "the piece on {fname} belongs to {}, and it is {}'s turn",
+                self.player_name(piece.owner),
+                self.player_name(s.to_move)
+            );
+        }
+        if !kind.is_mobile() {
+            return format!("a {} never moves", kind.display);
+        }
+        if !self.passable(s, to) {
+            return format!("{tname} cannot be entered");
+        }
+        if let Some(t) = s.piece_at(to) {
+            if s.pieces[t as usize].owner == piece.owner {
+                return format!("{tname} holds your own piece");
             }
+        }
+        if self
+            .frozen_cells(s, piece.owner)
+            .is_ok_and(|f| f.contains(&from))
+        {
+            return format!("the {} on {fname} is frozen and cannot move", kind.display);
+        }
+        let mut reachable = false;
+        self.piece_moves(s, id, from, &mut |c| reachable |= c == to);
+        if !reachable {
+            return format!(
+                "the {} on {fname} cannot reach {tname} (it moves: {})",
+                kind.display,
+                describe_moves(&kind.moves)
+            );
+        }
+        if self.has_royal
+            && self
+                .exposes_royal(
+                    s,
+                    piece.owner,
+                    from,
+                    to,
+                    &self.extra_side_captures(s, from, to).unwrap_or_default(),
+                )
+                .unwrap_or(false)
+        {
+            return "that would leave your royal piece capturable (check)".into();
+        }
+        if let Some(limit) = self.variant.repetition_limit {
+            let n = self.shuttle_count(s, a);
+            if n > limit {
+                return format!(
+                    "this piece may not move back and forth between {fname} and {tname} more than {limit} times in a row"
+                );
+            }
+        }
+        match self.filter_refusal(s, a) {
+            Some(Some(why)) => format!("rules.filter refuses it: {why}"),
+            Some(None) => "rules.filter refuses it".into(),
+            None => "not a legal action here".into(),
         }
     }
 

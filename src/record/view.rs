@@ -360,7 +360,10 @@ impl Engine {
         };
         match back {
             Some(name) => format!("back to the {name}: {words}{on}"),
-            None => format!("{}: {words}{on}", self.variant.words.event("capture", "capture")),
+            None => format!(
+                "{}: {words}{on}",
+                self.variant.words.event("capture", "capture")
+            ),
         }
     }
 

@@ -5,7 +5,7 @@
 //!
 //! Changes when the language gains a part or a key.
 
-use serde_saphyr::Location;
+use serde_saphyr::{Location, Spanned};
 
 use super::pieces::Scope;
 use super::Ctx;
@@ -302,54 +302,7 @@ fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Opt
     };
     let groups = match &m.groups {
         None => None,
-        Some(g) => {
-            let (lines, rel) = directions(
-                s,
-                g.lines.as_deref().unwrap_or("orthogonal"),
-                "groups.lines",
-                loc,
-                cx,
-            )?;
-            if rel {
-                cx.err_at(
-                    loc,
-                    format!(
-                        "piece `{}`: `groups.lines` must be the same for every player",
-                        s.name
-                    ),
-                );
-            }
-            let ko = match g.ko.as_deref() {
-                None | Some("superko") => Ko::Superko,
-                Some("simple") => Ko::Simple,
-                Some("none") => Ko::None,
-                Some(other) => {
-                    cx.err_at(
-                        loc,
-                        format!(
-                            "piece `{}`: `groups.ko: {other}`: expected none, simple or superko",
-                            s.name
-                        ),
-                    );
-                    Ko::None
-                }
-            };
-            let suicide = match &g.suicide {
-                None => false,
-                Some(p) => cx
-                    .resolve(
-                        p,
-                        loc,
-                        |v| match v {
-                            Value::Bool(b) => Some(*b),
-                            _ => None,
-                        },
-                        "a boolean",
-                    )
-                    .unwrap_or(false),
-            };
-            Some(Groups { lines, suicide, ko })
-        }
+        Some(g) => Some(groups(s, g, loc, cx)?),
     };
     let zone = match &m.zone {
         None => None,
@@ -370,6 +323,61 @@ fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Opt
         groups,
         zone,
     })
+}
+
+/// A placement's `groups:`.
+fn groups(
+    s: &Scope,
+    g: &crate::rules::variant::raw::RawGroups,
+    loc: Location,
+    cx: &mut Ctx,
+) -> Option<Groups> {
+    let (lines, rel) = directions(
+        s,
+        g.lines.as_deref().unwrap_or("orthogonal"),
+        "groups.lines",
+        loc,
+        cx,
+    )?;
+    if rel {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `groups.lines` must be the same for every player",
+                s.name
+            ),
+        );
+    }
+    let ko = match g.ko.as_deref() {
+        None | Some("superko") => Ko::Superko,
+        Some("simple") => Ko::Simple,
+        Some("none") => Ko::None,
+        Some(other) => {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `groups.ko: {other}`: expected none, simple or superko",
+                    s.name
+                ),
+            );
+            Ko::None
+        }
+    };
+    let suicide = match &g.suicide {
+        None => false,
+        Some(p) => cx
+            .resolve(
+                p,
+                loc,
+                |v| match v {
+                    Value::Bool(b) => Some(*b),
+                    _ => None,
+                },
+                "a boolean",
+            )
+            .unwrap_or(false),
+    };
+    Some(Groups { lines, suicide, ko })
 }
 
 /// The game's `pass:`.
@@ -401,108 +409,117 @@ pub(super) fn ends(
     cx.from("ends");
     let mut out = Vec::new();
     for e in list {
-        let loc = e.referenced;
-        let e = &e.value;
-        let lines = |cx: &mut Ctx| -> Option<Vec<(i8, i8)>> {
-            let name = e.lines.as_deref().unwrap_or("all");
-            match board.directions(name) {
-                Some(d) if !d.relative => Some(d.deltas.clone()),
-                _ => {
-                    cx.err_at(
-                        loc,
-                        format!("`lines: {name}`: expected a direction set that is the same for every player (`all`, `orthogonal`, `diagonal`)"),
-                    );
-                    None
-                }
-            }
-        };
-        let conditions = [
-            e.in_a_row.is_some(),
-            e.nobody_moves.is_some(),
-            e.passes.is_some(),
-        ]
-        .iter()
-        .filter(|x| **x)
-        .count();
-        if conditions != 1 {
-            cx.err_at(
-                loc,
-                "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`",
-            );
-            continue;
-        }
-        let (when, reason) = if let Some(n) = e.in_a_row {
-            if !(2..=32).contains(&n) {
-                cx.err_at(loc, format!("`in_a_row: {n}`: expected 2 to 32"));
-                continue;
-            }
-            let Some(l) = lines(cx) else { continue };
-            // A line and its opposite are one line.
-            let mut halves: Vec<(i8, i8)> = Vec::new();
-            for d in l {
-                if !halves.contains(&d) && !halves.contains(&(-d.0, -d.1)) {
-                    halves.push(d);
-                }
-            }
-            (
-                EndWhen::InARow { n, lines: halves },
-                format!("{n} in a row"),
-            )
-        } else if let Some(n) = e.passes {
-            if n == 0 {
-                cx.err_at(loc, "`passes: 0`: expected at least 1");
-                continue;
-            }
-            (EndWhen::Passes(n), format!("{n} passes in a row"))
-        } else {
-            if e.nobody_moves != Some(true) {
-                cx.err_at(loc, "`nobody_moves` must be `true`");
-                continue;
-            }
-            (EndWhen::NobodyMoves, "nobody can move".to_string())
-        };
-        if e.komi.is_some() && e.winner != "area" {
-            cx.err_at(loc, "`komi` goes with `winner: area`");
-            continue;
-        }
-        let winner = match e.winner.as_str() {
-            "mover" => Winner::Mover,
-            "most_pieces" => Winner::MostPieces,
-            "draw" => Winner::Draw,
-            "area" => {
-                let komi = match &e.komi {
-                    None => Some(0.0),
-                    Some(p) => cx.resolve(p, loc, Value::as_f64, "a number"),
-                };
-                let Some(komi) = komi else { continue };
-                if !komi.is_finite() || komi.abs() > 1e6 {
-                    cx.err_at(
-                        loc,
-                        format!("`komi: {komi}`: expected a number of at most 1000000"),
-                    );
-                    continue;
-                }
-                Winner::Area {
-                    komi,
-                    lines: board
-                        .directions("orthogonal")
-                        .map(|d| d.deltas.clone())
-                        .unwrap_or_default(),
-                }
-            }
-            other => {
-                cx.err_at(
-                    loc,
-                    format!("`winner: {other}`: expected mover, most_pieces, area or draw"),
-                );
-                continue;
-            }
-        };
-        out.push(End {
-            when,
-            winner,
-            reason: e.reason.clone().unwrap_or(reason),
-        });
+        out.extend(end(e, board, cx));
     }
     out
+}
+
+/// One of `ends:`.
+fn end(
+    e: &Spanned<crate::rules::variant::raw::RawEnd>,
+    board: &crate::base::geometry::Board,
+    cx: &mut Ctx,
+) -> Option<End> {
+    let loc = e.referenced;
+    let e = &e.value;
+    let lines = |cx: &mut Ctx| -> Option<Vec<(i8, i8)>> {
+        let name = e.lines.as_deref().unwrap_or("all");
+        match board.directions(name) {
+            Some(d) if !d.relative => Some(d.deltas.clone()),
+            _ => {
+                cx.err_at(
+                    loc,
+                    format!("`lines: {name}`: expected a direction set that is the same for every player (`all`, `orthogonal`, `diagonal`)"),
+                );
+                None
+            }
+        }
+    };
+    let conditions = [
+        e.in_a_row.is_some(),
+        e.nobody_moves.is_some(),
+        e.passes.is_some(),
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if conditions != 1 {
+        cx.err_at(
+            loc,
+            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`",
+        );
+        return None;
+    }
+    let (when, reason) = if let Some(n) = e.in_a_row {
+        if !(2..=32).contains(&n) {
+            cx.err_at(loc, format!("`in_a_row: {n}`: expected 2 to 32"));
+            return None;
+        }
+        let Some(l) = lines(cx) else { return None };
+        // A line and its opposite are one line.
+        let mut halves: Vec<(i8, i8)> = Vec::new();
+        for d in l {
+            if !halves.contains(&d) && !halves.contains(&(-d.0, -d.1)) {
+                halves.push(d);
+            }
+        }
+        (
+            EndWhen::InARow { n, lines: halves },
+            format!("{n} in a row"),
+        )
+    } else if let Some(n) = e.passes {
+        if n == 0 {
+            cx.err_at(loc, "`passes: 0`: expected at least 1");
+            return None;
+        }
+        (EndWhen::Passes(n), format!("{n} passes in a row"))
+    } else {
+        if e.nobody_moves != Some(true) {
+            cx.err_at(loc, "`nobody_moves` must be `true`");
+            return None;
+        }
+        (EndWhen::NobodyMoves, "nobody can move".to_string())
+    };
+    if e.komi.is_some() && e.winner != "area" {
+        cx.err_at(loc, "`komi` goes with `winner: area`");
+        return None;
+    }
+    let winner = match e.winner.as_str() {
+        "mover" => Winner::Mover,
+        "most_pieces" => Winner::MostPieces,
+        "draw" => Winner::Draw,
+        "area" => {
+            let komi = match &e.komi {
+                None => Some(0.0),
+                Some(p) => cx.resolve(p, loc, Value::as_f64, "a number"),
+            };
+            let Some(komi) = komi else { return None };
+            if !komi.is_finite() || komi.abs() > 1e6 {
+                cx.err_at(
+                    loc,
+                    format!("`komi: {komi}`: expected a number of at most 1000000"),
+                );
+                return None;
+            }
+            Winner::Area {
+                komi,
+                lines: board
+                    .directions("orthogonal")
+                    .map(|d| d.deltas.clone())
+                    .unwrap_or_default(),
+            }
+        }
+        other => {
+            cx.err_at(
+                loc,
+                format!("`winner: {other}`: expected mover, most_pieces, area or draw"),
+            );
+            return None;
+        }
+    };
+    Some(End {
+        when,
+        winner,
+        reason: e.reason.clone().unwrap_or(reason),
+    })
 }
