@@ -280,8 +280,9 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
 }
 
 /// The same variant with a blocking terrain that lies on no cell: nothing
-/// changes in the game, but the listing cannot take its mask shortcut
-/// (which needs a board without blocking terrain).
+/// changes in the game, but the listing cannot take its mask shortcuts
+/// (placements, and the pieces that can start a jump), which need a board
+/// without blocking terrain.
 fn without_masks(variant: &str, dir: &std::path::Path) -> Engine {
     let base =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{variant}.yaml"));
@@ -298,10 +299,10 @@ fn without_masks(variant: &str, dir: &std::path::Path) -> Engine {
 }
 
 #[test]
-fn placements_as_masks_agree_with_the_cell_by_cell_listing() {
+fn placements_and_jumps_as_masks_agree_with_the_cell_by_cell_listing() {
     use rand::{Rng, SeedableRng};
     let dir = tempfile::tempdir().unwrap();
-    for variant in ["othello", "connect_four"] {
+    for variant in ["othello", "connect_four", "english_draughts"] {
         let fast = engine(variant, &[]);
         let slow = without_masks(variant, dir.path());
         let mut compared = 0;

@@ -45,8 +45,12 @@ impl Engine {
         compulsory: Option<bool>,
         out: &mut Vec<Action>,
     ) {
+        let starts = self.jump_starts(s, p, compulsory);
         for (from, slot) in s.board.iter().enumerate() {
             let Some(id) = *slot else { continue };
+            if starts.is_some_and(|m| from >= 64 || m & (1 << from) == 0) {
+                continue;
+            }
             let piece = &s.pieces[id as usize];
             let from = from as Cell;
             if piece.owner != p || frozen.contains(&from) {
@@ -69,6 +73,66 @@ impl Engine {
                 self.walk(s, &mut w, from, JumpPath::default(), 0, out);
             }
         }
+    }
+
+    /// On a board of at most 64 cells without blocking terrain: the cells
+    /// of player `p`'s pieces that can make a first jump (of the forms
+    /// `compulsory` picks), as a mask, found by shifting masks; `None`
+    /// where that cannot be told so (every piece is then walked).
+    fn jump_starts(&self, s: &GameState, p: PlayerId, compulsory: Option<bool>) -> Option<u64> {
+        let m = self.lang.masks.as_ref()?;
+        if self.variant.board.blocking != 0 {
+            return None;
+        }
+        let kinds = &self.variant.kinds;
+        let mut own_kind = vec![0u64; kinds.len()];
+        let mut own = 0u64;
+        for (c, slot) in s.board.iter().enumerate() {
+            if let Some(id) = slot {
+                let piece = &s.pieces[*id as usize];
+                if piece.owner == p {
+                    own |= 1 << c;
+                    own_kind[piece.kind as usize] |= 1 << c;
+                }
+            }
+        }
+        let occupied = s.occupied();
+        let enemy = occupied & !own;
+        let empty = m.all & !occupied;
+        let mut starts = 0u64;
+        for (k, mask) in own_kind.iter().enumerate() {
+            if *mask == 0 {
+                continue;
+            }
+            for &i in &self.lang.jumpers[k] {
+                let Form::Jump(f) = &kinds[k].forms[i] else {
+                    continue;
+                };
+                if compulsory.is_some_and(|c| c != f.compulsory) {
+                    continue;
+                }
+                let over = match (f.over, &f.over_kinds) {
+                    (Holds::Enemy, None) => enemy,
+                    (Holds::Own, None) => own,
+                    (Holds::Piece, None) => occupied,
+                    _ => return None,
+                };
+                let land = match f.onto {
+                    Holds::Empty => empty,
+                    Holds::Enemy => enemy,
+                    Holds::Any => m.all,
+                    _ => return None,
+                };
+                for &d in &f.deltas {
+                    let (x, y) = oriented(d, f.relative, p);
+                    if x.abs() > 1 || y.abs() > 1 {
+                        return None;
+                    }
+                    starts |= mask & m.shift(over, (-x, -y)) & m.shift(land, (-2 * x, -2 * y));
+                }
+            }
+        }
+        Some(starts)
     }
 
     /// Whether the player to move has a compulsory jump.
