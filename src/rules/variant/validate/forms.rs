@@ -158,6 +158,29 @@ fn directions(
     }
 }
 
+/// A direction set that is the same for every player (lines of flanks
+/// and groups), or `None` (reported: `what` names the key).
+fn absolute_lines(
+    s: &Scope,
+    name: &str,
+    what: &str,
+    loc: Location,
+    cx: &mut Ctx,
+) -> Option<Vec<(i8, i8)>> {
+    let (lines, relative) = directions(s, name, what, loc, cx)?;
+    if relative {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `{what}: {name}` must be the same for every player",
+                s.name
+            ),
+        );
+        return None;
+    }
+    Some(lines)
+}
+
 /// What `onto` or `over` holds.
 fn holds(
     s: &Scope,
@@ -278,22 +301,13 @@ fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Opt
     let flank = match &m.flank {
         None => None,
         Some(f) => {
-            let (lines, rel) = directions(
+            let lines = absolute_lines(
                 s,
                 f.lines.as_deref().unwrap_or("all"),
                 "flank.lines",
                 loc,
                 cx,
             )?;
-            if rel {
-                cx.err_at(
-                    loc,
-                    format!(
-                        "piece `{}`: `flank.lines` must be the same for every player",
-                        s.name
-                    ),
-                );
-            }
             Some(Flank {
                 lines,
                 needed: f.needed.unwrap_or(true),
@@ -332,22 +346,13 @@ fn groups(
     loc: Location,
     cx: &mut Ctx,
 ) -> Option<Groups> {
-    let (lines, rel) = directions(
+    let lines = absolute_lines(
         s,
         g.lines.as_deref().unwrap_or("orthogonal"),
         "groups.lines",
         loc,
         cx,
     )?;
-    if rel {
-        cx.err_at(
-            loc,
-            format!(
-                "piece `{}`: `groups.lines` must be the same for every player",
-                s.name
-            ),
-        );
-    }
     let ko = match g.ko.as_deref() {
         None | Some("superko") => Ko::Superko,
         Some("simple") => Ko::Simple,
