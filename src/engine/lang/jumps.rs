@@ -46,11 +46,23 @@ impl Engine {
         out: &mut Vec<Action>,
     ) {
         let starts = self.jump_starts(s, p, compulsory);
-        for (from, slot) in s.board.iter().enumerate() {
-            let Some(id) = *slot else { continue };
-            if starts.is_some_and(|m| from >= 64 || m & (1 << from) == 0) {
-                continue;
-            }
+        // Only the pieces that can start a jump, when the masks know them.
+        let mut left = starts.unwrap_or(0);
+        let mut all = 0..s.board.len();
+        loop {
+            let from = match starts {
+                Some(_) if left == 0 => break,
+                Some(_) => {
+                    let c = left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    c
+                }
+                None => match all.next() {
+                    Some(c) => c,
+                    None => break,
+                },
+            };
+            let Some(id) = s.board[from] else { continue };
             let piece = &s.pieces[id as usize];
             let from = from as Cell;
             if piece.owner != p || frozen.contains(&from) {
@@ -85,7 +97,11 @@ impl Engine {
             return None;
         }
         let kinds = &self.variant.kinds;
-        let mut own_kind = vec![0u64; kinds.len()];
+        const KINDS: usize = 16;
+        if kinds.len() > KINDS {
+            return None;
+        }
+        let mut own_kind = [0u64; KINDS];
         let mut own = 0u64;
         for (c, slot) in s.board.iter().enumerate() {
             if let Some(id) = slot {
