@@ -103,16 +103,19 @@ impl Engine {
         }
         let mut own_kind = [0u64; KINDS];
         let mut own = 0u64;
-        for (c, slot) in s.board.iter().enumerate() {
-            if let Some(id) = slot {
-                let piece = &s.pieces[*id as usize];
+        let occupied = s.occupied();
+        let mut left = occupied;
+        while left != 0 {
+            let c = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(id) = s.board[c] {
+                let piece = &s.pieces[id as usize];
                 if piece.owner == p {
                     own |= 1 << c;
                     own_kind[piece.kind as usize] |= 1 << c;
                 }
             }
         }
-        let occupied = s.occupied();
         let enemy = occupied & !own;
         let empty = m.all & !occupied;
         let mut starts = 0u64;
