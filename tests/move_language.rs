@@ -342,3 +342,29 @@ fn a_new_game_from_the_start_read_once_equals_one_read_anew() {
         }
     }
 }
+
+#[test]
+fn jump_sequences_that_branch_past_the_bound_are_refused_not_listed_without_end() {
+    // A frog in the middle of a 25x25 lattice of posts, jumping any post
+    // diagonally, again and again: hundreds of thousands of sequences.
+    let dir = tempfile::tempdir().unwrap();
+    let odd = format!("{}1", "1P".repeat(12));
+    let mut ranks = Vec::new();
+    for r in (0..25).rev() {
+        ranks.push(match r {
+            12 => "12F12".to_string(),
+            r if r % 2 == 1 => odd.clone(),
+            _ => "25".to_string(),
+        });
+    }
+    let yaml = format!(
+        "name: Lattice\nplayers: [a, b]\nboard: {{ files: 25, ranks: 25 }}\nstart: \"{} a\"\npieces:\n  post: {{ symbol: P, code: P }}\n  frog:\n    symbol: F\n    code: F\n    moves:\n      - {{ jump: all, over: piece, onto: empty, repeat: true }}\n",
+        ranks.join("/")
+    );
+    let path = dir.path().join("lattice.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let s = e.new_game(1, &[]);
+    let err = e.try_legal_actions(&s).unwrap_err().to_string();
+    assert!(err.contains("more than 65536 jump sequences"), "{err}");
+}

@@ -12,6 +12,11 @@ use crate::engine::lang::oriented;
 use crate::engine::{Action, Engine, Event};
 use crate::rules::variant::forms::{Form, Holds, JumpForm};
 
+/// The most jump sequences one position lists: a declaration whose
+/// sequences branch beyond it is refused when listed, instead of growing
+/// the list without bound.
+pub(super) const MAX_SEQUENCES: usize = 1 << 16;
+
 /// One search for sequences: the piece's start and the pieces jumped so
 /// far.
 struct Walk<'a> {
@@ -175,6 +180,9 @@ impl Engine {
         n: usize,
         out: &mut Vec<Action>,
     ) {
+        if out.len() >= MAX_SEQUENCES {
+            return;
+        }
         let b = &self.variant.board;
         let hops = &self.lang.hops;
         let mut went = false;

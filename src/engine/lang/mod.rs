@@ -131,6 +131,15 @@ pub(super) fn oriented(d: (i8, i8), relative: bool, p: PlayerId) -> (i8, i8) {
     }
 }
 
+/// The listing's error when jump sequences branch past
+/// [`jumps::MAX_SEQUENCES`].
+fn too_many_jumps() -> ActionError {
+    ActionError::Illegal(format!(
+        "this position has more than {} jump sequences, more than the host lists",
+        jumps::MAX_SEQUENCES
+    ))
+}
+
 impl Engine {
     /// The language's moves of player `p` go to `out` (after the declared
     /// moves already there): when a compulsory move exists, `out` is left
@@ -145,6 +154,9 @@ impl Engine {
         if self.lang.compulsory {
             let start = out.len();
             self.jump_moves(s, p, frozen, Some(true), out);
+            if out.len() >= jumps::MAX_SEQUENCES {
+                return Err(too_many_jumps());
+            }
             if out.len() > start {
                 out.drain(..start);
                 return Ok(true);
@@ -154,6 +166,9 @@ impl Engine {
             }
         } else if self.lang.jumps {
             self.jump_moves(s, p, frozen, None, out);
+        }
+        if out.len() >= jumps::MAX_SEQUENCES {
+            return Err(too_many_jumps());
         }
         for &(kind, form) in &self.lang.placers {
             self.placements(s, p, kind, form, out);

@@ -460,7 +460,7 @@ fn end(
             cx.err_at(loc, format!("`in_a_row: {n}`: expected 2 to 32"));
             return None;
         }
-        let Some(l) = lines(cx) else { return None };
+        let l = lines(cx)?;
         // A line and its opposite are one line.
         let mut halves: Vec<(i8, i8)> = Vec::new();
         for d in l {
@@ -498,7 +498,7 @@ fn end(
                 None => Some(0.0),
                 Some(p) => cx.resolve(p, loc, Value::as_f64, "a number"),
             };
-            let Some(komi) = komi else { return None };
+            let komi = komi?;
             if !komi.is_finite() || komi.abs() > 1e6 {
                 cx.err_at(
                     loc,
