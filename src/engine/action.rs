@@ -17,6 +17,18 @@ pub enum Action {
     /// A piece goes from one cell to another: a move, or a strike when the
     /// target holds an enemy. Text: `a4-a5`.
     Move { from: Cell, to: Cell },
+    /// A new piece of a kind placed from the mover's supply (the move
+    /// language's `place`). Text: the cell (`d3`), or the kind's letter
+    /// and the cell (`S@d3`) when several kinds are placed.
+    Place { kind: KindId, at: Cell },
+    /// A jump sequence of the piece on `from` (the move language's
+    /// `jump`): the kind's `form`-th form, and each jump's direction.
+    /// Text: the start and every landing, `d6xb4xd2`.
+    Jumps {
+        from: Cell,
+        form: u8,
+        path: JumpPath,
+    },
     /// The answer to the first pending choice: the index of the option.
     /// Text: the option's label.
     Choose { index: u16 },
@@ -34,18 +46,6 @@ pub enum Action {
     /// Decline to react in the open reaction window, or pass the turn
     /// where the variant lets a player pass (`pass:`). Text: `pass`.
     Pass,
-    /// A new piece of a kind placed from the mover's supply (the move
-    /// language's `place`). Text: the cell (`d3`), or the kind's letter
-    /// and the cell (`S@d3`) when several kinds are placed.
-    Place { kind: KindId, at: Cell },
-    /// A jump sequence of the piece on `from` (the move language's
-    /// `jump`): the kind's `form`-th form, and each jump's direction.
-    /// Text: the start and every landing, `d6xb4xd2`.
-    Jumps {
-        from: Cell,
-        form: u8,
-        path: JumpPath,
-    },
 }
 
 /// The directions of a jump sequence: each jump's 1 + its direction's

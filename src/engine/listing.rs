@@ -69,7 +69,7 @@ impl Engine {
         }
         let p = s.to_move;
         let frozen = self.frozen_cells(s, p)?;
-        if self.lang.on && self.lang_moves(s, p, &frozen, out)? {
+        if self.lang.on && self.lang_forced(s, p, &frozen, out)? {
             // A compulsory move exists: only those are legal.
             return Ok(());
         }
@@ -80,6 +80,9 @@ impl Engine {
                 out.push(a);
                 false
             })?;
+        if self.lang.on {
+            self.lang_moves(s, p, &frozen, out)?;
+        }
         if extras {
             out.sort_unstable();
             out.dedup();

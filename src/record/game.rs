@@ -127,6 +127,9 @@ pub struct Position {
     /// Hashes of the positions since the last capture (`repetition_draw`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<u64>,
+    /// The boards' keys a ko rule remembers (`groups.ko`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<Choice>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -324,6 +327,7 @@ impl Engine {
             counters,
             repetition,
             positions: s.positions.clone(),
+            boards: s.boards.clone(),
             pending: s.pending.clone(),
             eliminated: self.players_of(s.eliminated),
             outcome: s.outcome.clone(),
@@ -590,6 +594,7 @@ impl Engine {
         }
         self.check_ending(pos, s)?;
         s.positions = pos.positions.clone();
+        s.boards = pos.boards.clone();
         s.pending = pos.pending.clone();
         s.eliminated = self.player_set(&pos.eliminated)?;
         s.outcome = pos.outcome.clone();

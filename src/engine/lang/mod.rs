@@ -141,26 +141,39 @@ fn too_many_jumps() -> ActionError {
 }
 
 impl Engine {
-    /// The language's moves of player `p` go to `out` (after the declared
-    /// moves already there): when a compulsory move exists, `out` is left
-    /// holding only the compulsory moves and this returns `true`.
-    pub(super) fn lang_moves(
+    /// Player `p`'s compulsory moves go to `out` (empty): returns whether
+    /// there is one (then only those are legal).
+    pub(super) fn lang_forced(
         &self,
         s: &GameState,
         p: PlayerId,
         frozen: &[Cell],
         out: &mut Vec<Action>,
     ) -> Result<bool, ActionError> {
+        if !self.lang.compulsory {
+            return Ok(false);
+        }
+        let start = out.len();
+        self.jump_moves(s, p, frozen, Some(true), out);
+        if out.len() >= jumps::MAX_SEQUENCES {
+            return Err(too_many_jumps());
+        }
+        Ok(out.len() > start)
+    }
+
+    /// The language's other moves of player `p` go to `out`, after the
+    /// declared steps (the list stays sorted: placements, then jumps).
+    pub(super) fn lang_moves(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        frozen: &[Cell],
+        out: &mut Vec<Action>,
+    ) -> Result<(), ActionError> {
+        for &(kind, form) in &self.lang.placers {
+            self.placements(s, p, kind, form, out);
+        }
         if self.lang.compulsory {
-            let start = out.len();
-            self.jump_moves(s, p, frozen, Some(true), out);
-            if out.len() >= jumps::MAX_SEQUENCES {
-                return Err(too_many_jumps());
-            }
-            if out.len() > start {
-                out.drain(..start);
-                return Ok(true);
-            }
             if self.lang.loose_jumps {
                 self.jump_moves(s, p, frozen, Some(false), out);
             }
@@ -170,10 +183,7 @@ impl Engine {
         if out.len() >= jumps::MAX_SEQUENCES {
             return Err(too_many_jumps());
         }
-        for &(kind, form) in &self.lang.placers {
-            self.placements(s, p, kind, form, out);
-        }
-        Ok(false)
+        Ok(())
     }
 
     /// `pass` joins the list when the variant allows it here.
