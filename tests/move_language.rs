@@ -368,3 +368,26 @@ fn jump_sequences_that_branch_past_the_bound_are_refused_not_listed_without_end(
     let err = e.try_legal_actions(&s).unwrap_err().to_string();
     assert!(err.contains("more than 65536 jump sequences"), "{err}");
 }
+
+#[test]
+fn a_piece_that_reaches_its_zone_wins_and_a_zone_that_is_not_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = |zone: &str| {
+        format!(
+            "name: Race\nplayers: [white, black]\nboard: {{ files: 3, ranks: 3, zones: {{ white_goal: [a3:c3], black_goal: [a1:c1] }} }}\nstart: \"2r/3/R2 white\"\npieces:\n  runner: {{ symbol: R, code: R, moves: [ {{ step: forward, onto: empty }} ] }}\nends:\n  - {{ reaches: {zone}, kinds: [runner], winner: mover }}\n"
+        )
+    };
+    let path = dir.path().join("race.yaml");
+    std::fs::write(&path, yaml("goal")).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = e.new_game(1, &[]);
+    play(&e, &mut s, &["a1-a2", "c3-c2"]);
+    assert!(s.outcome.is_none());
+    play(&e, &mut s, &["a2-a3"]);
+    let o = s.outcome.clone().expect("white's runner reached its goal");
+    assert_eq!(o.winners, vec![0]);
+    assert!(o.reason.contains("reach goal"), "{}", o.reason);
+    std::fs::write(&path, yaml("nowhere")).unwrap();
+    let err = Engine::load(path.to_str().unwrap(), &[]).err().unwrap().to_string();
+    assert!(err.contains("race.yaml:9:") && err.contains("`reaches: nowhere` names no zone"), "{err}");
+}

@@ -45,6 +45,13 @@ impl Engine {
                 }
                 EndWhen::Passes(n) => *a == Action::Pass && s.counter(PASS_RUN, None) >= *n as i64,
                 EndWhen::NobodyMoves => false,
+                EndWhen::Reaches { zone, kinds } => landed.is_some_and(|c| {
+                    zone[mover as usize].contains(&c)
+                        && s.piece_at(c).is_some_and(|id| {
+                            let p = &s.pieces[id as usize];
+                            p.owner == mover && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
+                        })
+                }),
             };
             if hit {
                 s.outcome = Some(self.declared_outcome(s, end, mover));

@@ -133,6 +133,12 @@ pub enum EndWhen {
     NobodyMoves,
     /// This many passes in a row.
     Passes(u8),
+    /// The piece just placed or moved stands in its owner's cells of a
+    /// zone (and is of one of `kinds`, when given).
+    Reaches {
+        zone: Vec<Vec<crate::base::geometry::Cell>>,
+        kinds: Option<Vec<KindId>>,
+    },
 }
 
 /// One declared end: when it comes, who wins, and the reason given.

@@ -552,6 +552,13 @@ pub(super) struct RawEnd {
     /// This many passes in a row.
     #[serde(default)]
     pub(super) passes: Option<u8>,
+    /// The piece just placed or moved stands in this zone
+    /// (`<player>_<zone>` per player).
+    #[serde(default)]
+    pub(super) reaches: Option<String>,
+    /// With `reaches`, only pieces of these kinds count.
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
     /// `mover`, `most_pieces`, `area` or `draw`.
     pub(super) winner: String,
     /// With `winner: area`, the points the last player gets.

@@ -406,6 +406,8 @@ pub(super) fn pass(raw: &RawVariant, cx: &mut Ctx) -> Option<PassWhen> {
 pub(super) fn ends(
     raw: &RawVariant,
     board: &crate::base::geometry::Board,
+    players: &[String],
+    kinds: &[crate::rules::variant::Kind],
     cx: &mut Ctx,
 ) -> Vec<End> {
     let Some(list) = &raw.ends else {
@@ -414,19 +416,20 @@ pub(super) fn ends(
     cx.from("ends");
     let mut out = Vec::new();
     for e in list {
-        out.extend(end(e, board, cx));
+        out.extend(end(e, board, players, kinds, cx));
     }
     out
 }
 
-/// One of `ends:`.
-fn end(
-    e: &Spanned<crate::rules::variant::raw::RawEnd>,
+/// When one of `ends:` comes, and the reason it gives by default.
+fn end_when(
+    e: &crate::rules::variant::raw::RawEnd,
+    loc: Location,
     board: &crate::base::geometry::Board,
+    players: &[String],
+    kinds: &[crate::rules::variant::Kind],
     cx: &mut Ctx,
-) -> Option<End> {
-    let loc = e.referenced;
-    let e = &e.value;
+) -> Option<(EndWhen, String)> {
     let lines = |cx: &mut Ctx| -> Option<Vec<(i8, i8)>> {
         let name = e.lines.as_deref().unwrap_or("all");
         match board.directions(name) {
@@ -444,6 +447,7 @@ fn end(
         e.in_a_row.is_some(),
         e.nobody_moves.is_some(),
         e.passes.is_some(),
+        e.reaches.is_some(),
     ]
     .iter()
     .filter(|x| **x)
@@ -451,11 +455,37 @@ fn end(
     if conditions != 1 {
         cx.err_at(
             loc,
-            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`",
+            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`",
         );
         return None;
     }
-    let (when, reason) = if let Some(n) = e.in_a_row {
+    if e.kinds.is_some() && e.reaches.is_none() {
+        cx.err_at(loc, "`kinds` goes with `reaches`");
+        return None;
+    }
+    Some(if let Some(zone) = &e.reaches {
+        let Some(cells) = super::player_zones(board, players, zone) else {
+            cx.err_at(loc, format!("`reaches: {zone}` names no zone"));
+            return None;
+        };
+        let mut ids = Vec::new();
+        for k in e.kinds.iter().flatten() {
+            match kinds.iter().position(|x| &x.name == k) {
+                Some(i) => ids.push(i as crate::base::state::KindId),
+                None => {
+                    cx.err_at(loc, format!("`kinds` names `{k}`, which is no piece kind"));
+                    return None;
+                }
+            }
+        }
+        (
+            EndWhen::Reaches {
+                zone: cells,
+                kinds: e.kinds.as_ref().map(|_| ids),
+            },
+            format!("a piece reach {zone}"),
+        )
+    } else if let Some(n) = e.in_a_row {
         if !(2..=32).contains(&n) {
             cx.err_at(loc, format!("`in_a_row: {n}`: expected 2 to 32"));
             return None;
@@ -484,7 +514,21 @@ fn end(
             return None;
         }
         (EndWhen::NobodyMoves, "nobody can move".to_string())
-    };
+    })
+
+}
+
+/// One of `ends:`.
+fn end(
+    e: &Spanned<crate::rules::variant::raw::RawEnd>,
+    board: &crate::base::geometry::Board,
+    players: &[String],
+    kinds: &[crate::rules::variant::Kind],
+    cx: &mut Ctx,
+) -> Option<End> {
+    let loc = e.referenced;
+    let e = &e.value;
+    let (when, reason) = end_when(e, loc, board, players, kinds, cx)?;
     if e.komi.is_some() && e.winner != "area" {
         cx.err_at(loc, "`komi` goes with `winner: area`");
         return None;

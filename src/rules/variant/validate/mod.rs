@@ -59,7 +59,7 @@ pub(super) fn validate(
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
     let pass = forms::pass(&raw, &mut cx);
-    let ends = forms::ends(&raw, &board, &mut cx);
+    let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
