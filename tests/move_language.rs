@@ -388,6 +388,12 @@ fn a_piece_that_reaches_its_zone_wins_and_a_zone_that_is_not_is_refused() {
     assert_eq!(o.winners, vec![0]);
     assert!(o.reason.contains("reach goal"), "{}", o.reason);
     std::fs::write(&path, yaml("nowhere")).unwrap();
-    let err = Engine::load(path.to_str().unwrap(), &[]).err().unwrap().to_string();
-    assert!(err.contains("race.yaml:9:") && err.contains("`reaches: nowhere` names no zone"), "{err}");
+    let err = Engine::load(path.to_str().unwrap(), &[])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("race.yaml:8:") && err.contains("`reaches: nowhere` names no zone"),
+        "{err}"
+    );
 }

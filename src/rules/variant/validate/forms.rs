@@ -515,7 +515,6 @@ fn end_when(
         }
         (EndWhen::NobodyMoves, "nobody can move".to_string())
     })
-
 }
 
 /// One of `ends:`.
