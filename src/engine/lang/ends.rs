@@ -68,22 +68,30 @@ impl Engine {
             return false;
         };
         let owner = s.pieces[id as usize].owner;
-        let mine = |x: Cell| {
-            s.piece_at(x)
-                .is_some_and(|o| s.pieces[o as usize].owner == owner)
+        let need = n as usize - 1;
+        let mine = |x: Cell| match s.board[x as usize] {
+            Some(o) => s.pieces[o as usize].owner == owner,
+            None => false,
         };
-        let run = |d: (i8, i8)| {
+        // How many of the owner's pieces follow `c` along `d`, up to `most`.
+        let run = |d: (i8, i8), most: usize| {
             let mut k = 0;
             let mut at = c;
-            while let Some(next) = self.lang.hops.hop(b, at, d).filter(|&x| mine(x)) {
-                k += 1;
-                at = next;
+            while k < most {
+                match self.lang.hops.hop(b, at, d) {
+                    Some(next) if mine(next) => {
+                        k += 1;
+                        at = next;
+                    }
+                    _ => break,
+                }
             }
             k
         };
-        lines
-            .iter()
-            .any(|&(x, y)| 1 + run((x, y)) + run((-x, -y)) >= n as usize)
+        lines.iter().any(|&(x, y)| {
+            let ahead = run((x, y), need);
+            ahead >= need || ahead + run((-x, -y), need - ahead) >= need
+        })
     }
 
     /// The turn rule where nobody's moving ends the game: the player to

@@ -101,7 +101,11 @@ impl Engine {
         m: &Masks,
         out: &mut Vec<Action>,
     ) {
-        let (own, occupied) = occupancy(s, p);
+        // The mover's own cells only where flanking asks for them.
+        let (own, occupied) = match f.flank {
+            Some(_) => occupancy(s, p),
+            None => (0, s.occupied() & m.all),
+        };
         let empty = m.all & !occupied;
         let mut can = empty;
         if let Some(d) = f.falls {
