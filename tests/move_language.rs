@@ -256,7 +256,7 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("othello", "nobody_moves: true", "nobody_moves: false", "must be `true`"),
         ("go", "ko: superko", "ko: sometimes", "expected none, simple or superko"),
         ("go", "suicide: $suicide", "suicide: $nothing", "unknown option `nothing`"),
-        ("go", "komi: $komi", "komi: $suicide", "option `suicide` is a boolean, expected a number"),
+        ("go", "bonus: $komi", "bonus: $suicide", "option `suicide` is a boolean, expected a number"),
         ("go", "default: 7.5", "default: .inf", "finite"),
         ("english_draughts", "over: enemy, onto: empty, capture: jumped, repeat: true, compulsory: true }\n    promote", "over: friends, onto: empty, capture: jumped, repeat: true, compulsory: true }\n    promote", "`over: friends`"),
         ("english_draughts", "capture: jumped, repeat: true, compulsory: true }\n    promote", "capture: all, repeat: true, compulsory: true }\n    promote", "`capture: all`"),

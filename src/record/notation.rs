@@ -149,13 +149,13 @@ impl Engine {
                 out.push('/');
             }
         }
-        // `w` and `b` as in chess, unless they would read back as
-        // another player (black moving first): then the player's first
-        // letter, or its name.
+        // `w` and `b` for the first and second player, unless they would
+        // read back as another player (a second player named by `w`): then
+        // the player's first letter, or its name.
         let name = &self.variant.players[s.to_move as usize];
-        let chess = if s.to_move == 0 { "w" } else { "b" };
+        let letter = if s.to_move == 0 { "w" } else { "b" };
         let initial: String = name.chars().take(1).collect();
-        let side = [chess, initial.as_str()]
+        let side = [letter, initial.as_str()]
             .into_iter()
             .find(|t| self.side_named(t) == Some(s.to_move))
             .unwrap_or(name);

@@ -1,6 +1,6 @@
 //! Declared ends: the pass and its run, n in a row through the last piece
 //! placed or moved, nobody able to move, and who wins then (the mover,
-//! the most pieces, the area score with komi).
+//! the most pieces, the area score with a bonus).
 
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
@@ -172,10 +172,10 @@ impl Engine {
                 }
                 by_score(n, "pieces")
             }
-            Winner::Area { komi, lines } => {
+            Winner::Area { bonus, lines } => {
                 let mut n = self.area_scores(s, lines);
                 if let Some(last) = n.last_mut() {
-                    *last += komi;
+                    *last += bonus;
                 }
                 by_score(n, "points")
             }

@@ -115,10 +115,10 @@ pub enum Winner {
     Mover,
     /// The player with the most pieces on the board (a draw when tied).
     MostPieces,
-    /// The higher area score (Tromp–Taylor: pieces, plus empty regions
-    /// that touch only one player's pieces), `komi` added to the last
+    /// The higher area score (pieces, plus empty regions that touch
+    /// only one player's pieces), `bonus` added to the last
     /// player's (a draw when equal).
-    Area { komi: f64, lines: Vec<(i8, i8)> },
+    Area { bonus: f64, lines: Vec<(i8, i8)> },
     /// Nobody: a draw.
     Draw,
 }

@@ -561,9 +561,9 @@ pub(super) struct RawEnd {
     pub(super) kinds: Option<Vec<String>>,
     /// `mover`, `most_pieces`, `area` or `draw`.
     pub(super) winner: String,
-    /// With `winner: area`, the points the last player gets.
+    /// With `winner: area`, the points added to the last player's area.
     #[serde(default)]
-    pub(super) komi: Option<Param<f64>>,
+    pub(super) bonus: Option<Param<f64>>,
     /// The outcome's reason (default: from the condition).
     #[serde(default)]
     pub(super) reason: Option<String>,

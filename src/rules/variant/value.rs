@@ -14,7 +14,7 @@ use serde::Deserialize;
 pub enum Value {
     Bool(bool),
     Int(i64),
-    /// A decimal (`komi: 7.5`); an integer is read as [`Value::Int`].
+    /// A decimal (`default: 7.5`); an integer is read as [`Value::Int`].
     Num(f64),
     Str(String),
     List(Vec<Value>),

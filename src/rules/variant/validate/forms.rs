@@ -528,8 +528,8 @@ fn end(
     let loc = e.referenced;
     let e = &e.value;
     let (when, reason) = end_when(e, loc, board, players, kinds, cx)?;
-    if e.komi.is_some() && e.winner != "area" {
-        cx.err_at(loc, "`komi` goes with `winner: area`");
+    if e.bonus.is_some() && e.winner != "area" {
+        cx.err_at(loc, "`bonus` goes with `winner: area`");
         return None;
     }
     let winner = match e.winner.as_str() {
@@ -537,20 +537,20 @@ fn end(
         "most_pieces" => Winner::MostPieces,
         "draw" => Winner::Draw,
         "area" => {
-            let komi = match &e.komi {
+            let bonus = match &e.bonus {
                 None => Some(0.0),
                 Some(p) => cx.resolve(p, loc, Value::as_f64, "a number"),
             };
-            let komi = komi?;
-            if !komi.is_finite() || komi.abs() > 1e6 {
+            let bonus = bonus?;
+            if !bonus.is_finite() || bonus.abs() > 1e6 {
                 cx.err_at(
                     loc,
-                    format!("`komi: {komi}`: expected a number of at most 1000000"),
+                    format!("`bonus: {bonus}`: expected a number of at most 1000000"),
                 );
                 return None;
             }
             Winner::Area {
-                komi,
+                bonus,
                 lines: board
                     .directions("orthogonal")
                     .map(|d| d.deltas.clone())
