@@ -172,14 +172,8 @@ impl Engine {
         effects: &mut Vec<Effect>,
     ) {
         let b = &self.variant.board;
-        let made;
-        let adj = match self.lang.adj(&rule.lines) {
-            Some(a) => a,
-            None => {
-                made = Adj::new(b, &rule.lines);
-                &made
-            }
-        };
+        let adj = self.lang.adj(b, &rule.lines);
+        let adj = &*adj;
         // Cells already looked at in this action's walks (by walk number).
         let mut mark = vec![0u8; b.cell_count()];
         let mut walk = 0u8;

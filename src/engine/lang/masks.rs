@@ -130,7 +130,7 @@ pub(super) fn occupancy(s: &crate::base::state::GameState, p: u8) -> (u64, u64) 
 /// Each cell's neighbours along a set of lines (`Cell::MAX` where one is
 /// off the board), for walks that go along the same lines again and again
 /// (groups, regions).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Adj {
     pub(super) lines: Vec<(i8, i8)>,
     k: usize,

@@ -15,7 +15,9 @@ mod jumps;
 mod masks;
 mod place;
 
-use crate::base::geometry::Cell;
+use std::borrow::Cow;
+
+use crate::base::geometry::{Board, Cell};
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::variant::forms::{EndWhen, Form, Ko, PassWhen};
@@ -58,9 +60,13 @@ pub(crate) struct Lang {
 }
 
 impl Lang {
-    /// The neighbour table of these lines, when one was made at load.
-    pub(super) fn adj(&self, lines: &[(i8, i8)]) -> Option<&masks::Adj> {
-        self.adjs.iter().find(|a| a.lines == lines)
+    /// The neighbour table of these lines: the one made at load for
+    /// every groups form, or (for lines no form declared) a new one.
+    pub(super) fn adj(&self, b: &Board, lines: &[(i8, i8)]) -> Cow<'_, masks::Adj> {
+        match self.adjs.iter().find(|a| a.lines == lines) {
+            Some(a) => Cow::Borrowed(a),
+            None => Cow::Owned(masks::Adj::new(b, lines)),
+        }
     }
 
     pub(crate) fn new(v: &Variant) -> Lang {

@@ -41,18 +41,8 @@ impl Engine {
                 return self.placements_masked(s, p, kind, f, m, out);
             }
         }
-        let made;
-        let adj = match &f.groups {
-            None => None,
-            Some(g) => match self.lang.adj(&g.lines) {
-                Some(a) => Some(a),
-                None => {
-                    made = crate::engine::lang::masks::Adj::new(b, &g.lines);
-                    Some(&made)
-                }
-            },
-        };
-        let groups = adj.map(|adj| {
+        let adj = f.groups.as_ref().map(|g| self.lang.adj(b, &g.lines));
+        let groups = adj.as_deref().map(|adj| {
             let mut m = GroupMap::new(s, b, adj);
             m.sorted = !self.lang.boards_in_order;
             m
@@ -197,7 +187,7 @@ impl Engine {
             }
         }
         if let Some(g) = &f.groups {
-            let adj = crate::engine::lang::masks::Adj::new(b, &g.lines);
+            let adj = self.lang.adj(b, &g.lines);
             let map = GroupMap::new(s, b, &adj);
             let no_ko = crate::rules::variant::forms::Groups {
                 ko: crate::rules::variant::forms::Ko::None,
