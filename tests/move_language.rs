@@ -223,21 +223,6 @@ fn go_two_passes_end_by_area_with_komi() {
 
 /// Loads a bundled variant with one text replaced, from a temporary
 /// folder, and returns the load error's text.
-fn refused(variant: &str, from: &str, to: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{variant}.yaml")),
-    )
-    .unwrap();
-    assert!(text.contains(from), "{variant}: no `{from}`");
-    let path = dir.path().join(format!("{variant}.yaml"));
-    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-    match Engine::load(path.to_str().unwrap(), &[]) {
-        Ok(_) => panic!("{variant} with `{to}` loaded"),
-        Err(e) => e.to_string(),
-    }
-}
-
 #[test]
 fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
     let cases: &[(&str, &str, &str, &str)] = &[
@@ -263,20 +248,7 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, compulsory: true, max: 3 }\n    promote", "`max` is not a key of a `jump` move"),
         ("english_draughts", "jump: forward_diagonal", "jump: backwardish", "unknown direction set"),
     ];
-    for &(variant, from, to, words) in cases {
-        let e = refused(variant, from, to);
-        let at = format!("{variant}.yaml:");
-        let located = e.split(&at).nth(1).is_some_and(|rest| {
-            let mut parts = rest.splitn(3, ':');
-            parts.next().is_some_and(|l| l.parse::<u32>().is_ok())
-                && parts.next().is_some_and(|c| c.parse::<u32>().is_ok())
-        });
-        assert!(located, "{variant} `{to}`: no file:line:col in: {e}");
-        assert!(
-            e.contains(words),
-            "{variant} `{to}`: expected `{words}` in: {e}"
-        );
-    }
+    common::refused_at_their_place(cases);
 }
 
 /// The same variant with a blocking terrain that lies on no cell: nothing

@@ -187,3 +187,13 @@ fn declared_moves_are_drawn_uniformly() {
     let e = common::engine("tests/variants/mixed.yaml", &[]);
     assert!(uniform_from(&e, &after(&e, 0, 39)) >= 10);
 }
+
+#[test]
+fn custody_and_terrain_a_kind_may_not_stop_on_replay_and_draw_uniformly() {
+    let e = common::engine("brandubh", &[]);
+    let endings = replays(&e, 40);
+    assert!(count(&endings, "the king's capture") > 0, "{endings:?}");
+    assert!(count(&endings, "the king's escape") > 0, "{endings:?}");
+    assert!(uniform_from(&e, &after(&e, 0, 0)) >= 10);
+    assert!(uniform_from(&e, &after(&e, 0, 30)) >= 10);
+}

@@ -93,9 +93,12 @@ impl Engine {
         }
         let reacting = !s.windows.is_empty() && s.pending.is_empty();
         let landed = self.perform(s, a, mover, events, &mut effects)?;
+        if let (true, Some(c)) = (self.lang.custody, landed) {
+            self.custody(s, mover, c, &mut effects);
+        }
         self.declared_win(s);
         if self.lang.on {
-            self.lang_ends(s, a, mover, landed);
+            self.lang_ends(s, a, mover, landed, events, &effects);
             self.remember_board(s, board_before);
         }
         if !self.variant.reactions.is_empty() {

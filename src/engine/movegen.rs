@@ -48,34 +48,52 @@ pub(crate) fn piece_moves_on(
         tables: &m.steps,
         occupant,
         terrain: &s.terrain[..],
-        blocking: variant.board.blocking,
+        blocking: variant.board.blocking | kind.barred,
         pieces: &s.pieces[..],
         owner,
         from,
     };
-    let tables = &m.steps;
-    for (pi, pat) in kind.moves.iter().enumerate() {
-        let dirs = tables.dirs(piece.kind as usize, pi, owner);
-        let target = match pat {
-            MovePattern::Step { target, .. }
-            | MovePattern::Slide { target, .. }
-            | MovePattern::Path { target, .. } => target,
-        };
-        if let Some(z) = &target.from_zone {
-            if !z[owner as usize].contains(&from) {
-                continue;
+    if kind.no_stop != 0 {
+        // Cells the kind may pass but not stop on.
+        let terrain = &s.terrain[..];
+        let mut stops = |c: Cell| {
+            if terrain[c as usize] & kind.no_stop == 0 {
+                emit(c)
             }
-        }
-        match pat {
-            MovePattern::Step { target, .. } => scan.steps(dirs, target, emit),
-            MovePattern::Slide {
-                max,
-                strike_at_range,
-                target,
-                jump,
-                ..
-            } => scan.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
-            MovePattern::Path { steps, target, .. } => scan.paths(dirs, *steps, target, emit),
+        };
+        return scan.patterns(kind, piece.kind, &mut stops);
+    }
+    scan.patterns(kind, piece.kind, emit)
+}
+
+impl Scan<'_> {
+    /// Every target of the kind's patterns, from the scan's cell.
+    #[inline]
+    fn patterns(&self, kind: &crate::rules::variant::Kind, k: KindId, emit: &mut impl FnMut(Cell)) {
+        let (tables, owner, from, scan) = (self.tables, self.owner, self.from, self);
+        for (pi, pat) in kind.moves.iter().enumerate() {
+            let dirs = tables.dirs(k as usize, pi, owner);
+            let target = match pat {
+                MovePattern::Step { target, .. }
+                | MovePattern::Slide { target, .. }
+                | MovePattern::Path { target, .. } => target,
+            };
+            if let Some(z) = &target.from_zone {
+                if !z[owner as usize].contains(&from) {
+                    continue;
+                }
+            }
+            match pat {
+                MovePattern::Step { target, .. } => scan.steps(dirs, target, emit),
+                MovePattern::Slide {
+                    max,
+                    strike_at_range,
+                    target,
+                    jump,
+                    ..
+                } => scan.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
+                MovePattern::Path { steps, target, .. } => scan.paths(dirs, *steps, target, emit),
+            }
         }
     }
 }

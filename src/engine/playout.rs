@@ -12,13 +12,14 @@ impl Engine {
     /// listing them: the legal moves are the declared moves and the
     /// script's `extra_moves`, less the back-and-forth ban and moves that
     /// leave a royal piece capturable (no script lists or filters moves,
-    /// nothing is frozen).
+    /// nothing is frozen, the move language adds no placement, jump or
+    /// pass).
     pub fn samples_moves(&self) -> bool {
         !self.rules.has_filter()
             && !self.rules.has_actions()
             && self.variant.actions.is_empty()
             && !self.has_freeze()
-            && !self.lang.on
+            && !self.lang.lists
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;

@@ -374,7 +374,7 @@ pub(crate) fn direct_move(
 ) -> Option<Cell> {
     let tables = &e.moves.steps;
     let rule = tables.direct(kind)?;
-    let blocking = e.variant.board.blocking;
+    let blocking = e.variant.board.blocking | e.variant.kinds[kind].barred;
     let slot = tables.slot(kind, owner, from, r)?;
     if slot.dist > 1 {
         let line = tables.line(slot.dir as u16);
@@ -387,7 +387,7 @@ pub(crate) fn direct_move(
         }
     }
     let to = slot.to;
-    if s.terrain[to as usize] & blocking != 0 {
+    if s.terrain[to as usize] & (blocking | e.variant.kinds[kind].no_stop) != 0 {
         return None;
     }
     match s.board[to as usize] {

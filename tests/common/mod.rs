@@ -126,3 +126,39 @@ pub fn run_bin(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::proce
     drop(input);
     child.wait_with_output().unwrap()
 }
+
+/// The error of loading bundled `variant` with its first `from` replaced
+/// by `to` (written to a temporary folder).
+pub fn refused(variant: &str, from: &str, to: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{variant}.yaml")),
+    )
+    .unwrap();
+    assert!(text.contains(from), "{variant}: no `{from}`");
+    let path = dir.path().join(format!("{variant}.yaml"));
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    match Engine::load(path.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("{variant} with `{to}` loaded"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Each case `(variant, text, replaced by, words)` is refused at load with
+/// `variant.yaml:LINE:COL` and the words.
+pub fn refused_at_their_place(cases: &[(&str, &str, &str, &str)]) {
+    for &(variant, from, to, words) in cases {
+        let e = refused(variant, from, to);
+        let at = format!("{variant}.yaml:");
+        let located = e.split(&at).nth(1).is_some_and(|rest| {
+            let mut parts = rest.splitn(3, ':');
+            parts.next().is_some_and(|l| l.parse::<u32>().is_ok())
+                && parts.next().is_some_and(|c| c.parse::<u32>().is_ok())
+        });
+        assert!(located, "{variant} `{to}`: no file:line:col in: {e}");
+        assert!(
+            e.contains(words),
+            "{variant} `{to}`: expected `{words}` in: {e}"
+        );
+    }
+}

@@ -4,10 +4,11 @@
 
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
+use crate::base::state::PieceId;
 use crate::base::state::{GameState, Outcome, PlayerId};
 use crate::engine::lang::PASS_RUN;
 use crate::engine::turn::Next;
-use crate::engine::{Action, ActionError, Engine};
+use crate::engine::{Action, ActionError, Engine, Event};
 use crate::rules::variant::forms::{End, EndWhen, Winner};
 
 impl Engine {
@@ -24,13 +25,16 @@ impl Engine {
     }
 
     /// The declared ends after an action of `mover` that placed or moved a
-    /// piece to `landed` (if any): n in a row, passes in a row.
+    /// piece to `landed` (if any) and did `events` and `effects`: n in a
+    /// row, passes in a row, a zone reached, a kind captured, pieces left.
     pub(in crate::engine) fn lang_ends(
         &self,
         s: &mut GameState,
         a: &Action,
         mover: PlayerId,
         landed: Option<Cell>,
+        events: &[Event],
+        effects: &[Effect],
     ) {
         if self.variant.pass.is_some() && *a != Action::Pass && !a.is_social() {
             s.counters.remove(PASS_RUN, None);
@@ -52,6 +56,23 @@ impl Engine {
                             p.owner == mover && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
                         })
                 }),
+                EndWhen::Captures(kinds) => {
+                    captured(events, effects).any(|id| kinds.contains(&s.pieces[id as usize].kind))
+                }
+                EndWhen::Left { most, kinds } => (0..s.players)
+                    .filter(|&q| q != mover && s.eliminated & (1 << q) == 0)
+                    .any(|q| {
+                        let n = s
+                            .board
+                            .iter()
+                            .flatten()
+                            .map(|&id| &s.pieces[id as usize])
+                            .filter(|p| {
+                                p.owner == q && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
+                            })
+                            .count();
+                        n <= *most as usize
+                    }),
             };
             if hit {
                 s.outcome = Some(self.declared_outcome(s, end, mover));
@@ -222,4 +243,27 @@ impl Engine {
         }
         score
     }
+}
+
+/// The pieces an action's events and effects captured.
+fn captured<'a>(events: &'a [Event], effects: &'a [Effect]) -> impl Iterator<Item = PieceId> + 'a {
+    let struck = events.iter().filter_map(|e| match e {
+        Event::Struck {
+            attacker,
+            defender,
+            result,
+            ..
+        } => Some(match result.as_str() {
+            "attacker" => vec![*defender],
+            "defender" => vec![*attacker],
+            "both" => vec![*attacker, *defender],
+            _ => vec![],
+        }),
+        _ => None,
+    });
+    let effected = effects.iter().filter_map(|e| match e {
+        Effect::Captured { piece, .. } => Some(*piece),
+        _ => None,
+    });
+    struck.flatten().chain(effected)
 }

@@ -5,10 +5,12 @@
 //! - `place`: placements (falling, flanking and flipping);
 //! - `groups`: groups and their liberties, captures of groups, ko;
 //! - `jumps`: jump sequences;
+//! - `custody`: captures by custody after a piece lands;
 //! - `ends`: passes, n in a row, nobody can move, the winner's count.
 //!
 //! Changes when the language gains a part.
 
+mod custody;
 mod ends;
 mod groups;
 mod jumps;
@@ -31,12 +33,18 @@ pub(super) const PASS_RUN: &str = "passes_in_a_row";
 pub(crate) struct Lang {
     /// Whether anything here applies (else the engine skips it all).
     pub(crate) on: bool,
+    /// Whether the language adds to the listing (placements, jumps, a
+    /// pass, or an end that asks whether anyone can move): else a random
+    /// move may be drawn from the declared movement alone.
+    pub(crate) lists: bool,
     /// The kinds that may be placed, with their placement form's index.
     placers: Vec<(KindId, usize)>,
     /// Per kind, the indices of its jump forms.
     jumpers: Vec<Vec<usize>>,
     /// Whether a jump form is compulsory.
     compulsory: bool,
+    /// Whether some kind captures by custody.
+    pub(crate) custody: bool,
     /// Whether the boards so far are kept (a ko rule), and in the order
     /// played (a simple ko looks back one action; superko alone keeps
     /// them sorted).
@@ -117,7 +125,9 @@ impl Lang {
                 }
             }
         }
+        l.custody = v.kinds.iter().any(|k| k.custody.is_some());
         l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
+        l.lists = !l.placers.is_empty() || l.jumps || v.pass.is_some() || l.nobody_moves.is_some();
         l.on = !l.placers.is_empty()
             || l.jumpers.iter().any(|j| !j.is_empty())
             || v.pass.is_some()

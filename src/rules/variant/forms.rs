@@ -1,7 +1,8 @@
 //! The move language's parts beyond step, slide and path, as validated:
 //! placing a piece from the supply ([`PlaceForm`]: where it may go, falling
 //! down a column, flanking and flipping, capturing groups without
-//! liberties), jump sequences ([`JumpForm`]), the declared pass
+//! liberties), jump sequences ([`JumpForm`]), capture by custody
+//! ([`Custody`]), the declared pass
 //! ([`PassRule`]) and declared ends of the game ([`End`]).
 //!
 //! Changes when the language gains a part. The engine compiles these into
@@ -95,6 +96,38 @@ pub enum Form {
     Jump(JumpForm),
 }
 
+/// Capture by custody (`custody:` of a kind): after a piece of the kind
+/// lands (by any move or placement), a run of enemy pieces next to it
+/// along one of `lines` is taken when the cell beyond the run closes it:
+/// one of the mover's pieces (of `partners`, when given), or an empty
+/// hostile cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Custody {
+    pub lines: Vec<(i8, i8)>,
+    /// The run's length: exactly this many (`run: 2`), or any run of one
+    /// or more (`None`, `run: any`).
+    pub run: Option<u8>,
+    /// Only enemies of these kinds are taken (a run holding another kind
+    /// takes nothing).
+    pub kinds: Option<Vec<KindId>>,
+    /// Only the mover's pieces of these kinds close a custody.
+    pub partners: Option<Vec<KindId>>,
+    /// The cells that close a custody while empty, per mover.
+    pub hostile: Vec<Vec<crate::base::geometry::Cell>>,
+    /// Pieces that must be enclosed on every side instead.
+    pub enclose: Option<Enclose>,
+}
+
+/// `enclose:` of a custody: an enemy of `kinds` (standing in its owner's
+/// cells of `within`, when given) next to the landing cell is taken only
+/// when every neighbour along the custody's lines closes it (the mover's
+/// partners, or empty hostile cells; the board's edge does not).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enclose {
+    pub kinds: Vec<KindId>,
+    pub within: Option<Vec<Vec<crate::base::geometry::Cell>>>,
+}
+
 /// The most jumps one sequence may make (a jump sequence's text and
 /// identity hold each landing; longer ones stop here).
 pub const MAX_JUMPS: usize = 12;
@@ -137,6 +170,14 @@ pub enum EndWhen {
     /// zone (and is of one of `kinds`, when given).
     Reaches {
         zone: Vec<Vec<crate::base::geometry::Cell>>,
+        kinds: Option<Vec<KindId>>,
+    },
+    /// The action captured a piece of one of these kinds.
+    Captures(Vec<KindId>),
+    /// A player other than the mover has at most this many pieces on the
+    /// board (of `kinds`, when given).
+    Left {
+        most: u16,
         kinds: Option<Vec<KindId>>,
     },
 }

@@ -96,6 +96,14 @@ pub struct Kind {
     pub promote: Option<Promote>,
     /// Which enemy pieces next to a piece of this kind cannot move.
     pub freezes: Option<Freeze>,
+    /// What a piece of this kind captures by custody when it lands.
+    pub custody: Option<super::forms::Custody>,
+    /// Terrain tags (as bits) whose cells a piece of this kind may neither
+    /// enter nor pass (`barred:`), beside the board's blocking terrain.
+    pub barred: u32,
+    /// Terrain tags (as bits) whose cells a piece of this kind may pass
+    /// but not stop on (`no_stop:`).
+    pub no_stop: u32,
 }
 
 /// A declared freeze (the YAML `freezes:` of a kind): every enemy piece

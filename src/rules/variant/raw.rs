@@ -435,6 +435,17 @@ pub(super) struct RawPiece {
     /// The enemy pieces next to a piece of this kind cannot move.
     #[serde(default)]
     pub(super) freezes: Option<Spanned<RawFreeze>>,
+    /// Enemy pieces this kind captures by custody when it lands.
+    #[serde(default)]
+    pub(super) custody: Option<Spanned<RawCustody>>,
+    /// Terrain tags whose cells a piece of this kind may neither enter nor
+    /// pass.
+    #[serde(default)]
+    pub(super) barred: Option<Spanned<Vec<String>>>,
+    /// Terrain tags whose cells a piece of this kind may pass but not stop
+    /// on.
+    #[serde(default)]
+    pub(super) no_stop: Option<Spanned<Vec<String>>>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,
@@ -536,6 +547,43 @@ pub(super) struct RawGroups {
     pub(super) ko: Option<String>,
 }
 
+/// A kind's `custody:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCustody {
+    /// The direction set of the lines (default `orthogonal`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// How many enemies in a row are taken: a number, or `any` (one or
+    /// more); default 1.
+    #[serde(default)]
+    pub(super) run: Option<Value>,
+    /// Only enemies of these kinds are taken (default: any kind).
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
+    /// Only the mover's pieces of these kinds close a custody (default:
+    /// any of the mover's pieces).
+    #[serde(default)]
+    pub(super) partners: Option<Vec<String>>,
+    /// Zones whose empty cells close a custody too (`<player>_<zone>` per
+    /// player).
+    #[serde(default)]
+    pub(super) hostile: Option<Vec<String>>,
+    /// Enemies taken only when enclosed on every side.
+    #[serde(default)]
+    pub(super) enclose: Option<RawEnclose>,
+}
+
+/// A custody's `enclose:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEnclose {
+    pub(super) kinds: Vec<String>,
+    /// Only while the enemy stands in this zone (its owner's cells of it).
+    #[serde(default)]
+    pub(super) within: Option<String>,
+}
+
 /// One of `ends:`: a condition key, who wins and the reason.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -556,7 +604,13 @@ pub(super) struct RawEnd {
     /// (`<player>_<zone>` per player).
     #[serde(default)]
     pub(super) reaches: Option<String>,
-    /// With `reaches`, only pieces of these kinds count.
+    /// The action captured a piece of one of these kinds.
+    #[serde(default)]
+    pub(super) captures: Option<Vec<String>>,
+    /// A player other than the mover has at most this many pieces left.
+    #[serde(default)]
+    pub(super) left: Option<u16>,
+    /// With `reaches` or `left`, only pieces of these kinds count.
     #[serde(default)]
     pub(super) kinds: Option<Vec<String>>,
     /// `mover`, `most_pieces`, `area` or `draw`.

@@ -7,12 +7,15 @@
 
 use serde_saphyr::{Location, Spanned};
 
+use crate::base::geometry::Cell;
+
 use super::pieces::Scope;
 use super::Ctx;
 use crate::rules::variant::forms::{
-    End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PassWhen, PlaceForm, Winner,
+    Custody, Enclose, End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PassWhen, PlaceForm,
+    Winner,
 };
-use crate::rules::variant::raw::{RawMove, RawVariant};
+use crate::rules::variant::raw::{RawCustody, RawMove, RawVariant};
 use crate::rules::variant::Value;
 
 /// The ways of travelling, each with the keys it takes.
@@ -385,6 +388,116 @@ fn groups(
     Some(Groups { lines, suicide, ko })
 }
 
+/// A kind's `custody:`.
+pub(super) fn custody(s: &Scope, c: &Spanned<RawCustody>, cx: &mut Ctx) -> Option<Custody> {
+    let loc = c.referenced;
+    let c = &c.value;
+    let lines = absolute_lines(
+        s,
+        c.lines.as_deref().unwrap_or("orthogonal"),
+        "custody.lines",
+        loc,
+        cx,
+    )?;
+    let run = match &c.run {
+        None => Some(1),
+        Some(Value::Str(a)) if a == "any" => None,
+        Some(Value::Int(n)) if (1..=32).contains(n) => Some(*n as u8),
+        Some(other) => {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: `custody.run: {other}`: expected a number from 1 to 32, or `any`",
+                    s.name
+                ),
+            );
+            return None;
+        }
+    };
+    let zones = |names: &[String], what: &str, cx: &mut Ctx| -> Option<Vec<Vec<Cell>>> {
+        let mut per: Vec<Vec<Cell>> = vec![Vec::new(); s.players.len()];
+        for z in names {
+            let Some(cells) = super::player_zones(s.board, s.players, z) else {
+                cx.err_at(
+                    loc,
+                    format!("piece `{}`: `{what}: {z}` names no zone", s.name),
+                );
+                return None;
+            };
+            for (p, c) in per.iter_mut().zip(cells) {
+                p.extend(c);
+            }
+        }
+        Some(per)
+    };
+    let hostile = zones(
+        c.hostile.as_deref().unwrap_or_default(),
+        "custody.hostile",
+        cx,
+    )?;
+    let enclose = match &c.enclose {
+        None => None,
+        Some(e) => Some(Enclose {
+            kinds: s.kind_ids(cx, loc, &e.kinds, "custody.enclose.kinds"),
+            within: match &e.within {
+                None => None,
+                Some(z) => Some(zones(
+                    std::slice::from_ref(z),
+                    "custody.enclose.within",
+                    cx,
+                )?),
+            },
+        }),
+    };
+    if enclose.is_some() && run != Some(1) {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `custody.enclose` takes one piece at a time: it goes with `run: 1`",
+                s.name
+            ),
+        );
+        return None;
+    }
+    Some(Custody {
+        lines,
+        run,
+        kinds: c
+            .kinds
+            .as_ref()
+            .map(|l| s.kind_ids(cx, loc, l, "custody.kinds")),
+        partners: c
+            .partners
+            .as_ref()
+            .map(|l| s.kind_ids(cx, loc, l, "custody.partners")),
+        hostile,
+        enclose,
+    })
+}
+
+/// A kind's `barred:` or `no_stop:` (`what`) terrain tags as bits.
+pub(super) fn terrain_bits(s: &Scope, b: &Spanned<Vec<String>>, what: &str, cx: &mut Ctx) -> u32 {
+    let mut bits = 0;
+    for t in &b.value {
+        match s.board.terrain_bit(t) {
+            Some(bit) => bits |= bit,
+            None => cx.err_at(
+                b.referenced,
+                format!(
+                    "piece `{}`: `{what}: {t}` names no terrain of the board (it has: {})",
+                    s.name,
+                    if s.board.terrain_names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        s.board.terrain_names.join(", ")
+                    }
+                ),
+            ),
+        }
+    }
+    bits
+}
+
 /// The game's `pass:`.
 pub(super) fn pass(raw: &RawVariant, cx: &mut Ctx) -> Option<PassWhen> {
     let p = raw.pass.as_ref()?;
@@ -448,6 +561,8 @@ fn end_when(
         e.nobody_moves.is_some(),
         e.passes.is_some(),
         e.reaches.is_some(),
+        e.captures.is_some(),
+        e.left.is_some(),
     ]
     .iter()
     .filter(|x| **x)
@@ -455,13 +570,51 @@ fn end_when(
     if conditions != 1 {
         cx.err_at(
             loc,
-            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`",
+            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`",
         );
         return None;
     }
-    if e.kinds.is_some() && e.reaches.is_none() {
-        cx.err_at(loc, "`kinds` goes with `reaches`");
+    if e.kinds.is_some() && e.reaches.is_none() && e.left.is_none() {
+        cx.err_at(loc, "`kinds` goes with `reaches` or `left`");
         return None;
+    }
+    let kind_ids = |names: &[String], cx: &mut Ctx| -> Option<Vec<crate::base::state::KindId>> {
+        let mut ids = Vec::new();
+        for k in names {
+            match kinds.iter().position(|x| &x.name == k) {
+                Some(i) => ids.push(i as crate::base::state::KindId),
+                None => {
+                    cx.err_at(loc, format!("`{k}` is no piece kind"));
+                    return None;
+                }
+            }
+        }
+        Some(ids)
+    };
+    if let Some(names) = &e.captures {
+        if names.is_empty() {
+            cx.err_at(loc, "`captures: []`: name at least one kind");
+            return None;
+        }
+        let ids = kind_ids(names, cx)?;
+        return Some((
+            EndWhen::Captures(ids),
+            format!("the capture of a {}", names.join(" or ")),
+        ));
+    }
+    if let Some(most) = e.left {
+        let ids = match &e.kinds {
+            Some(k) => Some(kind_ids(k, cx)?),
+            None => None,
+        };
+        let what = e
+            .kinds
+            .as_ref()
+            .map_or("pieces".to_string(), |k| k.join(" or "));
+        return Some((
+            EndWhen::Left { most, kinds: ids },
+            format!("a player left with at most {most} {what}"),
+        ));
     }
     Some(if let Some(zone) = &e.reaches {
         let Some(cells) = super::player_zones(board, players, zone) else {

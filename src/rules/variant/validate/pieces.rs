@@ -95,6 +95,37 @@ pub(super) fn kinds(
         army += k.count;
         kinds.push(k);
     }
+    let royal = raw
+        .pieces
+        .iter()
+        .flat_map(|(_, p)| p)
+        .find(|p| p.value.royal == Some(true));
+    for (name, p) in raw
+        .pieces
+        .iter()
+        .filter_map(|(n, p)| Some((n, p.as_ref()?)))
+    {
+        let Some(b) = p.value.barred.as_ref().or(p.value.no_stop.as_ref()) else {
+            continue;
+        };
+        let forms = kinds
+            .iter()
+            .find(|k| &k.name == name)
+            .is_some_and(|k| !k.forms.is_empty());
+        if royal.is_some() || forms {
+            cx.err_at(
+                b.referenced,
+                format!(
+                    "piece `{name}`: `barred` and `no_stop` are not yet supported {}",
+                    if forms {
+                        "with placements or jumps (only steps, slides and paths)"
+                    } else {
+                        "in a variant with a royal kind"
+                    }
+                ),
+            );
+        }
+    }
     kinds
 }
 
@@ -144,6 +175,18 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     }
     cx.from(&format!("pieces.{name}"));
     let freezes = p.freezes.as_ref().and_then(|f| freeze(s, f, cx));
+    let custody = p
+        .custody
+        .as_ref()
+        .and_then(|c| super::forms::custody(s, c, cx));
+    let barred = p
+        .barred
+        .as_ref()
+        .map_or(0, |b| super::forms::terrain_bits(s, b, "barred", cx));
+    let no_stop = p
+        .no_stop
+        .as_ref()
+        .map_or(0, |b| super::forms::terrain_bits(s, b, "no_stop", cx));
     cx.from(&format!("pieces.{name}.moves"));
     for (k, v) in p.attrs.iter().filter(|(_, v)| !v.is_scalar()) {
         cx.err_at(
@@ -172,6 +215,9 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         royal: p.royal.unwrap_or(false),
         promote: p.promote.as_ref().and_then(|pr| promote(s, pr, loc, cx)),
         freezes,
+        custody,
+        barred,
+        no_stop,
     }
 }
 
