@@ -303,3 +303,11 @@ fn the_tutorial_placement_game() {
     }
     insta::assert_snapshot!("tutorial_drop_four", out);
 }
+
+#[test]
+fn brandubh_captures_by_custody_and_the_king_escapes() {
+    let out = run_transcript("brandubh");
+    assert!(out.contains("captured"), "{out}");
+    assert!(out.contains("the king's escape"), "{out}");
+    insta::assert_snapshot!("brandubh", out);
+}

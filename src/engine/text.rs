@@ -203,6 +203,27 @@ impl Engine {
         if !self.passable(s, to) {
             return format!("{tname} cannot be entered");
         }
+        let terrain = |bits: u32| {
+            let names: Vec<&str> = (b.terrain_names.iter().enumerate())
+                .filter(|(i, _)| s.terrain[to as usize] & bits & (1 << i) != 0)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            names.join(", ")
+        };
+        if s.terrain[to as usize] & kind.barred != 0 {
+            return format!(
+                "the {} on {fname} may not enter {tname} ({})",
+                kind.display,
+                terrain(kind.barred)
+            );
+        }
+        if s.terrain[to as usize] & kind.no_stop != 0 {
+            return format!(
+                "the {} on {fname} may pass over {tname} but not stop there ({})",
+                kind.display,
+                terrain(kind.no_stop)
+            );
+        }
         if let Some(t) = s.piece_at(to) {
             if s.pieces[t as usize].owner == piece.owner {
                 return format!("{tname} holds your own piece");
