@@ -31,6 +31,7 @@ mod load;
 mod merge;
 mod notation;
 mod raw;
+mod raw_forms;
 mod turn;
 mod validate;
 mod value;

@@ -578,43 +578,8 @@ fn end_when(
         cx.err_at(loc, "`kinds` goes with `reaches` or `left`");
         return None;
     }
-    let kind_ids = |names: &[String], cx: &mut Ctx| -> Option<Vec<crate::base::state::KindId>> {
-        let mut ids = Vec::new();
-        for k in names {
-            match kinds.iter().position(|x| &x.name == k) {
-                Some(i) => ids.push(i as crate::base::state::KindId),
-                None => {
-                    cx.err_at(loc, format!("`{k}` is no piece kind"));
-                    return None;
-                }
-            }
-        }
-        Some(ids)
-    };
-    if let Some(names) = &e.captures {
-        if names.is_empty() {
-            cx.err_at(loc, "`captures: []`: name at least one kind");
-            return None;
-        }
-        let ids = kind_ids(names, cx)?;
-        return Some((
-            EndWhen::Captures(ids),
-            format!("the capture of a {}", names.join(" or ")),
-        ));
-    }
-    if let Some(most) = e.left {
-        let ids = match &e.kinds {
-            Some(k) => Some(kind_ids(k, cx)?),
-            None => None,
-        };
-        let what = e
-            .kinds
-            .as_ref()
-            .map_or("pieces".to_string(), |k| k.join(" or "));
-        return Some((
-            EndWhen::Left { most, kinds: ids },
-            format!("a player left with at most {most} {what}"),
-        ));
+    if e.captures.is_some() || e.left.is_some() {
+        return count_end(e, loc, kinds, cx);
     }
     Some(if let Some(zone) = &e.reaches {
         let Some(cells) = super::player_zones(board, players, zone) else {
@@ -668,6 +633,54 @@ fn end_when(
         }
         (EndWhen::NobodyMoves, "nobody can move".to_string())
     })
+}
+
+/// An end by what was captured or is left (`captures:`, `left:`).
+fn count_end(
+    e: &crate::rules::variant::raw::RawEnd,
+    loc: Location,
+    kinds: &[crate::rules::variant::Kind],
+    cx: &mut Ctx,
+) -> Option<(EndWhen, String)> {
+    let kind_ids = |names: &[String], cx: &mut Ctx| -> Option<Vec<crate::base::state::KindId>> {
+        let mut ids = Vec::new();
+        for k in names {
+            match kinds.iter().position(|x| &x.name == k) {
+                Some(i) => ids.push(i as crate::base::state::KindId),
+                None => {
+                    cx.err_at(loc, format!("`{k}` is no piece kind"));
+                    return None;
+                }
+            }
+        }
+        Some(ids)
+    };
+    if let Some(names) = &e.captures {
+        if names.is_empty() {
+            cx.err_at(loc, "`captures: []`: name at least one kind");
+            return None;
+        }
+        let ids = kind_ids(names, cx)?;
+        return Some((
+            EndWhen::Captures(ids),
+            format!("the capture of a {}", names.join(" or ")),
+        ));
+    }
+    if let Some(most) = e.left {
+        let ids = match &e.kinds {
+            Some(k) => Some(kind_ids(k, cx)?),
+            None => None,
+        };
+        let what = e
+            .kinds
+            .as_ref()
+            .map_or("pieces".to_string(), |k| k.join(" or "));
+        return Some((
+            EndWhen::Left { most, kinds: ids },
+            format!("a player left with at most {most} {what}"),
+        ));
+    }
+    None
 }
 
 /// One of `ends:`.

@@ -1,0 +1,114 @@
+//! The move language's parts of the variant YAML as written: a
+//! placement's `flank:` and `groups:`, a kind's `custody:`, and `ends:`.
+//!
+//! Changes when the language gains a part or a key (see [`super::raw`] for
+//! the rest of the YAML).
+
+use serde::Deserialize;
+
+use super::raw::Param;
+use super::Value;
+
+/// A placement's `flank:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFlank {
+    /// The direction set of the lines (default `all`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// A placement that flanks nothing is illegal (default true).
+    #[serde(default)]
+    pub(super) needed: Option<bool>,
+}
+
+/// A placement's `groups:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawGroups {
+    /// The direction set joining a group (default `orthogonal`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// A placement that leaves its own group without liberties removes it
+    /// (true) or is illegal (false, the default).
+    #[serde(default)]
+    pub(super) suicide: Option<Param<bool>>,
+    /// `none`, `simple` or `superko` (the default).
+    #[serde(default)]
+    pub(super) ko: Option<String>,
+}
+
+/// A kind's `custody:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCustody {
+    /// The direction set of the lines (default `orthogonal`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// How many enemies in a row are taken: a number, or `any` (one or
+    /// more); default 1.
+    #[serde(default)]
+    pub(super) run: Option<Value>,
+    /// Only enemies of these kinds are taken (default: any kind).
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
+    /// Only the mover's pieces of these kinds close a custody (default:
+    /// any of the mover's pieces).
+    #[serde(default)]
+    pub(super) partners: Option<Vec<String>>,
+    /// Zones whose empty cells close a custody too (`<player>_<zone>` per
+    /// player).
+    #[serde(default)]
+    pub(super) hostile: Option<Vec<String>>,
+    /// Enemies taken only when enclosed on every side.
+    #[serde(default)]
+    pub(super) enclose: Option<RawEnclose>,
+}
+
+/// A custody's `enclose:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEnclose {
+    pub(super) kinds: Vec<String>,
+    /// Only while the enemy stands in this zone (its owner's cells of it).
+    #[serde(default)]
+    pub(super) within: Option<String>,
+}
+
+/// One of `ends:`: a condition key, who wins and the reason.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEnd {
+    /// The last piece placed or moved makes this many in a row.
+    #[serde(default)]
+    pub(super) in_a_row: Option<u8>,
+    /// The direction set of the rows (default `all`).
+    #[serde(default)]
+    pub(super) lines: Option<String>,
+    /// Nobody can act but by passing.
+    #[serde(default)]
+    pub(super) nobody_moves: Option<bool>,
+    /// This many passes in a row.
+    #[serde(default)]
+    pub(super) passes: Option<u8>,
+    /// The piece just placed or moved stands in this zone
+    /// (`<player>_<zone>` per player).
+    #[serde(default)]
+    pub(super) reaches: Option<String>,
+    /// The action captured a piece of one of these kinds.
+    #[serde(default)]
+    pub(super) captures: Option<Vec<String>>,
+    /// A player other than the mover has at most this many pieces left.
+    #[serde(default)]
+    pub(super) left: Option<u16>,
+    /// With `reaches` or `left`, only pieces of these kinds count.
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
+    /// `mover`, `most_pieces`, `area` or `draw`.
+    pub(super) winner: String,
+    /// With `winner: area`, the points added to the last player's area.
+    #[serde(default)]
+    pub(super) bonus: Option<Param<f64>>,
+    /// The outcome's reason (default: from the condition).
+    #[serde(default)]
+    pub(super) reason: Option<String>,
+}
