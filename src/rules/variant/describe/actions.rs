@@ -121,13 +121,18 @@ fn action(cx: &Ctx, a: &ActionDecl) -> String {
         out.push('.');
     }
     let mut more: Vec<String> = Vec::new();
+    let param = |i: usize| a.params.get(i).map_or("?", |p| p.name.as_str());
     if a.moves {
-        more.push("The piece on the first cell moves to the second.".into());
+        more.push(format!(
+            "The piece on `{}` moves to `{}`.",
+            param(0),
+            param(1)
+        ));
     }
     if let Some(c) = &a.needs {
         more.push(format!("It needs the player's `{c}` to hold something"));
         if a.places {
-            more.push("its front piece is placed on the cell.".into());
+            more.push(format!("its front piece is placed on `{}`.", param(0)));
         }
     }
     if let Some((counter, n)) = &a.cost {

@@ -119,7 +119,11 @@ fn after_when(v: &Variant, clauses: &[crate::rules::variant::AfterActionWhen]) -
             if c.captures {
                 parts.push("that captures".into());
             }
-            let mut out = format!("a move {}", join(&parts, "and"));
+            let mut out = if parts.is_empty() {
+                "any move".to_string()
+            } else {
+                format!("a move {}", join(&parts, "and"))
+            };
             if !c.counters.is_empty() {
                 let names: Vec<String> = c.counters.iter().map(|n| format!("`{n}`")).collect();
                 out = format!(

@@ -213,7 +213,7 @@ fn freeze(cx: &Ctx, name: &str, f: &crate::rules::variant::Freeze) -> String {
         None => "any enemy piece".into(),
     };
     let mut out = format!(
-        "It freezes {which} on a square next to it ({}): that piece cannot move",
+        "It freezes {which} next to it {}: that piece cannot move",
         text::directions(&f.near, false)
     );
     if !f.unless_beside.is_empty() {

@@ -114,14 +114,17 @@ fn notation(cx: &Ctx) -> String {
         ways.push("a move by its squares, from and to (`a2-a3`)".into());
     }
     if jumps {
-        ways.push("a jump sequence by every landing square (`c3xe5xg7`)".into());
+        ways.push("a jump sequence with every landing square (`c3xe5xg7`)".into());
     }
     if places {
-        ways.push("a placement by its cell (`d3`)".into());
+        ways.push("a placement by the new piece's cell (`d3`)".into());
+    }
+    if cx.v.pass.is_some() {
+        ways.push("a pass as `pass`".into());
     }
     let mut out = String::from("\nMoves are written ");
     out += &match n.style {
-        NotationStyle::Coordinates => format!("{}.", join(&ways, "and")),
+        NotationStyle::Coordinates => format!("by their cells: {}.", ways.join("; ")),
         NotationStyle::LetterCaptures => "with the kind's letter and the destination (the origin only when needed; pieces without a letter by origin and destination), each captured square after the capture mark".into(),
         NotationStyle::San => "in standard algebraic notation: the kind's letter and the destination, the origin's file or rank only when needed".into(),
     };
