@@ -51,6 +51,34 @@ fn every_bundled_variant_has_a_snapshot() {
 }
 
 #[test]
+fn every_example_and_test_variant_that_loads_gets_a_summary() {
+    let mut read = 0;
+    for dir in ["examples/variants", "tests/variants"] {
+        let mut files: Vec<_> = std::fs::read_dir(format!("{ROOT}/{dir}"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect();
+        files.sort();
+        for f in files {
+            let Ok(v) = Variant::load(f.to_str().unwrap(), &[]) else {
+                continue;
+            };
+            let md = rules_markdown(&v);
+            assert!(
+                md.starts_with(&format!("# {}\n", v.name)),
+                "{}",
+                f.display()
+            );
+            assert!(md.contains("## How the game ends"), "{}", f.display());
+            read += 1;
+        }
+    }
+    assert!(read >= 7, "only {read} variants read");
+}
+
+#[test]
 fn the_summary_follows_the_options_as_set() {
     let default = summary("classic_stratego", &[]);
     let isf = summary("classic_stratego", &[("scout_move_and_strike", "true")]);

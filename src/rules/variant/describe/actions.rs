@@ -130,9 +130,9 @@ fn action(cx: &Ctx, a: &ActionDecl) -> String {
         ));
     }
     if let Some(c) = &a.needs {
-        more.push(format!("It needs the player's `{c}` to hold something"));
+        more.push(format!("It needs the player's `{c}` to hold something."));
         if a.places {
-            more.push(format!("its front piece is placed on `{}`.", param(0)));
+            more.push(format!("Its front piece is placed on `{}`.", param(0)));
         }
     }
     if let Some((counter, n)) = &a.cost {
@@ -181,10 +181,11 @@ fn action(cx: &Ctx, a: &ActionDecl) -> String {
     if let Some(l) = &a.legal {
         more.push(format!("The script's `rules.{l}` may refuse it."));
     }
-    let more: Vec<String> = more.into_iter().filter(|m| !m.is_empty()).collect();
     let more = more
-        .join(" ")
-        .replace("something its front", "something; its front");
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     if !more.is_empty() {
         out += &format!(" {more}");
     }
@@ -237,11 +238,11 @@ pub(super) fn reactions(cx: &Ctx) -> String {
             String::new()
         };
         let who = match r.who {
-            Who::Others => format!("every player{only} but the one whose turn it is"),
+            Who::Others => format!("it asks every player{only}, but the one whose turn it is"),
             Who::All if r.mover_first => {
-                format!("in turn order from the player to move, every player{only}")
+                format!("it asks, in turn order from the player to move, every player{only}")
             }
-            Who::All => format!("every player{only}, the player to move last"),
+            Who::All => format!("it asks every player{only}, the player to move last"),
         };
         let after = if r.keep_asking {
             "after a reaction the others are still asked"
@@ -254,7 +255,7 @@ pub(super) fn reactions(cx: &Ctx) -> String {
             .map(|p| format!("; when all have passed, the script's `rules.{p}` runs"))
             .unwrap_or_default();
         out += &format!(
-            "- **{}**: {opens}; it asks, {who}; each may take {} or pass; {after}{pass}.\n",
+            "- **{}**: {opens}; {who}; each may take {} or pass; {after}{pass}.\n",
             r.name,
             join(&acts, "or")
         );

@@ -14,7 +14,8 @@ fn winner(cx: &Ctx, w: &Winner) -> String {
     match w {
         Winner::Mover => "the player who made the last action wins".into(),
         Winner::MostPieces => {
-            "the player with the most pieces on the board wins (a draw when tied)".into()
+            "the player with the most pieces on the board wins, or it is a draw when they are tied"
+                .into()
         }
         Winner::Area { bonus, lines } => {
             let last = player(cx.v, cx.v.players.len().saturating_sub(1));

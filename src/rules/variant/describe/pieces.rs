@@ -139,6 +139,8 @@ fn army_count(cx: &Ctx, k: &Kind) -> String {
             .to_string()
     } else if k.count == 0 && cx.has_hook("setup") {
         "made by the script".into()
+    } else if k.count == 0 {
+        "none at the start".into()
     } else {
         k.count.to_string()
     }

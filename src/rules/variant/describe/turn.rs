@@ -95,7 +95,7 @@ fn phases(cx: &Ctx) -> String {
                 .collect();
             s.push(format!("it offers {}", join(&names, "and")));
         }
-        out += &format!("{}. `{}`: {}.\n", i + 1, p.name, join(&s, "; "));
+        out += &format!("{}. `{}`: {}.\n", i + 1, p.name, s.join("; "));
     }
     out
 }
@@ -111,7 +111,7 @@ fn notation(cx: &Ctx) -> String {
     let steps = cx.v.kinds.iter().any(|k| !k.moves.is_empty());
     let mut ways: Vec<String> = Vec::new();
     if steps || (jumps && !places) {
-        ways.push("a move by its squares, from and to (`a2-a3`)".into());
+        ways.push("a move from and to (`a2-a3`)".into());
     }
     if jumps {
         ways.push("a jump sequence with every landing square (`c3xe5xg7`)".into());
