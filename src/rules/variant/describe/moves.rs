@@ -294,16 +294,11 @@ mod tests {
     #[test]
     fn a_knight_step_is_a_leap() {
         let v = variant();
-        let knight = vec![
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ];
+        let knight = crate::base::geometry::builtin_directions()
+            .into_iter()
+            .find(|d| d.name == "knight")
+            .unwrap()
+            .deltas;
         let m = MovePattern::Step {
             deltas: knight,
             target: Target::ANY,

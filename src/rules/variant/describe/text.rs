@@ -3,7 +3,7 @@
 //!
 //! Changes when the summary's way of naming a thing changes.
 
-use crate::base::geometry::{Board, Cell};
+use crate::base::geometry::{builtin_directions, Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::Variant;
 
@@ -134,63 +134,58 @@ fn sorted(cells: &[Cell]) -> Vec<Cell> {
     s
 }
 
+/// The built-in direction set (by name) these deltas are, if any.
+fn named_set(deltas: &[(i8, i8)], relative: bool) -> Option<String> {
+    let key = |d: &[(i8, i8)]| {
+        let mut s = d.to_vec();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    let want = key(deltas);
+    builtin_directions()
+        .into_iter()
+        .find(|d| d.relative == relative && key(&d.deltas) == want)
+        .map(|d| d.name)
+}
+
 /// How a set of directions reads after a verb (`orthogonally`, `diagonally
 /// forward`), from its deltas and whether they are the mover's own.
 pub(super) fn directions(deltas: &[(i8, i8)], relative: bool) -> String {
-    let mut d = deltas.to_vec();
-    d.sort_unstable();
-    d.dedup();
-    let is = |set: &[(i8, i8)]| {
-        let mut s = set.to_vec();
-        s.sort_unstable();
-        s == d
+    let word = match named_set(deltas, relative).as_deref() {
+        Some("orthogonal") => "orthogonally",
+        Some("diagonal") => "diagonally",
+        Some("all") => "in any direction (orthogonally or diagonally)",
+        Some("knight") => "a knight's move away",
+        Some("up") => "up the board",
+        Some("down") => "down the board",
+        Some("forward") => "forward",
+        Some("forward_diagonal") => "diagonally forward",
+        Some("backward") => "backward",
+        Some("backward_diagonal") => "diagonally backward",
+        _ => "",
     };
-    let orth = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-    let diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    let all: Vec<(i8, i8)> = orth.iter().chain(&diag).copied().collect();
-    let named = if relative {
-        [
-            (&[(0, 1)][..], "forward"),
-            (&[(1, 1), (-1, 1)][..], "diagonally forward"),
-            (&[(0, -1)][..], "backward"),
-            (&[(1, -1), (-1, -1)][..], "diagonally backward"),
-        ]
+    if !word.is_empty() {
+        return word.to_string();
+    }
+    let list: Vec<String> = deltas
         .iter()
-        .find(|(s, _)| is(s))
-        .map(|(_, w)| w.to_string())
-    } else if is(&orth) {
-        Some("orthogonally".into())
-    } else if is(&diag) {
-        Some("diagonally".into())
-    } else if is(&all) {
-        Some("in any direction (orthogonally or diagonally)".into())
-    } else if is(&[(0, 1)]) {
-        Some("up the board".into())
-    } else if is(&[(0, -1)]) {
-        Some("down the board".into())
-    } else {
-        None
-    };
-    named.unwrap_or_else(|| {
-        let list: Vec<String> = d.iter().map(|(f, r)| format!("({f:+}, {r:+})")).collect();
-        format!(
-            "by the offsets (files, ranks) {}{}",
-            list.join(", "),
-            if relative {
-                " (for the first player; mirrored for the second)"
-            } else {
-                ""
-            }
-        )
-    })
+        .map(|(f, r)| format!("({f:+}, {r:+})"))
+        .collect();
+    format!(
+        "by the offsets (files, ranks) {}{}",
+        list.join(", "),
+        if relative {
+            " (for the first player; mirrored for the second)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// Whether the deltas are the knight's eight.
 pub(super) fn is_knight(deltas: &[(i8, i8)]) -> bool {
-    deltas.len() == 8
-        && deltas
-            .iter()
-            .all(|&(f, r)| (f.abs(), r.abs()) == (1, 2) || (f.abs(), r.abs()) == (2, 1))
+    named_set(deltas, false).as_deref() == Some("knight")
 }
 
 /// Lines given once each (a line and its opposite are one): `across`,
