@@ -29,6 +29,7 @@ macro_rules! snapshot {
     };
 }
 
+snapshot!(brandubh);
 snapshot!(chess);
 snapshot!(classic_stratego);
 snapshot!(connect_four);

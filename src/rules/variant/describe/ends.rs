@@ -48,6 +48,15 @@ fn end(cx: &Ctx, e: &End) -> String {
             number((*n).into()),
             if *n == 1 { "" } else { "es" }
         ),
+        EndWhen::Captures(ks) => format!("When an action captures a {}", kinds(v, ks, "or")),
+        EndWhen::Left { most, kinds: ks } => format!(
+            "When a player other than the mover has at most {} {} left on the board",
+            number((*most).into()),
+            ks.as_ref().map_or_else(
+                || "pieces".to_string(),
+                |k| format!("pieces of kind {}", kinds(v, k, "or"))
+            )
+        ),
         EndWhen::Reaches { zone, kinds: ks } => format!(
             "When a {} just placed or moved stands on {}",
             ks.as_ref()

@@ -5,8 +5,9 @@
 //! Changes when the move language gains a part, or a part's wording does.
 
 use super::text::{self, capital, directions, squares};
+use crate::base::geometry::Cell;
 use crate::rules::variant::forms::{
-    Flank, Form, Groups, Holds, JumpForm, Ko, PlaceForm, MAX_JUMPS,
+    Custody, Flank, Form, Groups, Holds, JumpForm, Ko, PlaceForm, MAX_JUMPS,
 };
 use crate::rules::variant::{Jump, MovePattern, Target, Variant};
 
@@ -239,6 +240,82 @@ fn jump(v: &Variant, name: &str, j: &JumpForm) -> String {
     out
 }
 
+/// Zones every player shares whose union is `cells`, named, if there are
+/// such (`` `throne` or `corner` ``).
+fn zone_names(v: &Variant, cells: &[Cell]) -> Option<String> {
+    let inside: Vec<&(String, Vec<Cell>)> = v
+        .board
+        .zones
+        .iter()
+        .filter(|(n, z)| {
+            !v.players.iter().any(|p| n.starts_with(&format!("{p}_")))
+                && !z.is_empty()
+                && z.iter().all(|c| cells.contains(c))
+        })
+        .collect();
+    let covered = cells
+        .iter()
+        .all(|c| inside.iter().any(|(_, z)| z.contains(c)));
+    // The fewest zones: drop one another zone already covers.
+    let names: Vec<String> = inside
+        .iter()
+        .filter(|(n, z)| {
+            !inside
+                .iter()
+                .any(|(m, w)| m != n && w.len() > z.len() && z.iter().all(|c| w.contains(c)))
+        })
+        .map(|(n, _)| format!("`{n}`"))
+        .collect();
+    (covered && !names.is_empty()).then(|| text::join(&names, "or"))
+}
+
+/// Capture by custody, as sentences about `name` (the kind).
+pub(super) fn custody(v: &Variant, name: &str, c: &Custody) -> String {
+    let run = match c.run {
+        Some(1) => "an enemy piece".to_string(),
+        Some(n) => format!("a run of exactly {} enemy pieces", text::number(n.into())),
+        None => "a run of one or more enemy pieces".into(),
+    };
+    let only = c
+        .kinds
+        .as_ref()
+        .map(|k| format!(" (only a {})", text::kinds(v, k, "or")))
+        .unwrap_or_default();
+    let partner = match &c.partners {
+        Some(k) => format!("one of the mover's pieces (a {})", text::kinds(v, k, "or")),
+        None => "one of the mover's pieces".into(),
+    };
+    let hostile = match c.hostile.first() {
+        Some(h) if !h.is_empty() && c.hostile.iter().all(|x| x == h) => {
+            let named = zone_names(v, h)
+                .map(|n| format!("{n} "))
+                .unwrap_or_default();
+            format!(" or an empty {named}cell ({})", text::cells(&v.board, h))
+        }
+        Some(_) if c.hostile.iter().any(|x| !x.is_empty()) => {
+            format!(" or an empty cell of {}", text::zone(v, &c.hostile))
+        }
+        _ => String::new(),
+    };
+    let mut out = format!(
+        "When the {name} lands, it captures by custody: {run}{only} next to it {} is taken when the cell beyond closes it, holding {partner}{hostile}.",
+        directions(&c.lines, false)
+    );
+    if let Some(e) = &c.enclose {
+        let within = e
+            .within
+            .as_ref()
+            .map(|z| format!(" standing in {}", text::zone(v, z)))
+            .unwrap_or_default();
+        out += &format!(
+            " An enemy {}{within} is taken only when enclosed: every cell next to it {} must close it (the board's edge does not).",
+            text::kinds(v, &e.kinds, "or"),
+            directions(&c.lines, false)
+        );
+    }
+    out
+}
+
 /// The clause with its subject: `The Rook slides ...`.
 pub(super) fn sentence(name: &str, clause: &str) -> String {
     capital(&format!("the {name} {clause}."))
@@ -459,6 +536,53 @@ mod tests {
             plain.contains("over a piece of either side")
                 && plain.ends_with("the jumped pieces stay."),
             "{plain}"
+        );
+    }
+
+    #[test]
+    fn a_custody_says_what_it_takes_what_closes_it_and_what_must_be_enclosed() {
+        let v = Variant::from_str(
+            "name: T\nplayers: [white, black]\nboard: { files: 7, ranks: 7, zones: { corner: [a1, g7], castle: [c3:e5] } }\npieces:\n  king: { name: King, symbol: K }\n  man: { name: Man, symbol: M }\n",
+            std::path::Path::new("t.yaml"),
+            &[],
+        )
+        .unwrap();
+        let corner = v.board.zone("corner").unwrap().to_vec();
+        let castle = v.board.zone("castle").unwrap().to_vec();
+        let c = Custody {
+            lines: vec![(0, 1), (0, -1), (1, 0), (-1, 0)],
+            run: Some(1),
+            kinds: None,
+            partners: None,
+            hostile: vec![corner.clone(), corner],
+            enclose: Some(crate::rules::variant::forms::Enclose {
+                kinds: vec![0],
+                within: Some(vec![castle.clone(), castle]),
+            }),
+        };
+        let text = custody(&v, "Man", &c);
+        assert!(text.starts_with("When the Man lands, it captures by custody: an enemy piece next to it orthogonally is taken when the cell beyond closes it, holding one of the mover's pieces or an empty `corner` cell (a1, g7)."), "{text}");
+        assert!(
+            text.contains(
+                "An enemy King standing in the zone `castle` (c3–e5) is taken only when enclosed"
+            ),
+            "{text}"
+        );
+        let runs = custody(
+            &v,
+            "Man",
+            &Custody {
+                run: None,
+                partners: Some(vec![1]),
+                hostile: vec![Vec::new(), Vec::new()],
+                enclose: None,
+                ..c
+            },
+        );
+        assert!(
+            runs.contains("a run of one or more enemy pieces")
+                && runs.ends_with("holding one of the mover's pieces (a Man)."),
+            "{runs}"
         );
     }
 }

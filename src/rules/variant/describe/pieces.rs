@@ -84,11 +84,22 @@ fn target(m: &MovePattern) -> &crate::rules::variant::Target {
 fn table(cx: &Ctx) -> String {
     let v = cx.v;
     let ranks = v.kinds.iter().any(|k| k.rank != 0);
+    // Armies come from the start position: a column per player.
+    let start = v
+        .start
+        .as_deref()
+        .filter(|_| v.setup_zones.iter().all(|z| z.is_empty()))
+        .and_then(|s| super::board::start_pieces(cx, s));
+    let columns: Vec<String> = match &start {
+        Some(_) => (0..v.players.len().min(2)).map(|p| player(v, p)).collect(),
+        None => vec!["Per player".into()],
+    };
     let mut out = String::from("| Piece | Symbol | Code |");
     out += if ranks { " Rank |" } else { "" };
-    out += " Per player |\n|---|---|---|";
+    out += &format!(" {} |\n|---|---|---|", columns.join(" | "));
     out += if ranks { "---|" } else { "" };
-    out += "---|\n";
+    out += &"---|".repeat(columns.len());
+    out.push('\n');
     for &i in &v.show_order {
         let Some(k) = v.kinds.get(i) else { continue };
         let letter = k.code.map_or_else(|| "–".into(), String::from);
@@ -96,7 +107,10 @@ fn table(cx: &Ctx) -> String {
         if ranks {
             out += &format!(" {} |", k.rank);
         }
-        out += &format!(" {} |\n", army_count(cx, k));
+        for p in 0..columns.len() {
+            out += &format!(" {} |", army_count(cx, k, i, p, start.as_deref()));
+        }
+        out.push('\n');
     }
     let army: u32 = v.kinds.iter().map(|k| k.count).sum();
     let mut notes: Vec<String> = Vec::new();
@@ -115,26 +129,24 @@ fn table(cx: &Ctx) -> String {
     out
 }
 
-/// How many a player has: the army count when armies are set up, else
-/// what placements and the start position give.
-fn army_count(cx: &Ctx, k: &Kind) -> String {
-    let v = cx.v;
+/// How many of kind `index` player `p` has: the army count when armies
+/// are set up, else what placements and the start position give.
+fn army_count(
+    cx: &Ctx,
+    k: &Kind,
+    index: usize,
+    p: usize,
+    start: Option<&[(usize, usize, crate::base::geometry::Cell)]>,
+) -> String {
     let placed = k
         .forms
         .iter()
         .any(|f| matches!(f, crate::rules::variant::forms::Form::Place(_)));
-    let from_start = v.setup_zones.iter().all(|z| z.is_empty());
-    let start = v
-        .start
-        .as_deref()
-        .filter(|_| from_start)
-        .and_then(|s| super::board::start_pieces(cx, s));
-    let index = v.kinds.iter().position(|x| std::ptr::eq(x, k));
     if placed {
         "unlimited supply".into()
-    } else if let Some(p) = start {
-        p.iter()
-            .filter(|x| x.0 == 0 && Some(x.1) == index)
+    } else if let Some(on) = start {
+        on.iter()
+            .filter(|x| x.0 == p && x.1 == index)
             .count()
             .to_string()
     } else if k.count == 0 && cx.has_hook("setup") {
@@ -178,6 +190,24 @@ fn one_kind(cx: &Ctx, k: &Kind) -> String {
             "A {name} that reaches {} {to}.",
             text::zone(v, &p.zone)
         ));
+    }
+    if let Some(c) = &k.custody {
+        s.push(moves::custody(v, name, c));
+    }
+    for (bits, what) in [
+        (k.barred, "may neither enter nor pass"),
+        (k.no_stop, "may pass but not stop on"),
+    ] {
+        let tags: Vec<String> = (0..v.board.terrain_names.len())
+            .filter(|i| bits & (1 << i) != 0)
+            .map(|i| format!("`{}`", v.board.terrain_names[i]))
+            .collect();
+        if !tags.is_empty() {
+            s.push(format!(
+                "The {name} {what} {} cells.",
+                text::join(&tags, "or")
+            ));
+        }
     }
     if let Some(f) = &k.freezes {
         s.push(freeze(cx, name, f));

@@ -21,7 +21,7 @@ pub(super) fn section(cx: &Ctx) -> String {
         join(&names, "and")
     );
     out += &match v.first {
-        First::Seat(p) => format!("{} plays first", player(v, p as usize)),
+        First::Seat(p) => format!("The first turn goes to {}", player(v, p as usize)),
         First::Random => "Who plays first is drawn at random when the game starts".into(),
     };
     out += if names.len() > 2 {
