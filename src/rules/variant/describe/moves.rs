@@ -290,15 +290,15 @@ pub(super) fn custody(v: &Variant, name: &str, c: &Custody) -> String {
             let named = zone_names(v, h)
                 .map(|n| format!("{n} "))
                 .unwrap_or_default();
-            format!(" or an empty {named}cell ({})", text::cells(&v.board, h))
+            format!(" or is an empty {named}cell ({})", text::cells(&v.board, h))
         }
         Some(_) if c.hostile.iter().any(|x| !x.is_empty()) => {
-            format!(" or an empty cell of {}", text::zone(v, &c.hostile))
+            format!(" or is an empty cell of {}", text::zone(v, &c.hostile))
         }
         _ => String::new(),
     };
     let mut out = format!(
-        "When the {name} lands, it captures by custody: {run}{only} next to it {} is taken when the cell beyond closes it, holding {partner}{hostile}.",
+        "When the {name} lands, it captures by custody: {run}{only} next to it {} is taken when the cell beyond holds {partner}{hostile}.",
         directions(&c.lines, false)
     );
     if let Some(e) = &c.enclose {
@@ -308,12 +308,12 @@ pub(super) fn custody(v: &Variant, name: &str, c: &Custody) -> String {
             .map(|z| format!(" standing in {}", text::zone(v, z)))
             .unwrap_or_default();
         out += &format!(
-            " An enemy {}{within} is taken only when enclosed: every cell next to it {} must close it (the board's edge does not).",
+            " An enemy {}{within} is taken only when enclosed: every cell next to it {} must close it, by a piece of the mover's or as an empty hostile cell (the board's edge does not).",
             text::kinds(v, &e.kinds, "or"),
             directions(&c.lines, false)
         );
     }
-    out
+    out + " A piece that moves in between enemies is not taken by moving there."
 }
 
 /// The clause with its subject: `The Rook slides ...`.
@@ -561,7 +561,7 @@ mod tests {
             }),
         };
         let text = custody(&v, "Man", &c);
-        assert!(text.starts_with("When the Man lands, it captures by custody: an enemy piece next to it orthogonally is taken when the cell beyond closes it, holding one of the mover's pieces or an empty `corner` cell (a1, g7)."), "{text}");
+        assert!(text.starts_with("When the Man lands, it captures by custody: an enemy piece next to it orthogonally is taken when the cell beyond holds one of the mover's pieces or is an empty `corner` cell (a1, g7)."), "{text}");
         assert!(
             text.contains(
                 "An enemy King standing in the zone `castle` (c3–e5) is taken only when enclosed"
@@ -581,7 +581,7 @@ mod tests {
         );
         assert!(
             runs.contains("a run of one or more enemy pieces")
-                && runs.ends_with("holding one of the mover's pieces (a Man)."),
+                && runs.contains("the cell beyond holds one of the mover's pieces (a Man)."),
             "{runs}"
         );
     }
