@@ -1,7 +1,7 @@
 //! The command line's syntax: its commands and arguments (clap `Cli` and
 //! `Cmd`), and which file runs each.
 //!
-//! `check`, `positions` (perft, apply, render), `replay`, `bench`, `serve`,
+//! `check`, `rules`, `positions` (perft, apply, render), `replay`, `bench`, `serve`,
 //! `simulate`, `play`, `web`, and `repl` (with its line editor's helper in
 //! `editor`).
 
@@ -13,6 +13,7 @@ mod play_setup;
 mod positions;
 mod repl;
 mod replay;
+mod rules;
 mod serve;
 mod simulate;
 mod web;
@@ -70,6 +71,7 @@ impl Cmd {
         match self {
             Cmd::Repl { options, .. }
             | Cmd::Check { options, .. }
+            | Cmd::Rules { options, .. }
             | Cmd::Perft { options, .. }
             | Cmd::Apply { options, .. }
             | Cmd::Bench { options, .. }
@@ -100,6 +102,12 @@ pub enum Cmd {
     Check {
         #[arg(required = true)]
         variants: Vec<String>,
+        #[arg(long = "option", short = 'o')]
+        options: Vec<String>,
+    },
+    /// Print the variant's rules in Markdown, generated from its declarations
+    Rules {
+        variant: String,
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
     },
@@ -235,7 +243,7 @@ pub fn run(mut cli: Cli) -> i32 {
             Some(o) => o.push(format!("players={n}")),
             None => {
                 eprintln!(
-                    "error: --players goes with repl, check, perft, apply, bench, serve, simulate or play"
+                    "error: --players goes with repl, check, rules, perft, apply, bench, serve, simulate or play"
                 );
                 return 2;
             }
@@ -259,6 +267,7 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
     let ran = match cmd {
         // `check` has exit codes of its own (2: bad options, 1: bad variants).
         Cmd::Check { variants, options } => return Ok(check::check(&variants, &options)),
+        Cmd::Rules { variant, options } => return rules::rules(&variant, &options),
         Cmd::Repl {
             variant,
             seed,

@@ -64,6 +64,8 @@ pub enum Command {
     Options,
     /// Describe the variant's pieces
     Pieces,
+    /// Print the variant's rules in Markdown, generated from its declarations
+    Rules,
     /// Set up a position from a FEN-like line (`clxwkxli/pppppppp/8/8/8/8/PPPPPPPP/ILXKWXLC w`)
     Position {
         #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
@@ -211,6 +213,9 @@ impl Session {
             Command::History => self.history_text(),
             Command::Options => self.options_text(),
             Command::Pieces => self.pieces_text(),
+            Command::Rules => crate::rules::variant::describe::rules_markdown(&self.engine.variant)
+                .trim_end()
+                .to_string(),
             Command::Position { fen } => self.set_position(&fen.join(" "))?,
             Command::Fen => self.engine.to_fen(&self.state),
             Command::SavePosition { file } => self.save_position(&file)?,

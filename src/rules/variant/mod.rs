@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use crate::base::geometry::{Board, Cell};
 
 pub mod actions;
+pub mod describe;
 pub mod forms;
 
 /// A kind of thing that lies on cells (a tile's face, a card): a name and

@@ -1,0 +1,328 @@
+//! The pieces section: each kind, how it moves (from its move
+//! declarations), what happens when it moves onto an enemy, its promotion,
+//! its freeze, whether it is royal; then the moves of two pieces at once
+//! and the passing capture.
+//!
+//! Changes when a kind gains a declared property, or its wording changes.
+
+use super::moves::{self, sentence};
+use super::text::{self, cells, kind, kinds, player};
+use super::Ctx;
+use crate::rules::variant::{Kind, MovePattern, Value};
+
+/// Stands for the kind's name while kinds are compared (kinds that read
+/// alike are described once).
+const NAME: &str = "\u{1}";
+
+/// The pieces section.
+pub(super) fn section(cx: &Ctx) -> String {
+    let v = cx.v;
+    let mut out = String::from("## Pieces\n\n");
+    out += &table(cx);
+    out += &captures(cx);
+    let mut groups: Vec<(Vec<String>, String)> = Vec::new();
+    for &i in &v.show_order {
+        let Some(k) = v.kinds.get(i) else { continue };
+        let text = one_kind(cx, k);
+        match groups.iter_mut().find(|(_, t)| *t == text) {
+            Some((names, _)) => names.push(k.display.clone()),
+            None => groups.push((vec![k.display.clone()], text)),
+        }
+    }
+    for (names, text) in groups {
+        let text = match names.as_slice() {
+            [one] => text.replace(NAME, one),
+            _ => text
+                .replace(&format!("The {NAME}"), "Each of these")
+                .replace(&format!("the {NAME}"), "the piece")
+                .replace(&format!("A {NAME}"), "A piece")
+                .replace(&format!("a new {NAME}"), "a new piece")
+                .replace(NAME, "piece")
+                .replace("Each of these never moves.", "These pieces never move."),
+        };
+        out += &format!("\n### {}\n\n{text}\n", text::join(&names, "and"));
+    }
+    out += &joint_moves(cx);
+    out += &passing(cx);
+    out
+}
+
+/// What happens when a piece moves onto an enemy piece, said once.
+fn captures(cx: &Ctx) -> String {
+    let v = cx.v;
+    let onto_enemy = v
+        .kinds
+        .iter()
+        .any(|k| k.moves.iter().any(|m| target(m).enemy));
+    let mut out = String::new();
+    if onto_enemy {
+        out += if cx.has_hook("strike") {
+            "\nA piece that moves onto an enemy piece strikes it: the script decides who wins (`rules.strike`: the striker, the defender, both removed, or neither)."
+        } else {
+            "\nA piece that moves onto an enemy piece captures it by replacement: the enemy piece is removed and the mover takes its square."
+        };
+        if v.strike_reveals {
+            out += " Both pieces are first shown to every player.";
+        }
+        out.push('\n');
+    }
+    if cx.has_hook("captures") {
+        out += "\nA move may also capture other pieces, in the ways the script says (`rules.captures`).\n";
+    }
+    out
+}
+
+fn target(m: &MovePattern) -> &crate::rules::variant::Target {
+    match m {
+        MovePattern::Step { target, .. }
+        | MovePattern::Slide { target, .. }
+        | MovePattern::Path { target, .. } => target,
+    }
+}
+
+/// The army at a glance: symbol, letters, rank, how many.
+fn table(cx: &Ctx) -> String {
+    let v = cx.v;
+    let ranks = v.kinds.iter().any(|k| k.rank != 0);
+    // Armies come from the start position: a column per player.
+    let start = v
+        .start
+        .as_deref()
+        .filter(|_| v.setup_zones.iter().all(|z| z.is_empty()))
+        .and_then(|s| super::board::start_pieces(cx, s));
+    let columns: Vec<String> = match &start {
+        Some(_) => (0..v.players.len().min(2)).map(|p| player(v, p)).collect(),
+        None => vec!["Per player".into()],
+    };
+    let mut out = String::from("| Piece | Symbol | Code |");
+    out += if ranks { " Rank |" } else { "" };
+    out += &format!(" {} |\n|---|---|---|", columns.join(" | "));
+    out += if ranks { "---|" } else { "" };
+    out += &"---|".repeat(columns.len());
+    out.push('\n');
+    for &i in &v.show_order {
+        let Some(k) = v.kinds.get(i) else { continue };
+        let letter = k.code.map_or_else(|| "–".into(), String::from);
+        out += &format!("| {} | `{}` | {letter} |", k.display, k.symbol);
+        if ranks {
+            out += &format!(" {} |", k.rank);
+        }
+        for p in 0..columns.len() {
+            out += &format!(" {} |", army_count(cx, k, i, p, start.as_deref()));
+        }
+        out.push('\n');
+    }
+    let army: u32 = v.kinds.iter().map(|k| k.count).sum();
+    let mut notes: Vec<String> = Vec::new();
+    if v.kinds.iter().any(|k| k.code.is_some()) {
+        notes.push("The code is the piece's letter in setups and positions.".into());
+    }
+    if ranks {
+        notes.push("A piece's rank is for the rules to compare.".into());
+    }
+    if !v.setup_zones.iter().all(|z| z.is_empty()) {
+        notes.push(format!("Each player's army is {army} pieces."));
+    }
+    if !notes.is_empty() {
+        out += &format!("\n{}\n", notes.join(" "));
+    }
+    out
+}
+
+/// How many of kind `index` player `p` has: the army count when armies
+/// are set up, else what placements and the start position give.
+fn army_count(
+    cx: &Ctx,
+    k: &Kind,
+    index: usize,
+    p: usize,
+    start: Option<&[(usize, usize, crate::base::geometry::Cell)]>,
+) -> String {
+    let placed = k
+        .forms
+        .iter()
+        .any(|f| matches!(f, crate::rules::variant::forms::Form::Place(_)));
+    if placed {
+        "unlimited supply".into()
+    } else if let Some(on) = start {
+        on.iter()
+            .filter(|x| x.0 == p && x.1 == index)
+            .count()
+            .to_string()
+    } else if k.count == 0 && cx.has_hook("setup") {
+        "made by the script".into()
+    } else if k.count == 0 {
+        "none at the start".into()
+    } else {
+        k.count.to_string()
+    }
+}
+
+/// Everything about one kind, as a paragraph of sentences ([`NAME`] for
+/// its name).
+fn one_kind(cx: &Ctx, k: &Kind) -> String {
+    let v = cx.v;
+    let mut s: Vec<String> = Vec::new();
+    let name = NAME;
+    if !k.is_mobile() {
+        s.push(if v.actions.iter().any(|a| a.moves) {
+            format!("The {name} has no moves of its own; it moves by the actions below.")
+        } else {
+            format!("The {name} never moves.")
+        });
+    }
+    for m in &k.moves {
+        s.push(sentence(name, &moves::pattern(v, m)));
+    }
+    for f in &k.forms {
+        s.push(moves::form(v, name, f));
+    }
+    if let Some(p) = &k.promote {
+        let to = if p.to.len() == 1 {
+            format!("becomes a {}", kind(v, p.to[0]))
+        } else {
+            format!(
+                "becomes, as its player chooses, a {}",
+                kinds(v, &p.to, "or")
+            )
+        };
+        s.push(format!(
+            "A {name} that reaches {} {to}.",
+            text::zone(v, &p.zone)
+        ));
+    }
+    if let Some(c) = &k.custody {
+        s.push(moves::custody(v, name, c));
+    }
+    for (bits, what) in [
+        (k.barred, "may neither enter nor pass"),
+        (k.no_stop, "may pass but not stop on"),
+    ] {
+        let tags: Vec<String> = (0..v.board.terrain_names.len())
+            .filter(|i| bits & (1 << i) != 0)
+            .map(|i| format!("`{}`", v.board.terrain_names[i]))
+            .collect();
+        if !tags.is_empty() {
+            s.push(format!(
+                "The {name} {what} {} cells.",
+                text::join(&tags, "or")
+            ));
+        }
+    }
+    if let Some(f) = &k.freezes {
+        s.push(freeze(cx, name, f));
+    }
+    if k.royal {
+        s.push(format!("The {name} is royal: no action may leave it where the opponent could capture it, and a player who cannot act while it could be captured is checkmated and loses."));
+    }
+    if v.public_attrs
+        .iter()
+        .any(|a| k.attrs.iter().any(|(x, _)| x == a))
+    {
+        s.push("Some of its attributes are shown to every player.".into());
+    }
+    if !k.attrs.is_empty() {
+        let attrs: Vec<String> = k
+            .attrs
+            .iter()
+            .map(|(a, val)| match val {
+                Value::Bool(true) => format!("`{a}`"),
+                other => format!("`{a}` = {other}"),
+            })
+            .collect();
+        s.push(format!(
+            "It carries {} for the rules to read.",
+            text::join(&attrs, "and")
+        ));
+    }
+    s.join(" ")
+}
+
+fn freeze(cx: &Ctx, name: &str, f: &crate::rules::variant::Freeze) -> String {
+    let v = cx.v;
+    let which = match &f.kinds {
+        Some(k) => format!("an enemy {}", kinds(v, k, "or")),
+        None => "any enemy piece".into(),
+    };
+    let mut out = format!(
+        "It freezes {which} next to it {}: that piece cannot move",
+        text::directions(&f.near, false)
+    );
+    if !f.unless_beside.is_empty() {
+        out += &format!(
+            ", unless another {} of the frozen piece's side also stands next to the {name}",
+            kinds(v, &f.unless_beside, "or")
+        );
+    }
+    out + "."
+}
+
+/// The moves of two pieces at once (`rules.joint_moves`).
+fn joint_moves(cx: &Ctx) -> String {
+    let v = cx.v;
+    let Some(j) = &v.joint_moves else {
+        return String::new();
+    };
+    let b = &v.board;
+    let mut out = format!("\n### Moves of two pieces at once\n\nEach is open while its right (a bit of the counter `{}`) is set; a move that starts or ends on either piece's starting square clears that right.\n\n", j.counter);
+    for m in &j.moves {
+        let named = v
+            .notation
+            .named(m.piece, m.from, m.to)
+            .map(|n| format!(" (written `{}`)", n.name))
+            .unwrap_or_default();
+        let mut need = Vec::new();
+        if !m.empty.is_empty() {
+            need.push(format!("{} empty", cells(b, &m.empty)));
+        }
+        if !m.safe.is_empty() {
+            need.push(format!(
+                "the {} not capturable on {}",
+                kind(v, m.piece),
+                text::join(
+                    &m.safe.iter().map(|&c| b.cell_name(c)).collect::<Vec<_>>(),
+                    "or"
+                )
+            ));
+        }
+        out += &format!(
+            "- {}: the {} {}→{} with the {} {}→{}{named}, right {}{}.\n",
+            player(v, m.player as usize),
+            kind(v, m.piece),
+            b.cell_name(m.from),
+            b.cell_name(m.to),
+            kind(v, m.partner),
+            b.cell_name(m.partner_from),
+            b.cell_name(m.partner_to),
+            m.right,
+            if need.is_empty() {
+                String::new()
+            } else {
+                format!("; needs {}", text::join(&need, "and"))
+            }
+        );
+    }
+    out
+}
+
+/// The capture of a piece that passed a square (`rules.passing`).
+fn passing(cx: &Ctx) -> String {
+    let v = cx.v;
+    let Some(p) = &v.passing else {
+        return String::new();
+    };
+    let ks = kinds(v, &p.kinds, "or");
+    let dir = p
+        .step
+        .first()
+        .map(|&d| text::directions(&[d], false))
+        .unwrap_or_default();
+    let dir = if p.step.len() > 1 && p.step.get(1) == Some(&(p.step[0].0, -p.step[0].1)) {
+        "straight forward".to_string()
+    } else {
+        dir
+    };
+    format!(
+        "\n### Capturing a piece that passed\n\nA {ks} that moves two or more squares {dir} leaves the square it passed open for one ply: an enemy {ks} that could move onto that square, were the passer standing there, may move there and take the passer.\n"
+    )
+}
