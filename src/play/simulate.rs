@@ -73,6 +73,9 @@ pub struct RunFile {
     pub games: u64,
     /// `I/N` when this file holds one shard, else absent.
     pub shard: Option<(u64, u64)>,
+    /// The option a `--sweep` varies, one arm per value (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<String>,
     pub arms: Vec<Arm>,
 }
 
@@ -82,12 +85,43 @@ pub struct Config {
     pub base_options: Vec<(String, String)>,
     /// A second option set to compare with, when given.
     pub compare: Option<Vec<(String, String)>>,
+    /// One arm per value of this option instead (`--sweep NAME=a,b,c`).
+    pub sweep: Option<(String, Vec<String>)>,
     pub seats: Vec<AgentSpec>,
     pub games: u64,
     pub seed: u64,
     pub shard: Option<(u64, u64)>,
     pub threads: Option<usize>,
     pub progress: bool,
+    /// Keep each game's moves for the sink (`--games-out-moves`).
+    pub moves: bool,
+}
+
+/// Parses `NAME=a,b,c`: an option and two or more distinct values.
+pub fn parse_sweep(text: &str) -> Result<(String, Vec<String>), String> {
+    let bad = |why: &str| format!("--sweep `{text}`: {why} (expected NAME=a,b,c)");
+    let (name, values) = text
+        .split_once('=')
+        .ok_or_else(|| bad("no `=` after the option's name"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(bad("no option name"));
+    }
+    let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+    if values.iter().any(String::is_empty) {
+        return Err(bad("an empty value"));
+    }
+    if values.len() < 2 {
+        return Err(bad("a sweep needs two values or more"));
+    }
+    if let Some(v) = values
+        .iter()
+        .enumerate()
+        .find_map(|(i, v)| values[..i].contains(v).then_some(v))
+    {
+        return Err(bad(&format!("the value `{v}` is given twice")));
+    }
+    Ok((name.to_string(), values))
 }
 
 /// Parses `I/N` (0 <= I < N).
@@ -126,6 +160,18 @@ fn pairs_text(p: &[(String, String)]) -> Vec<String> {
 
 /// Plays one game between agents; `engine` is loaded with the arm's options.
 pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) -> GameResult {
+    play_game_moves(engine, seats, base, index, false).0
+}
+
+/// [`play_game`], also giving the actions' texts in order when `keep_moves`.
+pub fn play_game_moves(
+    engine: &Engine,
+    seats: &[AgentSpec],
+    base: u64,
+    index: u64,
+    keep_moves: bool,
+) -> (GameResult, Option<Vec<String>>) {
+    let mut moves = keep_moves.then(Vec::new);
     let seed = game_seed(base, index);
     let mut state = engine.new_game(seed, &[]);
     let mut agents: Vec<_> = seats
@@ -150,6 +196,9 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
                 break;
             }
         };
+        if let Some(m) = &mut moves {
+            m.push(engine.action_text(&state, &a));
+        }
         if engine.apply(&mut state, &a).is_err() {
             stuck = Some("rule error");
             break;
@@ -159,14 +208,15 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
         (Some(o), _) => (o.winners.clone(), ending_of(&o.reason)),
         (None, why) => (Vec::new(), why.unwrap_or("unfinished").to_string()),
     };
-    GameResult {
+    let game = GameResult {
         index,
         seed,
         winners,
         ending,
         plies: state.ply,
         search: agents.iter().map(|a| a.searched()).collect(),
-    }
+    };
+    (game, moves)
 }
 
 /// How a game ended: the outcome's reason as the rules gave it (player
@@ -200,18 +250,45 @@ fn batches(count: u64) -> impl Iterator<Item = std::ops::Range<u64>> {
     (0..count.div_ceil(BATCH)).map(move |b| b * BATCH..((b + 1) * BATCH).min(count))
 }
 
-/// Plays a run (or this process's shard of it).
-pub fn run(cfg: &Config) -> Result<RunFile, String> {
-    let mut option_sets = vec![cfg.base_options.clone()];
-    if let Some(c) = &cfg.compare {
-        let mut b = cfg.base_options.clone();
-        for (k, v) in c {
-            b.retain(|(k2, _)| k2 != k);
-            b.push((k.clone(), v.clone()));
-        }
-        option_sets.push(b);
+/// `base` with `changes` set (each replacing the base's value).
+fn with_options(base: &[(String, String)], changes: &[(String, String)]) -> Vec<(String, String)> {
+    let mut b = base.to_vec();
+    for (k, v) in changes {
+        b.retain(|(k2, _)| k2 != k);
+        b.push((k.clone(), v.clone()));
     }
-    let engines = option_sets
+    b
+}
+
+/// The option sets of a run's arms, in order: the base (and the compared
+/// set), or one per value of a sweep.
+pub fn option_sets(cfg: &Config) -> Vec<Vec<(String, String)>> {
+    if let Some((name, values)) = &cfg.sweep {
+        return values
+            .iter()
+            .map(|v| with_options(&cfg.base_options, &[(name.clone(), v.clone())]))
+            .collect();
+    }
+    let mut sets = vec![cfg.base_options.clone()];
+    if let Some(c) = &cfg.compare {
+        sets.push(with_options(&cfg.base_options, c));
+    }
+    sets
+}
+
+/// Loads the variant under every arm's options and checks the seats: what
+/// [`run`] would refuse, refused before anything is played or written.
+pub fn check(cfg: &Config) -> Result<Vec<String>, String> {
+    if cfg.sweep.is_some() && cfg.compare.is_some() {
+        return Err("--sweep and --compare cannot be used together".into());
+    }
+    if let Some((name, _)) = &cfg.sweep {
+        if cfg.base_options.iter().any(|(k, _)| k == name) {
+            return Err(format!("--sweep and --option both set `{name}`"));
+        }
+    }
+    let sets = option_sets(cfg);
+    let engines = sets
         .iter()
         .map(|o| Engine::load(&cfg.variant, o).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
@@ -223,6 +300,26 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
             players.len()
         ));
     }
+    if cfg.threads.is_some_and(|t| t > THREADS_MAX) {
+        return Err(format!("--threads is at most {THREADS_MAX}"));
+    }
+    Ok(players)
+}
+
+/// Where a run sends each game as it finishes: the arm's number, the
+/// game, and its moves when the run keeps them. Games come in index order
+/// (and arm order within an index) whatever the threads.
+pub type Sink<'a> = dyn FnMut(usize, &GameResult, Option<&[String]>) -> Result<(), String> + 'a;
+
+/// Plays a run (or this process's shard of it).
+pub fn run(cfg: &Config) -> Result<RunFile, String> {
+    run_into(cfg, &mut |_, _, _| Ok(()))
+}
+
+/// [`run`], handing each finished game to `sink` batch by batch.
+pub fn run_into(cfg: &Config, sink: &mut Sink) -> Result<RunFile, String> {
+    let players = check(cfg)?;
+    let option_sets = option_sets(cfg);
     let (first, step) = cfg.shard.unwrap_or((0, 1));
     let count = shard_games(cfg.games, cfg.shard);
     let bar = if cfg.progress && std::io::stderr().is_terminal() {
@@ -238,9 +335,6 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    if cfg.threads.is_some_and(|t| t > THREADS_MAX) {
-        return Err(format!("--threads is at most {THREADS_MAX}"));
-    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.unwrap_or(0))
         .build()
@@ -259,7 +353,8 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
         let jobs: Vec<(usize, u64)> = (0..option_sets.len())
             .flat_map(|arm| batch.clone().map(move |j| (arm, first + j * step)))
             .collect();
-        let results: Vec<Result<(usize, GameResult), String>> = pool.install(|| {
+        type Played = (GameResult, Option<Vec<String>>);
+        let results: Vec<Result<(usize, Played), String>> = pool.install(|| {
             jobs.par_iter()
                 .map_init(
                     || -> Result<Vec<Engine>, String> {
@@ -270,15 +365,23 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
                     },
                     |engines, &(arm, i)| {
                         let engines = engines.as_ref().map_err(|e| e.clone())?;
-                        let r = play_game(&engines[arm], &cfg.seats, cfg.seed, i);
+                        let r = play_game_moves(&engines[arm], &cfg.seats, cfg.seed, i, cfg.moves);
                         bar.inc(1);
                         Ok((arm, r))
                     },
                 )
                 .collect()
         });
-        for r in results {
-            let (arm, g) = r?;
+        let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        // Jobs are arm by arm; the sink gets them game by game.
+        let per_arm = batch.end - batch.start;
+        for j in 0..per_arm as usize {
+            for arm in 0..option_sets.len() {
+                let (_, (g, moves)) = &results[arm * per_arm as usize + j];
+                sink(arm, g, moves.as_deref())?;
+            }
+        }
+        for (arm, (g, _)) in results {
             arms[arm].games.push(g);
         }
     }
@@ -293,6 +396,7 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
         seed: cfg.seed,
         games: cfg.games,
         shard: cfg.shard,
+        sweep: cfg.sweep.as_ref().map(|(name, _)| name.clone()),
         arms,
     })
 }
@@ -309,6 +413,7 @@ pub fn merge(files: &[RunFile]) -> Result<RunFile, String> {
     for f in files {
         if f.variant != first.variant
             || f.seats != first.seats
+            || f.sweep != first.sweep
             || f.seed != first.seed
             || f.games != first.games
             || f.arms.len() != first.arms.len()
@@ -340,6 +445,127 @@ pub fn merge(files: &[RunFile]) -> Result<RunFile, String> {
         );
     }
     Ok(out)
+}
+
+// ------------------------------------------------------------ games out
+
+/// One seat of a game line: who played it and how it ended for them.
+#[derive(Debug, Serialize)]
+struct SeatLine<'a> {
+    player: &'a str,
+    agent: &'a str,
+    /// `won`, `lost`, or `draw` (a game without winners).
+    result: &'static str,
+}
+
+/// One line of `--games-out`.
+#[derive(Debug, Serialize)]
+struct GameLine<'a> {
+    variant: &'a str,
+    index: u64,
+    seed: u64,
+    /// The arm's number in the run (0 first) and its options.
+    arm: usize,
+    options: &'a [String],
+    seats: Vec<SeatLine<'a>>,
+    winners: Vec<&'a str>,
+    ending: &'a str,
+    plies: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<&'a [String]>,
+}
+
+/// Writes games as JSON lines (`--games-out`), one per game.
+pub struct GameLines<W: std::io::Write> {
+    out: W,
+    variant: String,
+    players: Vec<String>,
+    agents: Vec<String>,
+    /// Each arm's options, `NAME=VALUE`.
+    options: Vec<Vec<String>>,
+}
+
+impl<W: std::io::Write> GameLines<W> {
+    /// Lines for the games of `cfg`'s run (whose variant has `players`).
+    pub fn new(out: W, cfg: &Config, players: &[String]) -> Self {
+        GameLines {
+            out,
+            variant: cfg.variant.clone(),
+            players: players.to_vec(),
+            agents: cfg.seats.iter().map(|s| s.text()).collect(),
+            options: option_sets(cfg).iter().map(|o| pairs_text(o)).collect(),
+        }
+    }
+
+    /// Lines for the games of a run already played (`simulate merge`).
+    pub fn of_run(out: W, run: &RunFile) -> Self {
+        GameLines {
+            out,
+            variant: run.variant.clone(),
+            players: run.players.clone(),
+            agents: run.seats.clone(),
+            options: run.arms.iter().map(|a| a.options.clone()).collect(),
+        }
+    }
+
+    /// Writes game `g` of arm `arm`.
+    pub fn write(
+        &mut self,
+        arm: usize,
+        g: &GameResult,
+        moves: Option<&[String]>,
+    ) -> std::io::Result<()> {
+        let name = |p: &PlayerId| self.players.get(*p as usize).map_or("?", String::as_str);
+        let line = GameLine {
+            variant: &self.variant,
+            index: g.index,
+            seed: g.seed,
+            arm,
+            options: self.options.get(arm).map_or(&[], Vec::as_slice),
+            seats: self
+                .players
+                .iter()
+                .enumerate()
+                .map(|(p, player)| SeatLine {
+                    player,
+                    agent: self.agents.get(p).map_or("", String::as_str),
+                    result: if g.winners.is_empty() {
+                        "draw"
+                    } else if g.winners.contains(&(p as PlayerId)) {
+                        "won"
+                    } else {
+                        "lost"
+                    },
+                })
+                .collect(),
+            winners: g.winners.iter().map(name).collect(),
+            ending: &g.ending,
+            plies: g.plies,
+            moves,
+        };
+        serde_json::to_writer(&mut self.out, &line)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Writes every game of `run`, in index order (arm order within an
+    /// index), as a run streams them.
+    pub fn write_run(&mut self, run: &RunFile) -> std::io::Result<()> {
+        let mut all: Vec<(u64, usize, &GameResult)> = run
+            .arms
+            .iter()
+            .enumerate()
+            .flat_map(|(arm, a)| a.games.iter().map(move |g| (g.index, arm, g)))
+            .collect();
+        all.sort_by_key(|&(index, arm, _)| (index, arm));
+        for (_, arm, g) in all {
+            self.write(arm, g, None)?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 // ------------------------------------------------------------- statistics
@@ -501,6 +727,9 @@ pub struct Report {
     pub seed: u64,
     pub games: u64,
     pub shard: Option<(u64, u64)>,
+    /// The option a `--sweep` varies (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<String>,
     pub arms: Vec<Stats>,
     pub compare: Option<Vec<Diff>>,
 }
@@ -511,6 +740,7 @@ pub fn report(run: &RunFile) -> Report {
         seed: run.seed,
         games: run.games,
         shard: run.shard,
+        sweep: run.sweep.clone(),
         arms: run.arms.iter().map(|a| stats(run, a)).collect(),
         compare: (run.arms.len() == 2).then(|| compare(run, &run.arms[0], &run.arms[1])),
     }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::base::limits::write_user_file;
+use crate::base::limits::{io_words, write_user_file, write_user_file_whole};
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 
@@ -35,6 +35,18 @@ pub struct SimulateArgs {
     /// Print the statistics as JSON (to stdout, or to FILE)
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub json: Option<String>,
+    /// Write one JSON line per game to FILE as games finish (index order)
+    #[arg(long, value_name = "FILE")]
+    pub games_out: Option<PathBuf>,
+    /// With --games-out: each line also lists the game's moves
+    #[arg(long, requires = "games_out")]
+    pub games_out_moves: bool,
+    /// Write the results as charts: FILE.html (self-contained page) or FILE.svg
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// One arm per value of an option instead of one: NAME=a,b,c
+    #[arg(long, value_name = "NAME=a,b,c")]
+    pub sweep: Option<String>,
     /// Worker threads (default: all cores)
     #[arg(long)]
     pub threads: Option<usize>,
@@ -43,8 +55,81 @@ pub struct SimulateArgs {
     pub quiet: bool,
 }
 
+/// What `--report` writes, from the file's extension.
+#[derive(Clone, Copy)]
+enum ReportKind {
+    Html,
+    Svg,
+}
+
+fn report_kind(path: &Path) -> Result<ReportKind, String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("html" | "htm") => Ok(ReportKind::Html),
+        Some("svg") => Ok(ReportKind::Svg),
+        _ => Err(format!(
+            "--report {}: name a .html or .svg file",
+            path.display()
+        )),
+    }
+}
+
+/// Fails now, before any game is played, if `path` cannot be written; an
+/// existing file is left as it is, a new one is not left behind.
+fn check_writable(path: &Path) -> Result<(), String> {
+    let shown = path.display().to_string();
+    let err = |e: std::io::Error| format!("{shown}: cannot write: {}", io_words(&e));
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(format!("{shown}: cannot write: a folder"));
+    }
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(err)?;
+    } else {
+        std::fs::File::create(path).map_err(err)?;
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+fn write_report(
+    path: &Path,
+    kind: ReportKind,
+    run: &crate::play::simulate::RunFile,
+) -> Result<(), String> {
+    let text = match kind {
+        ReportKind::Html => crate::front::report::html(run),
+        ReportKind::Svg => crate::front::report::svg(run),
+    };
+    write_user_file_whole(path, &path.display().to_string(), text)
+}
+
+/// Opens `--games-out` for writing (created or emptied).
+fn open_games_out(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, String> {
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(format!("{}: cannot write: a folder", path.display()));
+    }
+    std::fs::File::create(path)
+        .map(std::io::BufWriter::new)
+        .map_err(|e| format!("{}: cannot write: {}", path.display(), io_words(&e)))
+}
+
 pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
     use crate::play::simulate as sim;
+    let report = a
+        .report
+        .as_deref()
+        .map(|p| report_kind(p).map(|k| (p, k)))
+        .transpose()?;
+    let write_error = |path: &Path| {
+        let shown = path.display().to_string();
+        move |e: std::io::Error| format!("{shown}: cannot write: {}", io_words(&e))
+    };
     let emit = |run: &sim::RunFile| -> Result<(), String> {
         match a.json.as_deref() {
             Some(dest) => {
@@ -73,7 +158,24 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
                     .map_err(|e| format!("{f}: not a simulate shard file: {e}"))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        if a.games_out_moves {
+            return Err("--games-out-moves: shard files keep no moves".into());
+        }
+        if a.sweep.is_some() {
+            return Err("--sweep is a setting of the run, not of merge".into());
+        }
         let run = sim::merge(&files)?;
+        if let Some((path, kind)) = report {
+            check_writable(path)?;
+            write_report(path, kind, &run)?;
+        }
+        if let Some(path) = &a.games_out {
+            let mut lines = sim::GameLines::of_run(open_games_out(path)?, &run);
+            lines
+                .write_run(&run)
+                .and_then(|()| lines.flush())
+                .map_err(write_error(path))?;
+        }
         return emit(&run);
     }
     if a.args.len() > 1 {
@@ -91,12 +193,8 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
     } else {
         Some(parse_pairs(&a.compare)?)
     };
+    let sweep = a.sweep.as_deref().map(sim::parse_sweep).transpose()?;
     let engine = Engine::load(&a.args[0], &base_options).map_err(|e| e.to_string())?;
-    if let Some(c) = &compare {
-        let mut b = base_options.clone();
-        b.extend(c.iter().cloned());
-        Engine::load(&a.args[0], &b).map_err(|e| e.to_string())?;
-    }
     let seats = crate::play::simulate::parse_seats(&a.seats, engine.variant.players.len())?;
     let shard = a.shard.as_deref().map(sim::parse_shard).transpose()?;
     let cfg = sim::Config {
@@ -109,9 +207,33 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
         shard,
         threads: a.threads,
         progress: !a.quiet,
+        sweep,
+        moves: a.games_out_moves,
+    };
+    // Everything that can be refused is refused before the first game.
+    let players = sim::check(&cfg)?;
+    if let Some((path, _)) = report {
+        check_writable(path)?;
+    }
+    let mut lines = match &a.games_out {
+        Some(path) => Some(sim::GameLines::new(open_games_out(path)?, &cfg, &players)),
+        None => None,
     };
     let start = Instant::now();
-    let run = sim::run(&cfg)?;
+    let run = match (&mut lines, &a.games_out) {
+        (Some(lines), Some(path)) => {
+            let e = write_error(path);
+            let run = sim::run_into(&cfg, &mut |arm, g, moves| {
+                lines.write(arm, g, moves).map_err(&e)
+            })?;
+            lines.flush().map_err(&e)?;
+            run
+        }
+        _ => sim::run(&cfg)?,
+    };
+    if let Some((path, kind)) = report {
+        write_report(path, kind, &run)?;
+    }
     if let Some((i, n)) = shard {
         let path = a
             .out
