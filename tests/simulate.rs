@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+mod browser;
+
 fn sandtable(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
         .args(args)
@@ -882,4 +884,61 @@ fn merged_shards_write_the_games_and_the_report_of_the_whole_run() {
     let read = |name: &str| std::fs::read_to_string(p(name)).unwrap();
     assert_eq!(read("merged.jsonl"), read("whole.jsonl"));
     assert_eq!(read("merged.html"), read("whole.html"));
+}
+
+/// The run: Ultimate Lightning with `--compare rescues=2`, its
+/// games as lines and its report, opened in Chromium from the file alone.
+#[test]
+fn the_report_of_a_compared_run_opens_in_a_browser_without_the_network() {
+    let Some(mut b) = browser::Browser::launch(
+        "the_report_of_a_compared_run_opens_in_a_browser_without_the_network",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (html, games) = (
+        dir.path().join("report.html"),
+        dir.path().join("games.jsonl"),
+    );
+    let summary = json(&[
+        "simulate",
+        "ultimate_lightning",
+        "--games",
+        "40",
+        "--seats",
+        "random",
+        "--seed",
+        "1",
+        "--compare",
+        "rescues=2",
+        "-q",
+        "--games-out",
+        games.to_str().unwrap(),
+        "--report",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(lines_of(&games).len(), 80);
+    let page = b.open(&format!("file://{}", html.display()), "");
+    b.wait(&page, "document.readyState === 'complete'", 20);
+    // Every chart is drawn (it has a size), nothing was fetched.
+    let drawn = b.eval(
+        &page,
+        "[...document.querySelectorAll('svg.chart')].map(s => { const r = s.getBoundingClientRect(); return r.width > 100 && r.height > 50; })",
+    );
+    assert_eq!(
+        drawn,
+        serde_json::json!([true, true, true, true]),
+        "rates, compare, length, endings"
+    );
+    let fetched = b.eval(&page, "performance.getEntriesByType('resource').length");
+    assert_eq!(fetched, serde_json::json!(0));
+    // What the page shows is the run's: the first p-value, read in the DOM.
+    let p = b.eval(&page, "document.querySelector('g.diff').dataset.p");
+    assert_eq!(
+        f(p.as_str().unwrap()),
+        summary["compare"][0]["p_value"].as_f64().unwrap()
+    );
+    if let Some(path) = browser::screenshot_path("simulate_report.png") {
+        b.screenshot_page(&page, &path);
+    }
 }
