@@ -942,3 +942,46 @@ fn the_report_of_a_compared_run_opens_in_a_browser_without_the_network() {
         b.screenshot_page(&page, &path);
     }
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn games_out_is_written_while_a_long_run_plays_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.jsonl");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", 256 << 10))
+        .arg(env!("CARGO_BIN_EXE_sandtable"))
+        .args([
+            "simulate",
+            REACH,
+            "--games",
+            "1000000000",
+            "--threads",
+            "1",
+            "-q",
+            "--games-out",
+            out.to_str().unwrap(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run sandtable");
+    // Two batches of 4,096 games in the file while the run goes on.
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut lines = 0;
+    while std::time::Instant::now() < end && lines <= 8192 {
+        assert!(child.try_wait().unwrap().is_none(), "simulate ended early");
+        lines = std::fs::read_to_string(&out).map_or(0, |t| t.lines().count());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    child.kill().ok();
+    child.wait().ok();
+    assert!(lines > 8192, "only {lines} lines after 60 s");
+    let text = std::fs::read_to_string(&out).unwrap();
+    for (i, l) in text.lines().take(8192).enumerate() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["index"], i as u64);
+    }
+}

@@ -416,10 +416,12 @@ fn sweep_chart(r: &Report, name: &str) -> Chart {
             .filter_map(|(i, s)| rate_rows(s, i).into_iter().nth(k))
             .collect();
         let Some(first) = rows.first() else { continue };
+        // Each series a little to the side, so intervals do not hide each other.
+        let shift = 7.0 * (k as f64 - (series as f64 - 1.0) / 2.0);
         let (c, label) = (first.colour, first.label());
         let points: Vec<String> = rows
             .iter()
-            .map(|row| format!("{},{}", x_of(row.arm), y_of(row.rate.rate)))
+            .map(|row| format!("{},{}", x_of(row.arm) + shift, y_of(row.rate.rate)))
             .collect();
         let _ = write!(
             body,
@@ -432,7 +434,7 @@ fn sweep_chart(r: &Report, name: &str) -> Chart {
             }
         );
         for row in &rows {
-            let x = x_of(row.arm);
+            let x = x_of(row.arm) + shift;
             let _ = write!(
                 body,
                 "<g class=\"sweep-point\" data-value=\"{v}\" {attrs}><title>{name}={v}: {tip}</title><line x1=\"{x}\" y1=\"{lo}\" x2=\"{x}\" y2=\"{hi}\" stroke=\"{c}\" stroke-width=\"2\"/><circle cx=\"{x}\" cy=\"{y}\" r=\"4\" fill=\"{c}\"/></g>",
