@@ -273,16 +273,7 @@ fn players_flag_sets_the_number_of_seats() {
 #[cfg(target_os = "linux")]
 fn run_bounded(args: &[&str], kib: u64, secs: u64) -> Option<(Option<i32>, String)> {
     use std::io::Read;
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_sandtable"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run sandtable");
+    let mut child = spawn_bounded(args, kib);
     let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     while std::time::Instant::now() < end {
         if let Some(status) = child.try_wait().unwrap() {
@@ -297,21 +288,40 @@ fn run_bounded(args: &[&str], kib: u64, secs: u64) -> Option<(Option<i32>, Strin
     None
 }
 
+/// Starts sandtable under an address-space limit of `kib` KiB, its
+/// standard error piped.
+#[cfg(target_os = "linux")]
+fn spawn_bounded(args: &[&str], kib: u64) -> std::process::Child {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_sandtable"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sandtable")
+}
+
+/// A run that would take days, on one thread.
+#[cfg(target_os = "linux")]
+const BILLION_GAMES: [&str; 7] = [
+    "simulate",
+    REACH,
+    "--games",
+    "1000000000",
+    "--threads",
+    "1",
+    "-q",
+];
+
 #[test]
 #[cfg(target_os = "linux")]
 fn a_billion_games_start_playing_in_bounded_memory() {
     // Today's main collects the billion game indices first and aborts
     // (`memory allocation of ... failed`) within seconds under this limit.
-    let args = [
-        "simulate",
-        REACH,
-        "--games",
-        "1000000000",
-        "--threads",
-        "1",
-        "-q",
-    ];
-    if let Some((code, err)) = run_bounded(&args, 256 << 10, 6) {
+    if let Some((code, err)) = run_bounded(&BILLION_GAMES, 256 << 10, 6) {
         panic!("simulate ended early ({code:?}): {err}");
     }
 }
@@ -349,6 +359,21 @@ fn sandtable_in(dir: &std::path::Path, args: &[&str]) -> (bool, String, String) 
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// A run of random seats on REACH, compared with `reach=false`.
+fn reach_compared(games: &'static str) -> Vec<&'static str> {
+    vec![
+        "simulate",
+        REACH,
+        "--games",
+        games,
+        "--seats",
+        "random",
+        "--compare",
+        "reach=false",
+        "-q",
+    ]
 }
 
 fn reach_path() -> String {
@@ -404,22 +429,8 @@ fn games_out_lines_add_up_to_the_summary_in_index_order_whatever_the_threads() {
     let dir = tempfile::tempdir().unwrap();
     let (g1, g3) = (dir.path().join("one.jsonl"), dir.path().join("three.jsonl"));
     let run = |out: &std::path::Path, threads: &str| -> serde_json::Value {
-        let args = [
-            "simulate",
-            REACH,
-            "--games",
-            "60",
-            "--seats",
-            "random",
-            "--compare",
-            "reach=false",
-            "--threads",
-            threads,
-            "-q",
-            "--games-out",
-            out.to_str().unwrap(),
-        ];
-        json(&args)
+        let extra = ["--threads", threads, "--games-out", out.to_str().unwrap()];
+        json(&[&reach_compared("60")[..], &extra].concat())
     };
     let summary = run(&g3, "3");
     assert_eq!(run(&g1, "1"), summary);
@@ -696,34 +707,14 @@ fn the_report_draws_the_numbers_of_the_run_in_html_and_svg() {
         dir.path().join("r.svg"),
         dir.path().join("g.jsonl"),
     );
-    let summary = json(&[
-        "simulate",
-        REACH,
-        "--games",
-        "50",
-        "--seats",
-        "random",
-        "--compare",
-        "reach=false",
-        "-q",
-        "--report",
+    let run = reach_compared("50");
+    let (html_s, svg_s, games_s) = (
         html.to_str().unwrap(),
-        "--games-out",
-        games.to_str().unwrap(),
-    ]);
-    ok(&[
-        "simulate",
-        REACH,
-        "--games",
-        "50",
-        "--seats",
-        "random",
-        "--compare",
-        "reach=false",
-        "-q",
-        "--report",
         svg.to_str().unwrap(),
-    ]);
+        games.to_str().unwrap(),
+    );
+    let summary = json(&[&run[..], &["--report", html_s, "--games-out", games_s]].concat());
+    ok(&[&run[..], &["--report", svg_s]].concat());
     let lines = lines_of(&games);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
@@ -853,17 +844,7 @@ fn a_bad_sweep_is_refused_before_any_game_is_played() {
 fn merged_shards_write_the_games_and_the_report_of_the_whole_run() {
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name).display().to_string();
-    let args = [
-        "simulate",
-        REACH,
-        "--games",
-        "20",
-        "--seats",
-        "random",
-        "--compare",
-        "reach=false",
-        "-q",
-    ];
+    let args = reach_compared("20");
     let (games, report) = (p("whole.jsonl"), p("whole.html"));
     ok(&[&args[..], &["--games-out", &games, "--report", &report]].concat());
     for i in 0..2 {
@@ -948,26 +929,10 @@ fn the_report_of_a_compared_run_opens_in_a_browser_without_the_network() {
 fn games_out_is_written_while_a_long_run_plays_in_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("g.jsonl");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", 256 << 10))
-        .arg(env!("CARGO_BIN_EXE_sandtable"))
-        .args([
-            "simulate",
-            REACH,
-            "--games",
-            "1000000000",
-            "--threads",
-            "1",
-            "-q",
-            "--games-out",
-            out.to_str().unwrap(),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("run sandtable");
+    let mut child = spawn_bounded(
+        &[&BILLION_GAMES[..], &["--games-out", out.to_str().unwrap()]].concat(),
+        256 << 10,
+    );
     // Two batches of 4,096 games in the file while the run goes on.
     let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let mut lines = 0;

@@ -12,7 +12,9 @@
 use std::fmt::Write;
 
 use crate::play::compare::Diff;
-use crate::play::simulate::{report, Rate, Report, RunFile, Stats};
+use crate::play::simulate::{
+    options_label, pct, report, settings_text, Rate, Report, RunFile, Stats,
+};
 
 const FONT: f64 = 12.0;
 const ROW: f64 = 20.0;
@@ -51,18 +53,6 @@ fn esc(s: &str) -> String {
 /// the text is the same and reads back as the same `f64`.
 fn num(x: f64) -> String {
     serde_json::Number::from_f64(x).map_or_else(|| "null".into(), |n| n.to_string())
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
-fn options_label(o: &[String]) -> String {
-    if o.is_empty() {
-        "default options".into()
-    } else {
-        o.join(" ")
-    }
 }
 
 /// One chart: SVG content in its own coordinates, `w` by `h`.
@@ -660,25 +650,6 @@ fn charts(run: &RunFile, r: &Report) -> Vec<Chart> {
     out
 }
 
-/// One line saying what was run.
-fn settings(run: &RunFile, r: &Report) -> String {
-    let shard = match run.shard {
-        Some((i, n)) => format!(", shard {i}/{n}"),
-        None => String::new(),
-    };
-    format!(
-        "{} games per option set, seed {}{shard}; seats {}",
-        r.arms.first().map_or(0, |a| a.games),
-        run.seed,
-        run.players
-            .iter()
-            .zip(&run.seats)
-            .map(|(p, a)| format!("{p}={a}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    )
-}
-
 /// The report as one SVG: the charts one under another.
 pub fn svg(run: &RunFile) -> String {
     let r = report(run);
@@ -691,7 +662,7 @@ pub fn svg(run: &RunFile) -> String {
         y + 16.0,
         esc(&run.variant),
         y + 36.0,
-        esc(&settings(run, &r))
+        esc(&settings_text(run, &r))
     );
     y += 52.0;
     let mut w: f64 = 600.0;
@@ -754,7 +725,7 @@ pub fn html(run: &RunFile) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>sandtable simulate: {v}</title><style>{STYLE}</style></head><body><h1>{v}</h1><p class=\"settings\">{s}</p>",
         v = esc(&run.variant),
-        s = esc(&settings(run, &r))
+        s = esc(&settings_text(run, &r))
     );
     for c in charts(run, &r) {
         let _ = write!(

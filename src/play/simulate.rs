@@ -746,11 +746,13 @@ pub fn report(run: &RunFile) -> Report {
     }
 }
 
-fn pct(x: f64) -> String {
+/// A rate as a percentage with one decimal: `45.0%`.
+pub fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn options_label(o: &[String]) -> String {
+/// An arm's options as shown: `rescues=2`, or `default options`.
+pub fn options_label(o: &[String]) -> String {
     if o.is_empty() {
         "default options".into()
     } else {
@@ -780,19 +782,14 @@ fn search_line(out: &mut String, run: &RunFile, options: &[String]) {
     }
 }
 
-/// The report as text.
-pub fn report_text(run: &RunFile) -> String {
-    use std::fmt::Write;
-    let r = report(run);
-    let mut out = String::new();
+/// What was run, in one line: games, seed, shard and seats.
+pub fn settings_text(run: &RunFile, r: &Report) -> String {
     let shard = match run.shard {
         Some((i, n)) => format!(", shard {i}/{n}"),
         None => String::new(),
     };
-    let _ = writeln!(
-        out,
-        "{}: {} games per option set, seed {}{shard}; seats {}",
-        run.variant,
+    format!(
+        "{} games per option set, seed {}{shard}; seats {}",
         r.arms.first().map_or(0, |a| a.games),
         run.seed,
         run.players
@@ -801,7 +798,15 @@ pub fn report_text(run: &RunFile) -> String {
             .map(|(p, a)| format!("{p}={a}"))
             .collect::<Vec<_>>()
             .join(" ")
-    );
+    )
+}
+
+/// The report as text.
+pub fn report_text(run: &RunFile) -> String {
+    use std::fmt::Write;
+    let r = report(run);
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", run.variant, settings_text(run, &r));
     for s in &r.arms {
         let _ = writeln!(out, "\n[{}]", options_label(&s.options));
         let _ = writeln!(
