@@ -596,6 +596,22 @@ fn nothing_is_written_unless_asked_and_an_unwritable_path_stops_before_any_game(
         0,
         "a refused run left a file"
     );
+    // A report replaces its file whole: a device is refused before play.
+    let other = tempfile::tempdir().unwrap();
+    let device = other.path().join("r.html");
+    std::os::unix::fs::symlink("/dev/null", &device).unwrap();
+    let args = [
+        "simulate",
+        &reach,
+        "--games",
+        "1000000000",
+        "--report",
+        device.to_str().unwrap(),
+        "-q",
+    ];
+    let (code, err) = run_bounded(&args, 4 << 20, 20).expect("refused at once");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
 }
 
 /// The report's marks carry the summary's numbers: win rates and their

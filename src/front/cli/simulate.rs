@@ -77,21 +77,38 @@ fn report_kind(path: &Path) -> Result<ReportKind, String> {
     }
 }
 
+/// The error of a file that cannot be written.
+fn cannot_write(path: &Path) -> impl Fn(std::io::Error) -> String {
+    let shown = path.display().to_string();
+    move |e| format!("{shown}: cannot write: {}", io_words(&e))
+}
+
+/// Refuses a folder where a file is to be written.
+fn not_a_folder(path: &Path) -> Result<(), String> {
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(format!("{}: cannot write: a folder", path.display()));
+    }
+    Ok(())
+}
+
 /// Fails now, before any game is played, if `path` cannot be written; an
 /// existing file is left as it is, a new one is not left behind.
 fn check_writable(path: &Path) -> Result<(), String> {
-    let shown = path.display().to_string();
-    let err = |e: std::io::Error| format!("{shown}: cannot write: {}", io_words(&e));
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return Err(format!("{shown}: cannot write: a folder"));
+    not_a_folder(path)?;
+    // The report replaces a file whole: never a device or a pipe.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(format!(
+            "{}: cannot write: not a regular file",
+            path.display()
+        ));
     }
     if path.exists() {
         std::fs::OpenOptions::new()
             .append(true)
             .open(path)
-            .map_err(err)?;
+            .map_err(cannot_write(path))?;
     } else {
-        std::fs::File::create(path).map_err(err)?;
+        std::fs::File::create(path).map_err(cannot_write(path))?;
         let _ = std::fs::remove_file(path);
     }
     Ok(())
@@ -111,12 +128,10 @@ fn write_report(
 
 /// Opens `--games-out` for writing (created or emptied).
 fn open_games_out(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, String> {
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return Err(format!("{}: cannot write: a folder", path.display()));
-    }
+    not_a_folder(path)?;
     std::fs::File::create(path)
         .map(std::io::BufWriter::new)
-        .map_err(|e| format!("{}: cannot write: {}", path.display(), io_words(&e)))
+        .map_err(cannot_write(path))
 }
 
 pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
@@ -126,10 +141,6 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
         .as_deref()
         .map(|p| report_kind(p).map(|k| (p, k)))
         .transpose()?;
-    let write_error = |path: &Path| {
-        let shown = path.display().to_string();
-        move |e: std::io::Error| format!("{shown}: cannot write: {}", io_words(&e))
-    };
     let emit = |run: &sim::RunFile| -> Result<(), String> {
         match a.json.as_deref() {
             Some(dest) => {
@@ -166,7 +177,6 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
         }
         let run = sim::merge(&files)?;
         if let Some((path, kind)) = report {
-            check_writable(path)?;
             write_report(path, kind, &run)?;
         }
         if let Some(path) = &a.games_out {
@@ -174,7 +184,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
             lines
                 .write_run(&run)
                 .and_then(|()| lines.flush())
-                .map_err(write_error(path))?;
+                .map_err(cannot_write(path))?;
         }
         return emit(&run);
     }
@@ -222,7 +232,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
     let start = Instant::now();
     let run = match (&mut lines, &a.games_out) {
         (Some(lines), Some(path)) => {
-            let e = write_error(path);
+            let e = cannot_write(path);
             let run = sim::run_into(&cfg, &mut |arm, g, moves| {
                 lines.write(arm, g, moves).map_err(&e)
             })?;
