@@ -1,5 +1,6 @@
 //! The front ends: the command line, the REPL session, network play,
 //! rendering, simulation reports, game clocks, reload on save, and the board in a browser.
+pub mod charts;
 pub mod cli;
 pub mod clock;
 pub mod net;

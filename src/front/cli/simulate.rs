@@ -6,6 +6,7 @@ use std::time::Instant;
 use crate::base::limits::{io_words, write_user_file, write_user_file_whole};
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
+use crate::play::games_out::GameLines;
 
 // The arguments of `simulate` (its help is the doc of `Cmd::Simulate`).
 #[derive(clap::Args, Debug)]
@@ -53,6 +54,33 @@ pub struct SimulateArgs {
     /// No progress bar
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// Parses `NAME=a,b,c`: an option and two or more distinct values.
+pub fn parse_sweep(text: &str) -> Result<(String, Vec<String>), String> {
+    let bad = |why: &str| format!("--sweep `{text}`: {why} (expected NAME=a,b,c)");
+    let (name, values) = text
+        .split_once('=')
+        .ok_or_else(|| bad("no `=` after the option's name"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(bad("no option name"));
+    }
+    let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+    if values.iter().any(String::is_empty) {
+        return Err(bad("an empty value"));
+    }
+    if values.len() < 2 {
+        return Err(bad("a sweep needs two values or more"));
+    }
+    if let Some(v) = values
+        .iter()
+        .enumerate()
+        .find_map(|(i, v)| values[..i].contains(v).then_some(v))
+    {
+        return Err(bad(&format!("the value `{v}` is given twice")));
+    }
+    Ok((name.to_string(), values))
 }
 
 /// What `--report` writes, from the file's extension.
@@ -134,6 +162,44 @@ fn open_games_out(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, Stri
         .map_err(cannot_write(path))
 }
 
+/// `simulate merge FILES...`: the run the shard files are parts of, its
+/// games' lines and its report written when asked.
+fn merge_files(
+    a: &SimulateArgs,
+    report: Option<(&Path, ReportKind)>,
+) -> Result<crate::play::simulate::RunFile, String> {
+    use crate::play::simulate as sim;
+    if a.args.len() < 2 {
+        return Err("simulate merge needs shard files".into());
+    }
+    let files = a.args[1..]
+        .iter()
+        .map(|f| {
+            let text = crate::base::limits::read_user_file(std::path::Path::new(f), f)?;
+            serde_json::from_str::<sim::RunFile>(&text)
+                .map_err(|e| format!("{f}: not a simulate shard file: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if a.games_out_moves {
+        return Err("--games-out-moves: shard files keep no moves".into());
+    }
+    if a.sweep.is_some() {
+        return Err("--sweep is a setting of the run, not of merge".into());
+    }
+    let run = sim::merge(&files)?;
+    if let Some((path, kind)) = report {
+        write_report(path, kind, &run)?;
+    }
+    if let Some(path) = &a.games_out {
+        let mut lines = GameLines::of_run(open_games_out(path)?, &run);
+        lines
+            .write_run(&run)
+            .and_then(|()| lines.flush())
+            .map_err(cannot_write(path))?;
+    }
+    Ok(run)
+}
+
 pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
     use crate::play::simulate as sim;
     let report = a
@@ -158,34 +224,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
         Ok(())
     };
     if a.args[0] == "merge" {
-        if a.args.len() < 2 {
-            return Err("simulate merge needs shard files".into());
-        }
-        let files = a.args[1..]
-            .iter()
-            .map(|f| {
-                let text = crate::base::limits::read_user_file(std::path::Path::new(f), f)?;
-                serde_json::from_str::<sim::RunFile>(&text)
-                    .map_err(|e| format!("{f}: not a simulate shard file: {e}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if a.games_out_moves {
-            return Err("--games-out-moves: shard files keep no moves".into());
-        }
-        if a.sweep.is_some() {
-            return Err("--sweep is a setting of the run, not of merge".into());
-        }
-        let run = sim::merge(&files)?;
-        if let Some((path, kind)) = report {
-            write_report(path, kind, &run)?;
-        }
-        if let Some(path) = &a.games_out {
-            let mut lines = sim::GameLines::of_run(open_games_out(path)?, &run);
-            lines
-                .write_run(&run)
-                .and_then(|()| lines.flush())
-                .map_err(cannot_write(path))?;
-        }
+        let run = merge_files(&a, report)?;
         return emit(&run);
     }
     if a.args.len() > 1 {
@@ -203,7 +242,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
     } else {
         Some(parse_pairs(&a.compare)?)
     };
-    let sweep = a.sweep.as_deref().map(sim::parse_sweep).transpose()?;
+    let sweep = a.sweep.as_deref().map(parse_sweep).transpose()?;
     let engine = Engine::load(&a.args[0], &base_options).map_err(|e| e.to_string())?;
     let seats = crate::play::simulate::parse_seats(&a.seats, engine.variant.players.len())?;
     let shard = a.shard.as_deref().map(sim::parse_shard).transpose()?;
@@ -226,7 +265,7 @@ pub(super) fn simulate(a: SimulateArgs) -> Result<(), String> {
         check_writable(path)?;
     }
     let mut lines = match &a.games_out {
-        Some(path) => Some(sim::GameLines::new(open_games_out(path)?, &cfg, &players)),
+        Some(path) => Some(GameLines::new(open_games_out(path)?, &cfg, &players)),
         None => None,
     };
     let start = Instant::now();
