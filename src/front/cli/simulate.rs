@@ -187,8 +187,8 @@ fn merge_files(
         return Err("--sweep is a setting of the run, not of merge".into());
     }
     let run = sim::merge(&files)?;
-    if let Some((path, kind)) = report {
-        write_report(path, kind, &run)?;
+    if let Some((path, _)) = report {
+        check_writable(path)?;
     }
     if let Some(path) = &a.games_out {
         let mut lines = GameLines::of_run(open_games_out(path)?, &run);
@@ -196,6 +196,9 @@ fn merge_files(
             .write_run(&run)
             .and_then(|()| lines.flush())
             .map_err(cannot_write(path))?;
+    }
+    if let Some((path, kind)) = report {
+        write_report(path, kind, &run)?;
     }
     Ok(run)
 }
