@@ -183,6 +183,7 @@ mod tests {
             seed: 1,
             games: 30,
             shard: None,
+            sweep: None,
             players: vec!["red".into()],
             seats: vec!["random".into()],
             arms: vec![a.clone(), b.clone()],

@@ -3,5 +3,6 @@
 pub mod agent;
 pub mod compare;
 pub mod determinize;
+pub mod games_out;
 pub mod searcher;
 pub mod simulate;

@@ -73,6 +73,9 @@ pub struct RunFile {
     pub games: u64,
     /// `I/N` when this file holds one shard, else absent.
     pub shard: Option<(u64, u64)>,
+    /// The option a `--sweep` varies, one arm per value (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<String>,
     pub arms: Vec<Arm>,
 }
 
@@ -82,12 +85,16 @@ pub struct Config {
     pub base_options: Vec<(String, String)>,
     /// A second option set to compare with, when given.
     pub compare: Option<Vec<(String, String)>>,
+    /// One arm per value of this option instead (`--sweep NAME=a,b,c`).
+    pub sweep: Option<(String, Vec<String>)>,
     pub seats: Vec<AgentSpec>,
     pub games: u64,
     pub seed: u64,
     pub shard: Option<(u64, u64)>,
     pub threads: Option<usize>,
     pub progress: bool,
+    /// Keep each game's moves for the sink (`--games-out-moves`).
+    pub moves: bool,
 }
 
 /// Parses `I/N` (0 <= I < N).
@@ -120,12 +127,24 @@ pub fn parse_seats(text: &str, players: usize) -> Result<Vec<AgentSpec>, String>
     }
 }
 
-fn pairs_text(p: &[(String, String)]) -> Vec<String> {
+pub(crate) fn pairs_text(p: &[(String, String)]) -> Vec<String> {
     p.iter().map(|(k, v)| format!("{k}={v}")).collect()
 }
 
 /// Plays one game between agents; `engine` is loaded with the arm's options.
 pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) -> GameResult {
+    play_game_moves(engine, seats, base, index, false).0
+}
+
+/// [`play_game`], also giving the actions' texts in order when `keep_moves`.
+pub fn play_game_moves(
+    engine: &Engine,
+    seats: &[AgentSpec],
+    base: u64,
+    index: u64,
+    keep_moves: bool,
+) -> (GameResult, Option<Vec<String>>) {
+    let mut moves = keep_moves.then(Vec::new);
     let seed = game_seed(base, index);
     let mut state = engine.new_game(seed, &[]);
     let mut agents: Vec<_> = seats
@@ -150,6 +169,9 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
                 break;
             }
         };
+        if let Some(m) = &mut moves {
+            m.push(engine.action_text(&state, &a));
+        }
         if engine.apply(&mut state, &a).is_err() {
             stuck = Some("rule error");
             break;
@@ -159,14 +181,15 @@ pub fn play_game(engine: &Engine, seats: &[AgentSpec], base: u64, index: u64) ->
         (Some(o), _) => (o.winners.clone(), ending_of(&o.reason)),
         (None, why) => (Vec::new(), why.unwrap_or("unfinished").to_string()),
     };
-    GameResult {
+    let game = GameResult {
         index,
         seed,
         winners,
         ending,
         plies: state.ply,
         search: agents.iter().map(|a| a.searched()).collect(),
-    }
+    };
+    (game, moves)
 }
 
 /// How a game ended: the outcome's reason as the rules gave it (player
@@ -200,18 +223,45 @@ fn batches(count: u64) -> impl Iterator<Item = std::ops::Range<u64>> {
     (0..count.div_ceil(BATCH)).map(move |b| b * BATCH..((b + 1) * BATCH).min(count))
 }
 
-/// Plays a run (or this process's shard of it).
-pub fn run(cfg: &Config) -> Result<RunFile, String> {
-    let mut option_sets = vec![cfg.base_options.clone()];
-    if let Some(c) = &cfg.compare {
-        let mut b = cfg.base_options.clone();
-        for (k, v) in c {
-            b.retain(|(k2, _)| k2 != k);
-            b.push((k.clone(), v.clone()));
-        }
-        option_sets.push(b);
+/// `base` with `changes` set (each replacing the base's value).
+fn with_options(base: &[(String, String)], changes: &[(String, String)]) -> Vec<(String, String)> {
+    let mut b = base.to_vec();
+    for (k, v) in changes {
+        b.retain(|(k2, _)| k2 != k);
+        b.push((k.clone(), v.clone()));
     }
-    let engines = option_sets
+    b
+}
+
+/// The option sets of a run's arms, in order: the base (and the compared
+/// set), or one per value of a sweep.
+pub fn option_sets(cfg: &Config) -> Vec<Vec<(String, String)>> {
+    if let Some((name, values)) = &cfg.sweep {
+        return values
+            .iter()
+            .map(|v| with_options(&cfg.base_options, &[(name.clone(), v.clone())]))
+            .collect();
+    }
+    let mut sets = vec![cfg.base_options.clone()];
+    if let Some(c) = &cfg.compare {
+        sets.push(with_options(&cfg.base_options, c));
+    }
+    sets
+}
+
+/// Loads the variant under every arm's options and checks the seats: what
+/// [`run`] would refuse, refused before anything is played or written.
+pub fn check(cfg: &Config) -> Result<Vec<String>, String> {
+    if cfg.sweep.is_some() && cfg.compare.is_some() {
+        return Err("--sweep and --compare cannot be used together".into());
+    }
+    if let Some((name, _)) = &cfg.sweep {
+        if cfg.base_options.iter().any(|(k, _)| k == name) {
+            return Err(format!("--sweep and --option both set `{name}`"));
+        }
+    }
+    let sets = option_sets(cfg);
+    let engines = sets
         .iter()
         .map(|o| Engine::load(&cfg.variant, o).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
@@ -223,6 +273,26 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
             players.len()
         ));
     }
+    if cfg.threads.is_some_and(|t| t > THREADS_MAX) {
+        return Err(format!("--threads is at most {THREADS_MAX}"));
+    }
+    Ok(players)
+}
+
+/// Where a run sends each game as it finishes: the arm's number, the
+/// game, and its moves when the run keeps them. Games come in index order
+/// (and arm order within an index) whatever the threads.
+pub type Sink<'a> = dyn FnMut(usize, &GameResult, Option<&[String]>) -> Result<(), String> + 'a;
+
+/// Plays a run (or this process's shard of it).
+pub fn run(cfg: &Config) -> Result<RunFile, String> {
+    run_into(cfg, &mut |_, _, _| Ok(()))
+}
+
+/// [`run`], handing each finished game to `sink` batch by batch.
+pub fn run_into(cfg: &Config, sink: &mut Sink) -> Result<RunFile, String> {
+    let players = check(cfg)?;
+    let option_sets = option_sets(cfg);
     let (first, step) = cfg.shard.unwrap_or((0, 1));
     let count = shard_games(cfg.games, cfg.shard);
     let bar = if cfg.progress && std::io::stderr().is_terminal() {
@@ -238,9 +308,6 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    if cfg.threads.is_some_and(|t| t > THREADS_MAX) {
-        return Err(format!("--threads is at most {THREADS_MAX}"));
-    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.unwrap_or(0))
         .build()
@@ -259,7 +326,8 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
         let jobs: Vec<(usize, u64)> = (0..option_sets.len())
             .flat_map(|arm| batch.clone().map(move |j| (arm, first + j * step)))
             .collect();
-        let results: Vec<Result<(usize, GameResult), String>> = pool.install(|| {
+        type Played = (GameResult, Option<Vec<String>>);
+        let results: Vec<Result<(usize, Played), String>> = pool.install(|| {
             jobs.par_iter()
                 .map_init(
                     || -> Result<Vec<Engine>, String> {
@@ -270,15 +338,23 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
                     },
                     |engines, &(arm, i)| {
                         let engines = engines.as_ref().map_err(|e| e.clone())?;
-                        let r = play_game(&engines[arm], &cfg.seats, cfg.seed, i);
+                        let r = play_game_moves(&engines[arm], &cfg.seats, cfg.seed, i, cfg.moves);
                         bar.inc(1);
                         Ok((arm, r))
                     },
                 )
                 .collect()
         });
-        for r in results {
-            let (arm, g) = r?;
+        let results = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        // Jobs are arm by arm; the sink gets them game by game.
+        let per_arm = batch.end - batch.start;
+        for j in 0..per_arm as usize {
+            for arm in 0..option_sets.len() {
+                let (_, (g, moves)) = &results[arm * per_arm as usize + j];
+                sink(arm, g, moves.as_deref())?;
+            }
+        }
+        for (arm, (g, _)) in results {
             arms[arm].games.push(g);
         }
     }
@@ -293,6 +369,7 @@ pub fn run(cfg: &Config) -> Result<RunFile, String> {
         seed: cfg.seed,
         games: cfg.games,
         shard: cfg.shard,
+        sweep: cfg.sweep.as_ref().map(|(name, _)| name.clone()),
         arms,
     })
 }
@@ -309,6 +386,7 @@ pub fn merge(files: &[RunFile]) -> Result<RunFile, String> {
     for f in files {
         if f.variant != first.variant
             || f.seats != first.seats
+            || f.sweep != first.sweep
             || f.seed != first.seed
             || f.games != first.games
             || f.arms.len() != first.arms.len()
@@ -501,6 +579,9 @@ pub struct Report {
     pub seed: u64,
     pub games: u64,
     pub shard: Option<(u64, u64)>,
+    /// The option a `--sweep` varies (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<String>,
     pub arms: Vec<Stats>,
     pub compare: Option<Vec<Diff>>,
 }
@@ -511,16 +592,19 @@ pub fn report(run: &RunFile) -> Report {
         seed: run.seed,
         games: run.games,
         shard: run.shard,
+        sweep: run.sweep.clone(),
         arms: run.arms.iter().map(|a| stats(run, a)).collect(),
         compare: (run.arms.len() == 2).then(|| compare(run, &run.arms[0], &run.arms[1])),
     }
 }
 
-fn pct(x: f64) -> String {
+/// A rate as a percentage with one decimal: `45.0%`.
+pub fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn options_label(o: &[String]) -> String {
+/// An arm's options as shown: `rescues=2`, or `default options`.
+pub fn options_label(o: &[String]) -> String {
     if o.is_empty() {
         "default options".into()
     } else {
@@ -550,19 +634,14 @@ fn search_line(out: &mut String, run: &RunFile, options: &[String]) {
     }
 }
 
-/// The report as text.
-pub fn report_text(run: &RunFile) -> String {
-    use std::fmt::Write;
-    let r = report(run);
-    let mut out = String::new();
+/// What was run, in one line: games, seed, shard and seats.
+pub fn settings_text(run: &RunFile, r: &Report) -> String {
     let shard = match run.shard {
         Some((i, n)) => format!(", shard {i}/{n}"),
         None => String::new(),
     };
-    let _ = writeln!(
-        out,
-        "{}: {} games per option set, seed {}{shard}; seats {}",
-        run.variant,
+    format!(
+        "{} games per option set, seed {}{shard}; seats {}",
         r.arms.first().map_or(0, |a| a.games),
         run.seed,
         run.players
@@ -571,7 +650,15 @@ pub fn report_text(run: &RunFile) -> String {
             .map(|(p, a)| format!("{p}={a}"))
             .collect::<Vec<_>>()
             .join(" ")
-    );
+    )
+}
+
+/// The report as text.
+pub fn report_text(run: &RunFile) -> String {
+    use std::fmt::Write;
+    let r = report(run);
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", run.variant, settings_text(run, &r));
     for s in &r.arms {
         let _ = writeln!(out, "\n[{}]", options_label(&s.options));
         let _ = writeln!(

@@ -335,6 +335,26 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// Writes a PNG of the whole page, below the window's bottom too.
+    pub fn screenshot_page(&mut self, page: &Page, path: &Path) {
+        let size = self.eval(
+            page,
+            "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]",
+        );
+        let r = self.call(
+            Some(&page.session),
+            "Page.captureScreenshot",
+            json!({ "format": "png", "captureBeyondViewport": true, "clip": {
+                "x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1 } }),
+        );
+        let png = data_encoding::BASE64
+            .decode(r["data"].as_str().unwrap().as_bytes())
+            .unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.child.kill();
