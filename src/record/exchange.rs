@@ -109,12 +109,18 @@ pub struct Notes {
     /// the actions played before them; `None`: after every comment, as
     /// PGN's export format does.
     pub numbered: Option<std::collections::BTreeSet<usize>>,
+    /// How the file wrote a pass (SGF: `tt` rather than empty).
+    pub pass: Option<String>,
+    /// PDN moves the file wrote otherwise than the host would (a jump by
+    /// its ends only, `7x23`), by the actions played before them.
+    pub written: BTreeMap<usize, String>,
 }
 
 impl Notes {
     /// The notes of the first `actions` actions (after a take-back).
     pub fn keep_first(&mut self, actions: usize) {
         self.after.retain(|&k, _| k <= actions);
+        self.written.retain(|&k, _| k < actions);
         if let Some(n) = &mut self.numbered {
             n.retain(|&k| k < actions);
         }
@@ -315,6 +321,7 @@ fn import_game(
     }
     let mut number = Numbering::new(&engine, &start);
     let mut numbered = std::collections::BTreeSet::new();
+    let mut written = BTreeMap::new();
     for (j, m) in g.moves.iter().enumerate() {
         if g.numbered.contains(&j) {
             numbered.insert(actions.len());
@@ -327,6 +334,11 @@ fn import_game(
             )
         };
         let acts = read_move(&engine, &state, format, &m.text).map_err(|e| at(e.to_string()))?;
+        if format == Format::Pdn
+            && pdn_text(&engine, &state, &acts[0]).ok().as_ref() != Some(&m.text)
+        {
+            written.insert(actions.len(), m.text.clone());
+        }
         let mover = engine.acting_player(&state);
         for a in &acts {
             let text = engine.action_text(&state, a);
@@ -361,6 +373,12 @@ fn import_game(
         after,
         result: Some((record.actions.len(), g.result.clone())),
         numbered: Some(numbered),
+        written,
+        pass: g.moves.iter().find_map(|m| {
+            super::sgf::split_move(&m.text)
+                .filter(|(_, p)| *p == "tt")
+                .map(|_| "tt".to_string())
+        }),
     };
     Ok(Imported { record, notes })
 }
@@ -575,6 +593,7 @@ fn turn_text(
     s: &GameState,
     format: Format,
     acts: &[Action],
+    pass: Option<&str>,
 ) -> Result<String, String> {
     match format {
         Format::Pgn => Ok(engine.notation_turn(s, &acts[0], acts.get(1))),
@@ -584,7 +603,7 @@ fn turn_text(
             let colour = ["B", "W"][player_colour(engine, Format::Sgf, mover)];
             let b = &engine.variant.board;
             match acts[0] {
-                Action::Pass => Ok(format!("{colour}[]")),
+                Action::Pass => Ok(format!("{colour}[{}]", pass.unwrap_or(""))),
                 Action::Place { at, .. } => {
                     Ok(format!("{colour}[{}]", super::sgf::cell_point(b, at)))
                 }
@@ -617,6 +636,7 @@ pub fn export_text(
     let mut by_turn = Notes {
         tags: notes.tags.clone(),
         numbered: notes.numbered.as_ref().map(|_| Default::default()),
+        result: notes.result.clone(),
         ..Notes::default()
     };
     if let Some(n) = notes.after.get(&0) {
@@ -645,8 +665,14 @@ pub fn export_text(
                 break;
             }
         }
-        let text = turn_text(engine, &before, format, &acts)
-            .map_err(|e| format!("move {}: {e}", turns.len() + 1))?;
+        let as_read = notes.written.get(&(i - acts.len())).filter(|t| {
+            format == Format::Pdn && read_pdn_move(engine, &before, t).ok() == Some(acts[0])
+        });
+        let text = match as_read {
+            Some(t) => Ok(t.clone()),
+            None => turn_text(engine, &before, format, &acts, notes.pass.as_deref()),
+        }
+        .map_err(|e| format!("move {}: {e}", turns.len() + 1))?;
         turns.push((text, number.number, Numbering::first(engine, &before)));
         number.after(mover);
         if let Some(n) = notes.after.get(&i) {
@@ -660,7 +686,7 @@ pub fn export_text(
     let extra = extra_tags(engine, start, notes, format);
     Ok(match format {
         Format::Sgf => super::sgf::write_game(&by_turn, &extra, &turns, &result),
-        _ => super::pgn::write_game(&by_turn, &extra, &turns, &result),
+        _ => super::pgn::write_game(format == Format::Pgn, &by_turn, &extra, &turns, &result),
     })
 }
 

@@ -338,12 +338,14 @@ const ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-/// Writes one game: the Seven Tag Roster first (from `notes`, unknown
-/// values as `?`), then the other tags in their order, then movetext of
+/// Writes one game: for PGN (or a game not read from a file) the Seven
+/// Tag Roster first (from `notes`, unknown values as `?`), then the other
+/// tags in their order (a PDN file's tags as read), then movetext of
 /// at most 79 columns. `turns` are the moves as written, `numbers` each
 /// move's number and whether it is the first player's; comments and
 /// annotations stand after the move they follow.
 pub fn write_game(
+    pgn: bool,
     notes: &Notes,
     extra: &[(String, String)],
     turns: &[(String, u32, bool)],
@@ -358,20 +360,34 @@ pub fn write_game(
             .find(|(n, _)| n == k)
             .map(|(_, v)| v.clone())
     };
-    for (k, unknown) in ROSTER {
-        let v = if k == "Result" {
-            result.to_string()
-        } else {
-            get(k).unwrap_or_else(|| unknown.to_string())
-        };
-        out.push_str(&format!("[{k} \"{}\"]\n", quote(&v)));
-    }
+    // A PGN game, or a new one, starts with the Seven Tag Roster; a PDN
+    // file's game keeps its tags as read.
+    let roster = pgn || notes.result.is_none();
     let mut others: Vec<(String, String)> = notes
         .tags
         .iter()
-        .filter(|(k, _)| !ROSTER.iter().any(|(r, _)| r == k))
-        .cloned()
+        .filter(|(k, _)| !roster || !ROSTER.iter().any(|(r, _)| r == k))
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                if k == "Result" {
+                    result.to_string()
+                } else {
+                    v.clone()
+                },
+            )
+        })
         .collect();
+    if roster {
+        for (k, unknown) in ROSTER {
+            let v = if k == "Result" {
+                result.to_string()
+            } else {
+                get(k).unwrap_or_else(|| unknown.to_string())
+            };
+            out.push_str(&format!("[{k} \"{}\"]\n", quote(&v)));
+        }
+    }
     for (k, v) in extra {
         match others.iter_mut().find(|(n, _)| n == k) {
             Some(t) => t.1 = v.clone(),

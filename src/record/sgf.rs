@@ -336,7 +336,8 @@ pub fn write_game(
             None => tags.push((k.clone(), v.clone())),
         }
     }
-    if !tags.iter().any(|(k, _)| k == "FF") {
+    // A new game says its format; a file's game keeps its root as read.
+    if notes.result.is_none() && !tags.iter().any(|(k, _)| k == "FF") {
         tags.insert(0, ("FF".into(), "4".into()));
     }
     match tags.iter_mut().find(|(k, _)| k == "RE") {
