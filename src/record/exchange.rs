@@ -705,7 +705,9 @@ fn extra_tags(
     let game = declared
         .map(|r| r.game.clone())
         .unwrap_or_else(|| engine.variant.id());
-    if !has(key) && Some(game.as_str()) != default {
+    // PGN leaves out `Variant` for standard chess; SGF always says `GM`.
+    let implied = format == Format::Pgn && Some(game.as_str()) == default;
+    if !has(key) && !implied {
         out.push((key.to_string(), game));
     }
     if let Some(r) = declared {
@@ -720,12 +722,13 @@ fn extra_tags(
     if format == Format::Sgf {
         let b = &engine.variant.board;
         if !has("SZ") {
+            let at = out.iter().position(|(k, _)| k == "GM").map_or(0, |i| i + 1);
             let size = if b.files == b.ranks {
                 b.files.to_string()
             } else {
                 format!("{}:{}", b.files, b.ranks)
             };
-            out.insert(0, ("SZ".into(), size));
+            out.insert(at, ("SZ".into(), size));
         }
         return out;
     }

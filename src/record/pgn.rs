@@ -270,7 +270,10 @@ fn parse_game(lx: &mut Lexer) -> Result<TextGame, String> {
                 note.or_default().nags.push(format!("${n}"));
             }
             _ => {
-                let w = lx.word();
+                // A symbol starts with a letter or a digit (PGN 3.2.3);
+                // `!`/`?` annotate the move before.
+                let starts = ch.is_alphanumeric() || ch == '*' || ch == '!' || ch == '?' || ch == '.';
+                let w = if starts { lx.word() } else { String::new() };
                 if w.is_empty() {
                     lx.bump();
                     return Err(lx.err(l, c, format!("unexpected `{ch}` (expected a move, a comment, a move number or the result)")));
