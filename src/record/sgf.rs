@@ -409,7 +409,7 @@ mod tests {
             ),
             (
                 "(;FF[4];B[ee]",
-                "t.sgf:1:1: the game tree opened here is not closed",
+                "t.sgf:1:14: the file ends inside a game (expected `)`)",
             ),
             ("(;FF[4];b[ee])", "t.sgf:1:9: unexpected `b`"),
             ("(;FF[4]AB[aa];B[ee])", "t.sgf:1:8: setup stones (`AB`)"),
