@@ -301,8 +301,8 @@ fn a_repl_game_from_a_position_saves_its_fen_and_a_promotion_as_one_move() {
     run(&mut s, &format!("save-record '{}'", out.display()));
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
-        text.contains("[SetUp \"1\"]\n[FEN \"4k3/P7/8/8/8/8/8/4K3 w"),
-        "{text}"
+        text.contains("[SetUp \"1\"]\n[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]"),
+        "the FEN as given, castling and move fields too: {text}"
     );
     assert!(text.contains("1. a8=Q+ Kd7 *"), "{text}");
     let mut t = Session::new("go", &[], 1).unwrap();

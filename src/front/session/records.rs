@@ -101,6 +101,12 @@ impl Session {
     pub(super) fn set_position(&mut self, fen: &str) -> Result<String, String> {
         let state = self.engine.parse_fen(fen, self.state.seed)?;
         self.reset_to(state);
+        // A PGN record of the game starts from the line as given (with the
+        // fields the rules read after the side to move).
+        self.notes.tags = vec![
+            ("SetUp".into(), "1".into()),
+            ("FEN".into(), fen.trim().into()),
+        ];
         Ok(format!(
             "position set (the history starts here)\n{}",
             self.board(self.viewer)
