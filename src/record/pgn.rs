@@ -270,49 +270,8 @@ fn parse_game(lx: &mut Lexer) -> Result<TextGame, String> {
                 note.or_default().nags.push(format!("${n}"));
             }
             _ => {
-                // A symbol starts with a letter or a digit (PGN 3.2.3);
-                // `!`/`?` annotate the move before.
-                let starts = ch.is_alphanumeric() || ch == '*' || ch == '!' || ch == '?' || ch == '.';
-                let w = if starts { lx.word() } else { String::new() };
-                if w.is_empty() {
-                    lx.bump();
-                    return Err(lx.err(l, c, format!("unexpected `{ch}` (expected a move, a comment, a move number or the result)")));
-                }
-                if RESULTS.contains(&w.as_str()) {
-                    g.result = w;
+                if symbol(lx, &mut g, ch, l, c)? {
                     break;
-                }
-                if w.chars().next().is_some_and(|c| c.is_ascii_digit())
-                    && w.ends_with('.')
-                    && w.trim_end_matches('.').chars().all(|d| d.is_ascii_digit())
-                {
-                    // A move number; `9...` (or `9. ...`) numbers a second
-                    // player's move.
-                    lx.skip_space();
-                    if w.ends_with("...") || lx.peek() == Some('.') {
-                        g.numbered.insert(g.moves.len());
-                    }
-                    continue;
-                }
-                if w.chars().all(|c| c == '.') {
-                    continue; // `...` after a number
-                }
-                let body = w.trim_end_matches(['!', '?']);
-                if body.is_empty() {
-                    if g.moves.is_empty() {
-                        return Err(lx.err(l, c, format!("`{w}` before the first move (expected a move)")));
-                    }
-                    note.or_default().nags.push(w);
-                    continue;
-                }
-                let suffix = &w[body.len()..];
-                g.moves.push(WrittenMove {
-                    text: body.to_string(),
-                    line: l,
-                    col: c,
-                });
-                if !suffix.is_empty() {
-                    g.notes.entry(g.moves.len()).or_default().nags.push(suffix.to_string());
                 }
             }
         }
@@ -327,6 +286,68 @@ fn parse_game(lx: &mut Lexer) -> Result<TextGame, String> {
         }
     }
     Ok(g)
+}
+
+/// A symbol of movetext at `l:c` (its first character `ch`): a move, a
+/// move number, a suffix annotation or the result (then `true`).
+fn symbol(lx: &mut Lexer, g: &mut TextGame, ch: char, l: usize, c: usize) -> Result<bool, String> {
+    // A symbol starts with a letter or a digit (PGN 3.2.3);
+    // `!`/`?` annotate the move before.
+    let starts = ch.is_alphanumeric() || ch == '*' || ch == '!' || ch == '?' || ch == '.';
+    let w = if starts { lx.word() } else { String::new() };
+    if w.is_empty() {
+        lx.bump();
+        return Err(lx.err(
+            l,
+            c,
+            format!("unexpected `{ch}` (expected a move, a comment, a move number or the result)"),
+        ));
+    }
+    if RESULTS.contains(&w.as_str()) {
+        g.result = w;
+        return Ok(true);
+    }
+    if w.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && w.ends_with('.')
+        && w.trim_end_matches('.').chars().all(|d| d.is_ascii_digit())
+    {
+        // A move number; `9...` (or `9. ...`) numbers a second
+        // player's move.
+        lx.skip_space();
+        if w.ends_with("...") || lx.peek() == Some('.') {
+            g.numbered.insert(g.moves.len());
+        }
+        return Ok(false);
+    }
+    if w.chars().all(|c| c == '.') {
+        return Ok(false); // `...` after a number
+    }
+    let body = w.trim_end_matches(['!', '?']);
+    if body.is_empty() {
+        if g.moves.is_empty() {
+            return Err(lx.err(
+                l,
+                c,
+                format!("`{w}` before the first move (expected a move)"),
+            ));
+        }
+        g.notes.entry(g.moves.len()).or_default().nags.push(w);
+        return Ok(false);
+    }
+    let suffix = &w[body.len()..];
+    g.moves.push(WrittenMove {
+        text: body.to_string(),
+        line: l,
+        col: c,
+    });
+    if !suffix.is_empty() {
+        g.notes
+            .entry(g.moves.len())
+            .or_default()
+            .nags
+            .push(suffix.to_string());
+    }
+    Ok(false)
 }
 
 /// The tags every PGN game starts with, in order (the Seven Tag Roster),
