@@ -24,20 +24,37 @@ pub struct TextGame {
 /// The result tokens of PGN, and PDN's draughts scores.
 const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
-struct Lexer<'a> {
+/// Characters of a file with their line and column: what the PGN and
+/// SGF readers share.
+pub(super) struct Lexer<'a> {
     chars: Vec<char>,
     i: usize,
-    line: usize,
-    col: usize,
-    shown: &'a str,
+    pub(super) line: usize,
+    pub(super) col: usize,
+    pub(super) shown: &'a str,
+    /// PGN's `%` escape lines are skipped as space.
+    escapes: bool,
+}
+
+impl<'a> Lexer<'a> {
+    pub(super) fn new(text: &str, shown: &'a str, escapes: bool) -> Lexer<'a> {
+        Lexer {
+            chars: text.chars().collect(),
+            i: 0,
+            line: 1,
+            col: 1,
+            shown,
+            escapes,
+        }
+    }
 }
 
 impl Lexer<'_> {
-    fn peek(&self) -> Option<char> {
+    pub(super) fn peek(&self) -> Option<char> {
         self.chars.get(self.i).copied()
     }
 
-    fn bump(&mut self) -> Option<char> {
+    pub(super) fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.i += 1;
         if c == '\n' {
@@ -49,13 +66,13 @@ impl Lexer<'_> {
         Some(c)
     }
 
-    fn err(&self, line: usize, col: usize, msg: impl std::fmt::Display) -> String {
+    pub(super) fn err(&self, line: usize, col: usize, msg: impl std::fmt::Display) -> String {
         format!("{}:{line}:{col}: {msg}", self.shown)
     }
 
-    fn skip_space(&mut self) {
+    pub(super) fn skip_space(&mut self) {
         while let Some(c) = self.peek() {
-            if c == '%' && self.col == 1 {
+            if c == '%' && self.col == 1 && self.escapes {
                 // An escape line: ignored to its end.
                 while self.peek().is_some_and(|c| c != '\n') {
                     self.bump();
@@ -189,13 +206,7 @@ impl Lexer<'_> {
 /// Reads every game of a PGN or PDN file; `shown` names the file in
 /// errors (`file:line:col: what was expected`).
 pub fn parse_games(text: &str, shown: &str) -> Result<Vec<TextGame>, String> {
-    let mut lx = Lexer {
-        chars: text.chars().collect(),
-        i: 0,
-        line: 1,
-        col: 1,
-        shown,
-    };
+    let mut lx = Lexer::new(text, shown, true);
     let mut games = Vec::new();
     loop {
         lx.skip_space();

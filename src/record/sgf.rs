@@ -9,50 +9,13 @@
 //! Changes when the SGF syntax read or written changes.
 
 use super::exchange::{Note, Notes, WrittenMove};
-use super::pgn::TextGame;
+use super::pgn::{Lexer as Reader, TextGame};
 use crate::base::geometry::{Board, Cell};
-
-struct Reader<'a> {
-    chars: Vec<char>,
-    i: usize,
-    line: usize,
-    col: usize,
-    shown: &'a str,
-}
 
 /// A node's properties, each with its values and where it stood.
 type Node = Vec<(String, Vec<String>, usize, usize)>;
 
 impl Reader<'_> {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).copied()
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += 1;
-        if c == '\n' {
-            self.line += 1;
-            self.col = 1;
-        } else {
-            self.col += 1;
-        }
-        Some(c)
-    }
-
-    fn skip_space(&mut self) {
-        while self
-            .peek()
-            .is_some_and(|c| c.is_whitespace() || c == '\u{feff}')
-        {
-            self.bump();
-        }
-    }
-
-    fn err(&self, line: usize, col: usize, msg: impl std::fmt::Display) -> String {
-        format!("{}:{line}:{col}: {msg}", self.shown)
-    }
-
     /// `[value]`, unescaped (`\]`, `\\`; an escaped line break is dropped).
     fn value(&mut self) -> Result<String, String> {
         let (l, c) = (self.line, self.col);
@@ -157,13 +120,7 @@ impl Reader<'_> {
 
 /// Reads every game of an SGF collection.
 pub fn parse_games(text: &str, shown: &str) -> Result<Vec<TextGame>, String> {
-    let mut r = Reader {
-        chars: text.chars().collect(),
-        i: 0,
-        line: 1,
-        col: 1,
-        shown,
-    };
+    let mut r = Reader::new(text, shown, false);
     let mut games = Vec::new();
     loop {
         r.skip_space();
