@@ -73,33 +73,42 @@ impl Reader<'_> {
         }
     }
 
-    /// A game tree, the `(` next: its main line's nodes (later variations
-    /// are read and skipped).
+    /// A game tree, the `(` next: its main line's nodes, the first child
+    /// tree taken at each level; later variations are read and skipped.
+    /// No recursion: a file nesting trees deeply is read as any other.
     fn tree(&mut self) -> Result<Vec<Node>, String> {
         let (l, c) = (self.line, self.col);
         self.bump();
         let mut main = Vec::new();
-        let mut took_child = false;
+        let mut depth = 1usize;
+        // Whether the current level's first child tree was read already.
+        let mut descended = false;
         loop {
             self.skip_space();
+            let (l2, c2) = (self.line, self.col);
             match self.peek() {
-                Some(';') if !took_child => main.push(self.node()?),
-                Some('(') => {
-                    let child = self.tree()?;
-                    if !took_child {
-                        main.extend(child);
-                        took_child = true;
-                    }
+                Some(';') if !descended => main.push(self.node()?),
+                Some('(') if !descended => {
+                    self.bump();
+                    depth += 1;
                 }
+                Some('(') => self.skip_tree()?,
                 Some(')') => {
                     self.bump();
-                    if main.is_empty() {
-                        return Err(self.err(l, c, "a game tree without a node (expected `;`)"));
+                    depth -= 1;
+                    descended = true;
+                    if depth == 0 {
+                        if main.is_empty() {
+                            return Err(self.err(
+                                l,
+                                c,
+                                "a game tree without a node (expected `;`)",
+                            ));
+                        }
+                        return Ok(main);
                     }
-                    return Ok(main);
                 }
                 Some(ch) => {
-                    let (l2, c2) = (self.line, self.col);
                     return Err(self.err(
                         l2,
                         c2,
@@ -115,6 +124,39 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// A variation, the `(` next: read to its end and dropped.
+    fn skip_tree(&mut self) -> Result<(), String> {
+        let (l, c) = (self.line, self.col);
+        self.bump();
+        let mut depth = 1usize;
+        while depth > 0 {
+            match self.peek() {
+                Some('[') => {
+                    self.value()?;
+                }
+                Some('(') => {
+                    depth += 1;
+                    self.bump();
+                }
+                Some(')') => {
+                    depth -= 1;
+                    self.bump();
+                }
+                Some(_) => {
+                    self.bump();
+                }
+                None => {
+                    return Err(self.err(
+                        l,
+                        c,
+                        "the variation opened here is not closed (expected `)`)",
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -355,6 +397,18 @@ mod tests {
         assert_eq!(moves, ["B[ee]", "W[cc]", "B[gg]"]);
         assert_eq!(g.notes[&0].comments, ["hi"]);
         assert_eq!(g.notes[&1].comments, ["centre"]);
+    }
+
+    #[test]
+    fn deeply_nested_trees_are_read_without_recursion() {
+        let n = 200_000;
+        let t = format!("(;GM[1]{}{})", "(;B[ee]".repeat(n), ")".repeat(n));
+        let g = &parse_games(&t, "t.sgf").unwrap()[0];
+        assert_eq!(g.moves.len(), n);
+        let t = format!("(;GM[1];B[ee]{}{}(;W[cc]))", "(;B[aa]".repeat(1), ")");
+        assert_eq!(parse_games(&t, "t.sgf").unwrap()[0].moves.len(), 2);
+        let t = format!("(;GM[1];B[ee](;W[dd]){}{})", "(".repeat(n), ")".repeat(n));
+        assert_eq!(parse_games(&t, "t.sgf").unwrap()[0].moves.len(), 2);
     }
 
     #[test]
