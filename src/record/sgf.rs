@@ -405,8 +405,8 @@ mod tests {
         let t = format!("(;GM[1]{}{})", "(;B[ee]".repeat(n), ")".repeat(n));
         let g = &parse_games(&t, "t.sgf").unwrap()[0];
         assert_eq!(g.moves.len(), n);
-        let t = format!("(;GM[1];B[ee]{}{}(;W[cc]))", "(;B[aa]".repeat(1), ")");
-        assert_eq!(parse_games(&t, "t.sgf").unwrap()[0].moves.len(), 2);
+        let t = "(;GM[1];B[ee](;B[aa])(;W[cc]))";
+        assert_eq!(parse_games(t, "t.sgf").unwrap()[0].moves.len(), 2);
         let t = format!("(;GM[1];B[ee](;W[dd]){}{})", "(".repeat(n), ")".repeat(n));
         assert_eq!(parse_games(&t, "t.sgf").unwrap()[0].moves.len(), 2);
     }
