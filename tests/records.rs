@@ -239,6 +239,11 @@ fn an_illegal_move_is_named_by_its_number_and_text() {
         e.contains("bad.sgf:1:20: move 2 `B[cc]`: illegal: white is to move, not black"),
         "{e}"
     );
+    std::fs::write(&f2, "(;GM[1]SZ[19];B[pd])").unwrap();
+    let e = s
+        .execute(&format!("load-record '{}'", f2.display()))
+        .unwrap_err();
+    assert!(e.contains("SZ[19], but Go (9x9)'s board is 9x9"), "{e}");
 }
 
 #[test]

@@ -302,6 +302,16 @@ fn import_game(
         }
     }
     let engine = Engine::load(&name, &overrides).map_err(|e| format!("{shown}: {e}"))?;
+    if let (Format::Sgf, Some(sz)) = (format, tag(&g.tags, "SZ")) {
+        let b = &engine.variant.board;
+        let (f, r) = sz.split_once(':').unwrap_or((sz, sz));
+        if f.trim().parse() != Ok(b.files) || r.trim().parse() != Ok(b.ranks) {
+            return Err(format!(
+                "{shown}: SZ[{sz}], but {}'s board is {}x{}",
+                engine.variant.name, b.files, b.ranks
+            ));
+        }
+    }
     let start = match tag(&g.tags, "FEN") {
         Some(_) if format == Format::Pdn => {
             return Err(format!(

@@ -503,6 +503,19 @@ mod tests {
     }
 
     #[test]
+    fn every_cut_of_a_published_file_reads_or_is_refused_without_panic() {
+        for text in [
+            include_str!("../../tests/data/records/classics.pgn"),
+            include_str!("../../tests/data/records/double_corner_dyke.pdn"),
+        ] {
+            for (i, _) in text.char_indices() {
+                let _ = parse_games(&text[..i], "t.pgn");
+            }
+            assert!(parse_games(text, "t.pgn").is_ok());
+        }
+    }
+
+    #[test]
     fn malformed_text_is_refused_at_its_line_and_column() {
         let cases = [
             (

@@ -412,6 +412,15 @@ mod tests {
     }
 
     #[test]
+    fn every_cut_of_a_published_file_reads_or_is_refused_without_panic() {
+        let text = include_str!("../../tests/data/records/selfplay_9x9.sgf");
+        for (i, _) in text.char_indices() {
+            let _ = parse_games(&text[..i], "t.sgf");
+        }
+        assert!(parse_games(text, "t.sgf").is_ok());
+    }
+
+    #[test]
     fn malformed_sgf_is_refused_at_its_line_and_column() {
         let cases = [
             (
