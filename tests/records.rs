@@ -263,6 +263,18 @@ fn a_result_the_moves_contradict_is_refused() {
         e.contains("says black won, but the moves end: white wins"),
         "{e}"
     );
+    std::fs::write(
+        &f,
+        "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1/2-1/2\n",
+    )
+    .unwrap();
+    let e = s
+        .execute(&format!("load-record '{}'", f.display()))
+        .unwrap_err();
+    assert!(
+        e.contains("says the game was drawn, but the moves end: white wins"),
+        "{e}"
+    );
 }
 
 #[test]

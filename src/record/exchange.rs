@@ -360,12 +360,16 @@ fn import_game(
             after.insert(actions.len(), n.clone());
         }
     }
-    if let (Some(o), Some(Some(w))) = (&state.outcome, result_winner(&engine, format, &g.result)) {
-        if o.winners != [w] {
+    if let (Some(o), Some(said)) = (&state.outcome, result_winner(&engine, format, &g.result)) {
+        let winners: Vec<PlayerId> = said.into_iter().collect();
+        if o.winners != winners {
+            let who = match said {
+                Some(w) => format!("{} won", engine.player_name(w)),
+                None => "the game was drawn".to_string(),
+            };
             return Err(format!(
-                "{shown}: the file's result `{}` says {} won, but the moves end: {}",
+                "{shown}: the file's result `{}` says {who}, but the moves end: {}",
                 g.result,
-                engine.player_name(w),
                 engine.outcome_text(o)
             ));
         }
