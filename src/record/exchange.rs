@@ -281,13 +281,14 @@ fn result_token(engine: &Engine, format: Format, s: &GameState) -> String {
     }
 }
 
-/// Reads a file's game into a record, playing every move.
-fn import_game(
+/// The variant a file's game is played in (named, else from its tags),
+/// its options from the tags the variant declares, and the start.
+fn setup(
     g: &TextGame,
     shown: &str,
     format: Format,
     variant: Option<&str>,
-) -> Result<Imported, String> {
+) -> Result<(String, Engine, GameState), String> {
     let name = match variant {
         Some(v) => v.to_string(),
         None => variant_of(&g.tags, format).map_err(|e| format!("{shown}: {e}"))?,
@@ -323,6 +324,17 @@ fn import_game(
             .map_err(|e| format!("{shown}: the FEN tag: {e}"))?,
         None => engine.new_game(0, &[]),
     };
+    Ok((name, engine, start))
+}
+
+/// Reads a file's game into a record, playing every move.
+fn import_game(
+    g: &TextGame,
+    shown: &str,
+    format: Format,
+    variant: Option<&str>,
+) -> Result<Imported, String> {
+    let (name, engine, start) = setup(g, shown, format, variant)?;
     let mut state = start.clone();
     let mut actions = Vec::new();
     let mut after = BTreeMap::new();
