@@ -1,13 +1,16 @@
 //! What leaves the engine: per-viewer views, the written forms of moves and
 //! positions, and game records.
+pub mod exchange;
 mod flow_pos;
 mod game;
 mod items;
 pub mod journal;
 mod legend;
 pub mod notation;
+mod pgn;
 mod san;
 mod seen;
+mod sgf;
 mod variant_ref;
 pub mod view;
 

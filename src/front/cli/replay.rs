@@ -5,9 +5,13 @@ use std::path::PathBuf;
 use super::positions::start;
 use crate::base::state::GameState;
 use crate::engine::Engine;
+use crate::record::exchange::{import_text, Format};
 use crate::record::view::Viewer;
 
 pub(super) fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<(), String> {
+    if let Some(format) = Format::of_path(file) {
+        return replay_exchange(file, None, format, as_player);
+    }
     let rec = match crate::record::read_record(file)? {
         crate::record::RecordFile::Whole(rec) => rec,
         crate::record::RecordFile::Seen(rec) => {
@@ -28,6 +32,32 @@ pub(super) fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<
         "{}",
         replay_text(&rec, as_player).map_err(|e| format!("{}: {e}", file.display()))?
     );
+    Ok(())
+}
+
+/// `replay [VARIANT] FILE.pgn` (or `.sgf`, `.pdn`): every game of the
+/// file replayed and checked, the variant from the tags unless given.
+fn replay_exchange(
+    file: &std::path::Path,
+    variant: Option<&str>,
+    format: Format,
+    as_player: Option<&str>,
+) -> Result<(), String> {
+    let shown = crate::rules::variant::display_path(file);
+    let text = crate::base::limits::read_user_file(file, &shown)?;
+    let games = import_text(&text, &shown, format, variant)?;
+    for (i, g) in games.iter().enumerate() {
+        if games.len() > 1 {
+            println!("game {} of {}:", i + 1, games.len());
+        }
+        for (k, v) in &g.notes.tags {
+            println!("[{k} \"{v}\"]");
+        }
+        print!(
+            "{}",
+            replay_text(&g.record, as_player).map_err(|e| format!("{shown}: {e}"))?
+        );
+    }
     Ok(())
 }
 
@@ -80,6 +110,9 @@ pub(super) fn replay_movetext(
     options: &[String],
 ) -> Result<(), String> {
     let path = std::path::Path::new(file);
+    if let Some(format) = Format::of_path(path) {
+        return replay_exchange(path, Some(variant), format, as_player);
+    }
     let text = crate::base::limits::read_user_file(path, file)?;
     if crate::record::parse_yaml::<crate::record::Record>(&text, file).is_ok()
         || crate::record::parse_yaml::<crate::record::PlayerRecord>(&text, file).is_ok()

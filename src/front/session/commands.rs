@@ -77,12 +77,16 @@ pub enum Command {
     SavePosition { file: String },
     /// Load a position from a YAML file (the history starts there)
     LoadPosition { file: String },
-    /// Save the game record (start position and actions) to a YAML file;
-    /// with --as, only what that player saw
+    /// Save the game record (start position and actions) to a YAML file,
+    /// or as PGN, SGF or PDN by the file's extension or --format; with
+    /// --as, only what that player saw
     SaveRecord {
         file: String,
         #[arg(long = "as")]
         as_viewer: Option<String>,
+        /// yaml, pgn, sgf or pdn (default: by the extension, else yaml)
+        #[arg(long)]
+        format: Option<String>,
     },
     /// Save the board as an SVG picture, as a viewer sees it
     Svg {
@@ -90,8 +94,16 @@ pub enum Command {
         #[arg(long = "as")]
         as_viewer: Option<String>,
     },
-    /// Load a game record and replay it
-    LoadRecord { file: String },
+    /// Load a game record (YAML, or PGN, SGF, PDN by extension) and replay it
+    LoadRecord {
+        file: String,
+        /// The variant of a PGN, SGF or PDN file (default: from its tags)
+        #[arg(long)]
+        variant: Option<String>,
+        /// yaml, pgn, sgf or pdn (default: by the extension, else yaml)
+        #[arg(long)]
+        format: Option<String>,
+    },
     /// Evaluate Lua against the current state (read-only; `lua! CODE` or `=! EXPR` applies it); `g` is the game
     Lua { code: Vec<String> },
     /// Show the clocks, or set them: `clock 15m`, `clock 15m+5s`, `clock off`
@@ -221,10 +233,16 @@ impl Session {
             Command::SavePosition { file } => self.save_position(&file)?,
             Command::LoadPosition { file } => self.load_position(&file)?,
             Command::Svg { file, as_viewer } => self.save_svg(&file, as_viewer.as_deref())?,
-            Command::SaveRecord { file, as_viewer } => {
-                self.save_record(&file, as_viewer.as_deref())?
-            }
-            Command::LoadRecord { file } => self.load_record_file(&file)?,
+            Command::SaveRecord {
+                file,
+                as_viewer,
+                format,
+            } => self.save_record(&file, as_viewer.as_deref(), format.as_deref())?,
+            Command::LoadRecord {
+                file,
+                variant,
+                format,
+            } => self.load_record_file(&file, variant.as_deref(), format.as_deref())?,
             Command::Reload => self.reload_text()?,
             Command::Set { name, value } => self.set_text(&name, &value)?,
             Command::Clock { spec } => self.clock_command(spec.as_deref())?,

@@ -350,6 +350,7 @@ impl Session {
             let played = self.history.pop().expect("n bounded by history");
             self.state = played.before;
         }
+        self.notes.keep_first(self.history.len());
         self.last = None;
         format!("took back {n} action(s)\n{}", self.board(self.viewer))
     }

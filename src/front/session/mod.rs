@@ -11,6 +11,7 @@
 
 mod arrange;
 mod commands;
+mod formats;
 mod game;
 mod inspect;
 mod records;
@@ -29,6 +30,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::GameState;
 use crate::engine::{Engine, Event};
 use crate::front::clock::Clock;
+use crate::record::exchange::Notes;
 use crate::record::view::Viewer;
 
 /// Parses `name=value` pairs.
@@ -76,6 +78,9 @@ pub struct Session {
     pub color: bool,
     /// The clock spec and the running clock, if the game is timed.
     clock: Option<(String, Clock)>,
+    /// Tags, comments and annotations of a record read from a players'
+    /// format (PGN, SGF, PDN), written back when it is saved in one.
+    pub notes: Notes,
 }
 
 impl Session {
@@ -98,6 +103,7 @@ impl Session {
             rng: ChaCha8Rng::seed_from_u64(seed.wrapping_add(1)),
             color: false,
             clock: None,
+            notes: Notes::default(),
         })
     }
 
@@ -181,6 +187,7 @@ impl Session {
         self.state = state;
         self.history.clear();
         self.last = None;
+        self.notes = Notes::default();
         if let Some((spec, _)) = self.clock.take() {
             let _ = self.set_clock(Some(&spec));
         }

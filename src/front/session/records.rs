@@ -85,6 +85,7 @@ impl Session {
             rng: self.rng.clone(),
             color: self.color,
             clock: self.clock.clone(),
+            notes: Default::default(),
         };
         fresh.reset_to(start);
         for (i, a) in rec.actions.iter().enumerate() {
@@ -100,6 +101,12 @@ impl Session {
     pub(super) fn set_position(&mut self, fen: &str) -> Result<String, String> {
         let state = self.engine.parse_fen(fen, self.state.seed)?;
         self.reset_to(state);
+        // A PGN record of the game starts from the line as given (with the
+        // fields the rules read after the side to move).
+        self.notes.tags = vec![
+            ("SetUp".into(), "1".into()),
+            ("FEN".into(), fen.trim().into()),
+        ];
         Ok(format!(
             "position set (the history starts here)\n{}",
             self.board(self.viewer)
@@ -183,13 +190,18 @@ impl Session {
         ))
     }
 
-    /// `save-record FILE [--as VIEWER]`: the whole record, or what one
-    /// viewer saw.
+    /// `save-record FILE [--as VIEWER] [--format F]`: the whole record,
+    /// or what one viewer saw; as PGN, SGF or PDN when the extension or
+    /// `--format` says so.
     pub(super) fn save_record(
         &self,
         file: &str,
         as_viewer: Option<&str>,
+        format: Option<&str>,
     ) -> Result<String, String> {
+        if let Some(f) = super::formats::format_of(file, format)? {
+            return self.save_exchange(file, as_viewer, f);
+        }
         match as_viewer {
             Some(v) => {
                 let v = self.engine.viewer_or(Some(v), self.viewer)?;
@@ -249,13 +261,23 @@ impl Session {
 
     /// How a file saved to `file` names the loaded variant so that it
     /// loads again from anywhere (see [`crate::record::variant_ref`]).
-    fn variant_ref(&self, file: &str) -> String {
+    pub(super) fn variant_ref(&self, file: &str) -> String {
         let v = &self.engine.variant;
         crate::record::variant_ref(&v.path, &v.id(), Path::new(file))
     }
 
-    /// `load-record FILE`: replays a saved record.
-    pub(super) fn load_record_file(&mut self, file: &str) -> Result<String, String> {
+    /// `load-record FILE [--variant V] [--format F]`: replays a saved
+    /// record (a players' format's first game, its variant from its tags
+    /// unless given).
+    pub(super) fn load_record_file(
+        &mut self,
+        file: &str,
+        variant: Option<&str>,
+        format: Option<&str>,
+    ) -> Result<String, String> {
+        if let Some(f) = super::formats::format_of(file, format)? {
+            return self.load_exchange(file, variant, f);
+        }
         let rec = match crate::record::read_record(Path::new(file))? {
             crate::record::RecordFile::Whole(rec) => rec,
             // One player's record: shown, the game unchanged.

@@ -42,7 +42,7 @@ pub use diagnostic::{Diagnostic, LoadError};
 pub use joint::{JointMove, JointMoves, Passing};
 pub use kinds::{Freeze, Jump, Kind, MovePattern, Promote, Target};
 pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
-pub use notation::{NamedMove, Notation, NotationStyle};
+pub use notation::{NamedMove, Notation, NotationStyle, Numbering, RecordName};
 pub use turn::{AfterActionWhen, NoMoves, NoProgress, WinWhen};
 pub use value::Value;
 pub use words::Words;

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use crate::base::geometry::Cell;
-use crate::base::state::KindId;
+use crate::base::state::{KindId, PlayerId};
 
 /// How moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
@@ -48,6 +48,29 @@ pub struct Notation {
     /// Between a promoted move and the new kind's letter (`e8=Q`).
     pub promotion_mark: String,
     pub named_moves: Vec<NamedMove>,
+    /// How records that number squares (PDN) number them.
+    pub numbering: Option<Numbering>,
+    /// What record formats call this game.
+    pub records: Vec<RecordName>,
+}
+
+/// Squares numbered 1, 2, ...: the cells whose `file + rank` has the
+/// parity `parity`, counted row by row from the far left corner of the
+/// board as `seen_by` sees it (an odd-numbered player sits at the top).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Numbering {
+    pub parity: u8,
+    pub seen_by: PlayerId,
+}
+
+/// A record format's name of the game: `format` (`pgn`, `sgf`, `pdn`),
+/// its `game` (PGN's `Variant`, SGF's `GM`, PDN's `GameType`) and the
+/// tags or properties read into options (`KM` → `komi`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordName {
+    pub format: String,
+    pub game: String,
+    pub options: Vec<(String, String)>,
 }
 
 impl Notation {
@@ -56,6 +79,11 @@ impl Notation {
         self.named_moves
             .iter()
             .find(|n| n.kind == kind && n.moves.contains(&(from, to)))
+    }
+
+    /// What the record format `format` calls this game, if it is declared.
+    pub fn record_name(&self, format: &str) -> Option<&RecordName> {
+        self.records.iter().find(|r| r.format == format)
     }
 }
 
@@ -68,6 +96,8 @@ impl Default for Notation {
             mate: "#".into(),
             promotion_mark: "=".into(),
             named_moves: Vec::new(),
+            numbering: None,
+            records: Vec::new(),
         }
     }
 }

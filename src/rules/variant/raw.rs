@@ -311,6 +311,34 @@ pub(super) struct RawNotation {
     /// Moves written by a name (`NAME: { kind: KIND, moves: [e1-g1, e8-g8] }`).
     #[serde(default)]
     pub(super) named_moves: IndexMap<String, Spanned<RawNamedMove>>,
+    /// Squares numbered 1, 2, ... for records that number them (PDN):
+    /// `{ colour_of: a1, seen_by: white }`.
+    #[serde(default)]
+    pub(super) numbering: Option<RawNumbering>,
+    /// What record formats call this game (`pgn: { game: Standard }`,
+    /// `sgf: { game: "1", options: { KM: komi } }`, `pdn: { game: "21" }`).
+    #[serde(default)]
+    pub(super) records: IndexMap<String, RawRecordName>,
+}
+
+/// `notation.numbering`: the cells of `colour_of`'s colour, counted row by
+/// row from the far left corner of the board as `seen_by` sees it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawNumbering {
+    pub(super) colour_of: String,
+    pub(super) seen_by: String,
+}
+
+/// One of `notation.records`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRecordName {
+    /// The format's name of the game (PGN `Variant`, SGF `GM`, PDN `GameType`).
+    pub(super) game: String,
+    /// Properties or tags of the format read into and written from options.
+    #[serde(default)]
+    pub(super) options: IndexMap<String, String>,
 }
 
 /// One of `notation.named_moves`.

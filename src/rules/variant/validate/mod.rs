@@ -67,7 +67,7 @@ pub(super) fn validate(
     let win_when = rules::win_when(&raw.rules, &mut cx);
     let joint_moves = joint::joint_moves(&raw.rules, &board, &players, &kinds, &mut cx);
     let passing = joint::passing(&raw.rules, &board, &players, &kinds, &mut cx);
-    let notation = notation::notation(raw.notation, &board, &kinds, &mut cx);
+    let notation = notation::notation(raw.notation, &board, &kinds, &players, &mut cx);
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
     let show_order = show_order(&raw.piece_order, &kinds);
