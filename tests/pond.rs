@@ -407,7 +407,7 @@ fn strike_at_range_on_a_step_is_refused() {
         .expect("refused")
         .to_string();
     assert!(
-        err.contains("m.yaml:20:") && err.contains("strike_at_range"),
+        err.contains("m.yaml:21:") && err.contains("strike_at_range"),
         "{err}"
     );
 }
@@ -451,7 +451,7 @@ fn an_action_needing_a_container_nothing_makes_is_refused_at_its_place() {
         &format!("{fish}  net:\n    needs: ctach\n    perform: fish\n"),
     );
     assert!(err.contains("names no container"), "{err}");
-    assert!(err.contains("TMP/variants/pond.yaml:55:12: "), "{err}");
+    assert!(err.contains("TMP/variants/pond.yaml:56:12: "), "{err}");
     assert!(err.contains("did you mean `catch`"), "{err}");
     // A container the script makes as it goes (Orchard's barns: declared
     // nowhere in its YAML) still loads.

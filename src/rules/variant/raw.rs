@@ -6,6 +6,7 @@
 //! [`super::validate`] after merging.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
@@ -19,69 +20,121 @@ pub(super) enum Param<T> {
     Opt(String),
 }
 
+/// An option's name as a value: `$name`.
+const OPTION_REF: &str = r"^\$.";
+
+/// A literal of `T`, or `$name` (the untagged enum would admit any string;
+/// `check` refuses one without the `$`, and so does the schema).
+impl<T: JsonSchema> JsonSchema for Param<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Param_{}", T::schema_name()).into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let lit = g.subschema_for::<T>();
+        schemars::json_schema!({
+            "anyOf": [lit, { "type": "string", "pattern": OPTION_REF }]
+        })
+    }
+}
+
+/// `closes:` also takes `!$name`, the boolean option's negation.
+fn closes_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let lit = g.subschema_for::<Option<bool>>();
+    schemars::json_schema!({
+        "anyOf": [lit, { "type": "string", "pattern": r"^!?\$." }]
+    })
+}
+
 /// One YAML file of a variant. Every field is optional so that a variant may
 /// `extend` another and state only what differs; required fields are checked
 /// after merging.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawVariant {
+    /// The base variant this file is laid over: a bundled name or a path
+    /// relative to this file.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) extends: Option<Spanned<String>>,
+    /// The variant's name, as shown to players.
     #[serde(default)]
     pub(super) name: Option<String>,
+    /// A sentence or two on the game.
     #[serde(default)]
     pub(super) description: Option<String>,
+    /// The Luau script with the rules the YAML cannot say: a path relative
+    /// to this file (`../scripts/NAME.lua`).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) script: Option<Spanned<String>>,
+    /// The players' names, in turn order (the first moves first unless
+    /// `turn.first` says otherwise).
     #[serde(default)]
     pub(super) players: Option<Vec<String>>,
     /// With an int option named `players`, the game is played by the first
     /// `players` of the list; at least this many.
     #[serde(default)]
     pub(super) min_players: Option<u8>,
+    /// Pieces' kinds are hidden from the other players until revealed.
     #[serde(default)]
     pub(super) hidden_identities: Option<bool>,
+    /// The board: size, terrain, blocking terrain and named zones.
     #[serde(default)]
     pub(super) board: RawBoard,
     /// An option set to `~` (null) removes the base variant's option; set
     /// to a plain value, it sets the default of the base's option.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Option<RawOption>>")]
     pub(super) options: IndexMap<String, Option<Spanned<RawOption>>>,
     /// A kind set to `~` (null) removes that kind of the base variant.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Option<RawPiece>>")]
     pub(super) pieces: IndexMap<String, Option<Spanned<RawPiece>>>,
+    /// Where each player sets up (instead of `start`).
     #[serde(default)]
     pub(super) setup: RawSetup,
     /// The starting position as a FEN-like line (instead of set-up zones).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) start: Option<Spanned<String>>,
+    /// How moves are written (`coordinates`, `letter_captures` or `san`).
     #[serde(default)]
     pub(super) notation: Option<RawNotation>,
+    /// Built-in rules the host runs: repetition, draws, what happens to a
+    /// player with no moves, declared joint moves and wins.
     #[serde(default)]
     pub(super) rules: RawRules,
     /// The turn's budget of declared actions.
     #[serde(default)]
     pub(super) turn: Option<RawTurn>,
-    /// Declared actions (see [`ActionDecl`](super::ActionDecl)); a child's
-    /// list replaces its base's.
+    /// Declared actions, by name (variants/README.md, "Declaring actions");
+    /// a child's list replaces its base's.
     #[serde(default)]
+    #[schemars(with = "Option<IndexMap<String, RawAction>>")]
     pub(super) actions: Option<IndexMap<String, Spanned<RawAction>>>,
     /// Named cell queries (`g:query`): a source and conditions as an
     /// action parameter's (merged name by name over the base's).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, RawActionParam>")]
     pub(super) queries: IndexMap<String, Spanned<RawActionParam>>,
     /// Kinds of things that lie on cells (tile faces, cards), each with
     /// its attributes (merged name by name over the base's).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, IndexMap<String, Value>>")]
     pub(super) tokens: IndexMap<String, Spanned<IndexMap<String, Value>>>,
     /// The phases of the game, in order.
     #[serde(default)]
     pub(super) phases: Option<Vec<RawPhase>>,
     /// Reaction windows, by name.
     #[serde(default)]
+    #[schemars(with = "Option<IndexMap<String, RawReaction>>")]
     pub(super) reactions: Option<IndexMap<String, Spanned<RawReaction>>>,
     /// Containers of items, by name.
     #[serde(default)]
+    #[schemars(with = "Option<IndexMap<String, RawContainer>>")]
     pub(super) containers: Option<IndexMap<String, Spanned<RawContainer>>>,
     /// The variant's own words (merged key by key over the base's).
     #[serde(default)]
@@ -92,9 +145,11 @@ pub(super) struct RawVariant {
     /// When a player may pass: `stuck` (only when nothing else is legal)
     /// or `always`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) pass: Option<Spanned<String>>,
     /// Declared ends of the game, checked after every action.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<RawEnd>>")]
     pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
     /// The order in which the kinds are shown (`pieces`, captured piles):
     /// as the last file that lists them declares them (set by the merge;
@@ -108,61 +163,103 @@ pub(super) struct RawVariant {
 }
 
 /// `turn:` how many counted actions a turn allows.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawTurn {
+    /// How many counted actions a turn allows.
     #[serde(default)]
     pub(super) actions: Option<u8>,
     /// Who plays first: a player, `random`, or `$option`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) first: Option<Spanned<String>>,
 }
 
 /// One phase as written (`phases:` is a list).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPhase {
+    /// The phase's name (`g:phase()` in scripts).
+    #[schemars(with = "String")]
     pub(super) name: Spanned<String>,
+    /// The declared actions this phase offers (default: every action that is
+    /// not a reaction).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
     pub(super) actions: Option<Vec<Spanned<String>>>,
+    /// The phase ends after this many rounds (default: when a rule calls
+    /// `g:end_phase()`; the last phase lasts the rest of the game).
     #[serde(default)]
     pub(super) rounds: Option<u16>,
+    /// `clockwise` (the default) or `reverse`: starts with the player before
+    /// the first and goes counter-clockwise.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) order: Option<Spanned<String>>,
 }
 
 /// One reaction window as written.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawReaction {
+    /// The window opens by itself after these declared actions (else a rule
+    /// opens it with `g:open_window`).
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub(super) after: Vec<Spanned<String>>,
+    /// Who is asked: `others` (the default) or `all` (the player whose turn it
+    /// is asked last).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) who: Option<Spanned<String>>,
+    /// `able` (the default): only players who can take one of `actions`;
+    /// `everyone`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) ask: Option<Spanned<String>>,
+    /// `next` (the default) or, with `who: all`, `mover`: the player whose turn
+    /// it is asked first.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) from: Option<Spanned<String>>,
+    /// The declared actions a reacting player may take, besides `pass`.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub(super) actions: Vec<Spanned<String>>,
+    /// The function of the script's `rules` table called when everyone asked
+    /// has passed.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) on_pass: Option<Spanned<String>>,
+    /// `close` (the default): a reaction closes the window; `next`: the others
+    /// are still asked.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) after_react: Option<Spanned<String>>,
 }
 
 /// One container of items as written.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawContainer {
+    /// Each player has one of their own (else one shared container).
     #[serde(default)]
     pub(super) per_player: Option<bool>,
+    /// `queue` (the default: draws from the front), `stack` (shuffled at the
+    /// start, draws from the top) or `bag` (draws a random item).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) order: Option<Spanned<String>>,
+    /// Who sees the faces: `nobody` (the default), `owner` or `all`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) contents: Option<Spanned<String>>,
+    /// Who sees how many items it holds: `all` (the default), `owner` or
+    /// `nobody`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) count: Option<Spanned<String>>,
+    /// The items it holds when the game starts.
     #[serde(default)]
     pub(super) items: RawItems,
 }
@@ -170,11 +267,11 @@ pub(super) struct RawContainer {
 /// A container's starting items: a map of faces to counts (each a number
 /// or `$option`), or `$option` naming a text option that holds a whole
 /// mix (`face:count,face:count`, a face alone counting one).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub(super) enum RawItems {
     Map(IndexMap<String, Param<u32>>),
-    Opt(String),
+    Opt(#[schemars(regex(pattern = OPTION_REF))] String),
 }
 
 impl Default for RawItems {
@@ -184,31 +281,54 @@ impl Default for RawItems {
 }
 
 /// One declared action as written.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawAction {
+    /// How the action is written, with its parameters in braces
+    /// (`{from}~{to}`); default: the name and the parameters' cells.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) text: Option<Spanned<String>>,
+    /// At most two parameters (cells), each with a source and conditions.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, RawActionParam>")]
     pub(super) params: IndexMap<String, Spanned<RawActionParam>>,
+    /// What the action costs the player.
     #[serde(default)]
     pub(super) cost: Option<RawCost>,
+    /// A container of the player's that must not be empty.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) needs: Option<Spanned<String>>,
+    /// Counts against `turn.actions` (default true).
     #[serde(default)]
     pub(super) counts: Option<bool>,
+    /// At most once a turn.
     #[serde(default)]
     pub(super) once: Option<bool>,
+    /// No counted action after it this turn: true, false, `$option` or
+    /// `!$option`.
     #[serde(default)]
+    #[schemars(schema_with = "closes_schema")]
     pub(super) closes: Option<Param<bool>>,
+    /// The turn passes after it (else the player acts again).
     #[serde(default)]
     pub(super) ends_turn: Option<bool>,
+    /// The function of the script's `rules` table that carries the action out.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) perform: Option<Spanned<String>>,
+    /// The function of the script's `rules` table asked whether the action is
+    /// legal.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) legal: Option<Spanned<String>>,
+    /// `perform` is called only when one of these conditions holds on a
+    /// parameter's cell.
     #[serde(default)]
+    #[schemars(with = "Option<RawPerformIf>")]
     pub(super) perform_if: Option<Spanned<RawPerformIf>>,
+    /// The first parameter's piece moves to the second parameter's cell.
     #[serde(default)]
     pub(super) moves: Option<bool>,
     /// The front piece of the player's `needs` container is placed on the
@@ -217,6 +337,7 @@ pub(super) struct RawAction {
     pub(super) places: Option<bool>,
     /// After the action, the player picks a cell of a named query.
     #[serde(default)]
+    #[schemars(with = "Option<RawActionChoose>")]
     pub(super) choose: Option<Spanned<RawActionChoose>>,
     /// A boolean or a boolean option: when false, the variant has no such
     /// action (true if absent).
@@ -226,60 +347,84 @@ pub(super) struct RawAction {
 
 /// `actions.<name>.choose`: a choice of a cell of a named query that the
 /// host asks after the action, instead of calling `perform`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawActionChoose {
+    /// The named query (`queries:`) whose cells are offered.
     pub(super) query: String,
+    /// The question the player is asked.
     pub(super) question: String,
+    /// The function of the script's `rules` table that takes the answer.
     pub(super) handler: String,
+    /// Everyone sees the choice and its answer.
     #[serde(default)]
     pub(super) public: bool,
+    /// Not asked when the player has no piece on the board.
     #[serde(default)]
     pub(super) only_with_pieces: bool,
 }
 
 /// When an action's `perform` is called: only if one of `any` holds on
 /// the cell of parameter `param` (after a `moves` action has moved).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPerformIf {
+    /// The parameter whose cell is looked at.
+    #[schemars(with = "String")]
     pub(super) param: Spanned<String>,
+    /// Conditions (as in `where`), one of which must hold.
+    #[schemars(with = "Vec<String>")]
     pub(super) any: Vec<Spanned<String>>,
 }
 
 /// An action parameter: where its values come from and what they must be.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawActionParam {
+    /// Where the cells come from: `own_pieces`, `near_own`, `cells`, `zone
+    /// NAME`, `first_zone NAME...`, `sight`, `next_to PARAM`, `flood PARAM
+    /// through TERRAIN`.
+    #[schemars(with = "String")]
     pub(super) from: Spanned<String>,
+    /// Conditions every cell must pass (`empty`, `enemy`, `own`, `[not] terrain
+    /// T`, `[not] kind K`, ...).
     #[serde(default, rename = "where")]
+    #[schemars(with = "Vec<String>")]
     pub(super) filters: Vec<Spanned<String>>,
+    /// A source used when `from` gives no cell that passes.
     #[serde(default, rename = "else")]
+    #[schemars(with = "Option<String>")]
     pub(super) fallback: Option<Spanned<String>>,
+    /// When some cells pass these conditions, only those.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub(super) prefer: Vec<Spanned<String>>,
 }
 
 /// What an action costs: an amount of one of the player's counters.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawCost {
+    /// A per-player counter.
     pub(super) counter: String,
+    /// How much is taken from it before `perform`.
     pub(super) amount: i64,
 }
 
 /// `words:`: event labels and choice questions in the variant's language.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawWords {
+    /// Event labels, by event name.
     #[serde(default)]
     pub(super) events: IndexMap<String, String>,
+    /// Choice questions, by reason.
     #[serde(default)]
     pub(super) questions: IndexMap<String, String>,
 }
 
 /// One of `counters:`: what the host needs to know of a counter.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawCounter {
     /// Bookkeeping for the rules only: never shown to anyone (views, the
@@ -292,48 +437,65 @@ pub(super) struct RawCounter {
     pub(super) doc: Option<String>,
 }
 
-/// How actions are written (see [`Notation`](super::Notation)).
-#[derive(Debug, Default, Deserialize)]
+/// How actions are written (docs/variant-format.md, "Notation").
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNotation {
+    /// The notation style (default `coordinates`).
     #[serde(default)]
     pub(super) style: Option<NotationStyle>,
+    /// Written before a capture's destination (`san`) or before each captured
+    /// cell (`letter_captures`).
     #[serde(default)]
     pub(super) capture_mark: Option<String>,
+    /// The check mark (`+`); accepted and ignored on input.
     #[serde(default)]
     pub(super) check: Option<String>,
+    /// The mate mark (`#`); accepted and ignored on input.
     #[serde(default)]
     pub(super) mate: Option<String>,
+    /// Written before a promotion's new kind (`e8=Q`).
     #[serde(default)]
     pub(super) promotion_mark: Option<String>,
     /// Moves written by a name (`NAME: { kind: KIND, moves: [e1-g1, e8-g8] }`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, RawNamedMove>")]
     pub(super) named_moves: IndexMap<String, Spanned<RawNamedMove>>,
 }
 
 /// One of `notation.named_moves`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNamedMove {
+    /// The kind of the piece that makes the move.
     pub(super) kind: String,
     /// `from-to` pairs (`e1-g1`).
     pub(super) moves: Vec<String>,
+    /// Other spellings read as this name (`0-0`).
     #[serde(default)]
     pub(super) also: Vec<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawBoard {
+    /// The number of files (columns, `a`, `b`, ...).
     #[serde(default)]
     pub(super) files: Option<u8>,
+    /// The number of ranks (rows, from 1).
     #[serde(default)]
     pub(super) ranks: Option<u8>,
+    /// Terrain tags and their cells (`lake: [c5:d6, g5:h6]`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) terrain: IndexMap<String, Vec<Spanned<String>>>,
+    /// Terrain tags no piece may enter or cross.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
     pub(super) blocking: Option<Vec<Spanned<String>>>,
+    /// Named sets of cells (`red_home: [a1:j4]`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
 }
 
@@ -348,12 +510,29 @@ pub(super) struct RawOption {
 }
 
 /// The declaring form, `{ default, doc }`.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawOptionDecl {
+    /// The option's value unless a player sets it (`-o NAME=VALUE`).
     default: Value,
+    /// What the option changes, for players.
     #[serde(default)]
     doc: String,
+}
+
+/// Either form: `{ default, doc }`, or a plain value (a boolean, a number
+/// or a text: lists and maps are declared with `default:`).
+impl JsonSchema for RawOption {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RawOption".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let decl = g.subschema_for::<RawOptionDecl>();
+        schemars::json_schema!({
+            "description": "An option: `{ default: VALUE, doc: TEXT }` declares it; a plain value (in a variant that `extends` another) sets the default of an option the base declares.",
+            "anyOf": [decl, { "type": ["boolean", "integer", "number", "string"] }]
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for RawOption {
@@ -407,20 +586,29 @@ impl<'de> Deserialize<'de> for RawOption {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPiece {
+    /// The kind's name, as shown.
     #[serde(default)]
     pub(super) name: Option<String>,
+    /// Its symbol on a text board; a new kind in a child variant must have one.
     #[serde(default)]
     pub(super) symbol: Option<String>,
+    /// One letter for the kind in setup strings and `start` (upper case for the
+    /// first player).
     #[serde(default)]
     pub(super) code: Option<char>,
+    /// A number for the script's use (a Stratego rank).
     #[serde(default)]
     pub(super) rank: Option<i64>,
+    /// How many of this kind each player has.
     #[serde(default)]
     pub(super) count: Option<u32>,
+    /// How the kind moves: a list of declared moves (`step`, `slide`, `path`,
+    /// `place`, jumps).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<RawMove>>")]
     pub(super) moves: Option<Vec<Spanned<RawMove>>>,
     /// The letter that names the kind in move notation (none: from-to).
     #[serde(default)]
@@ -434,27 +622,37 @@ pub(super) struct RawPiece {
     pub(super) promote: Option<RawPromote>,
     /// The enemy pieces next to a piece of this kind cannot move.
     #[serde(default)]
+    #[schemars(with = "Option<RawFreeze>")]
     pub(super) freezes: Option<Spanned<RawFreeze>>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawMove {
+    /// One step in a direction set (`orthogonal`, `diagonal`, `all`, `knight`,
+    /// `forward`, ...).
     #[serde(default)]
     pub(super) step: Option<String>,
+    /// A line through empty cells in a direction set.
     #[serde(default)]
     pub(super) slide: Option<String>,
+    /// Up to `steps` steps through empty cells, turning freely.
     #[serde(default)]
     pub(super) path: Option<String>,
+    /// With `path`: at most this many steps.
     #[serde(default)]
     pub(super) steps: Option<u8>,
+    /// With `slide`: at most this many cells.
     #[serde(default)]
     pub(super) max: Option<u8>,
+    /// With `slide`: may strike an enemy at the end of the line (else only next
+    /// to it).
     #[serde(default)]
     pub(super) strike_at_range: Option<Param<bool>>,
+    /// The piece is revealed when it moves further than this many cells.
     #[serde(default)]
     pub(super) reveal_beyond: Option<u8>,
     /// What the move may end on: `empty`, `enemy` or `any` (the default).
@@ -509,7 +707,7 @@ pub(super) struct RawMove {
 }
 
 /// A placement's `flank:`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawFlank {
     /// The direction set of the lines (default `all`).
@@ -521,7 +719,7 @@ pub(super) struct RawFlank {
 }
 
 /// A placement's `groups:`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawGroups {
     /// The direction set joining a group (default `orthogonal`).
@@ -537,7 +735,7 @@ pub(super) struct RawGroups {
 }
 
 /// One of `ends:`: a condition key, who wins and the reason.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawEnd {
     /// The last piece placed or moved makes this many in a row.
@@ -570,7 +768,7 @@ pub(super) struct RawEnd {
 }
 
 /// A kind's freeze: which enemy pieces next to it cannot move.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawFreeze {
     /// Where "next to" is: a direction set (default `all`).
@@ -582,12 +780,14 @@ pub(super) struct RawFreeze {
     /// It freezes nothing of a player while another piece of theirs, of
     /// one of these kinds, stands next to it.
     #[serde(default)]
+    #[schemars(with = "Option<RawUnlessBeside>")]
     pub(super) unless_beside: Option<Spanned<RawUnlessBeside>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawUnlessBeside {
+    /// The kinds whose presence beside the frozen piece lifts the freeze.
     pub(super) kinds: Vec<String>,
     /// A boolean or a boolean option (true if absent).
     #[serde(default)]
@@ -595,7 +795,7 @@ pub(super) struct RawUnlessBeside {
 }
 
 /// A kind that changes when it ends a move in a zone.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPromote {
     /// `<player>_<zone>` when the board has one, else `<zone>`.
@@ -604,24 +804,35 @@ pub(super) struct RawPromote {
     pub(super) to: Vec<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawSetup {
+    /// Each player's setup zone (`red: red_home`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, String>")]
     pub(super) zones: IndexMap<String, Spanned<String>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRules {
+    /// A piece may not move back and forth between the same two cells more than
+    /// this many times in a row.
     #[serde(default)]
+    #[schemars(with = "Option<Param<i64>>")]
     pub(super) repetition_limit: Option<Spanned<Param<i64>>>,
+    /// What happens to a player with no legal action: `lose`, `draw`, `pass` or
+    /// `lose_unless_all_stuck`.
     #[serde(default)]
     pub(super) no_moves: Option<NoMoves>,
+    /// A safety cap: the game is drawn after this many plies.
     #[serde(default)]
     pub(super) max_plies: Option<u32>,
+    /// Players may offer and accept draws.
     #[serde(default)]
     pub(super) draw_offers: Option<bool>,
+    /// Both pieces of a strike are shown to every player before `rules.strike`
+    /// is asked.
     #[serde(default)]
     pub(super) strike_reveals: Option<bool>,
     /// The physical game lets a player follow a piece whose identity was
@@ -647,6 +858,7 @@ pub(super) struct RawRules {
     /// A draw after so many plies without a capture or a move of certain
     /// kinds (the fifty-move rule), counted by the host.
     #[serde(default)]
+    #[schemars(with = "Option<RawNoProgress>")]
     pub(super) no_progress: Option<Spanned<RawNoProgress>>,
     /// A global counter the host adds one to each time the turn comes back
     /// round to the first player (a move number).
@@ -655,22 +867,26 @@ pub(super) struct RawRules {
     /// When set, `rules.after_action` is called after a move only if one of
     /// these clauses holds (other actions always call it).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<RawAfterActionWhen>>")]
     pub(super) after_action_when: Option<Spanned<Vec<RawAfterActionWhen>>>,
     /// Declared moves of two pieces at once under rights kept in a counter.
     #[serde(default)]
+    #[schemars(with = "Option<RawJointMoves>")]
     pub(super) joint_moves: Option<Spanned<RawJointMoves>>,
     /// A long straight move that leaves the cell it crossed open to
     /// capture for one ply.
     #[serde(default)]
+    #[schemars(with = "Option<RawPassing>")]
     pub(super) passing: Option<Spanned<RawPassing>>,
     /// A win the host checks after every rules call (`holds_attr`,
     /// `alone`), instead of a script's check after every action.
     #[serde(default)]
+    #[schemars(with = "Option<RawWinWhen>")]
     pub(super) win_when: Option<Spanned<RawWinWhen>>,
 }
 
 /// `rules.win_when`: every condition given must hold for one player.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawWinWhen {
     /// One of the player's pieces on the board carries this attribute (not 0).
@@ -685,25 +901,35 @@ pub(super) struct RawWinWhen {
 }
 
 /// `rules.joint_moves`: the counter of rights and the moves.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawJointMoves {
+    /// The counter whose bits hold the moves' rights.
     pub(super) counter: String,
+    /// The joint moves.
+    #[schemars(with = "Vec<RawJointMove>")]
     pub(super) moves: Vec<Spanned<RawJointMove>>,
 }
 
 /// One joint move: the mover and its partner, each from a cell to a cell.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawJointMove {
+    /// The player who may make it.
     pub(super) player: String,
     /// The bit of the counter that holds this move's right.
     pub(super) right: i64,
+    /// The mover's kind.
     pub(super) piece: String,
+    /// The mover's cell.
     pub(super) from: String,
+    /// Where the mover goes.
     pub(super) to: String,
+    /// The partner's kind.
     pub(super) partner: String,
+    /// The partner's cell.
     pub(super) partner_from: String,
+    /// Where the partner goes.
     pub(super) partner_to: String,
     /// Cells that must be empty.
     #[serde(default)]
@@ -715,27 +941,34 @@ pub(super) struct RawJointMove {
 
 /// `rules.passing`: which kinds pass, along which direction, and the
 /// counter that holds 1 + the passed cell.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPassing {
+    /// The global counter that holds 1 + the passed cell (0: none).
     pub(super) counter: String,
+    /// The kinds that pass (and may be taken in passing).
     pub(super) kinds: Vec<String>,
+    /// The direction set of the long move (per player: `forward`).
     pub(super) direction: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNoProgress {
+    /// The game is drawn after this many plies without progress.
     pub(super) plies: u32,
+    /// The global counter the host keeps the count in.
     pub(super) counter: String,
+    /// A move of one of these kinds resets the count (as a capture does).
     #[serde(default)]
     pub(super) reset_kinds: Vec<String>,
+    /// The outcome's reason.
     #[serde(default)]
     pub(super) reason: Option<String>,
 }
 
 /// One clause of `after_action_when`: every condition given must hold.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawAfterActionWhen {
     /// The moving piece is of one of these kinds.

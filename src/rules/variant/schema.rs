@@ -1,0 +1,70 @@
+//! The JSON Schema of the variant YAML, for editors (`sandtable schema`).
+//!
+//! Generated from the serde structs the loader reads ([`super::raw`]), so a
+//! key the loader gains is in the schema too; each key's description is its
+//! doc comment there. Changes only if the schema's framing (title, draft)
+//! changes: the keys change in `raw.rs`.
+
+use super::raw::RawVariant;
+
+/// Where the repository keeps the generated schema (the variants' modelines
+/// point there; a test keeps it equal to [`schema_json`]).
+pub const SCHEMA_PATH: &str = "schema/variant.schema.json";
+
+/// The schema (JSON Schema 2020-12) as pretty-printed JSON with a final
+/// newline: strict like the loader (an unknown key is refused), with
+/// `$name` accepted wherever an option may be named.
+pub fn schema_json() -> String {
+    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator()
+        .into_root_schema_for::<RawVariant>();
+    schema.insert("title".into(), "sandtable variant".into());
+    schema.insert(
+        "description".into(),
+        "A sandtable variant file (YAML): board, pieces, declared movement, options, \
+         turn flow and declared actions. Every key is optional in a file that `extends` \
+         another; `sandtable check` tells what a whole variant still lacks."
+            .into(),
+    );
+    let mut value = schema.to_value();
+    unwrap_descriptions(&mut value);
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Doc comments come with their line breaks: a paragraph is one line in the
+/// schema (editors show descriptions as Markdown, wrapped to their width).
+fn unwrap_descriptions(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    serde_json::Value::String(s) if key == "description" => {
+                        *s = s
+                            .split("\n\n")
+                            .map(|para| para.split('\n').collect::<Vec<_>>().join(" "))
+                            .collect::<Vec<_>>()
+                            .join("\n\n");
+                    }
+                    _ => unwrap_descriptions(value),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(unwrap_descriptions),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_refuses_unknown_keys_at_the_top() {
+        let v: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
+        assert_eq!(v["additionalProperties"], serde_json::json!(false));
+        assert!(v["properties"]["pieces"].is_object());
+    }
+}
