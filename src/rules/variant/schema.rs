@@ -29,6 +29,7 @@ pub fn schema_json() -> String {
     );
     let mut value = schema.to_value();
     unwrap_descriptions(&mut value);
+    drop_raw_prefix(&mut value);
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
@@ -57,6 +58,31 @@ fn unwrap_descriptions(v: &mut serde_json::Value) {
     }
 }
 
+/// The definitions are named after the raw structs (`RawPiece`); editors
+/// show them as `Piece`.
+fn drop_raw_prefix(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            if let Some(serde_json::Value::Object(defs)) = map.get_mut("$defs") {
+                *defs = std::mem::take(defs)
+                    .into_iter()
+                    .map(|(k, v)| (k.strip_prefix("Raw").unwrap_or(&k).to_string(), v))
+                    .collect();
+            }
+            for (key, value) in map.iter_mut() {
+                match value {
+                    serde_json::Value::String(s) if key == "$ref" => {
+                        *s = s.replace("#/$defs/Raw", "#/$defs/");
+                    }
+                    _ => drop_raw_prefix(value),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_raw_prefix),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +92,7 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
         assert_eq!(v["additionalProperties"], serde_json::json!(false));
         assert!(v["properties"]["pieces"].is_object());
+        assert_eq!(v["$defs"]["Piece"]["additionalProperties"], false);
+        assert!(!schema_json().contains("$defs/Raw"));
     }
 }
