@@ -104,6 +104,27 @@ fn committed_schema_is_the_schema_command_output() {
 }
 
 #[test]
+fn every_key_of_the_schema_has_its_doc() {
+    let schema: serde_json::Value = serde_json::from_str(&schema_command()).unwrap();
+    let mut objects = vec![("the top".to_string(), &schema)];
+    for (name, def) in schema["$defs"].as_object().unwrap() {
+        objects.push((name.clone(), def));
+    }
+    let mut undocumented = Vec::new();
+    for (name, object) in objects {
+        for (key, prop) in object["properties"].as_object().into_iter().flatten() {
+            if prop["description"].as_str().is_none_or(str::is_empty) {
+                undocumented.push(format!("{name}.{key}"));
+            }
+        }
+    }
+    assert!(
+        undocumented.is_empty(),
+        "keys without a doc comment in src/rules/variant/raw.rs: {undocumented:?}"
+    );
+}
+
+#[test]
 fn schema_output_writes_the_named_file_and_prints_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("v.json");
