@@ -5,7 +5,7 @@
 # Then: docker run --rm sandtable:0.1.0 check classic_stratego
 
 # The build: the Rust toolchain (the full image: Luau's C++ needs g++).
-FROM rust:1-bookworm AS build
+FROM rust:1-trixie AS build
 # Built where the runtime image keeps the variants: the binary also looks
 # for bundled variants under the folder it was built in.
 WORKDIR /sandtable
@@ -13,7 +13,7 @@ COPY . .
 RUN cargo build --release --locked --bin sandtable
 
 # The runtime: a slim Debian of the same release as the toolchain's.
-FROM debian:bookworm-slim
+FROM debian:trixie-slim
 COPY --from=build /sandtable/target/release/sandtable /usr/local/bin/sandtable
 COPY variants /sandtable/variants
 COPY scripts /sandtable/scripts
