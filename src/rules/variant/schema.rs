@@ -11,11 +11,12 @@ use super::raw::RawVariant;
 /// point there; a test keeps it equal to [`schema_json`]).
 pub const SCHEMA_PATH: &str = "schema/variant.schema.json";
 
-/// The schema (JSON Schema 2020-12) as pretty-printed JSON with a final
+/// The schema (JSON Schema draft-07, the draft yaml-language-server supports
+/// fully) as pretty-printed JSON with a final
 /// newline: strict like the loader (an unknown key is refused), with
 /// `$name` accepted wherever an option may be named.
 pub fn schema_json() -> String {
-    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
+    let mut schema = schemars::generate::SchemaSettings::draft07()
         .for_deserialize()
         .into_generator()
         .into_root_schema_for::<RawVariant>();
@@ -63,7 +64,7 @@ fn unwrap_descriptions(v: &mut serde_json::Value) {
 fn drop_raw_prefix(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
-            if let Some(serde_json::Value::Object(defs)) = map.get_mut("$defs") {
+            if let Some(serde_json::Value::Object(defs)) = map.get_mut("definitions") {
                 *defs = std::mem::take(defs)
                     .into_iter()
                     .map(|(k, v)| (k.strip_prefix("Raw").unwrap_or(&k).to_string(), v))
@@ -72,7 +73,7 @@ fn drop_raw_prefix(v: &mut serde_json::Value) {
             for (key, value) in map.iter_mut() {
                 match value {
                     serde_json::Value::String(s) if key == "$ref" => {
-                        *s = s.replace("#/$defs/Raw", "#/$defs/");
+                        *s = s.replace("#/definitions/Raw", "#/definitions/");
                     }
                     _ => drop_raw_prefix(value),
                 }
@@ -92,7 +93,7 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
         assert_eq!(v["additionalProperties"], serde_json::json!(false));
         assert!(v["properties"]["pieces"].is_object());
-        assert_eq!(v["$defs"]["Piece"]["additionalProperties"], false);
-        assert!(!schema_json().contains("$defs/Raw"));
+        assert_eq!(v["definitions"]["Piece"]["additionalProperties"], false);
+        assert!(!schema_json().contains("definitions/Raw"));
     }
 }
