@@ -4,6 +4,12 @@
 //! is optional so that a variant may `extend` another and state only what
 //! differs; what is required, and what the values mean, is checked in
 //! [`super::validate`] after merging.
+//!
+//! The same structs give `sandtable schema` its JSON Schema (schemars): a
+//! field's doc comment is its description there (`tests/schema.rs` wants
+//! one on every key), a `Spanned<T>` field says `#[schemars(with = "T")]`,
+//! and `schema/variant.schema.json` is regenerated with `cargo run --
+//! schema --output schema/variant.schema.json` after a change.
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
