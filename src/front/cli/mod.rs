@@ -366,17 +366,21 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
             &seats,
         ),
         Cmd::Simulate(args) => simulate::simulate(args),
-        Cmd::Schema { output } => {
-            let text = crate::rules::variant::schema_json();
-            match output {
-                Some(path) => std::fs::write(&path, text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
-                None => {
-                    print!("{text}");
-                    Ok(())
-                }
-            }
-        }
+        Cmd::Schema { output } => schema(output),
     };
     ran.map(|()| 0)
+}
+
+/// `schema`: the variant YAML's JSON Schema, to a file or standard output.
+fn schema(output: Option<PathBuf>) -> Result<(), String> {
+    let text = crate::rules::variant::schema_json();
+    match output {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }

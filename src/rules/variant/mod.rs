@@ -31,6 +31,7 @@ mod load;
 mod merge;
 mod notation;
 mod raw;
+mod raw_flow;
 mod schema;
 mod turn;
 mod validate;

@@ -5,7 +5,9 @@
 //! doc comment there. Changes only if the schema's framing (title, draft)
 //! changes: the keys change in `raw.rs`.
 
-use super::raw::RawVariant;
+use schemars::JsonSchema;
+
+use super::raw::{Param, RawOption, RawOptionDecl, RawVariant};
 
 /// Where the repository keeps the generated schema (the variants' modelines
 /// point there; a test keeps it equal to [`schema_json`]).
@@ -81,6 +83,49 @@ fn drop_raw_prefix(v: &mut serde_json::Value) {
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(drop_raw_prefix),
         _ => {}
+    }
+}
+
+/// An option's name as a value: `$name`.
+pub(super) const OPTION_REF: &str = r"^\$.";
+
+/// A literal of `T`, or `$name` (the untagged enum would admit any string;
+/// `check` refuses one without the `$`, and so does the schema).
+impl<T: JsonSchema> JsonSchema for Param<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Param_{}", T::schema_name()).into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let lit = g.subschema_for::<T>();
+        schemars::json_schema!({
+            "anyOf": [lit, { "type": "string", "pattern": OPTION_REF }]
+        })
+    }
+}
+
+/// `closes:` also takes `!$name`, the boolean option's negation.
+pub(super) fn closes_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let lit = g.subschema_for::<Option<bool>>();
+    schemars::json_schema!({
+        "anyOf": [lit, { "type": "string", "pattern": r"^!?\$." }]
+    })
+}
+
+/// Either form: `{ default, doc }`, or a plain value (a boolean, a number
+/// or a text: lists and maps are declared with `default:`).
+impl JsonSchema for RawOption {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RawOption".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let decl = g.subschema_for::<RawOptionDecl>();
+        schemars::json_schema!({
+            "description": "An option: `{ default: VALUE, doc: TEXT }` declares it; a plain value (in a variant that `extends` another) sets the default of an option the base declares.",
+            "anyOf": [decl, { "type": ["boolean", "integer", "number", "string"] }]
+        })
     }
 }
 
