@@ -120,7 +120,7 @@ fn check_refuses_counts_beyond_the_limits_with_file_and_line() {
             "",
         );
         let err = load(&path).err().expect("refused");
-        assert!(err.contains("copy.yaml:32:"), "{err}");
+        assert!(err.contains("copy.yaml:33:"), "{err}");
         assert!(err.contains(word) && err.contains("at most"), "{err}");
     }
     // Each kind within its limit, the army beyond its own.

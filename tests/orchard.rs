@@ -163,7 +163,7 @@ fn check_names_the_line_and_column_of_a_bad_declaration() {
         "from: near_mine, where: [mark",
     );
     assert!(
-        e.contains("orchard.yaml:34:21:") && e.contains("unknown source `near_mine`"),
+        e.contains("orchard.yaml:35:21:") && e.contains("unknown source `near_mine`"),
         "{e}"
     );
     let e = load_edited(

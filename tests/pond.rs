@@ -327,7 +327,7 @@ fn an_action_named_like_a_move_a_cell_or_pass_is_refused() {
         refused(
             fish,
             &format!("{fish}  \"{name}\":\n    ends_turn: true\n    perform: fish\n"),
-            "55:5",
+            "56:5",
             want,
         );
     }
@@ -335,39 +335,39 @@ fn an_action_named_like_a_move_a_cell_or_pass_is_refused() {
     refused(
         fish,
         "  fish:\n    text: pass\n    ends_turn: true\n    perform: fish\n",
-        "52:11",
+        "53:11",
         "reserved",
     );
     // Two actions with the same text.
     refused(
         fish,
         &format!("{fish}  angle:\n    text: fish\n    ends_turn: true\n    perform: fish\n"),
-        "55:11",
+        "56:11",
         "the same text as `fish`",
     );
     // An action listed twice in a phase or a reaction window.
     refused(
         "actions: [row, fish]",
         "actions: [row, fish, row]",
-        "27:43",
+        "28:43",
         "`row` twice",
     );
     refused(
         "actions: [cut]",
         "actions: [cut, cut]",
-        "36:20",
+        "37:20",
         "`cut` twice",
     );
 }
 
 #[test]
 fn declarations_that_cannot_work_are_refused_with_their_place() {
-    refused("amount: 1", "amount: -1", "55:5", "a cost is at least 0");
+    refused("amount: 1", "amount: -1", "56:5", "a cost is at least 0");
     for yes in ["\"yes\"", "yes", "on"] {
         refused(
             "catch: { per_player: true",
             &format!("catch: {{ per_player: {yes}"),
-            "31:24",
+            "32:24",
             "expected true or false",
         );
     }
@@ -377,13 +377,13 @@ fn declarations_that_cannot_work_are_refused_with_their_place() {
     refused(
         "  catch: { per_player: true, contents: owner }\n",
         &format!("  catch: {{ per_player: true, contents: owner }}\n{many}"),
-        "286:9",
+        "287:9",
         "at most 256 containers, found 302",
     );
     refused(
         "    perform: fish\n",
         &format!("    perform: fish\n    text: {}\n", "x".repeat(1 << 20)),
-        "54:11",
+        "55:11",
         "at most 200 bytes",
     );
 }
@@ -407,7 +407,7 @@ fn strike_at_range_on_a_step_is_refused() {
         .expect("refused")
         .to_string();
     assert!(
-        err.contains("m.yaml:20:") && err.contains("strike_at_range"),
+        err.contains("m.yaml:21:") && err.contains("strike_at_range"),
         "{err}"
     );
 }
@@ -451,7 +451,7 @@ fn an_action_needing_a_container_nothing_makes_is_refused_at_its_place() {
         &format!("{fish}  net:\n    needs: ctach\n    perform: fish\n"),
     );
     assert!(err.contains("names no container"), "{err}");
-    assert!(err.contains("TMP/variants/pond.yaml:55:12: "), "{err}");
+    assert!(err.contains("TMP/variants/pond.yaml:56:12: "), "{err}");
     assert!(err.contains("did you mean `catch`"), "{err}");
     // A container the script makes as it goes (Orchard's barns: declared
     // nowhere in its YAML) still loads.

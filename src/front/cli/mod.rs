@@ -216,6 +216,14 @@ pub enum Cmd {
         #[arg(long)]
         setup: Option<String>,
     },
+    /// Print the JSON Schema of the variant YAML (for editors'
+    /// yaml-language-server); the repository keeps it in
+    /// schema/variant.schema.json
+    Schema {
+        /// Write it to this file instead of standard output
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
     /// Play many bot games and print statistics; `simulate merge FILES...`
     /// combines shard files
     Simulate(SimulateArgs),
@@ -367,6 +375,21 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
             &seats,
         ),
         Cmd::Simulate(args) => simulate::simulate(args),
+        Cmd::Schema { output } => schema(output),
     };
     ran.map(|()| 0)
+}
+
+/// `schema`: the variant YAML's JSON Schema, to a file or standard output.
+fn schema(output: Option<PathBuf>) -> Result<(), String> {
+    let text = crate::rules::variant::schema_json();
+    match output {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }

@@ -8,7 +8,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{KindId, PlayerId};
 
 /// How moves are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NotationStyle {
     /// `a4-a5`: origin and destination.

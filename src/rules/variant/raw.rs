@@ -3,12 +3,21 @@
 //! Changes when the YAML schema gains, renames or drops a field. Every field
 //! is optional so that a variant may `extend` another and state only what
 //! differs; what is required, and what the values mean, is checked in
-//! [`super::validate`] after merging.
+//! [`super::validate`] after merging. The turn flow's and the declared
+//! actions' structs are in [`super::raw_flow`], re-exported here.
+//!
+//! The same structs give `sandtable schema` its JSON Schema (schemars): a
+//! field's doc comment is its description there (`tests/schema.rs` wants
+//! one on every key), a `Spanned<T>` field says `#[schemars(with = "T")]`,
+//! and `schema/variant.schema.json` is regenerated with `cargo run --
+//! schema --output schema/variant.schema.json` after a change.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+pub(super) use super::raw_flow::*;
 use super::{NoMoves, NotationStyle, Value};
 
 pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups};
@@ -24,66 +33,90 @@ pub(super) enum Param<T> {
 /// One YAML file of a variant. Every field is optional so that a variant may
 /// `extend` another and state only what differs; required fields are checked
 /// after merging.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawVariant {
+    /// The base variant this file is laid over: a bundled name or a path
+    /// relative to this file.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) extends: Option<Spanned<String>>,
+    /// The variant's name, as shown to players.
     #[serde(default)]
     pub(super) name: Option<String>,
+    /// A sentence or two on the game.
     #[serde(default)]
     pub(super) description: Option<String>,
+    /// The Luau script with the rules the YAML cannot say: a path relative
+    /// to this file (`../scripts/NAME.lua`).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) script: Option<Spanned<String>>,
+    /// The players' names, in turn order (the first moves first unless
+    /// `turn.first` says otherwise).
     #[serde(default)]
     pub(super) players: Option<Vec<String>>,
     /// With an int option named `players`, the game is played by the first
     /// `players` of the list; at least this many.
     #[serde(default)]
     pub(super) min_players: Option<u8>,
+    /// Pieces' kinds are hidden from the other players until revealed.
     #[serde(default)]
     pub(super) hidden_identities: Option<bool>,
+    /// The board: size, terrain, blocking terrain and named zones.
     #[serde(default)]
     pub(super) board: RawBoard,
     /// An option set to `~` (null) removes the base variant's option; set
     /// to a plain value, it sets the default of the base's option.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Option<RawOption>>")]
     pub(super) options: IndexMap<String, Option<Spanned<RawOption>>>,
     /// A kind set to `~` (null) removes that kind of the base variant.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Option<RawPiece>>")]
     pub(super) pieces: IndexMap<String, Option<Spanned<RawPiece>>>,
+    /// Where each player sets up (instead of `start`).
     #[serde(default)]
     pub(super) setup: RawSetup,
     /// The starting position as a FEN-like line (instead of set-up zones).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) start: Option<Spanned<String>>,
+    /// How moves are written (`coordinates`, `letter_captures` or `san`).
     #[serde(default)]
     pub(super) notation: Option<RawNotation>,
+    /// Built-in rules the host runs: repetition, draws, what happens to a
+    /// player with no moves, declared joint moves and wins.
     #[serde(default)]
     pub(super) rules: RawRules,
     /// The turn's budget of declared actions.
     #[serde(default)]
     pub(super) turn: Option<RawTurn>,
-    /// Declared actions (see [`ActionDecl`](super::ActionDecl)); a child's
-    /// list replaces its base's.
+    /// Declared actions, by name (variants/README.md, "Declaring actions");
+    /// a child's list replaces its base's.
     #[serde(default)]
+    #[schemars(with = "Option<IndexMap<String, RawAction>>")]
     pub(super) actions: Option<IndexMap<String, Spanned<RawAction>>>,
     /// Named cell queries (`g:query`): a source and conditions as an
     /// action parameter's (merged name by name over the base's).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, RawActionParam>")]
     pub(super) queries: IndexMap<String, Spanned<RawActionParam>>,
     /// Kinds of things that lie on cells (tile faces, cards), each with
     /// its attributes (merged name by name over the base's).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, IndexMap<String, Value>>")]
     pub(super) tokens: IndexMap<String, Spanned<IndexMap<String, Value>>>,
     /// The phases of the game, in order.
     #[serde(default)]
     pub(super) phases: Option<Vec<RawPhase>>,
     /// Reaction windows, by name.
     #[serde(default)]
+    #[schemars(with = "Option<IndexMap<String, RawReaction>>")]
     pub(super) reactions: Option<IndexMap<String, Spanned<RawReaction>>>,
     /// Containers of items, by name.
     #[serde(default)]
+    #[schemars(with = "Option<IndexMap<String, RawContainer>>")]
     pub(super) containers: Option<IndexMap<String, Spanned<RawContainer>>>,
     /// The variant's own words (merged key by key over the base's).
     #[serde(default)]
@@ -94,9 +127,11 @@ pub(super) struct RawVariant {
     /// When a player may pass: `stuck` (only when nothing else is legal)
     /// or `always`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub(super) pass: Option<Spanned<String>>,
     /// Declared ends of the game, checked after every action.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<RawEnd>>")]
     pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
     /// The order in which the kinds are shown (`pieces`, captured piles):
     /// as the last file that lists them declares them (set by the merge;
@@ -109,179 +144,20 @@ pub(super) struct RawVariant {
     pub(super) removed: Vec<String>,
 }
 
-/// `turn:` how many counted actions a turn allows.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawTurn {
-    #[serde(default)]
-    pub(super) actions: Option<u8>,
-    /// Who plays first: a player, `random`, or `$option`.
-    #[serde(default)]
-    pub(super) first: Option<Spanned<String>>,
-}
-
-/// One phase as written (`phases:` is a list).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawPhase {
-    pub(super) name: Spanned<String>,
-    #[serde(default)]
-    pub(super) actions: Option<Vec<Spanned<String>>>,
-    #[serde(default)]
-    pub(super) rounds: Option<u16>,
-    #[serde(default)]
-    pub(super) order: Option<Spanned<String>>,
-}
-
-/// One reaction window as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawReaction {
-    #[serde(default)]
-    pub(super) after: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub(super) who: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) ask: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) from: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) actions: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub(super) on_pass: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) after_react: Option<Spanned<String>>,
-}
-
-/// One container of items as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawContainer {
-    #[serde(default)]
-    pub(super) per_player: Option<bool>,
-    #[serde(default)]
-    pub(super) order: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) contents: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) count: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) items: RawItems,
-}
-
-/// A container's starting items: a map of faces to counts (each a number
-/// or `$option`), or `$option` naming a text option that holds a whole
-/// mix (`face:count,face:count`, a face alone counting one).
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(super) enum RawItems {
-    Map(IndexMap<String, Param<u32>>),
-    Opt(String),
-}
-
-impl Default for RawItems {
-    fn default() -> Self {
-        RawItems::Map(IndexMap::new())
-    }
-}
-
-/// One declared action as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawAction {
-    #[serde(default)]
-    pub(super) text: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) params: IndexMap<String, Spanned<RawActionParam>>,
-    #[serde(default)]
-    pub(super) cost: Option<RawCost>,
-    #[serde(default)]
-    pub(super) needs: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) counts: Option<bool>,
-    #[serde(default)]
-    pub(super) once: Option<bool>,
-    #[serde(default)]
-    pub(super) closes: Option<Param<bool>>,
-    #[serde(default)]
-    pub(super) ends_turn: Option<bool>,
-    #[serde(default)]
-    pub(super) perform: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) legal: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) perform_if: Option<Spanned<RawPerformIf>>,
-    #[serde(default)]
-    pub(super) moves: Option<bool>,
-    /// The front piece of the player's `needs` container is placed on the
-    /// parameter's cell (natively, before `perform`).
-    #[serde(default)]
-    pub(super) places: Option<bool>,
-    /// After the action, the player picks a cell of a named query.
-    #[serde(default)]
-    pub(super) choose: Option<Spanned<RawActionChoose>>,
-    /// A boolean or a boolean option: when false, the variant has no such
-    /// action (true if absent).
-    #[serde(default)]
-    pub(super) enabled: Option<Param<bool>>,
-}
-
-/// `actions.<name>.choose`: a choice of a cell of a named query that the
-/// host asks after the action, instead of calling `perform`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawActionChoose {
-    pub(super) query: String,
-    pub(super) question: String,
-    pub(super) handler: String,
-    #[serde(default)]
-    pub(super) public: bool,
-    #[serde(default)]
-    pub(super) only_with_pieces: bool,
-}
-
-/// When an action's `perform` is called: only if one of `any` holds on
-/// the cell of parameter `param` (after a `moves` action has moved).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawPerformIf {
-    pub(super) param: Spanned<String>,
-    pub(super) any: Vec<Spanned<String>>,
-}
-
-/// An action parameter: where its values come from and what they must be.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawActionParam {
-    pub(super) from: Spanned<String>,
-    #[serde(default, rename = "where")]
-    pub(super) filters: Vec<Spanned<String>>,
-    #[serde(default, rename = "else")]
-    pub(super) fallback: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) prefer: Vec<Spanned<String>>,
-}
-
-/// What an action costs: an amount of one of the player's counters.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawCost {
-    pub(super) counter: String,
-    pub(super) amount: i64,
-}
-
 /// `words:`: event labels and choice questions in the variant's language.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawWords {
+    /// Event labels, by event name.
     #[serde(default)]
     pub(super) events: IndexMap<String, String>,
+    /// Choice questions, by reason.
     #[serde(default)]
     pub(super) questions: IndexMap<String, String>,
 }
 
 /// One of `counters:`: what the host needs to know of a counter.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawCounter {
     /// Bookkeeping for the rules only: never shown to anyone (views, the
@@ -294,22 +170,29 @@ pub(super) struct RawCounter {
     pub(super) doc: Option<String>,
 }
 
-/// How actions are written (see [`Notation`](super::Notation)).
-#[derive(Debug, Default, Deserialize)]
+/// How actions are written (docs/variant-format.md, "Notation").
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNotation {
+    /// The notation style (default `coordinates`).
     #[serde(default)]
     pub(super) style: Option<NotationStyle>,
+    /// Written before a capture's destination (`san`) or before each captured
+    /// cell (`letter_captures`).
     #[serde(default)]
     pub(super) capture_mark: Option<String>,
+    /// The check mark (`+`); accepted and ignored on input.
     #[serde(default)]
     pub(super) check: Option<String>,
+    /// The mate mark (`#`); accepted and ignored on input.
     #[serde(default)]
     pub(super) mate: Option<String>,
+    /// Written before a promotion's new kind (`e8=Q`).
     #[serde(default)]
     pub(super) promotion_mark: Option<String>,
     /// Moves written by a name (`NAME: { kind: KIND, moves: [e1-g1, e8-g8] }`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, RawNamedMove>")]
     pub(super) named_moves: IndexMap<String, Spanned<RawNamedMove>>,
     /// Squares numbered 1, 2, ... for records that number them (PDN):
     /// `{ colour_of: a1, seen_by: white }`.
@@ -323,15 +206,17 @@ pub(super) struct RawNotation {
 
 /// `notation.numbering`: the cells of `colour_of`'s colour, counted row by
 /// row from the far left corner of the board as `seen_by` sees it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNumbering {
+    /// A cell of the colour that is numbered (`a1`).
     pub(super) colour_of: String,
+    /// The player as whom the board is seen when counting.
     pub(super) seen_by: String,
 }
 
 /// One of `notation.records`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRecordName {
     /// The format's name of the game (PGN `Variant`, SGF `GM`, PDN `GameType`).
@@ -342,28 +227,38 @@ pub(super) struct RawRecordName {
 }
 
 /// One of `notation.named_moves`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNamedMove {
+    /// The kind of the piece that makes the move.
     pub(super) kind: String,
     /// `from-to` pairs (`e1-g1`).
     pub(super) moves: Vec<String>,
+    /// Other spellings read as this name (`0-0`).
     #[serde(default)]
     pub(super) also: Vec<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawBoard {
+    /// The number of files (columns, `a`, `b`, ...).
     #[serde(default)]
     pub(super) files: Option<u8>,
+    /// The number of ranks (rows, from 1).
     #[serde(default)]
     pub(super) ranks: Option<u8>,
+    /// Terrain tags and their cells (`lake: [c5:d6, g5:h6]`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) terrain: IndexMap<String, Vec<Spanned<String>>>,
+    /// Terrain tags no piece may enter or cross.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
     pub(super) blocking: Option<Vec<Spanned<String>>>,
+    /// Named sets of cells (`red_home: [a1:j4]`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
 }
 
@@ -378,10 +273,12 @@ pub(super) struct RawOption {
 }
 
 /// The declaring form, `{ default, doc }`.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct RawOptionDecl {
+pub(super) struct RawOptionDecl {
+    /// The option's value unless a player sets it (`-o NAME=VALUE`).
     default: Value,
+    /// What the option changes, for players.
     #[serde(default)]
     doc: String,
 }
@@ -437,20 +334,29 @@ impl<'de> Deserialize<'de> for RawOption {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPiece {
+    /// The kind's name, as shown.
     #[serde(default)]
     pub(super) name: Option<String>,
+    /// Its symbol on a text board; a new kind in a child variant must have one.
     #[serde(default)]
     pub(super) symbol: Option<String>,
+    /// One letter for the kind in setup strings and `start` (upper case for the
+    /// first player).
     #[serde(default)]
     pub(super) code: Option<char>,
+    /// A number for the script's use (a Stratego rank).
     #[serde(default)]
     pub(super) rank: Option<i64>,
+    /// How many of this kind each player has.
     #[serde(default)]
     pub(super) count: Option<u32>,
+    /// How the kind moves: a list of declared moves (`step`, `slide`, `path`,
+    /// `place`, jumps).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<RawMove>>")]
     pub(super) moves: Option<Vec<Spanned<RawMove>>>,
     /// The letter that names the kind in move notation (none: from-to).
     #[serde(default)]
@@ -464,38 +370,51 @@ pub(super) struct RawPiece {
     pub(super) promote: Option<RawPromote>,
     /// The enemy pieces next to a piece of this kind cannot move.
     #[serde(default)]
+    #[schemars(with = "Option<RawFreeze>")]
     pub(super) freezes: Option<Spanned<RawFreeze>>,
     /// Enemy pieces this kind captures by custody when it lands.
     #[serde(default)]
+    #[schemars(with = "Option<RawCustody>")]
     pub(super) custody: Option<Spanned<RawCustody>>,
     /// Terrain tags whose cells a piece of this kind may neither enter nor
     /// pass.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
     pub(super) barred: Option<Spanned<Vec<String>>>,
     /// Terrain tags whose cells a piece of this kind may pass but not stop
     /// on.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
     pub(super) no_stop: Option<Spanned<Vec<String>>>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawMove {
+    /// One step in a direction set (`orthogonal`, `diagonal`, `all`, `knight`,
+    /// `forward`, ...).
     #[serde(default)]
     pub(super) step: Option<String>,
+    /// A line through empty cells in a direction set.
     #[serde(default)]
     pub(super) slide: Option<String>,
+    /// Up to `steps` steps through empty cells, turning freely.
     #[serde(default)]
     pub(super) path: Option<String>,
+    /// With `path`: at most this many steps.
     #[serde(default)]
     pub(super) steps: Option<u8>,
+    /// With `slide`: at most this many cells.
     #[serde(default)]
     pub(super) max: Option<u8>,
+    /// With `slide`: may strike an enemy at the end of the line (else only next
+    /// to it).
     #[serde(default)]
     pub(super) strike_at_range: Option<Param<bool>>,
+    /// The piece is revealed when it moves further than this many cells.
     #[serde(default)]
     pub(super) reveal_beyond: Option<u8>,
     /// What the move may end on: `empty`, `enemy` or `any` (the default).
@@ -550,7 +469,7 @@ pub(super) struct RawMove {
 }
 
 /// A kind's freeze: which enemy pieces next to it cannot move.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawFreeze {
     /// Where "next to" is: a direction set (default `all`).
@@ -562,12 +481,14 @@ pub(super) struct RawFreeze {
     /// It freezes nothing of a player while another piece of theirs, of
     /// one of these kinds, stands next to it.
     #[serde(default)]
+    #[schemars(with = "Option<RawUnlessBeside>")]
     pub(super) unless_beside: Option<Spanned<RawUnlessBeside>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawUnlessBeside {
+    /// The kinds whose presence beside the frozen piece lifts the freeze.
     pub(super) kinds: Vec<String>,
     /// A boolean or a boolean option (true if absent).
     #[serde(default)]
@@ -575,7 +496,7 @@ pub(super) struct RawUnlessBeside {
 }
 
 /// A kind that changes when it ends a move in a zone.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPromote {
     /// `<player>_<zone>` when the board has one, else `<zone>`.
@@ -584,24 +505,35 @@ pub(super) struct RawPromote {
     pub(super) to: Vec<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawSetup {
+    /// Each player's setup zone (`red: red_home`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, String>")]
     pub(super) zones: IndexMap<String, Spanned<String>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRules {
+    /// A piece may not move back and forth between the same two cells more than
+    /// this many times in a row.
     #[serde(default)]
+    #[schemars(with = "Option<Param<i64>>")]
     pub(super) repetition_limit: Option<Spanned<Param<i64>>>,
+    /// What happens to a player with no legal action: `lose`, `draw`, `pass` or
+    /// `lose_unless_all_stuck`.
     #[serde(default)]
     pub(super) no_moves: Option<NoMoves>,
+    /// A safety cap: the game is drawn after this many plies.
     #[serde(default)]
     pub(super) max_plies: Option<u32>,
+    /// Players may offer and accept draws.
     #[serde(default)]
     pub(super) draw_offers: Option<bool>,
+    /// Both pieces of a strike are shown to every player before `rules.strike`
+    /// is asked.
     #[serde(default)]
     pub(super) strike_reveals: Option<bool>,
     /// The physical game lets a player follow a piece whose identity was
@@ -627,6 +559,7 @@ pub(super) struct RawRules {
     /// A draw after so many plies without a capture or a move of certain
     /// kinds (the fifty-move rule), counted by the host.
     #[serde(default)]
+    #[schemars(with = "Option<RawNoProgress>")]
     pub(super) no_progress: Option<Spanned<RawNoProgress>>,
     /// A global counter the host adds one to each time the turn comes back
     /// round to the first player (a move number).
@@ -635,22 +568,26 @@ pub(super) struct RawRules {
     /// When set, `rules.after_action` is called after a move only if one of
     /// these clauses holds (other actions always call it).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<RawAfterActionWhen>>")]
     pub(super) after_action_when: Option<Spanned<Vec<RawAfterActionWhen>>>,
     /// Declared moves of two pieces at once under rights kept in a counter.
     #[serde(default)]
+    #[schemars(with = "Option<RawJointMoves>")]
     pub(super) joint_moves: Option<Spanned<RawJointMoves>>,
     /// A long straight move that leaves the cell it crossed open to
     /// capture for one ply.
     #[serde(default)]
+    #[schemars(with = "Option<RawPassing>")]
     pub(super) passing: Option<Spanned<RawPassing>>,
     /// A win the host checks after every rules call (`holds_attr`,
     /// `alone`), instead of a script's check after every action.
     #[serde(default)]
+    #[schemars(with = "Option<RawWinWhen>")]
     pub(super) win_when: Option<Spanned<RawWinWhen>>,
 }
 
 /// `rules.win_when`: every condition given must hold for one player.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawWinWhen {
     /// One of the player's pieces on the board carries this attribute (not 0).
@@ -665,25 +602,35 @@ pub(super) struct RawWinWhen {
 }
 
 /// `rules.joint_moves`: the counter of rights and the moves.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawJointMoves {
+    /// The counter whose bits hold the moves' rights.
     pub(super) counter: String,
+    /// The joint moves.
+    #[schemars(with = "Vec<RawJointMove>")]
     pub(super) moves: Vec<Spanned<RawJointMove>>,
 }
 
 /// One joint move: the mover and its partner, each from a cell to a cell.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawJointMove {
+    /// The player who may make it.
     pub(super) player: String,
     /// The bit of the counter that holds this move's right.
     pub(super) right: i64,
+    /// The mover's kind.
     pub(super) piece: String,
+    /// The mover's cell.
     pub(super) from: String,
+    /// Where the mover goes.
     pub(super) to: String,
+    /// The partner's kind.
     pub(super) partner: String,
+    /// The partner's cell.
     pub(super) partner_from: String,
+    /// Where the partner goes.
     pub(super) partner_to: String,
     /// Cells that must be empty.
     #[serde(default)]
@@ -695,27 +642,34 @@ pub(super) struct RawJointMove {
 
 /// `rules.passing`: which kinds pass, along which direction, and the
 /// counter that holds 1 + the passed cell.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPassing {
+    /// The global counter that holds 1 + the passed cell (0: none).
     pub(super) counter: String,
+    /// The kinds that pass (and may be taken in passing).
     pub(super) kinds: Vec<String>,
+    /// The direction set of the long move (per player: `forward`).
     pub(super) direction: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNoProgress {
+    /// The game is drawn after this many plies without progress.
     pub(super) plies: u32,
+    /// The global counter the host keeps the count in.
     pub(super) counter: String,
+    /// A move of one of these kinds resets the count (as a capture does).
     #[serde(default)]
     pub(super) reset_kinds: Vec<String>,
+    /// The outcome's reason.
     #[serde(default)]
     pub(super) reason: Option<String>,
 }
 
 /// One clause of `after_action_when`: every condition given must hold.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawAfterActionWhen {
     /// The moving piece is of one of these kinds.

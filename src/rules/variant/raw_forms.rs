@@ -4,13 +4,14 @@
 //! Changes when the language gains a part or a key (see [`super::raw`] for
 //! the rest of the YAML).
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::raw::Param;
 use super::Value;
 
 /// A placement's `flank:`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawFlank {
     /// The direction set of the lines (default `all`).
@@ -22,7 +23,7 @@ pub(super) struct RawFlank {
 }
 
 /// A placement's `groups:`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawGroups {
     /// The direction set joining a group (default `orthogonal`).
@@ -38,7 +39,7 @@ pub(super) struct RawGroups {
 }
 
 /// A kind's `custody:`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawCustody {
     /// The direction set of the lines (default `orthogonal`).
@@ -65,9 +66,10 @@ pub(super) struct RawCustody {
 }
 
 /// A custody's `enclose:`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawEnclose {
+    /// The enemy kinds taken only when enclosed.
     pub(super) kinds: Vec<String>,
     /// Only while the enemy stands in this zone (its owner's cells of it).
     #[serde(default)]
@@ -75,7 +77,7 @@ pub(super) struct RawEnclose {
 }
 
 /// One of `ends:`: a condition key, who wins and the reason.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawEnd {
     /// The last piece placed or moved makes this many in a row.

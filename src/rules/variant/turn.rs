@@ -10,7 +10,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{KindId, PlayerId};
 
 /// What happens to a player who has no legal action on their turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NoMoves {
     /// The player loses (with two players, the other wins).

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 /// A value of a variant option (a named house rule): a boolean, an
 /// integer, a string, or a list or a map (string keys) of values.
-#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Value {
     Bool(bool),

@@ -1,0 +1,144 @@
+//! The JSON Schema of the variant YAML, for editors (`sandtable schema`).
+//!
+//! Generated from the serde structs the loader reads ([`super::raw`]), so a
+//! key the loader gains is in the schema too; each key's description is its
+//! doc comment there. Changes only if the schema's framing (title, draft)
+//! changes: the keys change in `raw.rs`.
+
+use schemars::JsonSchema;
+
+use super::raw::{Param, RawOption, RawOptionDecl, RawVariant};
+
+/// Where the repository keeps the generated schema (the variants' modelines
+/// point there; a test keeps it equal to [`schema_json`]).
+pub const SCHEMA_PATH: &str = "schema/variant.schema.json";
+
+/// The schema (JSON Schema draft-07, the draft yaml-language-server supports
+/// fully) as pretty-printed JSON with a final
+/// newline: strict like the loader (an unknown key is refused), with
+/// `$name` accepted wherever an option may be named.
+pub fn schema_json() -> String {
+    let mut schema = schemars::generate::SchemaSettings::draft07()
+        .for_deserialize()
+        .into_generator()
+        .into_root_schema_for::<RawVariant>();
+    schema.insert("title".into(), "sandtable variant".into());
+    schema.insert(
+        "description".into(),
+        "A sandtable variant file (YAML): board, pieces, declared movement, options, \
+         turn flow and declared actions. Every key is optional in a file that `extends` \
+         another; `sandtable check` tells what a whole variant still lacks."
+            .into(),
+    );
+    let mut value = schema.to_value();
+    unwrap_descriptions(&mut value);
+    drop_raw_prefix(&mut value);
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Doc comments come with their line breaks: a paragraph is one line in the
+/// schema (editors show descriptions as Markdown, wrapped to their width).
+fn unwrap_descriptions(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    serde_json::Value::String(s) if key == "description" => {
+                        *s = s
+                            .split("\n\n")
+                            .map(|para| para.split('\n').collect::<Vec<_>>().join(" "))
+                            .collect::<Vec<_>>()
+                            .join("\n\n");
+                    }
+                    _ => unwrap_descriptions(value),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(unwrap_descriptions),
+        _ => {}
+    }
+}
+
+/// The definitions are named after the raw structs (`RawPiece`); editors
+/// show them as `Piece`.
+fn drop_raw_prefix(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            if let Some(serde_json::Value::Object(defs)) = map.get_mut("definitions") {
+                *defs = std::mem::take(defs)
+                    .into_iter()
+                    .map(|(k, v)| (k.strip_prefix("Raw").unwrap_or(&k).to_string(), v))
+                    .collect();
+            }
+            for (key, value) in map.iter_mut() {
+                match value {
+                    serde_json::Value::String(s) if key == "$ref" => {
+                        *s = s.replace("#/definitions/Raw", "#/definitions/");
+                    }
+                    _ => drop_raw_prefix(value),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_raw_prefix),
+        _ => {}
+    }
+}
+
+/// An option's name as a value: `$name`.
+pub(super) const OPTION_REF: &str = r"^\$.";
+
+/// A literal of `T`, or `$name` (the untagged enum would admit any string;
+/// `check` refuses one without the `$`, and so does the schema).
+impl<T: JsonSchema> JsonSchema for Param<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Param_{}", T::schema_name()).into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let lit = g.subschema_for::<T>();
+        schemars::json_schema!({
+            "anyOf": [lit, { "type": "string", "pattern": OPTION_REF }]
+        })
+    }
+}
+
+/// `closes:` also takes `!$name`, the boolean option's negation.
+pub(super) fn closes_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let lit = g.subschema_for::<Option<bool>>();
+    schemars::json_schema!({
+        "anyOf": [lit, { "type": "string", "pattern": r"^!?\$." }]
+    })
+}
+
+/// Either form: `{ default, doc }`, or a plain value (a boolean, a number
+/// or a text: lists and maps are declared with `default:`).
+impl JsonSchema for RawOption {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RawOption".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let decl = g.subschema_for::<RawOptionDecl>();
+        schemars::json_schema!({
+            "description": "An option: `{ default: VALUE, doc: TEXT }` declares it; a plain value (in a variant that `extends` another) sets the default of an option the base declares.",
+            "anyOf": [decl, { "type": ["boolean", "integer", "number", "string"] }]
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_refuses_unknown_keys_at_the_top() {
+        let v: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
+        assert_eq!(v["additionalProperties"], serde_json::json!(false));
+        assert!(v["properties"]["pieces"].is_object());
+        assert_eq!(v["definitions"]["Piece"]["additionalProperties"], false);
+        assert!(!schema_json().contains("definitions/Raw"));
+    }
+}
