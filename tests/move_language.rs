@@ -247,6 +247,7 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("english_draughts", "capture: jumped, repeat: true, compulsory: true }\n    promote", "capture: all, repeat: true, compulsory: true }\n    promote", "`capture: all`"),
         ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, compulsory: true, max: 3 }\n    promote", "`max` is not a key of a `jump` move"),
         ("english_draughts", "jump: forward_diagonal", "jump: backwardish", "unknown direction set"),
+        ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, longest: true }\n    promote", "`longest: true` goes with `compulsory: true`"),
     ];
     common::refused_at_their_place(cases);
 }
@@ -366,6 +367,26 @@ fn a_piece_that_reaches_its_zone_wins_and_a_zone_that_is_not_is_refused() {
         .to_string();
     assert!(
         err.contains("race.yaml:8:") && err.contains("`reaches: nowhere` names no zone"),
+        "{err}"
+    );
+}
+
+#[test]
+fn with_longest_only_the_captures_of_the_most_pieces_are_legal() {
+    // Black may take one piece from a3 or c3, or two from c3.
+    let position = "8/8/5m2/8/1m1m4/M1M5/8/8 black";
+    let e = engine("english_draughts", &[]);
+    let s = fen(&e, position);
+    assert_eq!(texts(&e, &s), ["a3xc5", "c3xa5", "c3xe5xg7"]);
+    let e = engine("tests/variants/longest_capture.yaml", &[]);
+    let s = fen(&e, position);
+    assert_eq!(texts(&e, &s), ["c3xe5xg7"]);
+    let err = e
+        .apply(&mut s.clone(), &e.parse_action(&s, "a3xc5").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the capture of the most pieces is compulsory: c3xe5xg7"),
         "{err}"
     );
 }

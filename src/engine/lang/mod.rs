@@ -43,6 +43,8 @@ pub(crate) struct Lang {
     jumpers: Vec<Vec<usize>>,
     /// Whether a jump form is compulsory.
     compulsory: bool,
+    /// Whether only the longest compulsory sequences are legal.
+    longest: bool,
     /// Whether some kind captures by custody.
     pub(crate) custody: bool,
     /// Whether the boards so far are kept (a ko rule), and in the order
@@ -97,6 +99,7 @@ impl Lang {
                     Form::Jump(j) => {
                         l.jumpers[k].push(i);
                         l.compulsory |= j.compulsory;
+                        l.longest |= j.longest;
                     }
                 }
             }
@@ -147,6 +150,18 @@ pub(super) fn oriented(d: (i8, i8), relative: bool, p: PlayerId) -> (i8, i8) {
     }
 }
 
+/// Keeps, of the jump sequences in `out[start..]`, those with the most
+/// jumps.
+fn keep_longest(out: &mut Vec<Action>, start: usize) {
+    let len = |a: &Action| match a {
+        Action::Jumps { path, .. } => path.len(),
+        _ => 0,
+    };
+    let most = out[start..].iter().map(len).max().unwrap_or(0);
+    let longest: Vec<Action> = out.drain(start..).filter(|a| len(a) == most).collect();
+    out.extend(longest);
+}
+
 /// The listing's error when jump sequences branch past
 /// [`jumps::MAX_SEQUENCES`].
 fn too_many_jumps() -> ActionError {
@@ -173,6 +188,9 @@ impl Engine {
         self.jump_moves(s, p, frozen, Some(true), out);
         if out.len() >= jumps::MAX_SEQUENCES {
             return Err(too_many_jumps());
+        }
+        if self.lang.longest {
+            keep_longest(out, start);
         }
         Ok(out.len() > start)
     }
@@ -284,6 +302,22 @@ impl Engine {
         None
     }
 
+    /// When `a` is a compulsory sequence that jumps fewer pieces than
+    /// another: the refusal, naming the longest.
+    fn shorter_capture(&self, s: &GameState, a: &Action) -> Option<String> {
+        let mut all = Vec::new();
+        self.jump_moves(s, s.to_move, &[], Some(true), &mut all);
+        if !all.contains(a) {
+            return None;
+        }
+        keep_longest(&mut all, 0);
+        let texts: Vec<String> = all.iter().filter_map(|j| self.lang_text(s, j)).collect();
+        Some(format!(
+            "the capture of the most pieces is compulsory: {}",
+            texts.join(", ")
+        ))
+    }
+
     /// Why a placement or a jump sequence is not legal here, when it is one.
     pub(super) fn explain_lang(&self, s: &GameState, a: &Action) -> Option<String> {
         let b = &self.variant.board;
@@ -319,6 +353,9 @@ impl Engine {
                     "a capture is compulsory: {}",
                     texts.join(", ")
                 ))
+            }
+            Action::Jumps { .. } if self.lang.longest && self.shorter_capture(s, a).is_some() => {
+                self.shorter_capture(s, a)
             }
             Action::Jumps { from, .. } => Some(match s.piece_at(from) {
                 None => format!("there is no piece on {}", b.cell_name(from)),

@@ -87,6 +87,10 @@ pub struct JumpForm {
     pub repeat: bool,
     /// When a move of a compulsory form exists, only those are legal.
     pub compulsory: bool,
+    /// Of the compulsory moves, only the sequences that jump the most
+    /// pieces are legal (the rule applies to all compulsory moves once a
+    /// form declares it).
+    pub longest: bool,
 }
 
 /// A kind's move of the language, beside its steps, slides and paths.

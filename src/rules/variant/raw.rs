@@ -466,6 +466,10 @@ pub(super) struct RawMove {
     /// When such a move exists, only such moves are legal.
     #[serde(default)]
     pub(super) compulsory: Option<bool>,
+    /// With `compulsory`, only the sequences that jump the most pieces are
+    /// legal.
+    #[serde(default)]
+    pub(super) longest: Option<bool>,
 }
 
 /// A kind's freeze: which enemy pieces next to it cannot move.

@@ -237,6 +237,9 @@ fn jump(v: &Variant, name: &str, j: &JumpForm) -> String {
         out +=
             " Jumping is compulsory: while any such jump can be made, only such jumps are legal.";
     }
+    if j.longest {
+        out += " Of the compulsory jumps, only the sequences that jump the most pieces are legal.";
+    }
     out
 }
 
@@ -516,8 +519,13 @@ mod tests {
             capture: true,
             repeat: true,
             compulsory: true,
+            longest: true,
         };
         let text = form(&v, "Man", &Form::Jump(j.clone()));
+        assert!(
+            text.contains("only the sequences that jump the most pieces"),
+            "{text}"
+        );
         assert!(text.starts_with("The Man jumps diagonally forward over an enemy piece on the next square to an empty square beyond it; the jumped pieces are captured"), "{text}");
         assert!(text.contains("goes on jumping while it can"), "{text}");
         assert!(text.contains("Jumping is compulsory"), "{text}");
@@ -528,6 +536,7 @@ mod tests {
                 capture: false,
                 repeat: false,
                 compulsory: false,
+                longest: false,
                 over: Holds::Piece,
                 ..j
             }),

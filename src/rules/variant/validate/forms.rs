@@ -46,6 +46,7 @@ const FORMS: &[(&str, &[&str])] = &[
             "capture",
             "repeat",
             "compulsory",
+            "longest",
             "from_zone",
         ],
     ),
@@ -82,6 +83,7 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.capture.is_some(), "capture");
     put(m.repeat.is_some(), "repeat");
     put(m.compulsory.is_some(), "compulsory");
+    put(m.longest.is_some(), "longest");
     k
 }
 
@@ -241,6 +243,15 @@ pub(super) fn form(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> Optio
             false
         }
     };
+    if m.longest == Some(true) && m.compulsory != Some(true) {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `longest: true` goes with `compulsory: true` (the longest of the compulsory captures)",
+                s.name
+            ),
+        );
+    }
     if m.from_zone.is_some() {
         cx.err_at(
             loc,
@@ -262,6 +273,7 @@ pub(super) fn form(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> Optio
         capture,
         repeat: m.repeat.unwrap_or(false),
         compulsory: m.compulsory.unwrap_or(false),
+        longest: m.longest.unwrap_or(false),
     }))
 }
 
