@@ -1,6 +1,7 @@
 //! Capture by custody, terrain a kind may not enter or stop on, and the
-//! ends "a kind is captured" and "pieces left", as positions and
-//! outcomes: Brandubh (a tafl game, no script) and a test variant of runs.
+//! ends "a kind is captured", "pieces left" and "a counter's value", as
+//! positions and outcomes: Brandubh (a tafl game, no script) and test
+//! variants of runs and of points.
 
 mod common;
 
@@ -238,6 +239,18 @@ fn a_malformed_custody_terrain_rule_or_end_is_refused_at_its_line_and_column() {
             "captures: [king], kinds: [king],",
             "`kinds` goes with `reaches` or `left`",
         ),
+        (
+            "brandubh",
+            "captures: [king],",
+            "counter: points,",
+            "`counter: NAME` and `at_least: N` go together",
+        ),
+        (
+            "brandubh",
+            "winner: mover, reason: \"the king's capture\"",
+            "winner: holder, reason: \"the king's capture\"",
+            "`winner: holder` goes with a `counter:` end",
+        ),
     ]);
 }
 
@@ -265,4 +278,22 @@ fn a_player_left_with_too_few_pieces_loses() {
     let o = s.outcome.clone().expect("white has one `line` left");
     assert_eq!(o.winners, vec![0]);
     assert!(o.reason.contains("at most 1 line"), "{}", o.reason);
+}
+
+#[test]
+fn a_counter_that_reaches_its_value_ends_the_game_for_its_holder() {
+    let e = engine("tests/variants/points.yaml", &[]);
+    // One capture: a point, the game goes on.
+    let mut s = fen(&e, "2S2s/Ss4 black");
+    play(&e, &mut s, &["c2-c1"]);
+    assert_eq!(s.counter("points", Some(0)), 1);
+    assert!(s.outcome.is_none());
+    // Two at once: two points, black wins as the action ends (the script
+    // counted them after the move).
+    let mut s = fen(&e, "2S3/Ss1sS1 black");
+    play(&e, &mut s, &["c2-c1"]);
+    assert_eq!(s.counter("points", Some(0)), 2);
+    let o = s.outcome.clone().expect("two points");
+    assert_eq!(o.winners, vec![0]);
+    assert!(o.reason.contains("two points"), "{}", o.reason);
 }

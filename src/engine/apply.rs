@@ -113,6 +113,9 @@ impl Engine {
                     .map_err(ActionError::Script)?;
             }
         }
+        if self.lang.counts {
+            self.counter_ends(s, mover);
+        }
         self.count_no_progress(s, moving_kind, captured);
         events.extend(effects.into_iter().map(Event::Effect));
         s.ply += 1;

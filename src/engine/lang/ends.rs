@@ -73,9 +73,33 @@ impl Engine {
                             .count();
                         n <= *most as usize
                     }),
+                // After the rules' hooks (`counter_ends`).
+                EndWhen::Counter { .. } => false,
             };
             if hit {
                 s.outcome = Some(self.declared_outcome(s, end, mover));
+                return;
+            }
+        }
+    }
+
+    /// The declared counter ends after an action of `mover`, once the
+    /// rules' hooks have changed the counters: the first player from the
+    /// mover on whose counter of the name reached its value holds it, or
+    /// the mover when the game's own counter did.
+    pub(in crate::engine) fn counter_ends(&self, s: &mut GameState, mover: PlayerId) {
+        if s.outcome.is_some() {
+            return;
+        }
+        for end in &self.variant.ends {
+            let EndWhen::Counter { name, at_least } = &end.when else {
+                continue;
+            };
+            let holder = (0..s.players)
+                .map(|q| (q + mover) % s.players)
+                .find(|&q| s.counter(name, Some(q)) >= *at_least);
+            if holder.is_some() || s.counter(name, None) >= *at_least {
+                s.outcome = Some(self.declared_outcome(s, end, holder.unwrap_or(mover)));
                 return;
             }
         }
@@ -178,7 +202,7 @@ impl Engine {
             }
         };
         match &end.winner {
-            Winner::Mover => Outcome {
+            Winner::Mover | Winner::Holder => Outcome {
                 winners: vec![mover],
                 reason: format!("{} makes {}", name(mover), end.reason),
             },

@@ -45,6 +45,8 @@ pub(crate) struct Lang {
     compulsory: bool,
     /// Whether only the longest compulsory sequences are legal.
     longest: bool,
+    /// Whether an end watches a counter.
+    pub(crate) counts: bool,
     /// Whether some kind captures by custody.
     pub(crate) custody: bool,
     /// Whether the boards so far are kept (a ko rule), and in the order
@@ -129,6 +131,10 @@ impl Lang {
             }
         }
         l.custody = v.kinds.iter().any(|k| k.custody.is_some());
+        l.counts = v
+            .ends
+            .iter()
+            .any(|e| matches!(e.when, EndWhen::Counter { .. }));
         l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
         l.lists = !l.placers.is_empty() || l.jumps || v.pass.is_some() || l.nobody_moves.is_some();
         l.on = !l.placers.is_empty()

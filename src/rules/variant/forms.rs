@@ -150,6 +150,8 @@ pub enum PassWhen {
 pub enum Winner {
     /// The player who made the last action.
     Mover,
+    /// The player whose counter reached the value (`counter:` ends).
+    Holder,
     /// The player with the most pieces on the board (a draw when tied).
     MostPieces,
     /// The higher area score (pieces, plus empty regions that touch
@@ -184,6 +186,9 @@ pub enum EndWhen {
         most: u16,
         kinds: Option<Vec<KindId>>,
     },
+    /// A counter reaches a value: a player's own counter of the name (that
+    /// player is the holder), or the global one (the mover is).
+    Counter { name: String, at_least: i64 },
 }
 
 /// One declared end: when it comes, who wins, and the reason given.

@@ -102,6 +102,12 @@ pub(super) struct RawEnd {
     /// A player other than the mover has at most this many pieces left.
     #[serde(default)]
     pub(super) left: Option<u16>,
+    /// A counter that ends the game when it reaches `at_least`.
+    #[serde(default)]
+    pub(super) counter: Option<String>,
+    /// With `counter`, the value that ends the game.
+    #[serde(default)]
+    pub(super) at_least: Option<i64>,
     /// With `reaches` or `left`, only pieces of these kinds count.
     #[serde(default)]
     pub(super) kinds: Option<Vec<String>>,

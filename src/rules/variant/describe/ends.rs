@@ -13,6 +13,10 @@ use crate::rules::variant::NoMoves;
 fn winner(cx: &Ctx, w: &Winner) -> String {
     match w {
         Winner::Mover => "the player who made the last action wins".into(),
+        Winner::Holder => {
+            "the player whose counter it is wins (the mover, for a counter of the whole game)"
+                .into()
+        }
         Winner::MostPieces => {
             "the player with the most pieces on the board wins, or it is a draw when they are tied"
                 .into()
@@ -57,6 +61,9 @@ fn end(cx: &Ctx, e: &End) -> String {
                 |k| format!("pieces of kind {}", kinds(v, k, "or"))
             )
         ),
+        EndWhen::Counter { name, at_least } => {
+            format!("When a player's counter `{name}` (or the game's) reaches {at_least}")
+        }
         EndWhen::Reaches { zone, kinds: ks } => format!(
             "When a {} just placed or moved stands on {}",
             ks.as_ref()

@@ -575,6 +575,7 @@ fn end_when(
         e.reaches.is_some(),
         e.captures.is_some(),
         e.left.is_some(),
+        e.counter.is_some(),
     ]
     .iter()
     .filter(|x| **x)
@@ -582,7 +583,7 @@ fn end_when(
     if conditions != 1 {
         cx.err_at(
             loc,
-            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`",
+            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`, `counter: NAME`",
         );
         return None;
     }
@@ -592,6 +593,19 @@ fn end_when(
     }
     if e.captures.is_some() || e.left.is_some() {
         return count_end(e, loc, kinds, cx);
+    }
+    if e.at_least.is_some() != e.counter.is_some() {
+        cx.err_at(loc, "`counter: NAME` and `at_least: N` go together");
+        return None;
+    }
+    if let (Some(name), Some(n)) = (&e.counter, e.at_least) {
+        return Some((
+            EndWhen::Counter {
+                name: name.clone(),
+                at_least: n,
+            },
+            format!("{name} reaching {n}"),
+        ));
     }
     Some(if let Some(zone) = &e.reaches {
         let Some(cells) = super::player_zones(board, players, zone) else {
@@ -712,6 +726,11 @@ fn end(
     }
     let winner = match e.winner.as_str() {
         "mover" => Winner::Mover,
+        "holder" if e.counter.is_some() => Winner::Holder,
+        "holder" => {
+            cx.err_at(loc, "`winner: holder` goes with a `counter:` end");
+            return None;
+        }
         "most_pieces" => Winner::MostPieces,
         "draw" => Winner::Draw,
         "area" => {
@@ -738,7 +757,7 @@ fn end(
         other => {
             cx.err_at(
                 loc,
-                format!("`winner: {other}`: expected mover, most_pieces, area or draw"),
+                format!("`winner: {other}`: expected mover, most_pieces, area, draw or holder"),
             );
             return None;
         }
