@@ -231,10 +231,11 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("connect_four", "falls: down", "falls: sideways", "unknown direction set"),
         ("connect_four", "falls: down", "falls: forward", "same for every player"),
         ("connect_four", "falls: down }", "falls: down, steps: 2 }", "`steps` is not a key of a `place` move"),
+        ("connect_four", "falls: down }", "falls: down, supply: 0 }", "`supply: 0` places nothing"),
         ("connect_four", "{ place: supply", "{ step: all, place: supply", "exactly one of"),
         ("connect_four", "in_a_row: 4", "in_a_row: 1", "expected 2 to 32"),
         ("connect_four", "in_a_row: 4,", "in_a_row: 4, passes: 2,", "exactly one of"),
-        ("connect_four", "winner: mover", "winner: red", "expected mover, most_pieces, area or draw"),
+        ("connect_four", "winner: mover", "winner: red", "expected mover, most_pieces, area, draw or holder"),
         ("othello", "lines: all, needed", "lines: sideways, needed", "unknown direction set"),
         ("othello", "needed: true", "needed: maybe", "expected true or false"),
         ("othello", "pass: stuck", "pass: sometimes", "expected `stuck`"),
@@ -389,4 +390,28 @@ fn with_longest_only_the_captures_of_the_most_pieces_are_legal() {
         err.contains("the capture of the most pieces is compulsory: c3xe5xg7"),
         "{err}"
     );
+}
+
+#[test]
+fn a_finite_supply_runs_out_and_then_only_moves_are_left() {
+    let e = engine("tests/variants/three_in_a_row.yaml", &[]);
+    let mut s = e.new_game(1, &[]);
+    play(&e, &mut s, &["a1", "b2", "c1", "a3", "b3", "c3"]);
+    assert_eq!(s.counter("man_placed", Some(0)), 3);
+    assert_eq!(s.counter("man_placed", Some(1)), 3);
+    // Every piece is placed: black may only step.
+    let t = texts(&e, &s);
+    assert!(t.iter().all(|m| m.contains('-')), "{t:?}");
+    assert!(t.contains(&"c1-b1".to_string()), "{t:?}");
+    let err = e
+        .apply(&mut s.clone(), &e.parse_action(&s, "b1").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("black has placed all 3 of theirs"), "{err}");
+    // Steps, and a step that makes three in a row (a3, b2, c1) wins.
+    play(&e, &mut s, &["c1-b1", "c3-c2", "b3-c3"]);
+    assert!(s.outcome.is_none());
+    play(&e, &mut s, &["c2-c1"]);
+    let o = s.outcome.clone().expect("three in a row");
+    assert_eq!(o.winners, vec![1]);
 }

@@ -45,6 +45,9 @@ pub(crate) struct Lang {
     compulsory: bool,
     /// Whether only the longest compulsory sequences are legal.
     longest: bool,
+    /// Per kind, the counter of how many pieces of it a player has placed
+    /// (kinds whose placement has a `supply`; else empty).
+    pub(super) placed: Vec<String>,
     /// Whether an end watches a counter.
     pub(crate) counts: bool,
     /// Whether some kind captures by custody.
@@ -131,6 +134,19 @@ impl Lang {
             }
         }
         l.custody = v.kinds.iter().any(|k| k.custody.is_some());
+        l.placed = v
+            .kinds
+            .iter()
+            .map(|k| {
+                match k.forms.iter().find_map(|f| match f {
+                    Form::Place(p) => p.supply,
+                    _ => None,
+                }) {
+                    Some(_) => format!("{}_placed", k.name),
+                    None => String::new(),
+                }
+            })
+            .collect();
         l.counts = v
             .ends
             .iter()

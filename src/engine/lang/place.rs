@@ -35,6 +35,9 @@ impl Engine {
         let Form::Place(f) = &self.variant.kinds[kind as usize].forms[form] else {
             return;
         };
+        if self.supply_spent(s, p, kind, f) {
+            return;
+        }
         let b = &self.variant.board;
         if let (Some(m), 0) = (&self.lang.masks, b.blocking) {
             if f.groups.is_none() {
@@ -160,6 +163,13 @@ impl Engine {
         let f = self.place_form(kind)?;
         let b = &self.variant.board;
         let p = s.to_move;
+        if self.supply_spent(s, p, kind, f) {
+            return Some(format!(
+                "{} has placed all {} of theirs",
+                self.player_name(p),
+                f.supply.unwrap_or_default()
+            ));
+        }
         if let Some(z) = &f.zone {
             if !z[p as usize].contains(&at) {
                 return Some("it is not in the zone pieces are placed in".into());
@@ -201,6 +211,12 @@ impl Engine {
         None
     }
 
+    /// Whether player `p` has placed every piece of the kind's supply.
+    fn supply_spent(&self, s: &GameState, p: PlayerId, kind: KindId, f: &PlaceForm) -> bool {
+        f.supply
+            .is_some_and(|n| s.counter(&self.lang.placed[kind as usize], Some(p)) >= n as i64)
+    }
+
     /// Places a new piece: its flips and captures follow, as effects.
     pub(in crate::engine) fn apply_place(
         &self,
@@ -222,6 +238,11 @@ impl Engine {
         let Some(f) = self.place_form(kind) else {
             return Ok(());
         };
+        if f.supply.is_some() {
+            let name = &self.lang.placed[kind as usize];
+            let n = s.counter(name, Some(mover)) + 1;
+            s.set_counter(name, Some(mover), n);
+        }
         if let Some(fl) = &f.flank {
             let b = &self.variant.board;
             for &d in &fl.lines {

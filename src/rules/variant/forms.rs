@@ -23,7 +23,7 @@ pub enum Holds {
 }
 
 /// A kind's placement (`place: supply`): a new piece of the kind from the
-/// mover's supply (unlimited) onto an empty cell.
+/// mover's supply (unlimited, or `supply` pieces) onto an empty cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlaceForm {
     /// The piece falls this way to the last empty cell before a piece or
@@ -36,6 +36,10 @@ pub struct PlaceForm {
     pub groups: Option<Groups>,
     /// Only cells of this zone (one list per player), when set.
     pub zone: Option<Vec<Vec<crate::base::geometry::Cell>>>,
+    /// How many pieces of the kind each player places in all (`supply:`;
+    /// none: unlimited). How many a player has placed is a public counter
+    /// of the state, `<kind>_placed`.
+    pub supply: Option<u16>,
 }
 
 /// `flank: { lines: all, needed: true }`: every unbroken line of enemy

@@ -451,6 +451,10 @@ pub(super) struct RawMove {
     /// A placement only onto this zone's cells.
     #[serde(default)]
     pub(super) zone: Option<String>,
+    /// A placement: how many pieces of the kind each player has to place
+    /// in all (default: unlimited).
+    #[serde(default)]
+    pub(super) supply: Option<u16>,
     /// What a jump leaps over: `enemy`, `own` or `piece`.
     #[serde(default)]
     pub(super) over: Option<String>,

@@ -4,7 +4,7 @@
 //!
 //! Changes when the move language gains a part, or a part's wording does.
 
-use super::text::{self, capital, directions, squares};
+use super::text::{self, capital, directions, number, squares};
 use crate::base::geometry::Cell;
 use crate::rules::variant::forms::{
     Custody, Flank, Form, Groups, Holds, JumpForm, Ko, PlaceForm, MAX_JUMPS,
@@ -148,7 +148,13 @@ pub(super) fn form(v: &Variant, name: &str, f: &Form) -> String {
 }
 
 fn place(v: &Variant, name: &str, p: &PlaceForm) -> String {
-    let mut out = format!("A player's move may place a new {name} from their supply (which never runs out) on an empty cell");
+    let supply = match p.supply {
+        None => "(which never runs out)".to_string(),
+        Some(n) => format!("({} {name} in all for each player)", number(n.into())),
+    };
+    let mut out = format!(
+        "A player's move may place a new {name} from their supply {supply} on an empty cell"
+    );
     if let Some(z) = &p.zone {
         out += &format!(" of {}", text::zone(v, z));
     }
@@ -462,8 +468,19 @@ mod tests {
             flank: None,
             groups: None,
             zone: None,
+            supply: None,
         };
-        let text = form(&v, "Disc", &Form::Place(falls));
+        let text = form(&v, "Disc", &Form::Place(falls.clone()));
+        assert!(text.contains("which never runs out"), "{text}");
+        let nine = form(
+            &v,
+            "Man",
+            &Form::Place(PlaceForm {
+                supply: Some(9),
+                ..falls.clone()
+            }),
+        );
+        assert!(nine.contains("(nine Man in all for each player)"), "{nine}");
         assert!(
             text.contains("It falls down the board to the last empty cell"),
             "{text}"

@@ -36,7 +36,10 @@ const FORMS: &[(&str, &[&str])] = &[
         ],
     ),
     ("path", &["steps", "onto", "onto_kinds", "from_zone"]),
-    ("place", &["onto", "falls", "flank", "groups", "zone"]),
+    (
+        "place",
+        &["onto", "falls", "flank", "groups", "zone", "supply"],
+    ),
     (
         "jump",
         &[
@@ -78,6 +81,7 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.flank.is_some(), "flank");
     put(m.groups.is_some(), "groups");
     put(m.zone.is_some(), "zone");
+    put(m.supply.is_some(), "supply");
     put(m.over.is_some(), "over");
     put(m.over_kinds.is_some(), "over_kinds");
     put(m.capture.is_some(), "capture");
@@ -346,11 +350,22 @@ fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Opt
             }
         },
     };
+    if m.supply == Some(0) {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: `supply: 0` places nothing (leave the placement out, or give at least 1)",
+                s.name
+            ),
+        );
+        return None;
+    }
     Some(PlaceForm {
         falls,
         flank,
         groups,
         zone,
+        supply: m.supply,
     })
 }
 
