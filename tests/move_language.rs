@@ -232,6 +232,9 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("connect_four", "falls: down", "falls: forward", "same for every player"),
         ("connect_four", "falls: down }", "falls: down, steps: 2 }", "`steps` is not a key of a `place` move"),
         ("connect_four", "falls: down }", "falls: down, supply: 0 }", "`supply: 0` places nothing"),
+        ("english_draughts", "{ step: diagonal, onto: empty }", "{ step: diagonal, onto: empty, when: { placed_all: man } }", "`man` has no placement with a `supply`"),
+        ("english_draughts", "{ step: diagonal, onto: empty }", "{ step: diagonal, onto: empty, when: { placed_all: queen } }", "`when.placed_all: queen` names no piece kind"),
+        ("english_draughts", "{ step: diagonal, onto: empty }", "{ step: diagonal, onto: empty, when: { moved: true } }", "unknown field `moved`"),
         ("connect_four", "{ place: supply", "{ step: all, place: supply", "exactly one of"),
         ("connect_four", "in_a_row: 4", "in_a_row: 1", "expected 2 to 32"),
         ("connect_four", "in_a_row: 4,", "in_a_row: 4, passes: 2,", "exactly one of"),
@@ -393,10 +396,22 @@ fn with_longest_only_the_captures_of_the_most_pieces_are_legal() {
 }
 
 #[test]
-fn a_finite_supply_runs_out_and_then_only_moves_are_left() {
+fn a_finite_supply_runs_out_and_then_the_moves_that_wait_for_it_begin() {
     let e = engine("tests/variants/three_in_a_row.yaml", &[]);
     let mut s = e.new_game(1, &[]);
-    play(&e, &mut s, &["a1", "b2", "c1", "a3", "b3", "c3"]);
+    play(&e, &mut s, &["a1", "b2"]);
+    // Black has placed one: it may not move yet.
+    let t = texts(&e, &s);
+    assert!(!t.iter().any(|m| m.contains('-')), "{t:?}");
+    let err = e
+        .apply(&mut s.clone(), &e.parse_action(&s, "a1-a2").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("a Man moves only once black has placed all 3 (1 placed so far)"),
+        "{err}"
+    );
+    play(&e, &mut s, &["c1", "a3", "b3", "c3"]);
     assert_eq!(s.counter("man_placed", Some(0)), 3);
     assert_eq!(s.counter("man_placed", Some(1)), 3);
     // Every piece is placed: black may only step.

@@ -61,15 +61,21 @@ pub(crate) fn piece_moves_on(
                 emit(c)
             }
         };
-        return scan.patterns(kind, piece.kind, &mut stops);
+        return scan.patterns(s, kind, piece.kind, &mut stops);
     }
-    scan.patterns(kind, piece.kind, emit)
+    scan.patterns(s, kind, piece.kind, emit)
 }
 
 impl Scan<'_> {
     /// Every target of the kind's patterns, from the scan's cell.
     #[inline]
-    fn patterns(&self, kind: &crate::rules::variant::Kind, k: KindId, emit: &mut impl FnMut(Cell)) {
+    fn patterns(
+        &self,
+        s: &GameState,
+        kind: &crate::rules::variant::Kind,
+        k: KindId,
+        emit: &mut impl FnMut(Cell),
+    ) {
         let (tables, owner, from, scan) = (self.tables, self.owner, self.from, self);
         for (pi, pat) in kind.moves.iter().enumerate() {
             let dirs = tables.dirs(k as usize, pi, owner);
@@ -82,6 +88,9 @@ impl Scan<'_> {
                 if !z[owner as usize].contains(&from) {
                     continue;
                 }
+            }
+            if target.when.as_ref().is_some_and(|w| !w.holds(s, owner)) {
+                continue;
             }
             match pat {
                 MovePattern::Step { target, .. } => scan.steps(dirs, target, emit),

@@ -374,6 +374,14 @@ pub(crate) fn direct_move(
 ) -> Option<Cell> {
     let tables = &e.moves.steps;
     let rule = tables.direct(kind)?;
+    if rule
+        .target
+        .when
+        .as_ref()
+        .is_some_and(|w| !w.holds(s, owner))
+    {
+        return None;
+    }
     let blocking = e.variant.board.blocking | e.variant.kinds[kind].barred;
     let slot = tables.slot(kind, owner, from, r)?;
     if slot.dist > 1 {

@@ -203,26 +203,8 @@ impl Engine {
         if !self.passable(s, to) {
             return format!("{tname} cannot be entered");
         }
-        let terrain = |bits: u32| {
-            let names: Vec<&str> = (b.terrain_names.iter().enumerate())
-                .filter(|(i, _)| s.terrain[to as usize] & bits & (1 << i) != 0)
-                .map(|(_, n)| n.as_str())
-                .collect();
-            names.join(", ")
-        };
-        if s.terrain[to as usize] & kind.barred != 0 {
-            return format!(
-                "the {} on {fname} may not enter {tname} ({})",
-                kind.display,
-                terrain(kind.barred)
-            );
-        }
-        if s.terrain[to as usize] & kind.no_stop != 0 {
-            return format!(
-                "the {} on {fname} may pass over {tname} but not stop there ({})",
-                kind.display,
-                terrain(kind.no_stop)
-            );
+        if let Some(why) = self.terrain_refusal(s, kind, from, to) {
+            return why;
         }
         if let Some(t) = s.piece_at(to) {
             if s.pieces[t as usize].owner == piece.owner {
@@ -237,6 +219,9 @@ impl Engine {
         }
         let mut reachable = false;
         self.piece_moves(s, id, from, &mut |c| reachable |= c == to);
+        if let (false, Some(why)) = (reachable, self.waiting_refusal(s, kind, piece.owner)) {
+            return why;
+        }
         if !reachable {
             return format!(
                 "the {} on {fname} cannot reach {tname} (it moves: {})",
@@ -270,6 +255,66 @@ impl Engine {
             Some(None) => "rules.filter refuses it".into(),
             None => "not a legal action here".into(),
         }
+    }
+
+    /// Why `kind` may not end a move from `from` on `to`'s terrain
+    /// (`barred`, `no_stop`), if so.
+    fn terrain_refusal(
+        &self,
+        s: &GameState,
+        kind: &crate::rules::variant::Kind,
+        from: Cell,
+        to: Cell,
+    ) -> Option<String> {
+        let b = &self.variant.board;
+        let (fname, tname) = (b.cell_name(from), b.cell_name(to));
+        let terrain = |bits: u32| {
+            let names: Vec<&str> = (b.terrain_names.iter().enumerate())
+                .filter(|(i, _)| s.terrain[to as usize] & bits & (1 << i) != 0)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            names.join(", ")
+        };
+        if s.terrain[to as usize] & kind.barred != 0 {
+            return Some(format!(
+                "the {} on {fname} may not enter {tname} ({})",
+                kind.display,
+                terrain(kind.barred)
+            ));
+        }
+        if s.terrain[to as usize] & kind.no_stop != 0 {
+            return Some(format!(
+                "the {} on {fname} may pass over {tname} but not stop there ({})",
+                kind.display,
+                terrain(kind.no_stop)
+            ));
+        }
+        None
+    }
+
+    /// Why `kind`'s moves wait (a `when:` that does not hold for `owner`),
+    /// if they do.
+    fn waiting_refusal(
+        &self,
+        s: &GameState,
+        kind: &crate::rules::variant::Kind,
+        owner: crate::base::state::PlayerId,
+    ) -> Option<String> {
+        let waiting = kind.moves.iter().find_map(|p| {
+            let (MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. }) = p;
+            target.when.as_ref().filter(|w| !w.holds(s, owner))
+        });
+        if let Some(crate::rules::variant::When::PlacedAll { supply, counter }) = waiting {
+            return Some(format!(
+                "a {} moves only once {} has placed all {supply} ({} placed so far)",
+                kind.display,
+                self.player_name(owner),
+                s.counter(counter, Some(owner))
+            ));
+        }
+        None
     }
 
     fn passable(&self, s: &GameState, c: Cell) -> bool {

@@ -22,6 +22,33 @@ pub struct Target {
     pub relative: bool,
     /// When set, the move is only made from these cells (one list per player).
     pub from_zone: Option<Vec<Vec<Cell>>>,
+    /// When set, the move is only made while this holds for the mover.
+    pub when: Option<When>,
+}
+
+/// A condition on the mover under which a move may be made (`when:`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum When {
+    /// The mover has placed every piece of a kind's supply
+    /// (`when: { placed_all: man }`): the counter the host keeps, and the
+    /// supply's size.
+    PlacedAll { counter: String, supply: u16 },
+}
+
+impl When {
+    /// Whether the condition holds for `player` in `s`.
+    #[inline]
+    pub fn holds(
+        &self,
+        s: &crate::base::state::GameState,
+        player: crate::base::state::PlayerId,
+    ) -> bool {
+        match self {
+            When::PlacedAll { counter, supply } => {
+                s.counter(counter, Some(player)) >= *supply as i64
+            }
+        }
+    }
 }
 
 impl Target {
@@ -31,6 +58,7 @@ impl Target {
         enemy_kinds: None,
         relative: false,
         from_zone: None,
+        when: None,
     };
     /// Whether an enemy of `kind` may be struck.
     pub fn strikes(&self, kind: KindId) -> bool {

@@ -20,7 +20,7 @@ use serde_saphyr::Spanned;
 pub(super) use super::raw_flow::*;
 use super::{NoMoves, NotationStyle, Value};
 
-pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups};
+pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups, RawWhen};
 
 /// A literal, or `$name` naming one of the variant's options.
 #[derive(Clone, Debug, Deserialize)]
@@ -455,6 +455,9 @@ pub(super) struct RawMove {
     /// in all (default: unlimited).
     #[serde(default)]
     pub(super) supply: Option<u16>,
+    /// A step, slide or path only while this holds for the mover.
+    #[serde(default)]
+    pub(super) when: Option<RawWhen>,
     /// What a jump leaps over: `enemy`, `own` or `piece`.
     #[serde(default)]
     pub(super) over: Option<String>,

@@ -120,3 +120,12 @@ pub(super) struct RawEnd {
     #[serde(default)]
     pub(super) reason: Option<String>,
 }
+
+/// A move's `when:`: one condition on the mover.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWhen {
+    /// The mover has placed every piece of this kind's `supply`.
+    #[serde(default)]
+    pub(super) placed_all: Option<String>,
+}

@@ -34,6 +34,14 @@ pub(super) fn pattern(v: &Variant, m: &MovePattern) -> String {
             target,
         } => (path(v, deltas, *steps, target), target, String::new()),
     };
+    let body = match &target.when {
+        Some(crate::rules::variant::When::PlacedAll { counter, supply }) => format!(
+            "{body}, only once the player has placed all {} {}",
+            number((*supply).into()),
+            counter.trim_end_matches("_placed")
+        ),
+        None => body,
+    };
     match &target.from_zone {
         Some(z) => format!("{body}, only from {}{after}", text::zone(v, z)),
         None => body + &after,

@@ -20,7 +20,7 @@ use crate::rules::variant::Value;
 
 /// The ways of travelling, each with the keys it takes.
 const FORMS: &[(&str, &[&str])] = &[
-    ("step", &["onto", "onto_kinds", "from_zone"]),
+    ("step", &["onto", "onto_kinds", "from_zone", "when"]),
     (
         "slide",
         &[
@@ -33,9 +33,13 @@ const FORMS: &[(&str, &[&str])] = &[
             "jump_kinds",
             "max_jumps",
             "from_zone",
+            "when",
         ],
     ),
-    ("path", &["steps", "onto", "onto_kinds", "from_zone"]),
+    (
+        "path",
+        &["steps", "onto", "onto_kinds", "from_zone", "when"],
+    ),
     (
         "place",
         &["onto", "falls", "flank", "groups", "zone", "supply"],
@@ -82,6 +86,7 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.groups.is_some(), "groups");
     put(m.zone.is_some(), "zone");
     put(m.supply.is_some(), "supply");
+    put(m.when.is_some(), "when");
     put(m.over.is_some(), "over");
     put(m.over_kinds.is_some(), "over_kinds");
     put(m.capture.is_some(), "capture");
@@ -606,21 +611,8 @@ fn end_when(
         cx.err_at(loc, "`kinds` goes with `reaches` or `left`");
         return None;
     }
-    if e.captures.is_some() || e.left.is_some() {
+    if e.captures.is_some() || e.left.is_some() || e.counter.is_some() || e.at_least.is_some() {
         return count_end(e, loc, kinds, cx);
-    }
-    if e.at_least.is_some() != e.counter.is_some() {
-        cx.err_at(loc, "`counter: NAME` and `at_least: N` go together");
-        return None;
-    }
-    if let (Some(name), Some(n)) = (&e.counter, e.at_least) {
-        return Some((
-            EndWhen::Counter {
-                name: name.clone(),
-                at_least: n,
-            },
-            format!("{name} reaching {n}"),
-        ));
     }
     Some(if let Some(zone) = &e.reaches {
         let Some(cells) = super::player_zones(board, players, zone) else {
@@ -676,13 +668,27 @@ fn end_when(
     })
 }
 
-/// An end by what was captured or is left (`captures:`, `left:`).
+/// An end by what was captured, is left, or was counted (`captures:`,
+/// `left:`, `counter:`).
 fn count_end(
     e: &crate::rules::variant::raw::RawEnd,
     loc: Location,
     kinds: &[crate::rules::variant::Kind],
     cx: &mut Ctx,
 ) -> Option<(EndWhen, String)> {
+    if e.at_least.is_some() != e.counter.is_some() {
+        cx.err_at(loc, "`counter: NAME` and `at_least: N` go together");
+        return None;
+    }
+    if let (Some(name), Some(n)) = (&e.counter, e.at_least) {
+        return Some((
+            EndWhen::Counter {
+                name: name.clone(),
+                at_least: n,
+            },
+            format!("{name} reaching {n}"),
+        ));
+    }
     let kind_ids = |names: &[String], cx: &mut Ctx| -> Option<Vec<crate::base::state::KindId>> {
         let mut ids = Vec::new();
         for k in names {

@@ -9,7 +9,7 @@ use crate::base::geometry::Board;
 use crate::base::limits::{MAX_ARMY, MAX_COUNT};
 use crate::base::state::KindId;
 use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawVariant};
-use crate::rules::variant::{Freeze, Jump, Kind, MovePattern, Promote, Target, Value};
+use crate::rules::variant::{Freeze, Jump, Kind, MovePattern, Promote, Target, Value, When};
 
 /// What the checks of one kind need besides the context.
 pub(super) struct Scope<'a> {
@@ -95,6 +95,7 @@ pub(super) fn kinds(
         army += k.count;
         kinds.push(k);
     }
+    supplies(raw, &mut kinds, cx);
     let royal = raw
         .pieces
         .iter()
@@ -218,6 +219,63 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         custody,
         barred,
         no_stop,
+    }
+}
+
+/// Each `when: { placed_all: KIND }` gets the kind's supply size; a kind
+/// without a finite supply is reported at the move.
+fn supplies(raw: &RawVariant, kinds: &mut [Kind], cx: &mut Ctx) {
+    let sizes: Vec<(String, Option<u16>)> = kinds
+        .iter()
+        .map(|k| {
+            let n = k.forms.iter().find_map(|f| match f {
+                crate::rules::variant::forms::Form::Place(p) => p.supply,
+                _ => None,
+            });
+            (format!("{}_placed", k.name), n)
+        })
+        .collect();
+    let royal = kinds.iter().any(|k| k.royal);
+    for k in kinds.iter_mut() {
+        let at = raw
+            .pieces
+            .get(&k.name)
+            .and_then(|p| p.as_ref())
+            .and_then(|p| p.value.moves.as_ref())
+            .and_then(|m| m.iter().find(|m| m.value.when.is_some()))
+            .map(|m| m.referenced);
+        for pat in k.moves.iter_mut() {
+            let (MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. }) = pat;
+            let Some(When::PlacedAll { counter, supply }) = &mut target.when else {
+                continue;
+            };
+            if let (true, Some(loc)) = (royal, at) {
+                cx.err_at(
+                    loc,
+                    format!(
+                        "piece `{}`: `when` is not yet supported in a variant with a royal kind",
+                        k.name
+                    ),
+                );
+            }
+            match sizes.iter().find(|(c, _)| c == counter) {
+                Some((_, Some(n))) => *supply = *n,
+                _ => {
+                    let kind = counter.trim_end_matches("_placed");
+                    if let Some(loc) = at {
+                        cx.err_at(
+                            loc,
+                            format!(
+                                "piece `{}`: `when.placed_all: {kind}`: `{kind}` has no placement with a `supply`",
+                                k.name
+                            ),
+                        );
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -393,12 +451,34 @@ fn target(
         }
         zones
     });
+    let when = m.when.as_ref().and_then(|w| match &w.placed_all {
+        // The supply's size is set once every kind is read (`kinds`).
+        Some(k) if s.kind_names.contains(&k) => Some(When::PlacedAll {
+            counter: format!("{k}_placed"),
+            supply: 0,
+        }),
+        Some(k) => {
+            cx.err_at(
+                mloc,
+                format!("piece `{name}`: `when.placed_all: {k}` names no piece kind"),
+            );
+            None
+        }
+        None => {
+            cx.err_at(
+                mloc,
+                format!("piece `{name}`: `when` needs a condition (`placed_all: KIND`)"),
+            );
+            None
+        }
+    });
     Target {
         empty,
         enemy,
         enemy_kinds,
         relative,
         from_zone,
+        when,
     }
 }
 
