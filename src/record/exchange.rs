@@ -1,6 +1,6 @@
 //! Records in the formats players use: PGN (moves in the `san` notation),
-//! SGF (placements and passes, Go's format) and PDN (numbered squares,
-//! draughts' format). Importing reads the file's text ([`super::pgn`],
+//! SGF (placements and passes) and PDN (numbered squares,
+//! squares of one colour). Importing reads the file's text ([`super::pgn`],
 //! [`super::sgf`]), picks the variant from its tags (or takes the one
 //! given), plays every move through the engine and gives a [`Record`] with
 //! the file's tags, comments and annotations beside it ([`Notes`]);
@@ -731,7 +731,7 @@ fn extra_tags(
     let game = declared
         .map(|r| r.game.clone())
         .unwrap_or_else(|| engine.variant.id());
-    // PGN leaves out `Variant` for standard chess; SGF always says `GM`.
+    // PGN leaves out `Variant` for the standard game; SGF always says `GM`.
     let implied = format == Format::Pgn && Some(game.as_str()) == default;
     if !has(key) && !implied {
         out.push((key.to_string(), game));

@@ -21,7 +21,7 @@ pub struct TextGame {
     pub result: String,
 }
 
-/// The result tokens of PGN, and PDN's draughts scores.
+/// The result tokens of PGN, and PDN's scores (`2-0`, `1-1`).
 const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
 /// Characters of a file with their line and column: what the PGN and

@@ -347,7 +347,7 @@ pub(super) struct RawPiece {
     /// first player).
     #[serde(default)]
     pub(super) code: Option<char>,
-    /// A number for the script's use (a Stratego rank).
+    /// A number for the script's use (a rank that decides strikes, say).
     #[serde(default)]
     pub(super) rank: Option<i64>,
     /// How many of this kind each player has.
