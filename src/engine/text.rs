@@ -306,7 +306,10 @@ impl Engine {
             | MovePattern::Path { target, .. }) = p;
             target.when.as_ref().filter(|w| !w.holds(s, owner))
         });
-        if let Some(crate::rules::variant::When::PlacedAll { supply, counter }) = waiting {
+        if let Some(crate::rules::variant::When::PlacedAll {
+            supply, counter, ..
+        }) = waiting
+        {
             return Some(format!(
                 "a {} moves only once {} has placed all {supply} ({} placed so far)",
                 kind.display,

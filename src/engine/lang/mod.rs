@@ -142,7 +142,7 @@ impl Lang {
                     Form::Place(p) => p.supply,
                     _ => None,
                 }) {
-                    Some(_) => format!("{}_placed", k.name),
+                    Some(_) => crate::rules::variant::forms::placed_counter(&k.name),
                     None => String::new(),
                 }
             })
@@ -376,18 +376,20 @@ impl Engine {
                     texts.join(", ")
                 ))
             }
-            Action::Jumps { .. } if self.lang.longest && self.shorter_capture(s, a).is_some() => {
-                self.shorter_capture(s, a)
-            }
             Action::Jumps { from, .. } => Some(match s.piece_at(from) {
                 None => format!("there is no piece on {}", b.cell_name(from)),
                 Some(id) if s.pieces[id as usize].owner != s.to_move => {
                     format!("the piece on {} is not yours", b.cell_name(from))
                 }
-                Some(_) => format!(
-                    "no such jump sequence from {} (a sequence jumps while it can, each piece once)",
-                    b.cell_name(from)
-                ),
+                Some(_) => (self.lang.longest)
+                    .then(|| self.shorter_capture(s, a))
+                    .flatten()
+                    .unwrap_or_else(|| {
+                        format!(
+                            "no such jump sequence from {} (a sequence jumps while it can, each piece once)",
+                            b.cell_name(from)
+                        )
+                    }),
             }),
             Action::Pass if s.windows.is_empty() => Some(match self.variant.pass {
                 None => "this variant has no passing".into(),

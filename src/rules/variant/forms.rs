@@ -22,6 +22,12 @@ pub enum Holds {
     Any,
 }
 
+/// The public counter of how many pieces of kind `kind` (its key) a player
+/// has placed from a finite supply.
+pub fn placed_counter(kind: &str) -> String {
+    format!("{kind}_placed")
+}
+
 /// A kind's placement (`place: supply`): a new piece of the kind from the
 /// mover's supply (unlimited, or `supply` pieces) onto an empty cell.
 #[derive(Clone, Debug, PartialEq)]

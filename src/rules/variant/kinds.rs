@@ -30,9 +30,13 @@ pub struct Target {
 #[derive(Clone, Debug, PartialEq)]
 pub enum When {
     /// The mover has placed every piece of a kind's supply
-    /// (`when: { placed_all: man }`): the counter the host keeps, and the
-    /// supply's size.
-    PlacedAll { counter: String, supply: u16 },
+    /// (`when: { placed_all: man }`): the kind, the counter the host keeps
+    /// ([`super::forms::placed_counter`]), and the supply's size.
+    PlacedAll {
+        kind: KindId,
+        counter: String,
+        supply: u16,
+    },
 }
 
 impl When {
@@ -44,9 +48,9 @@ impl When {
         player: crate::base::state::PlayerId,
     ) -> bool {
         match self {
-            When::PlacedAll { counter, supply } => {
-                s.counter(counter, Some(player)) >= *supply as i64
-            }
+            When::PlacedAll {
+                counter, supply, ..
+            } => s.counter(counter, Some(player)) >= *supply as i64,
         }
     }
 }

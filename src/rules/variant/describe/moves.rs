@@ -35,10 +35,10 @@ pub(super) fn pattern(v: &Variant, m: &MovePattern) -> String {
         } => (path(v, deltas, *steps, target), target, String::new()),
     };
     let body = match &target.when {
-        Some(crate::rules::variant::When::PlacedAll { counter, supply }) => format!(
+        Some(crate::rules::variant::When::PlacedAll { kind, supply, .. }) => format!(
             "{body}, only once the player has placed all {} {}",
             number((*supply).into()),
-            counter.trim_end_matches("_placed")
+            v.kinds[*kind as usize].name
         ),
         None => body,
     };

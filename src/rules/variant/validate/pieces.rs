@@ -225,16 +225,16 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
 /// Each `when: { placed_all: KIND }` gets the kind's supply size; a kind
 /// without a finite supply is reported at the move.
 fn supplies(raw: &RawVariant, kinds: &mut [Kind], cx: &mut Ctx) {
-    let sizes: Vec<(String, Option<u16>)> = kinds
+    let sizes: Vec<Option<u16>> = kinds
         .iter()
         .map(|k| {
-            let n = k.forms.iter().find_map(|f| match f {
+            k.forms.iter().find_map(|f| match f {
                 crate::rules::variant::forms::Form::Place(p) => p.supply,
                 _ => None,
-            });
-            (format!("{}_placed", k.name), n)
+            })
         })
         .collect();
+    let names: Vec<String> = kinds.iter().map(|k| k.name.clone()).collect();
     let royal = kinds.iter().any(|k| k.royal);
     for k in kinds.iter_mut() {
         let at = raw
@@ -248,7 +248,7 @@ fn supplies(raw: &RawVariant, kinds: &mut [Kind], cx: &mut Ctx) {
             let (MovePattern::Step { target, .. }
             | MovePattern::Slide { target, .. }
             | MovePattern::Path { target, .. }) = pat;
-            let Some(When::PlacedAll { counter, supply }) = &mut target.when else {
+            let Some(When::PlacedAll { kind, supply, .. }) = &mut target.when else {
                 continue;
             };
             if let (true, Some(loc)) = (royal, at) {
@@ -260,10 +260,10 @@ fn supplies(raw: &RawVariant, kinds: &mut [Kind], cx: &mut Ctx) {
                     ),
                 );
             }
-            match sizes.iter().find(|(c, _)| c == counter) {
-                Some((_, Some(n))) => *supply = *n,
-                _ => {
-                    let kind = counter.trim_end_matches("_placed");
+            match sizes[*kind as usize] {
+                Some(n) => *supply = n,
+                None => {
+                    let kind = &names[*kind as usize];
                     if let Some(loc) = at {
                         cx.err_at(
                             loc,
@@ -454,7 +454,8 @@ fn target(
     let when = m.when.as_ref().and_then(|w| match &w.placed_all {
         // The supply's size is set once every kind is read (`kinds`).
         Some(k) if s.kind_names.contains(&k) => Some(When::PlacedAll {
-            counter: format!("{k}_placed"),
+            kind: s.kind_names.iter().position(|n| *n == k).unwrap_or(0) as KindId,
+            counter: crate::rules::variant::forms::placed_counter(k),
             supply: 0,
         }),
         Some(k) => {
