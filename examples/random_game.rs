@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable::engine::Engine;
 use sandtable::record::view::Viewer;
+use sandtable::record::view::Views;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -34,7 +35,7 @@ fn main() {
     for p in 0..engine.variant.players.len() as u8 {
         println!(
             "{}",
-            engine.render(&engine.view(&state, Viewer::Player(p)), None)
+            Views::new(&engine).render(&Views::new(&engine).view(&state, Viewer::Player(p)), None)
         );
     }
 }

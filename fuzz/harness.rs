@@ -7,6 +7,7 @@
 //! input that is refused changes nothing.
 #![allow(dead_code)]
 
+use sandtable::record::game::Positions;
 use std::cell::RefCell;
 
 use sandtable::engine::Engine;
@@ -87,7 +88,7 @@ pub fn repl_line(data: &[u8]) {
             if FILE_COMMANDS.contains(&first) {
                 continue;
             }
-            let before = session.engine.to_position(&session.state);
+            let before = Positions::new(&session.engine).to_position(&session.state);
             let plies = session.history.len();
             if session.execute(line).is_err() {
                 assert_eq!(
@@ -96,7 +97,7 @@ pub fn repl_line(data: &[u8]) {
                     "a failed line changed the history: {line:?}"
                 );
                 assert!(
-                    before == session.engine.to_position(&session.state),
+                    before == Positions::new(&session.engine).to_position(&session.state),
                     "a failed line changed the game: {line:?}"
                 );
             }
@@ -135,11 +136,11 @@ pub fn action_text(data: &[u8]) {
         };
         let _ = engine.action_text(&state, &action);
         let _ = engine.explain_illegal(&state, &action);
-        let before = engine.to_position(&state);
+        let before = Positions::new(engine).to_position(&state);
         let mut after = state.clone();
         if engine.apply(&mut after, &action).is_err() {
             assert!(
-                before == engine.to_position(&after),
+                before == Positions::new(engine).to_position(&after),
                 "a refused action changed the game: {text:?}"
             );
         }
@@ -182,9 +183,9 @@ pub fn position_record(data: &[u8]) {
         if let Ok(pos) =
             sandtable::record::parse_yaml::<sandtable::record::Position>(&text, "fuzzed.yaml")
         {
-            if let Ok(s) = engine.from_position(&pos) {
+            if let Ok(s) = Positions::new(engine).from_position(&pos) {
                 let _ = engine.legal_actions(&s);
-                let _ = engine.to_position(&s);
+                let _ = Positions::new(engine).to_position(&s);
             }
         }
     });
@@ -194,10 +195,10 @@ pub fn position_record(data: &[u8]) {
         if let Ok(rec) =
             sandtable::record::parse_yaml::<sandtable::record::Record>(&text, "fuzzed.yaml")
         {
-            let before = session.engine.to_position(&session.state);
+            let before = Positions::new(&session.engine).to_position(&session.state);
             if session.load_record(&rec).is_err() {
                 assert!(
-                    before == session.engine.to_position(&session.state),
+                    before == Positions::new(&session.engine).to_position(&session.state),
                     "a refused record changed the game"
                 );
             }
@@ -218,10 +219,10 @@ pub fn net_message(data: &[u8]) {
         SESSIONS.with(|s| {
             let mut sessions = s.borrow_mut();
             let session = &mut sessions[v];
-            let before = session.engine.to_position(&session.state);
+            let before = Positions::new(&session.engine).to_position(&session.state);
             if session.play(&text).is_err() {
                 assert!(
-                    before == session.engine.to_position(&session.state),
+                    before == Positions::new(&session.engine).to_position(&session.state),
                     "a refused action changed the game"
                 );
             }

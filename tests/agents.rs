@@ -4,6 +4,8 @@
 
 mod common;
 
+use sandtable::play::determinize::Determinizer;
+use sandtable::record::view::Views;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rand::SeedableRng;
@@ -38,8 +40,8 @@ fn swap_hidden(s: &GameState, owner: PlayerId, viewer: PlayerId) -> Option<GameS
             let (pa, pb) = (&s.pieces[a], &s.pieces[b]);
             if pa.kind != pb.kind && pa.moved == pb.moved {
                 let mut t = s.clone();
-                t.pieces[a].kind = pb.kind;
-                t.pieces[b].kind = pa.kind;
+                t.set_kind(a as u16, pb.kind);
+                t.set_kind(b as u16, pa.kind);
                 return Some(t);
             }
         }
@@ -61,8 +63,8 @@ fn same_view_same_seed_same_move() {
             let t = swap_hidden(&s, other, me).expect("hidden pieces to swap");
             assert_ne!(s, t);
             assert_eq!(
-                engine.view(&s, Viewer::Player(me)),
-                engine.view(&t, Viewer::Player(me))
+                Views::new(&engine).view(&s, Viewer::Player(me)),
+                Views::new(&engine).view(&t, Viewer::Player(me))
             );
             // The chance generator is hidden too.
             let mut t = t;
@@ -96,12 +98,12 @@ fn determinizations_agree_with_the_view() {
         for (seed, plies) in [(5, 0), (6, 40), (7, 120)] {
             let s = random_game(&engine, seed, plies);
             for me in 0..2 {
-                let view = engine.view(&s, Viewer::Player(me));
+                let view = Views::new(&engine).view(&s, Viewer::Player(me));
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let obs = engine.observe(&s, me);
+                let obs = Determinizer::new(&engine).observe(&s, me);
                 for _ in 0..50 {
-                    let d = engine.determinize(&obs, &mut rng);
-                    assert_eq!(engine.view(&d, Viewer::Player(me)), view);
+                    let d = Determinizer::new(&engine).determinize(&obs, &mut rng);
+                    assert_eq!(Views::new(&engine).view(&d, Viewer::Player(me)), view);
                     assert_eq!(census(&d), census(&s), "the armies are kept");
                     d.check_consistency().unwrap();
                     for (i, p) in d.pieces.iter().enumerate() {
@@ -137,11 +139,11 @@ fn every_consistent_assignment_appears_evenly() {
     let blue: Vec<usize> = (0..s.pieces.len())
         .filter(|&i| s.pieces[i].owner == 1)
         .collect();
-    let obs = engine.observe(&s, 0);
+    let obs = Determinizer::new(&engine).observe(&s, 0);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut seen = BTreeMap::new();
     for _ in 0..2400 {
-        let d = engine.determinize(&obs, &mut rng);
+        let d = Determinizer::new(&engine).determinize(&obs, &mut rng);
         *seen.entry(assignment(&engine, &d, &blue)).or_insert(0) += 1;
     }
     // King, Guard and two Walls on four squares: 4!/2! = 12 assignments.
@@ -159,10 +161,10 @@ fn every_consistent_assignment_appears_evenly() {
         .collect();
     assert_eq!(moved.len(), 1);
     assert!(matches!(s.pieces[moved[0]].loc, Loc::Cell(_)));
-    let obs = engine.observe(&s, 0);
+    let obs = Determinizer::new(&engine).observe(&s, 0);
     let mut seen = BTreeMap::new();
     for _ in 0..1200 {
-        let d = engine.determinize(&obs, &mut rng);
+        let d = Determinizer::new(&engine).determinize(&obs, &mut rng);
         assert_ne!(
             engine.variant.kinds[d.pieces[moved[0]].kind as usize].name,
             "wall"
@@ -298,8 +300,8 @@ fn face_down_tiles_do_not_reach_an_agent() {
         t.containers[kb].items[ib].value = va;
         assert_ne!(s, t);
         assert_eq!(
-            engine.view(&s, Viewer::Player(me)),
-            engine.view(&t, Viewer::Player(me))
+            Views::new(&engine).view(&s, Viewer::Player(me)),
+            Views::new(&engine).view(&t, Viewer::Player(me))
         );
         let spec = AgentSpec::parse("mcts:30").unwrap();
         let a = agent_action(&engine, spec.build(5).as_mut(), &s);

@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use sandtable::engine::ActionError;
+use sandtable::record::view::Views;
 
 fn cs() -> sandtable::engine::Engine {
     engine("classic_stratego", &[])
@@ -384,14 +385,15 @@ containers:
     let mut s = position(&e, yaml);
     let a = act(&e, &s, "e4-e8");
     let events = e.apply(&mut s, &a).unwrap();
-    let lines = e.event_lines(&s, &events, sandtable::record::view::Viewer::Omniscient);
+    let lines =
+        Views::new(&e).event_lines(&s, &events, sandtable::record::view::Viewer::Omniscient);
     let reveals = lines
         .iter()
         .filter(|l| l.starts_with("reveal: red Scout"))
         .count();
     assert_eq!(reveals, 1, "{lines:?}");
     // Blue's pile: the marshal (declared first) before the scouts.
-    let pile = e.captured_summary(&s, sandtable::record::view::Viewer::Omniscient);
+    let pile = Views::new(&e).captured_summary(&s, sandtable::record::view::Viewer::Omniscient);
     assert!(
         pile.contains(&"captured blue: 10 2".to_string()),
         "{pile:?}"

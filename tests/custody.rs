@@ -26,7 +26,7 @@ fn at(e: &Engine, s: &GameState, cell: &str) -> Option<String> {
 
 /// How many pieces stand on the board.
 fn on_board(s: &GameState) -> usize {
-    s.board.iter().flatten().count()
+    s.board().iter().flatten().count()
 }
 
 /// The legal moves of the piece on `from`.

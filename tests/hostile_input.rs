@@ -4,6 +4,7 @@
 //! terminal unescaped.
 
 mod common;
+use sandtable::record::game::Positions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -85,7 +86,7 @@ fn piece_ids_never_wrap() {
     assert!(e.contains("pieces"), "{e}");
     assert!(s.add_piece(0, 0, 1, false).is_err());
     assert_eq!(s.pieces.len(), MAX_PIECES);
-    assert!(s.board.iter().all(Option::is_none));
+    assert!(s.board().iter().all(Option::is_none));
     s.check_consistency().unwrap();
 }
 
@@ -150,7 +151,7 @@ fn check_refuses_counts_beyond_the_limits_with_file_and_line() {
 
 fn position_of(e: &Engine, yaml: &str) -> Result<GameState, String> {
     let pos: Position = parse_yaml(&format!("variant: x\n{yaml}"), "<test>")?;
-    e.from_position(&pos)
+    Positions::new(e).from_position(&pos)
 }
 
 #[test]
@@ -164,7 +165,7 @@ fn positions_beyond_the_piece_limit_or_with_dead_games_are_refused() {
     let mut pos: Position = parse_yaml(&yaml, "<test>").unwrap();
     let one = pos.containers[0].pieces[0].clone();
     pos.containers[0].pieces = vec![one; MAX_PIECES];
-    let err = e.from_position(&pos).unwrap_err();
+    let err = Positions::new(&e).from_position(&pos).unwrap_err();
     assert!(err.contains("pieces") && err.contains("at most"), "{err}");
 
     let err = position_of(

@@ -38,6 +38,9 @@
 //! it is the same in every world, so it hides nothing a viewer could not
 //! know; it is hidden now all the same, as issue 17 asks.
 
+use sandtable::front::render::Svg;
+use sandtable::play::determinize::Determinizer;
+use sandtable::record::view::Views;
 use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng};
@@ -106,7 +109,7 @@ fn places(s: &GameState) -> String {
 fn channels(session: &Session, viewer: Viewer, played: usize) -> Vec<(&'static str, String)> {
     let e = &session.engine;
     let s = &session.state;
-    let view = e.view(s, viewer);
+    let view = Views::new(e).view(s, viewer);
     let events = played
         .checked_sub(1)
         .map(|i| session.history[i].events.clone())
@@ -120,15 +123,18 @@ fn channels(session: &Session, viewer: Viewer, played: usize) -> Vec<(&'static s
     vec![
         ("view", serde_json::to_string(&view).unwrap()),
         ("board", session.board(viewer)),
-        ("svg", e.render_svg(&view, None)),
-        ("events", e.event_lines(s, &events, viewer).join("\n")),
+        ("svg", Svg::new(e).render_svg(&view, None)),
+        (
+            "events",
+            Views::new(e).event_lines(s, &events, viewer).join("\n"),
+        ),
         ("network state", serde_json::to_string(&msg).unwrap()),
     ]
 }
 
 /// The channels that cover the whole game so far.
 fn record_channels(session: &Session, viewer: Viewer) -> Vec<(&'static str, String)> {
-    let name = session.engine.viewer_name(viewer);
+    let name = Views::new(&session.engine).viewer_name(viewer);
     vec![
         (
             "record --as",
@@ -192,7 +198,7 @@ fn replay(
     w.state = start;
     let mut out = Vec::new();
     let label = |w: &Session, v: Viewer, list: Vec<(&'static str, String)>| {
-        let who = w.engine.viewer_name(v);
+        let who = Views::new(&w.engine).viewer_name(v);
         list.into_iter()
             .map(|(n, text)| (format!("{n} shown to {who}"), text))
             .collect::<Vec<_>>()
@@ -260,7 +266,7 @@ fn replay(
 fn draw_world(real: &Session, k: usize, player: PlayerId, rng: &mut ChaCha8Rng) -> Swap {
     let e = &real.engine;
     let at = real_at(real, k);
-    let world = e.determinize_for(at, player, rng);
+    let world = Determinizer::new(e).determinize_for(at, player, rng);
     let mut swap = Swap::default();
     for id in 0..at.pieces.len() {
         if !at.knows(player, id as PieceId) {

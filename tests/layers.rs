@@ -948,3 +948,52 @@ fn no_public_function_is_unused() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("pub fn lonely"), "{found:?}");
 }
+
+/// The files outside `src/engine/` that reopen `Engine` (`impl Engine`, or
+/// a trait implemented for it): what another layer builds from an engine is
+/// a type of that layer that borrows one, so a call site names the layer.
+fn engine_reopened(files: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (rel, text) in files {
+        if rel.starts_with("engine/") {
+            continue;
+        }
+        for (i, line) in code_text(text).lines().enumerate() {
+            let t = line.trim_start();
+            let reopens =
+                t.starts_with("impl") && (t.contains(" Engine {") || t.contains(" for Engine"));
+            if reopens {
+                out.push(format!("src/{rel}:{}: reopens `Engine`: {t}", i + 1));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn engine_is_reopened_only_in_the_engine_layer() {
+    let errors = engine_reopened(&sources());
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let planted = [
+        (
+            "record/view.rs".to_string(),
+            "impl Engine {\n    pub fn view(&self) {}\n}\n".to_string(),
+        ),
+        (
+            "front/render.rs".to_string(),
+            "impl Display for Engine {\n}\n".to_string(),
+        ),
+        (
+            "record/movetext.rs".to_string(),
+            "impl<'e> Movetext<'e> {\n    engine: &'e Engine,\n}\n".to_string(),
+        ),
+        (
+            "engine/notation.rs".to_string(),
+            "impl Engine {\n}\n".to_string(),
+        ),
+    ];
+    let found = engine_reopened(&planted);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("src/record/view.rs:1"), "{found:#?}");
+    assert!(found[1].starts_with("src/front/render.rs:1"), "{found:#?}");
+}

@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use sandtable::base::state::{GameState, PlayerId};
 use sandtable::engine::Engine;
 use sandtable::record::view::Viewer;
+use sandtable::record::view::Views;
 
 /// Shuffles the kinds of the pieces `viewer` does not know. A view that
 /// leaks nothing is the same before and after.
@@ -19,7 +20,7 @@ fn shuffle_unknown(e: &Engine, s: &GameState, viewer: PlayerId, rng: &mut ChaCha
     let mut kinds: Vec<u16> = unknown.iter().map(|&i| t.pieces[i].kind).collect();
     kinds.shuffle(rng);
     for (i, k) in unknown.iter().zip(kinds) {
-        t.pieces[*i].kind = k;
+        t.set_kind(*i as u16, k);
     }
     let _ = e;
     t
@@ -37,26 +38,29 @@ fn views_do_not_depend_on_hidden_identities() {
             }
             if ply % 25 == 0 {
                 for p in 0..2u8 {
-                    let v1 = e.view(&s, Viewer::Player(p));
+                    let v1 = Views::new(&e).view(&s, Viewer::Player(p));
                     let t = shuffle_unknown(&e, &s, p, &mut rng);
-                    let v2 = e.view(&t, Viewer::Player(p));
+                    let v2 = Views::new(&e).view(&t, Viewer::Player(p));
                     assert_eq!(v1, v2);
                     let j1 = serde_json::to_string(&v1).unwrap();
                     let j2 = serde_json::to_string(&v2).unwrap();
                     assert_eq!(j1, j2, "serialized view depends on hidden kinds");
                     // And the picture of the board as well.
-                    assert_eq!(e.render(&v1, None), e.render(&v2, None));
+                    assert_eq!(
+                        Views::new(&e).render(&v1, None),
+                        Views::new(&e).render(&v2, None)
+                    );
                     // Every kind named in the JSON belongs to a piece the viewer knows.
                     for (c, cell) in v1.cells.iter().enumerate() {
-                        if let (Some(vp), Some(id)) = (cell, s.board[c]) {
+                        if let (Some(vp), Some(id)) = (cell, s.board()[c]) {
                             assert_eq!(vp.kind.is_some(), s.knows(p, id));
                         }
                     }
                 }
                 // Spectators see only what everybody knows.
-                let pv = e.view(&s, Viewer::Public);
+                let pv = Views::new(&e).view(&s, Viewer::Public);
                 for (c, cell) in pv.cells.iter().enumerate() {
-                    if let (Some(vp), Some(id)) = (cell, s.board[c]) {
+                    if let (Some(vp), Some(id)) = (cell, s.board()[c]) {
                         assert_eq!(vp.kind.is_some(), s.pieces[id as usize].known_by == 3);
                     }
                 }
@@ -67,9 +71,12 @@ fn views_do_not_depend_on_hidden_identities() {
             let events = e.apply(&mut s, &a).unwrap();
             // Events shown to the opponent of the mover name only what they know after it.
             let opp = 1 - before.to_move;
-            let lines = e.event_lines(&s, &events, Viewer::Player(opp));
+            let lines = Views::new(&e).event_lines(&s, &events, Viewer::Player(opp));
             let t = shuffle_unknown(&e, &s, opp, &mut rng);
-            assert_eq!(lines, e.event_lines(&t, &events, Viewer::Player(opp)));
+            assert_eq!(
+                lines,
+                Views::new(&e).event_lines(&t, &events, Viewer::Player(opp))
+            );
         }
     }
 }
@@ -78,7 +85,7 @@ fn views_do_not_depend_on_hidden_identities() {
 fn the_opening_view_names_no_enemy_piece() {
     let e = common::engine("classic_stratego", &[]);
     let s = e.new_game(11, &[]);
-    let json = serde_json::to_string(&e.view(&s, Viewer::Player(0))).unwrap();
+    let json = serde_json::to_string(&Views::new(&e).view(&s, Viewer::Player(0))).unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let mut blue_known = 0;
     for cell in v["cells"].as_array().unwrap() {
@@ -95,11 +102,11 @@ fn the_opening_view_names_no_enemy_piece() {
         .collect();
     let (a, b) = (blue[0], blue[1]);
     let (ka, kb) = (t.pieces[a].kind, t.pieces[b].kind);
-    t.pieces[a].kind = kb;
-    t.pieces[b].kind = ka;
+    t.set_kind(a as u16, kb);
+    t.set_kind(b as u16, ka);
     assert_eq!(
         json,
-        serde_json::to_string(&e.view(&t, Viewer::Player(0))).unwrap()
+        serde_json::to_string(&Views::new(&e).view(&t, Viewer::Player(0))).unwrap()
     );
 }
 
@@ -124,7 +131,7 @@ fn a_record_for_one_player_holds_only_what_that_player_knew() {
         kinds.rotate_left(1);
         let permute = |s: &mut GameState| {
             for (&i, &k) in unknown.iter().zip(&kinds) {
-                s.pieces[i].kind = k;
+                s.set_kind(i as u16, k);
             }
         };
         permute(&mut session.start);
@@ -158,7 +165,7 @@ fn shuffle_hidden(s: &GameState, viewer: Viewer, rng: &mut ChaCha8Rng) -> GameSt
     let mut kinds: Vec<u16> = unknown.iter().map(|&i| t.pieces[i].kind).collect();
     kinds.shuffle(rng);
     for (i, k) in unknown.iter().zip(kinds) {
-        t.pieces[*i].kind = k;
+        t.set_kind(*i as u16, k);
     }
     let hidden: Vec<_> = t
         .marks
@@ -200,11 +207,14 @@ fn lost_island_views_hide_scout_values_tiles_and_boats_with_2_3_and_4_players() 
                         let mut viewers: Vec<Viewer> = (0..n).map(Viewer::Player).collect();
                         viewers.push(Viewer::Public);
                         for v in viewers {
-                            let v1 = e.view(&s, v);
+                            let v1 = Views::new(&e).view(&s, v);
                             let t = shuffle_hidden(&s, v, &mut rng);
-                            let v2 = e.view(&t, v);
+                            let v2 = Views::new(&e).view(&t, v);
                             assert_eq!(v1, v2, "view of {v:?} depends on hidden facts");
-                            assert_eq!(e.render(&v1, None), e.render(&v2, None));
+                            assert_eq!(
+                                Views::new(&e).render(&v1, None),
+                                Views::new(&e).render(&v2, None)
+                            );
                             // Nobody sees into the bags of face-down tiles.
                             assert!(v1.containers.iter().all(|c| c
                                 .items
@@ -219,11 +229,11 @@ fn lost_island_views_hide_scout_values_tiles_and_boats_with_2_3_and_4_players() 
                     let events = e.apply(&mut s, &a).unwrap();
                     for p in 0..n {
                         let v = Viewer::Player(p);
-                        let lines = e.event_lines(&s, &events, v);
+                        let lines = Views::new(&e).event_lines(&s, &events, v);
                         let t = shuffle_hidden(&s, v, &mut rng);
                         assert_eq!(
                             lines,
-                            e.event_lines(&t, &events, v),
+                            Views::new(&e).event_lines(&t, &events, v),
                             "events shown to {p} depend on hidden facts"
                         );
                     }
@@ -269,7 +279,7 @@ fn lost_island_records_and_replays_for_a_viewer_hold_no_setup_answer() {
             .collect();
         assert_eq!(setup.len(), 5 * players.parse::<usize>().unwrap());
         for viewer in [Viewer::Public, Viewer::Player(1)] {
-            let name = session.engine.viewer_name(viewer);
+            let name = Views::new(&session.engine).viewer_name(viewer);
             let rec = session.player_record(viewer);
             let yaml = sandtable::record::to_yaml(&rec).unwrap();
             let replay =
@@ -312,7 +322,7 @@ fn ultimate_lightning_records_and_replays_show_a_rescue_and_nothing_hidden() {
         };
         found = true;
         for viewer in [Viewer::Public, Viewer::Player(1), Viewer::Player(0)] {
-            let name = session.engine.viewer_name(viewer);
+            let name = Views::new(&session.engine).viewer_name(viewer);
             let rec = session.player_record(viewer);
             let yaml = sandtable::record::to_yaml(&rec).unwrap();
             let replay =
@@ -323,10 +333,10 @@ fn ultimate_lightning_records_and_replays_show_a_rescue_and_nothing_hidden() {
             // Nothing else is hidden: no action is masked, and no kind
             // appears that the viewer did not know at the end.
             assert!(rec.actions.iter().all(|a| a.action != "(choice)"));
-            let view = session.engine.view(&session.state, viewer);
-            let pv = session.engine.view(&session.start, viewer);
+            let view = Views::new(&session.engine).view(&session.state, viewer);
+            let pv = Views::new(&session.engine).view(&session.start, viewer);
             for (c, cell) in pv.cells.iter().enumerate() {
-                if let (Some(p), Some(id)) = (cell, session.start.board[c]) {
+                if let (Some(p), Some(id)) = (cell, session.start.board()[c]) {
                     assert_eq!(p.kind.is_some(), viewer_knew(&session.start, viewer, id));
                 }
             }
@@ -505,13 +515,19 @@ fn views_of_bags_and_hands_do_not_depend_on_hidden_faces() {
                     if v == Viewer::Public && p == 1 {
                         continue;
                     }
-                    let (a, b) = (e.view(&s, v), e.view(&t, v));
+                    let (a, b) = (Views::new(&e).view(&s, v), Views::new(&e).view(&t, v));
                     assert_eq!(
                         serde_json::to_string(&a).unwrap(),
                         serde_json::to_string(&b).unwrap()
                     );
-                    assert_eq!(e.render(&a, None), e.render(&b, None));
-                    assert_eq!(e.captured_summary(&s, v), e.captured_summary(&t, v));
+                    assert_eq!(
+                        Views::new(&e).render(&a, None),
+                        Views::new(&e).render(&b, None)
+                    );
+                    assert_eq!(
+                        Views::new(&e).captured_summary(&s, v),
+                        Views::new(&e).captured_summary(&t, v)
+                    );
                 }
             }
             let legal = e.legal_actions(&s);

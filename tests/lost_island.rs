@@ -5,7 +5,9 @@ mod common;
 use common::{engine, legal, play, position};
 use sandtable::base::state::{Container, GameState, Item};
 use sandtable::engine::Engine;
+use sandtable::record::game::Positions;
 use sandtable::record::view::Viewer;
+use sandtable::record::view::Views;
 
 /// A position from short lines:
 /// `red v3 c3 [flag] [ring]` a scout; `boat red v5 v6` a boat, front first;
@@ -394,7 +396,7 @@ fn secret_fights_show_values_only_to_the_fighters() {
     let c4 = e.variant.board.parse_cell("c4").unwrap();
     let p = &s.pieces[s.piece_at(c4).unwrap() as usize];
     assert_eq!(p.known_by, 0b011, "red and blue know, green does not");
-    let gv = e.view(&s, Viewer::Player(2));
+    let gv = Views::new(&e).view(&s, Viewer::Player(2));
     assert!(gv.cells[c4 as usize].as_ref().unwrap().kind.is_none());
 }
 
@@ -797,7 +799,9 @@ fn removing_a_face_down_tile_shows_it_unless_removed_face_down() {
         let a = common::act(&e, &s, "a1");
         e.apply(&mut s, &a).unwrap()
     };
-    let lines = e.event_lines(&s, &events, Viewer::Player(1)).join("\n");
+    let lines = Views::new(&e)
+        .event_lines(&s, &events, Viewer::Player(1))
+        .join("\n");
     assert!(lines.contains("bomb2_orth"), "{lines}");
     assert_eq!(
         at(&e, &s, "b1").unwrap(),
@@ -812,7 +816,9 @@ fn removing_a_face_down_tile_shows_it_unless_removed_face_down() {
     play(&e, &mut s, &["end"]);
     let a = common::act(&e, &s, "a1");
     let events = e.apply(&mut s, &a).unwrap();
-    let lines = e.event_lines(&s, &events, Viewer::Player(1)).join("\n");
+    let lines = Views::new(&e)
+        .event_lines(&s, &events, Viewer::Player(1))
+        .join("\n");
     assert!(!lines.contains("bomb"), "{lines}");
 }
 
@@ -928,7 +934,7 @@ fn chosen_setup_scouts_and_boat_order() {
     assert_eq!(boat(&e, &s, "red"), ["v2", "v4", "v3"]);
     // Blue's choices are hidden from red.
     assert_eq!(e.acting_player(&s), Some(1));
-    let rv = e.view(&s, Viewer::Player(0));
+    let rv = Views::new(&e).view(&s, Viewer::Player(0));
     assert!(rv.pending.unwrap().options.is_none());
 }
 
@@ -1103,10 +1109,10 @@ fn seats_and_stones_are_list_options() {
 fn a_start_position_with_the_setup_pending_replays_the_same() {
     let e = engine("lost_island", &[("players", "2")]);
     let s = e.new_game(1, &[]);
-    let yaml = sandtable::record::to_yaml(&e.to_position(&s)).unwrap();
+    let yaml = sandtable::record::to_yaml(&Positions::new(&e).to_position(&s)).unwrap();
     assert!(!yaml.contains("turn:"), "no new field: {yaml}");
     let pos: sandtable::record::Position = sandtable::record::parse_yaml(&yaml, "<test>").unwrap();
-    let mut t = e.from_position(&pos).unwrap();
+    let mut t = Positions::new(&e).from_position(&pos).unwrap();
     let answers = ["6", "5", "1", "2", "4", "6", "5", "1", "2", "4"];
     play(&e, &mut t, &answers);
     assert!(t.pending.is_empty());

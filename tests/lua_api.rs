@@ -5,9 +5,9 @@
 //!
 //! How each side is read (as text, so the test needs no Lua state):
 //! - registered: every `add_method("NAME"` under `src/rules/lua/api/`;
-//! - hooks: every `hook("NAME")` of `src/rules/lua/hooks.rs` (the hooks read
-//!   when the rules load), and the string literals of `src/` lines that ask
-//!   `has_function` or call `turn_hook` (the turn hooks the engine asks for);
+//! - hooks: the `RuleHook` table (`src/rules/lua/hooks.rs`), the one list of
+//!   the hooks the host looks up (a `has_function("NAME")` in `src/` that
+//!   names another fails the test);
 //! - documented: a method or hook is documented by a table row of
 //!   `docs/lua-api.md` whose first cell names it (`| \`g:NAME(...)\``,
 //!   `| \`rules.NAME(...)\``); rows for functions a variant names
@@ -18,6 +18,8 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use sandtable::rules::lua::RuleHook;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -86,27 +88,31 @@ fn registered_methods() -> BTreeSet<String> {
     out
 }
 
-/// The `rules.*` hooks the host looks up, from the sources.
+/// The `rules.*` hooks the host looks up: the one table of them
+/// (`RuleHook`, in `src/rules/lua/hooks.rs`). A hook looked up by name
+/// outside it (`has_function("...")`) is a hook the table misses, and
+/// fails the test.
 fn host_hooks() -> BTreeSet<String> {
-    let mut out: BTreeSet<String> = literals_after(&read("src/rules/lua/hooks.rs"), "hook(")
-        .into_iter()
-        .filter(|n| is_name(n))
-        .collect();
+    let table: BTreeSet<String> = RuleHook::ALL.iter().map(|h| h.key().to_string()).collect();
     let mut files = Vec::new();
     rust_files(&Path::new(ROOT).join("src"), &mut files);
     for f in files {
         let text = fs::read_to_string(&f).unwrap();
         for line in text.lines() {
             let code = line.trim_start();
-            if code.starts_with("//") {
+            if code.starts_with("//") || !code.contains("has_function(\"") {
                 continue;
             }
-            if code.contains("has_function(") || code.contains("turn_hook(") {
-                out.extend(literals_in(code).into_iter().filter(|n| is_name(n)));
+            for name in literals_in(code).into_iter().filter(|n| is_name(n)) {
+                assert!(
+                    table.contains(&name),
+                    "{}: looks up rules.{name}, which is not in the RuleHook table",
+                    f.display()
+                );
             }
         }
     }
-    out
+    table
 }
 
 /// The names of `prefix` (`g:` or `rules.`) that the first cell of a table

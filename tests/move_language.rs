@@ -299,7 +299,7 @@ fn placements_and_jumps_as_masks_agree_with_the_cell_by_cell_listing() {
                 let pick = a[rng.random_range(0..a.len())];
                 fast.apply(&mut s, &pick).unwrap();
                 slow.apply(&mut t, &pick).unwrap();
-                assert_eq!(s.board, t.board);
+                assert_eq!(s.board(), t.board());
             }
             assert_eq!(s.outcome, t.outcome);
         }

@@ -7,6 +7,7 @@ use net_common::TestClient;
 use rand::{Rng, SeedableRng};
 use sandtable::front::net::{HostMsg, Server};
 use sandtable::front::session::Session;
+use sandtable::record::view::Views;
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
@@ -359,9 +360,7 @@ fn serve_without_a_seed_deals_secret_armies_and_never_sends_the_seed() {
     assert_ne!(a, b, "two unseeded hosts dealt the same army");
     let seed1 = Session::new("classic_stratego", &[], 1).unwrap();
     let red1 = own_army(
-        &seed1
-            .engine
-            .view(&seed1.state, sandtable::record::view::Viewer::Player(0)),
+        &Views::new(&seed1.engine).view(&seed1.state, sandtable::record::view::Viewer::Player(0)),
         "red",
     );
     assert!(

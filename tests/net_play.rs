@@ -7,6 +7,7 @@
 
 mod net_common;
 
+use sandtable::record::view::Views;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -197,7 +198,7 @@ fn a_bot_that_answers_at_once_does_not_hide_the_humans_own_events() {
         s.history
             .iter()
             .map(|h| {
-                s.engine
+                Views::new(&s.engine)
                     .event_lines(
                         &s.state,
                         &h.events,

@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use sandtable::base::state::GameState;
 use sandtable::engine::{Action, Engine};
 use sandtable::record::view::Viewer;
+use sandtable::record::view::Views;
 
 fn chess() -> Engine {
     engine("chess", &[])
@@ -216,7 +217,7 @@ fn internal_counters_are_in_the_state_but_in_no_view() {
         Viewer::Player(0),
         Viewer::Player(1),
     ] {
-        let view = e.view(&s, v);
+        let view = Views::new(&e).view(&s, v);
         let shown: Vec<&str> = view.counters.iter().map(|c| c.0.as_str()).collect();
         assert!(
             !shown.contains(&"castling") && !shown.contains(&"ep"),
@@ -241,7 +242,7 @@ fn internal_counters_are_in_the_state_but_in_no_view() {
         "the pieces keep it"
     );
     for v in [Viewer::Omniscient, Viewer::Player(0), Viewer::Player(1)] {
-        let view = e.view(&s, v);
+        let view = Views::new(&e).view(&s, v);
         let shown = serde_json::to_string(&view).unwrap();
         for a in ["moved_last", "left_from", "chases", "chasing"] {
             assert!(!shown.contains(a), "{a} shown to {v:?}");
@@ -253,7 +254,7 @@ fn internal_counters_are_in_the_state_but_in_no_view() {
 fn the_board_has_a_legend_of_the_codes_it_shows() {
     let e = engine("ultima", &[]);
     let s = e.new_game(1, &[]);
-    let text = e.render(&e.view(&s, Viewer::Omniscient), None);
+    let text = Views::new(&e).render(&Views::new(&e).view(&s, Viewer::Omniscient), None);
     assert!(
         text.contains("  W white, B black; K King, W Withdrawer,"),
         "{text}"
@@ -261,7 +262,7 @@ fn the_board_has_a_legend_of_the_codes_it_shows() {
     // Only the kinds on the board.
     let c = chess();
     let s = fen(&c, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    let text = c.render(&c.view(&s, Viewer::Omniscient), None);
+    let text = Views::new(&c).render(&Views::new(&c).view(&s, Viewer::Omniscient), None);
     assert!(
         text.contains("  W white, B black; K King, P Pawn\n"),
         "{text}"

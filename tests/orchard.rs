@@ -6,6 +6,7 @@ mod common;
 use common::{engine, legal, play, position};
 use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
+use sandtable::record::game::Positions;
 
 fn orchard() -> Engine {
     engine("examples/variants/orchard.yaml", &[])
@@ -254,9 +255,9 @@ fn a_choices_data_holds_lists_and_maps() {
     let mut s = farm(&e, &["a1"], &["d4"], &down, 2);
     play(&e, &mut s, &["dig b1"]);
     // Kept by a position, and the same after a round trip.
-    let yaml = sandtable::record::to_yaml(&e.to_position(&s)).unwrap();
+    let yaml = sandtable::record::to_yaml(&Positions::new(&e).to_position(&s)).unwrap();
     let pos: sandtable::record::Position = sandtable::record::parse_yaml(&yaml, "<test>").unwrap();
-    let mut t = e.from_position(&pos).unwrap();
+    let mut t = Positions::new(&e).from_position(&pos).unwrap();
     assert_eq!(t.pending, s.pending, "{yaml}");
     let a = e.parse_action(&t, "pay").unwrap();
     let events = e.apply(&mut t, &a).unwrap_or_else(|err| panic!("{err}"));

@@ -8,6 +8,7 @@ use common::{engine, legal, play};
 use sandtable::base::state::{GameState, Item};
 use sandtable::engine::Engine;
 use sandtable::record::view::Viewer;
+use sandtable::record::view::Views;
 
 const POND: &str = "examples/variants/pond.yaml";
 
@@ -67,13 +68,19 @@ fn mooring_goes_in_reverse_order_then_fishing_starts_with_the_first_player() {
         "jade",
         "reverse order: the player before amber"
     );
-    assert_eq!(e.view(&s, Viewer::Public).phase.as_deref(), Some("mooring"));
+    assert_eq!(
+        Views::new(&e).view(&s, Viewer::Public).phase.as_deref(),
+        Some("mooring")
+    );
     assert!(legal(&e, &s).iter().all(|a| a.starts_with("moor ")));
     play(&e, &mut s, &["moor b2"]);
     assert_eq!(who(&e, &s), "amber");
     assert!(!legal(&e, &s).contains(&"moor b2".to_string()));
     play(&e, &mut s, &["moor a1"]);
-    assert_eq!(e.view(&s, Viewer::Public).phase.as_deref(), Some("fishing"));
+    assert_eq!(
+        Views::new(&e).view(&s, Viewer::Public).phase.as_deref(),
+        Some("fishing")
+    );
     assert_eq!(who(&e, &s), "amber", "the first player opens the phase");
     assert_eq!(legal(&e, &s), ["a1-a2", "a1-b1", "fish"]);
     assert_eq!(coins(&e, &s, "jade"), 2, "rules.on_phase_start paid them");
@@ -121,7 +128,7 @@ fn a_bag_shows_its_count_and_a_catch_only_to_its_owner() {
     let mut s = moored(&e, "c3", "a1");
     stock(&mut s, &["trout"]);
     play(&e, &mut s, &["fish"]);
-    let view = |v| e.view(&s, v);
+    let view = |v| Views::new(&e).view(&s, v);
     let find = |v: &sandtable::record::view::View, name: &str, owner: Option<&str>| {
         v.containers
             .iter()
@@ -157,7 +164,7 @@ fn a_pike_opens_a_window_where_the_other_angler_acts() {
     assert_eq!(who(&e, &s), "jade", "jade may react");
     assert_eq!(e.player_name(s.to_move), "amber", "in amber's turn");
     assert_eq!(legal(&e, &s), ["cut", "pass"]);
-    let v = e.view(&s, Viewer::Public);
+    let v = Views::new(&e).view(&s, Viewer::Public);
     assert_eq!(
         (v.window.as_deref(), v.acting.as_deref()),
         (Some("pike"), Some("jade"))
@@ -234,11 +241,17 @@ fn a_window_declared_after_an_action_asks_everyone_in_order() {
     play(&e, &mut s, &["a1-a2"]);
     // Both windows open after the row; the last declared is asked first,
     // the rower first (`from: mover`).
-    assert_eq!(e.view(&s, Viewer::Public).window.as_deref(), Some("splash"));
+    assert_eq!(
+        Views::new(&e).view(&s, Viewer::Public).window.as_deref(),
+        Some("splash")
+    );
     assert_eq!(who(&e, &s), "amber", "from: mover");
     play(&e, &mut s, &["pass", "pass"]);
     assert_eq!(who(&e, &s), "jade", "the next player first");
-    assert_eq!(e.view(&s, Viewer::Public).window.as_deref(), Some("wake"));
+    assert_eq!(
+        Views::new(&e).view(&s, Viewer::Public).window.as_deref(),
+        Some("wake")
+    );
     play(&e, &mut s, &["cut"]);
     assert_eq!(who(&e, &s), "amber", "after a reaction the next is asked");
     play(&e, &mut s, &["pass"]);

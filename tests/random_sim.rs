@@ -2,6 +2,8 @@
 //! with invariants checked at every step.
 
 mod common;
+use sandtable::record::game::Positions;
+use sandtable::record::view::Views;
 use std::collections::HashSet;
 
 use rand::{Rng, SeedableRng};
@@ -21,7 +23,7 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
     assert!(s.pieces.len() >= initial_pieces);
     s.check_consistency().unwrap();
     // Nothing on a blocking cell (a lake).
-    for (c, slot) in s.board.iter().enumerate() {
+    for (c, slot) in s.board().iter().enumerate() {
         if slot.is_some() {
             assert_eq!(
                 s.terrain[c] & e.variant.board.blocking,
@@ -60,9 +62,9 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
     assert_eq!(&s.clone(), s);
     // Views agree with knowledge.
     for p in 0..s.players {
-        let v = e.view(s, Viewer::Player(p));
+        let v = Views::new(e).view(s, Viewer::Player(p));
         for (c, cell) in v.cells.iter().enumerate() {
-            match (cell, s.board[c]) {
+            match (cell, s.board()[c]) {
                 (None, None) => {}
                 (Some(vp), Some(id)) => {
                     assert_eq!(vp.id, id);
@@ -76,9 +78,9 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
         }
     }
     // Save → load round trip.
-    let yaml = to_yaml(&e.to_position(s)).unwrap();
+    let yaml = to_yaml(&Positions::new(e).to_position(s)).unwrap();
     let pos: Position = parse_yaml(&yaml, "<roundtrip>").unwrap();
-    let back = e
+    let back = Positions::new(e)
         .from_position(&pos)
         .unwrap_or_else(|err| panic!("{err}\n{yaml}"));
     assert_eq!(&back, s, "save/load changed the state:\n{yaml}");

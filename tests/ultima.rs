@@ -7,6 +7,7 @@ mod common;
 use common::{engine, legal, play, targets};
 use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
+use sandtable::record::movetext::Movetext;
 
 /// A position from pieces written `Pd2 pc4 Ke1` (upper case White), with
 /// `side` to move.
@@ -327,7 +328,7 @@ fn the_annotated_game_fahys_yearout_replays_to_mate() {
     ))
     .unwrap();
     let mut s = e.new_game(1, &[]);
-    let moves = e.play_movetext(&mut s, &text, |_, _| {}).unwrap();
+    let moves = Movetext::new(&e).play(&mut s, &text, |_, _| {}).unwrap();
     assert_eq!(moves.len(), 33);
     // The checks the notes mark, as the engine writes them.
     let text_of = |n: &str| {
@@ -350,8 +351,8 @@ fn the_annotated_game_fahys_yearout_replays_to_mate() {
 fn a_replay_stops_where_the_written_captures_differ() {
     let e = ultima();
     let mut s = e.new_game(1, &[]);
-    let err = e
-        .play_movetext(&mut s, "1.h2h5 f7f5 2.a2a5:a7", |_, _| {})
+    let err = Movetext::new(&e)
+        .play(&mut s, "1.h2h5 f7f5 2.a2a5:a7", |_, _| {})
         .unwrap_err();
     assert!(err.contains("move 2."), "{err}");
     assert!(

@@ -3,6 +3,7 @@
 mod common;
 use common::*;
 use sandtable::engine::Engine;
+use sandtable::record::view::Views;
 
 fn ul() -> Engine {
     engine("ultimate_lightning", &[])
@@ -233,7 +234,7 @@ fn after_a_rescue_blue_sees_what_the_rules_make_public() {
     play(&e, &mut s, &["e9-e10"]);
     // Blue and spectators see the question and the options: both are public.
     for v in [Viewer::Player(1), Viewer::Public] {
-        let view = e.view(&s, v);
+        let view = Views::new(&e).view(&s, v);
         let c = view.pending.as_ref().unwrap();
         assert_eq!(c.reason.as_deref(), Some("rescue"));
         assert_eq!(c.options.as_ref().unwrap(), &vec!["marshal", "none"]);
@@ -242,17 +243,17 @@ fn after_a_rescue_blue_sees_what_the_rules_make_public() {
         let a = e.parse_action(&s, "marshal").unwrap();
         e.apply(&mut s, &a).unwrap()
     };
-    assert!(e
+    assert!(Views::new(&e)
         .event_lines(&s, &events, Viewer::Player(1))
         .contains(&"choice: red chose marshal".to_string()));
     let a = e.parse_action(&s, "e4").unwrap();
     let events = e.apply(&mut s, &a).unwrap();
-    let blue = e.event_lines(&s, &events, Viewer::Player(1));
+    let blue = Views::new(&e).event_lines(&s, &events, Viewer::Player(1));
     assert!(
         blue.iter().any(|l| l == "place: red Marshal on e4"),
         "{blue:?}"
     );
-    let board = e.render(&e.view(&s, Viewer::Player(1)), None);
+    let board = Views::new(&e).render(&Views::new(&e).view(&s, Viewer::Player(1)), None);
     assert!(board.contains("RM") || board.contains("R10"), "{board}");
 }
 

@@ -278,8 +278,9 @@ fn cell_bit(c: Cell) -> u64 {
 #[derive(Clone, Debug)]
 pub struct GameState {
     pub pieces: Vec<Piece>,
-    /// The piece on each cell.
-    pub board: Vec<Option<PieceId>>,
+    /// The piece on each cell: changed only by the methods that keep
+    /// `board_key` and `occupied` with it (read it with [`GameState::board`]).
+    board: Vec<Option<PieceId>>,
     /// Terrain bits of each cell (terrain can change during play).
     pub terrain: Vec<u32>,
     pub containers: Vec<Container>,
@@ -687,9 +688,39 @@ impl GameState {
         k
     }
 
-    /// Recomputes the board's key after `board` or pieces' kinds were
-    /// written directly (a position read from a file, a determinization).
-    pub fn rekey(&mut self) {
+    /// The piece on each cell, in cell order.
+    #[inline]
+    pub fn board(&self) -> &[Option<PieceId>] {
+        &self.board
+    }
+
+    /// Puts `pieces` in the state in place of its own (a position read from
+    /// a file): the board is rebuilt from where each piece says it is, and
+    /// its key with it. The pieces in containers must already be listed by
+    /// their containers. Fails, changing nothing, when a piece names a cell
+    /// that is not on the board or two pieces name one cell.
+    pub fn set_pieces(&mut self, pieces: Vec<Piece>) -> Result<(), String> {
+        let mut board = vec![None; self.board.len()];
+        for (id, p) in pieces.iter().enumerate() {
+            if let Loc::Cell(c) = p.loc {
+                let slot = board
+                    .get_mut(c as usize)
+                    .ok_or_else(|| format!("piece {id}: no cell {c} on the board"))?;
+                if slot.is_some() {
+                    return Err(format!("piece {id}: cell {c} already holds a piece"));
+                }
+                *slot = Some(id as PieceId);
+            }
+        }
+        self.pieces = pieces;
+        self.board = board;
+        self.rekey();
+        self.touched.everything();
+        Ok(())
+    }
+
+    /// Recomputes the board's key and occupancy from the board.
+    fn rekey(&mut self) {
         self.board_key = self.compute_board_key();
         self.occupied = self.compute_occupied();
     }

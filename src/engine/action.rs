@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::base::effect::Effect;
+use crate::base::effect::{Effect, Strike};
 use crate::base::geometry::Cell;
 use crate::base::state::{KindId, Outcome, PieceId, PlayerId};
 
@@ -124,7 +124,7 @@ pub enum Event {
         defender: PieceId,
         from: Cell,
         to: Cell,
-        result: String,
+        result: Strike,
     },
     Effect(Effect),
     Chose {
@@ -141,6 +141,8 @@ pub enum Event {
 pub enum ActionError {
     /// The text is not an action of this game.
     Parse(String),
+    /// The text names more than one legal action (the message lists them).
+    Ambiguous(String),
     /// The action is not legal here, and why.
     Illegal(String),
     /// A rule script failed (the message names the script line).
@@ -150,7 +152,9 @@ pub enum ActionError {
 impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ActionError::Parse(m) => write!(f, "cannot read action: {m}"),
+            ActionError::Parse(m) | ActionError::Ambiguous(m) => {
+                write!(f, "cannot read action: {m}")
+            }
             ActionError::Illegal(m) => write!(f, "illegal: {m}"),
             ActionError::Script(m) => write!(f, "rule error: {m}"),
         }

@@ -2,12 +2,13 @@
 //! hooks, the draw counters, the turn passed), the move itself with its
 //! strike and captures, and the promotion it may trigger.
 
-use crate::base::effect::Effect;
+use crate::base::effect::{Effect, Strike};
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle};
 use crate::engine::action::DRAW_OFFER;
 use crate::engine::turn::Next;
 use crate::engine::{Action, ActionError, Engine, Event};
+use crate::rules::lua::RuleHook;
 use crate::rules::lua::{ActionInfo, ActionKind};
 
 impl Engine {
@@ -154,7 +155,7 @@ impl Engine {
         moving: Option<(PieceId, Cell, Cell)>,
         moving_kind: Option<KindId>,
     ) -> (Option<ActionInfo>, bool) {
-        if !self.rules.has_after_action() {
+        if !self.rules.has(RuleHook::AfterAction) {
             return (None, false);
         }
         let (wanted, if_captures) = match (&self.variant.after_action_when, moving) {
@@ -369,7 +370,7 @@ impl Engine {
                 self.variant.board.cell_name(from)
             ))
         })?;
-        let mut side = if self.rules.has_captures() {
+        let mut side = if self.rules.has(RuleHook::Captures) {
             self.rules
                 .captures(s, &self.variant, from, to)
                 .map_err(ActionError::Script)?
@@ -456,7 +457,7 @@ impl Engine {
         from: Cell,
         to: Cell,
         effects: &mut Vec<Effect>,
-    ) -> Result<String, ActionError> {
+    ) -> Result<Strike, ActionError> {
         s.pieces[id as usize].moved = true;
         self.reveal_by_distance(s, id, from, to, effects);
         if self.variant.strike_reveals {
@@ -475,25 +476,19 @@ impl Engine {
             .rules
             .strike(s, &self.variant, effects, (id, def), (from, to))
             .map_err(ActionError::Script)?;
-        match result.as_str() {
-            "attacker" => {
+        match result {
+            Strike::AttackerWins => {
                 s.capture(def);
                 if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
                     s.place(id, to);
                 }
             }
-            "defender" => s.capture(id),
-            "both" => {
+            Strike::DefenderWins => s.capture(id),
+            Strike::BothRemoved => {
                 s.capture(id);
                 s.capture(def);
             }
-            "none" => {}
-            other => {
-                return Err(ActionError::Script(format!(
-                    "{}: rules.strike returned \"{other}\"; expected \"attacker\", \"defender\", \"both\" or \"none\"",
-                    self.rules.script_name()
-                )))
-            }
+            Strike::NoEffect => {}
         }
         Ok(result)
     }
@@ -574,8 +569,9 @@ fn captured_count(events: &[Event], effects: &[Effect]) -> usize {
     events
         .iter()
         .map(|e| match e {
-            Event::Struck { result, .. } if result == "both" => 2,
-            Event::Struck { result, .. } if result != "none" => 1,
+            Event::Struck { result, .. } => {
+                usize::from(result.removes_attacker()) + usize::from(result.removes_defender())
+            }
             _ => 0,
         })
         .sum::<usize>()

@@ -157,10 +157,10 @@ mod tests {
                         .filter(|(_, &t)| t & blocking != 0)
                         .fold(0, |m, (c, _)| m | 1 << c);
                     let stops = Some(s.occupied() | walls);
-                    for c in 0..s.board.len() as Cell {
+                    for c in 0..s.board().len() as Cell {
                         for q in 0..s.players {
-                            let walk = attacked_on(&e.moves, &s, &s.board, c, q);
-                            let masked = attacked_masked(&e.moves, &s, &s.board, stops, c, q);
+                            let walk = attacked_on(&e.moves, &s, s.board(), c, q);
+                            let masked = attacked_masked(&e.moves, &s, s.board(), stops, c, q);
                             assert_eq!(masked, walk, "{name}, seed {seed}, cell {c}, by {q}");
                             compared += 1;
                             attacked += walk as usize;

@@ -6,14 +6,49 @@ use crate::base::geometry::Cell;
 use crate::base::state::{GameState, Loc, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
-use crate::engine::{ActionError, Engine};
+use crate::engine::{Action, ActionError, Engine};
+use crate::rules::lua::RuleHook;
 
-impl Engine {
-    /// Turns the self-check shortcuts off (`true`) or on (the default).
-    pub fn set_exhaustive_check(&mut self, on: bool) {
-        self.exhaustive_check = on;
+thread_local! {
+    /// Set while an [`Exhaustive`] lists: the self-check test then walks
+    /// every move without its shortcuts.
+    static EXHAUSTIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the self-check shortcuts are off on this thread now.
+fn exhaustive() -> bool {
+    EXHAUSTIVE.with(std::cell::Cell::get)
+}
+
+/// The reference listing the self-check shortcuts are held equal to: an
+/// engine's legal actions found by testing every move for self-check on a
+/// scratch board, without the lines from the royal piece, the attack masks
+/// or `rules.check_cells`. The engine itself has no such switch; the
+/// differential tests (`tests/common::shortcuts_agree`) list with both.
+pub struct Exhaustive<'e> {
+    engine: &'e Engine,
+}
+
+impl<'e> Exhaustive<'e> {
+    pub fn new(engine: &'e Engine) -> Self {
+        Exhaustive { engine }
     }
 
+    /// The legal actions of `s`, each move tested in full.
+    pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
+        struct Off;
+        impl Drop for Off {
+            fn drop(&mut self) {
+                EXHAUSTIVE.with(|e| e.set(false));
+            }
+        }
+        EXHAUSTIVE.with(|e| e.set(true));
+        let _off = Off;
+        self.engine.legal_actions(s)
+    }
+}
+
+impl Engine {
     /// What the self-check test needs to know about a position, found once
     /// per position: the royal cells and, when check is native, no royal
     /// piece is attacked now and every slide is plain, the lines from the
@@ -42,15 +77,15 @@ impl Engine {
         with_rays: bool,
         known_royals: Option<&[Cell]>,
     ) -> Result<Guard, ActionError> {
-        let with_rays = with_rays && !self.exhaustive_check;
+        let with_rays = with_rays && !exhaustive();
         let native = self.native_check();
         // Scripted check: the cells the rules say can matter.
-        let relevant = if with_rays && !native && self.rules.has_check_cells() {
+        let relevant = if with_rays && !native && self.rules.has(RuleHook::CheckCells) {
             self.rules
                 .check_cells(s, &self.variant, player)
                 .map_err(ActionError::Script)?
                 .map(|list| {
-                    let mut mask = vec![false; s.board.len()];
+                    let mut mask = vec![false; s.board().len()];
                     for c in list {
                         mask[c as usize] = true;
                     }
@@ -72,7 +107,7 @@ impl Engine {
         }
         royals.sort_unstable();
         // The exhaustive test walks the board instead: it checks the masks too.
-        let masks = (native && self.moves.attack.bits.is_some() && !self.exhaustive_check)
+        let masks = (native && self.moves.attack.bits.is_some() && !exhaustive())
             .then(|| board_masks(self, s));
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
@@ -83,15 +118,15 @@ impl Engine {
                 (0..s.players).any(|q| {
                     q != player
                         && s.eliminated & (1 << q) == 0
-                        && attacked_masked(&self.moves, s, &s.board, stops(masks), r, q)
+                        && attacked_masked(&self.moves, s, s.board(), stops(masks), r, q)
                 })
             }))
         .then(|| {
             if let ([r], false) = (&royals[..], self.royal_lines.is_empty()) {
-                return Rays::Row(*r as usize * s.board.len());
+                return Rays::Row(*r as usize * s.board().len());
             }
             let mut rays = std::mem::take(&mut pool.rays);
-            rays.resize(s.board.len(), 0);
+            rays.resize(s.board().len(), 0);
             for &r in &royals {
                 rays[r as usize] = ROYAL_CELL;
                 for (i, next) in self.line_next.iter().enumerate() {
@@ -106,7 +141,7 @@ impl Engine {
         });
         let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
             mask.iter().enumerate().any(|(c, &m)| {
-                m && s.board[c].is_some_and(|id| s.pieces[id as usize].owner != player)
+                m && s.board()[c].is_some_and(|id| s.pieces[id as usize].owner != player)
             })
         });
         Ok(Guard {
@@ -149,7 +184,7 @@ impl Engine {
                 return true;
             }
             if g.scratch.is_empty() {
-                g.scratch.extend_from_slice(&s.board);
+                g.scratch.extend_from_slice(s.board());
             }
             if m == ROYAL_CELL && g.royals.len() == 1 {
                 // The royal piece moves: is its new cell reachable by an
@@ -175,7 +210,7 @@ impl Engine {
         }
         if g.native {
             if g.scratch.is_empty() {
-                g.scratch.extend_from_slice(&s.board);
+                g.scratch.extend_from_slice(s.board());
             }
             let royals = std::mem::take(&mut g.royals);
             let board = (&mut g.scratch[..], g.masks);
@@ -211,7 +246,7 @@ impl Engine {
             let royal = board[from as usize].take();
             let victim = royal.map_or(0, |id| s.pieces[id as usize].kind);
             let mut map = std::mem::take(&mut g.spare_map);
-            map.resize(s.board.len(), false);
+            map.resize(s.board().len(), false);
             let usable = (0..s.players).all(|q| {
                 q == player
                     || s.eliminated & (1 << q) != 0
@@ -292,7 +327,7 @@ impl Engine {
             // Only what the move captures is left to look at, and only
             // when an enemy stands on a cell that matters.
             let captures_outside = !g.enemy_relevant
-                || !self.rules.has_captures()
+                || !self.rules.has(RuleHook::Captures)
                 || self
                     .rules
                     .captures(s, &self.variant, from, to)
@@ -307,12 +342,14 @@ impl Engine {
     /// Whether check is decided natively (no rule hook changes captures,
     /// attacks or mobility).
     fn native_check(&self) -> bool {
-        !self.rules.has_captures() && !self.rules.has_attacked() && !self.has_freeze()
+        !self.rules.has(RuleHook::Captures)
+            && !self.rules.has(RuleHook::Attacked)
+            && !self.has_freeze()
     }
 
     /// The cells of `player`'s royal pieces.
     fn royal_cells(&self, s: &GameState, player: PlayerId) -> Vec<Cell> {
-        s.board
+        s.board()
             .iter()
             .enumerate()
             .filter_map(|(c, slot)| {
@@ -380,11 +417,11 @@ impl Engine {
         if self.native_check() {
             // Natively, on a copy of the board only.
             let royals = self.royal_cells(s, player);
-            let masks = (self.moves.attack.bits.is_some() && !self.exhaustive_check)
-                .then(|| board_masks(self, s));
+            let masks =
+                (self.moves.attack.bits.is_some() && !exhaustive()).then(|| board_masks(self, s));
             return Ok(self.exposes_royal_on(
                 s,
-                (&mut s.board.clone(), masks),
+                (&mut s.board().to_vec(), masks),
                 &royals,
                 player,
                 from,
@@ -415,7 +452,7 @@ impl Engine {
         if !self.has_royal {
             return Ok(false);
         }
-        for (cell, slot) in s.board.iter().enumerate() {
+        for (cell, slot) in s.board().iter().enumerate() {
             let Some(id) = *slot else { continue };
             let piece = &s.pieces[id as usize];
             if piece.owner != player || !self.variant.kinds[piece.kind as usize].royal {
@@ -438,14 +475,21 @@ impl Engine {
     /// of an unfrozen piece of `by` that ends on `cell`.
     /// Fails when that hook (or `rules.frozen`) does.
     pub fn attacked(&self, s: &GameState, cell: Cell, by: PlayerId) -> Result<bool, ActionError> {
-        if self.rules.has_attacked() {
+        if self.rules.has(RuleHook::Attacked) {
             return self
                 .rules
                 .attacked(s, &self.variant, cell, by)
                 .map_err(ActionError::Script);
         }
         let frozen = self.frozen_cells(s, by)?;
-        Ok(attacked_except(&self.moves, s, &s.board, cell, by, &frozen))
+        Ok(attacked_except(
+            &self.moves,
+            s,
+            s.board(),
+            cell,
+            by,
+            &frozen,
+        ))
     }
 }
 

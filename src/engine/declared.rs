@@ -382,7 +382,7 @@ impl Engine {
         };
         let mut cells = Vec::new();
         let has_piece = || {
-            s.board
+            s.board()
                 .iter()
                 .flatten()
                 .any(|&id| s.pieces[id as usize].owner == mover)
@@ -533,7 +533,7 @@ impl Engine {
             }
             if !vals.contains(&c) {
                 let name = &d.params[i].name;
-                let what = match s.board[c as usize] {
+                let what = match s.board()[c as usize] {
                     Some(id) => format!(
                         "{} has {}'s piece on it",
                         b.cell_name(c),

@@ -9,6 +9,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::movegen::{attacked_on, piece_moves_on, reaches};
 use crate::engine::Engine;
+use crate::rules::lua::RuleHook;
 use crate::rules::variant::JointMove;
 
 /// An extra move: from, to, and the cells it captures besides `to`.
@@ -18,7 +19,7 @@ impl Engine {
     /// Whether moves beyond the pieces' patterns may be listed: the rules'
     /// `extra_moves`, or declared joint or passing moves.
     pub(crate) fn has_extra_moves(&self) -> bool {
-        self.rules.has_extra_moves()
+        self.rules.has(RuleHook::ExtraMoves)
             || self.variant.joint_moves.is_some()
             || self.variant.passing.is_some()
     }
@@ -42,7 +43,7 @@ impl Engine {
         }
         if let Some(id) = &self.counters.passing {
             let v = s.counter_id(id, None);
-            if v > 0 && ((v - 1) as usize) < s.board.len() {
+            if v > 0 && ((v - 1) as usize) < s.board().len() {
                 self.passing_captures(s, player, (v - 1) as Cell, out);
             }
         }
@@ -68,14 +69,14 @@ impl Engine {
         let attacked = |board: &[Option<_>], c: Cell| {
             (0..players).any(|q| q != m.player && attacked_on(&self.moves, s, board, c, q))
         };
-        let mover = s.board[m.from as usize];
+        let mover = s.board()[m.from as usize];
         let mut board = None;
         m.safe.iter().all(|&c| {
             if c == m.from {
-                return !attacked(&s.board, c);
+                return !attacked(s.board(), c);
             }
             let b = board.get_or_insert_with(|| {
-                let mut b = s.board.clone();
+                let mut b = s.board().to_vec();
                 b[m.from as usize] = None;
                 b
             });
@@ -104,7 +105,7 @@ impl Engine {
         let Some(p) = &self.variant.passing else {
             return;
         };
-        let mut board = s.board.clone();
+        let mut board = s.board().to_vec();
         board[cell as usize] = board[victim as usize].take();
         let m = &*self.moves;
         let mut take = |from: Cell| {
@@ -174,7 +175,7 @@ impl Engine {
                 && rights & m.right != 0
         })?;
         let mut declared = false;
-        piece_moves_on(&self.moves, s, &s.board, id, from, &mut |c| {
+        piece_moves_on(&self.moves, s, s.board(), id, from, &mut |c| {
             declared |= c == to
         });
         (!declared).then_some((m.partner_from, m.partner_to))

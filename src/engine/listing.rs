@@ -10,6 +10,7 @@ use crate::engine::joint::ExtraMove;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
+use crate::rules::lua::RuleHook;
 
 impl Engine {
     /// The player who acts now: the one owing the first pending choice, else
@@ -87,10 +88,10 @@ impl Engine {
             out.sort_unstable();
             out.dedup();
         }
-        if self.rules.has_filter() {
+        if self.rules.has(RuleHook::Filter) {
             self.apply_filter(s, out)?;
         }
-        if self.rules.has_actions() {
+        if self.rules.has(RuleHook::Actions) {
             let list = self
                 .rules
                 .actions(s, &self.variant)
@@ -128,8 +129,8 @@ impl Engine {
         if !s.pending.is_empty() || !s.windows.is_empty() {
             return Ok(true);
         }
-        if self.rules.has_filter()
-            || self.rules.has_actions()
+        if self.rules.has(RuleHook::Filter)
+            || self.rules.has(RuleHook::Actions)
             || !self.variant.actions.is_empty()
             || self.lang.on
         {
@@ -177,7 +178,7 @@ impl Engine {
                     .is_none_or(|g| self.guard_allows(g, s, p, from, to, side))
         };
         let mut targets = Vec::new();
-        for (from, slot) in s.board.iter().enumerate() {
+        for (from, slot) in s.board().iter().enumerate() {
             let Some(id) = *slot else { continue };
             if s.pieces[id as usize].owner != p {
                 continue;
@@ -263,7 +264,7 @@ impl Engine {
     /// reason if it gave one): the filter is asked about the moves it would
     /// see while listing.
     pub(super) fn filter_refusal(&self, s: &GameState, a: &Action) -> Option<Option<String>> {
-        if !self.rules.has_filter() || !s.pending.is_empty() || !s.windows.is_empty() {
+        if !self.rules.has(RuleHook::Filter) || !s.pending.is_empty() || !s.windows.is_empty() {
             return None;
         }
         let frozen = self.frozen_cells(s, s.to_move).ok()?;
@@ -331,7 +332,7 @@ impl Engine {
     ) -> Result<Vec<ExtraMove>, ActionError> {
         let mut v = Vec::new();
         self.declared_extras(s, player, &mut v);
-        if self.rules.has_extra_moves()
+        if self.rules.has(RuleHook::ExtraMoves)
             && (self.variant.extra_moves_when.is_empty()
                 || self
                     .variant
@@ -375,7 +376,7 @@ impl Engine {
             self.piece_moves(s, id, from, &mut |c| declared |= c == to);
             declared
         };
-        if self.rules.has_extra_moves() {
+        if self.rules.has(RuleHook::ExtraMoves) {
             // A script adds moves: it is asked only for moves not declared.
             if declared(s) {
                 return Ok(Vec::new());
@@ -415,7 +416,7 @@ impl Engine {
             let v = &self.variant;
             frozen_by_declaration(&v.kinds, &v.board, s, player, &mut out);
         }
-        if self.rules.has_frozen() {
+        if self.rules.has(RuleHook::Frozen) {
             let scripted = self
                 .rules
                 .frozen(s, &self.variant, player)
@@ -438,6 +439,6 @@ impl Engine {
         from: Cell,
         emit: &mut impl FnMut(Cell),
     ) {
-        piece_moves_on(&self.moves, s, &s.board, id, from, emit)
+        piece_moves_on(&self.moves, s, s.board(), id, from, emit)
     }
 }

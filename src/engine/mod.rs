@@ -29,14 +29,17 @@ mod joint;
 mod lang;
 mod listing;
 pub mod movegen;
+pub mod notation;
 mod playout;
 pub mod sampler;
+mod san;
 pub mod setup;
 pub mod tables;
 mod text;
 mod turn;
 pub mod window;
 
+use crate::rules::lua::RuleHook;
 use std::sync::Arc;
 
 use crate::base::geometry::Cell;
@@ -46,6 +49,7 @@ use crate::rules::lua::Rules;
 use crate::rules::variant::{LoadError, MovePattern, Variant};
 
 pub use action::{Action, ActionError, Event};
+pub use check::Exhaustive;
 
 /// A loaded variant with its rules: the immutable game definition.
 pub struct Engine {
@@ -69,13 +73,6 @@ pub struct Engine {
     /// Per pair of cells, the slide lines from the first that hold the
     /// second (empty on large boards: `check::royal_lines`).
     royal_lines: Vec<u32>,
-    /// Test every move for self-check, without the shortcuts (the lines
-    /// from the royal piece, `rules.check_cells`): for tests that prove the
-    /// shortcuts change nothing.
-    exhaustive_check: bool,
-    /// Whether the script defines `rules.on_turn_end`, `on_phase_start`,
-    /// `on_turn_start` (looked up once).
-    turn_hooks: [bool; 3],
     /// The move language's placements, jumps, passes and ends.
     lang: lang::Lang,
     /// The variant's `start` position, read once, when no script can take
@@ -139,15 +136,11 @@ impl Engine {
         rules.set_attacked(Box::new(move |s, occupant, cell, by| {
             attacked_on(&asked, s, occupant, cell, by)
         }));
-        let turn_hooks =
-            ["on_turn_end", "on_phase_start", "on_turn_start"].map(|h| rules.has_function(h));
         let mut lang = lang::Lang::new(&variant);
-        lang.steps |= rules.has_extra_moves();
+        lang.steps |= rules.has(RuleHook::ExtraMoves);
         let mut engine = Engine {
             start: None,
             lang,
-            turn_hooks,
-            exhaustive_check: false,
             line_next,
             counters,
             royal_lines,
@@ -215,6 +208,19 @@ impl Engine {
             .unwrap_or("?")
     }
 
+    /// The player named `name`, or an error naming the players.
+    pub fn player_id(&self, name: &str) -> Result<PlayerId, String> {
+        self.variant
+            .player_index(name)
+            .map(|i| i as PlayerId)
+            .ok_or_else(|| {
+                format!(
+                    "`{name}` is not a player (players: {})",
+                    self.variant.players.join(", ")
+                )
+            })
+    }
+
     /// Whether some kind is royal (never left capturable).
     pub(crate) fn has_royal(&self) -> bool {
         self.has_royal
@@ -223,6 +229,6 @@ impl Engine {
     /// Whether pieces can be frozen: a kind declares a freeze or the
     /// script defines `rules.frozen`.
     pub(crate) fn has_freeze(&self) -> bool {
-        self.declared_freeze || self.rules.has_frozen()
+        self.declared_freeze || self.rules.has(RuleHook::Frozen)
     }
 }

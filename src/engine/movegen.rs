@@ -309,7 +309,7 @@ pub(crate) fn piece_targets(
     out: &mut Vec<Cell>,
 ) {
     out.clear();
-    piece_moves_on(m, s, &s.board, id, from, &mut |to| out.push(to));
+    piece_moves_on(m, s, s.board(), id, from, &mut |to| out.push(to));
     if out.len() > 1 {
         out.sort_unstable();
         out.dedup();

@@ -125,7 +125,7 @@ impl Engine {
             let mut empty = 0;
             for file in 0..b.files as usize {
                 let cell = rank * b.files as usize + file;
-                match s.board[cell] {
+                match s.board()[cell] {
                     None => empty += 1,
                     Some(id) => {
                         if empty > 0 {
@@ -197,9 +197,7 @@ impl Engine {
         let mut cells: Vec<Cell> = events
             .iter()
             .filter_map(|e| match e {
-                Event::Struck { to, result, .. } if result == "attacker" || result == "both" => {
-                    Some(*to)
-                }
+                Event::Struck { to, result, .. } if result.removes_defender() => Some(*to),
                 Event::Effect(Effect::Captured { cell: Some(c), .. }) => Some(*c),
                 _ => None,
             })
@@ -210,7 +208,7 @@ impl Engine {
     }
 
     /// Cell names in notation order (file, then rank).
-    fn cells_text(&self, cells: &[Cell]) -> Vec<String> {
+    pub(crate) fn cells_text(&self, cells: &[Cell]) -> Vec<String> {
         let b = &self.variant.board;
         let mut c = cells.to_vec();
         c.sort_by_key(|&x| {
@@ -420,7 +418,7 @@ impl Engine {
                     ))),
                 }
             }
-            _ => Err(ActionError::Parse(format!(
+            _ => Err(ActionError::Ambiguous(format!(
                 "`{text}` is ambiguous: {}",
                 found
                     .iter()
@@ -474,134 +472,6 @@ pub fn movetext_tokens(text: &str, marks: &[&str]) -> Vec<String> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::movetext_tokens;
-
-    #[test]
-    fn movetext_drops_numbers_annotations_and_comments() {
-        let t = "1.h2h5 f7f5\n2.a2a5 g7g4 { a comment }\n7.Lh2 ?! 7. ... Kf7 ?!\n12.d4d6!! ; note\n17.Lh7:h4:h6 mat";
-        assert_eq!(
-            movetext_tokens(t, &["mat", "+"]),
-            [
-                "h2h5",
-                "f7f5",
-                "a2a5",
-                "g7g4",
-                "Lh2",
-                "Kf7",
-                "d4d6",
-                "Lh7:h4:h6"
-            ]
-        );
-    }
-}
-
-/// One move of a replayed movetext.
-#[derive(Clone, Debug)]
-pub struct ReplayedMove {
-    /// `12.` or `12...`
-    pub number: String,
-    /// The token as written.
-    pub written: String,
-    /// The move in the variant's notation, as the engine writes it.
-    pub engine_text: String,
-    pub action: Action,
-    pub events: Vec<Event>,
-}
-
-impl Engine {
-    /// Plays movetext (see [`movetext_tokens`]) from `state`, checking each
-    /// move is legal and that the captures it writes are exactly those the
-    /// engine made. Stops at the first difference with the move number and
-    /// both lists.
-    pub fn play_movetext(
-        &self,
-        state: &mut GameState,
-        text: &str,
-        mut each: impl FnMut(&ReplayedMove, &GameState),
-    ) -> Result<Vec<ReplayedMove>, String> {
-        let n = &self.variant.notation;
-        let marks = [n.mate.as_str(), n.check.as_str(), "#", "+"];
-        let mut out = Vec::new();
-        let first = state.to_move;
-        let mut tokens = movetext_tokens(text, &marks).into_iter().peekable();
-        let mut i = 0;
-        while let Some(mut tok) = tokens.next() {
-            // A label of two words (`suicide e5`).
-            if self.parse_notation(state, &tok).is_err() {
-                if let Some(next) = tokens.peek() {
-                    let joined = format!("{tok} {next}");
-                    if self.parse_notation(state, &joined).is_ok() {
-                        tok = joined;
-                        tokens.next();
-                    }
-                }
-            }
-            let full = (i + first as usize) / 2 + 1;
-            let number = if (i + first as usize).is_multiple_of(2) {
-                format!("{full}.")
-            } else {
-                format!("{full}...")
-            };
-            let (action, written) = self
-                .parse_notation(state, &tok)
-                .map_err(|e| format!("move {number} `{tok}`: {e}"))?;
-            let engine_text = self.notation(state, &action);
-            let events = self
-                .apply(state, &action)
-                .map_err(|e| format!("move {number} `{tok}`: {e}"))?;
-            let made = Self::captured_cells(&events);
-            let mut said = written.clone().unwrap_or_default();
-            said.sort_unstable();
-            said.dedup();
-            if said != made {
-                let names = |c: &[Cell]| {
-                    let v = self.cells_text(c);
-                    if v.is_empty() {
-                        "nothing".to_string()
-                    } else {
-                        v.join(", ")
-                    }
-                };
-                return Err(format!(
-                    "move {number} `{tok}`: the text captures {} but the engine captured {} ({engine_text})",
-                    names(&said),
-                    names(&made)
-                ));
-            }
-            let m = ReplayedMove {
-                number,
-                written: tok,
-                engine_text,
-                action,
-                events,
-            };
-            each(&m, state);
-            out.push(m);
-            i += 1;
-        }
-        Ok(out)
-    }
-
-    /// Where a game stands: the outcome, or who is to act and whether their
-    /// royal piece is attacked.
-    pub fn status_text(&self, s: &GameState) -> String {
-        match &s.outcome {
-            Some(o) => self.outcome_text(o),
-            None => {
-                let p = self.acting_player(s).unwrap_or(s.to_move);
-                let check = if self.royal_attacked(s, p) {
-                    ", in check"
-                } else {
-                    ""
-                };
-                format!("still playing: {} to move{check}", self.player_name(p))
-            }
-        }
-    }
-}
-
 /// The origins, other than `from`, of the legal moves to `to` whose piece
 /// `same` accepts (pieces a move's text must tell apart).
 pub(super) fn rivals(
@@ -634,5 +504,28 @@ pub(super) fn least_origin(b: &Board, from: Cell, rivals: &[Cell], no_rank: bool
         name[split..].to_string()
     } else {
         name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::movetext_tokens;
+
+    #[test]
+    fn movetext_drops_numbers_annotations_and_comments() {
+        let t = "1.h2h5 f7f5\n2.a2a5 g7g4 { a comment }\n7.Lh2 ?! 7. ... Kf7 ?!\n12.d4d6!! ; note\n17.Lh7:h4:h6 mat";
+        assert_eq!(
+            movetext_tokens(t, &["mat", "+"]),
+            [
+                "h2h5",
+                "f7f5",
+                "a2a5",
+                "g7g4",
+                "Lh2",
+                "Kf7",
+                "d4d6",
+                "Lh7:h4:h6"
+            ]
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! Walking the game tree: random playouts (sampled or listed) and perft.
 
+use crate::rules::lua::RuleHook;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::state::GameState;
@@ -15,8 +16,8 @@ impl Engine {
     /// nothing is frozen, the move language adds no placement, jump or
     /// pass).
     pub fn samples_moves(&self) -> bool {
-        !self.rules.has_filter()
-            && !self.rules.has_actions()
+        !self.rules.has(RuleHook::Filter)
+            && !self.rules.has(RuleHook::Actions)
             && self.variant.actions.is_empty()
             && !self.has_freeze()
             && !self.lang.lists
@@ -126,7 +127,7 @@ impl Engine {
             return Ok(1);
         }
         // Without scripted choices, the follow-up choices are known natively.
-        if depth == 1 && !self.rules.has_on_choice() {
+        if depth == 1 && !self.rules.has(RuleHook::OnChoice) {
             return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
         }
         let actor = self.acting_player(s);

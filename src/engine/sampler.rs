@@ -93,7 +93,7 @@ impl Sampler {
     }
 
     fn rebuild(&mut self, e: &Engine, s: &GameState) {
-        let n = s.board.len();
+        let n = s.board().len();
         let tables = &e.moves.steps;
         self.width.clear();
         self.group_of = (0..e.variant.kinds.len())
@@ -127,7 +127,7 @@ impl Sampler {
     /// Files the piece on cell `i` (if any) in its group, after taking
     /// out what stood there before.
     fn set(&mut self, s: &GameState, i: usize) {
-        let piece = s.board[i].map(|id| {
+        let piece = s.board()[i].map(|id| {
             let p = &s.pieces[id as usize];
             (p.owner, p.kind)
         });
@@ -214,7 +214,7 @@ impl Sampler {
         let to = if e.moves.steps.direct(kind).is_some() {
             direct_move(e, s, kind, p, from, r)
         } else {
-            let id = s.board.get(c).copied().flatten()?;
+            let id = s.board().get(c).copied().flatten()?;
             piece_targets(&e.moves, s, id, from, &mut self.buf);
             self.buf.get(r as usize).copied()
         };
@@ -389,7 +389,7 @@ pub(crate) fn direct_move(
         let mut at = from as usize;
         for _ in 1..slot.dist {
             at = line[at] as usize;
-            if s.terrain[at] & blocking != 0 || s.board[at].is_some() {
+            if s.terrain[at] & blocking != 0 || s.board()[at].is_some() {
                 return None;
             }
         }
@@ -398,7 +398,7 @@ pub(crate) fn direct_move(
     if s.terrain[to as usize] & (blocking | e.variant.kinds[kind].no_stop) != 0 {
         return None;
     }
-    match s.board[to as usize] {
+    match s.board()[to as usize] {
         None => rule.target.empty.then_some(to),
         Some(o) => {
             let o = &s.pieces[o as usize];
@@ -454,7 +454,7 @@ mod tests {
         let mut direct_pieces = 0;
         let mut buf = Vec::new();
         for s in states {
-            for (c, slot) in s.board.iter().enumerate() {
+            for (c, slot) in s.board().iter().enumerate() {
                 let Some(id) = *slot else { continue };
                 let p = &s.pieces[id as usize];
                 let from = c as Cell;
@@ -555,7 +555,7 @@ mod tests {
         let e = engine("tests/variants/mixed.yaml", &[]);
         let mut s = e.new_game(3, &[]);
         // Only pieces that do not move left to the player to move.
-        for (c, slot) in s.board.clone().iter().enumerate() {
+        for (c, slot) in s.board().to_vec().iter().enumerate() {
             if let Some(id) = *slot {
                 let p = &s.pieces[id as usize];
                 if p.owner == s.to_move && e.variant.kinds[p.kind as usize].moves.is_empty() {
@@ -563,7 +563,7 @@ mod tests {
                 }
                 if p.owner == s.to_move {
                     s.capture(id);
-                    assert!(s.board[c].is_none());
+                    assert!(s.board()[c].is_none());
                 }
             }
         }

@@ -201,7 +201,7 @@ impl Engine {
                 )))
             }
             _ => {
-                return Err(ActionError::Parse(format!(
+                return Err(ActionError::Ambiguous(format!(
                     "`{}` is ambiguous: {}",
                     text.trim(),
                     found

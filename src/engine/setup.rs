@@ -1,6 +1,7 @@
 //! Setting up a game: the empty board, the army, setup zones and setup
 //! strings, random setups and the new game itself.
 
+use crate::rules::lua::RuleHook;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
@@ -217,7 +218,7 @@ impl Engine {
         }
         self.fill_containers(&mut state);
         self.choose_first(&mut state);
-        if self.rules.has_setup() {
+        if self.rules.has(RuleHook::Setup) {
             let mut effects = Vec::new();
             let chance = std::mem::replace(&mut state.rng, script_setup_rng(seed));
             let done = self.rules.setup(&mut state, &self.variant, &mut effects);

@@ -4,6 +4,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::GameState;
 use crate::engine::{Action, ActionError, Engine};
+use crate::rules::lua::RuleHook;
 use crate::rules::variant::MovePattern;
 
 impl Engine {
@@ -47,7 +48,7 @@ impl Engine {
             }
             Err(e) => match self.parse_notation(s, text) {
                 Ok((a, _)) => Ok(a),
-                Err(ActionError::Parse(m)) if m.contains("ambiguous") => Err(ActionError::Parse(m)),
+                Err(ActionError::Ambiguous(m)) => Err(ActionError::Ambiguous(m)),
                 Err(ne) if matches!(e, ActionError::Parse(_)) => Err(ne),
                 Err(_) => Err(e),
             },
@@ -92,7 +93,7 @@ impl Engine {
                 return r;
             }
         }
-        if self.rules.has_actions() {
+        if self.rules.has(RuleHook::Actions) {
             let list = self
                 .rules
                 .actions(s, &self.variant)

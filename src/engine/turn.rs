@@ -1,6 +1,7 @@
 //! Passing the turn: the next player, the no-legal-action rule, the ply
 //! cap, losing on time, and the position hash that repetition counts.
 
+use crate::rules::lua::RuleHook;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::state::{mix64, GameState, Outcome, PlayerId};
@@ -57,8 +58,8 @@ impl Engine {
             return Ok(false);
         }
         let mut effects = Vec::new();
-        if self.turn_hooks[0] {
-            self.turn_hook(s, "on_turn_end", None, &mut effects)?;
+        if self.rules.has(RuleHook::OnTurnEnd) {
+            self.turn_hook(s, RuleHook::OnTurnEnd, None, &mut effects)?;
             if self.turn_waits(s) {
                 events.extend(effects.into_iter().map(Event::Effect));
                 return Ok(false);
@@ -155,12 +156,12 @@ impl Engine {
         phase_begins: bool,
         effects: &mut Vec<crate::base::effect::Effect>,
     ) -> Result<(), ActionError> {
-        if phase_begins && self.turn_hooks[1] {
+        if phase_begins && self.rules.has(RuleHook::OnPhaseStart) {
             let name = self.variant.phases[s.phase as usize].name.clone();
-            self.turn_hook(s, "on_phase_start", Some(&name), effects)?;
+            self.turn_hook(s, RuleHook::OnPhaseStart, Some(&name), effects)?;
         }
-        if self.turn_hooks[2] && s.outcome.is_none() {
-            self.turn_hook(s, "on_turn_start", None, effects)?;
+        if self.rules.has(RuleHook::OnTurnStart) && s.outcome.is_none() {
+            self.turn_hook(s, RuleHook::OnTurnStart, None, effects)?;
         }
         Ok(())
     }
@@ -168,12 +169,12 @@ impl Engine {
     fn turn_hook(
         &self,
         s: &mut GameState,
-        name: &str,
+        hook: RuleHook,
         arg: Option<&str>,
         effects: &mut Vec<crate::base::effect::Effect>,
     ) -> Result<(), ActionError> {
         self.rules
-            .call_with_data(s, &self.variant, effects, name, &[], arg)
+            .call_with_data(s, &self.variant, effects, hook.key(), &[], arg)
             .map_err(ActionError::Script)?;
         self.declared_win(s);
         Ok(())
@@ -190,7 +191,7 @@ impl Engine {
                 .as_deref()
                 .is_some_and(|a| p.attrs.iter().any(|(n, v)| n == a && *v != 0))
         };
-        let pieces = s.board.iter().flatten().map(|&id| {
+        let pieces = s.board().iter().flatten().map(|&id| {
             let p = &s.pieces[id as usize];
             (p.owner, holds(p))
         });

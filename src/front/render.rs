@@ -1,7 +1,7 @@
 //! Pictures: an SVG of the board as one viewer sees it.
 
 use crate::engine::Engine;
-use crate::record::view::View;
+use crate::record::view::{View, Views};
 
 const CELL: usize = 48;
 const MARGIN: usize = 24;
@@ -39,14 +39,24 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-impl Engine {
+/// The board drawn as SVG for one viewer: `Svg::new(&engine).render_svg(..)`.
+#[derive(Clone, Copy)]
+pub struct Svg<'e> {
+    pub engine: &'e Engine,
+}
+
+impl<'e> Svg<'e> {
+    pub fn new(engine: &'e Engine) -> Self {
+        Svg { engine }
+    }
+
     /// The board of a view as SVG: terrain, pieces in their owner's colour
     /// (a piece the viewer does not know shows its back, `?`), the last move
     /// outlined, and a caption with whose turn it is. Cells and pieces carry
     /// `data-cell="a4"` so that a page can tell which cell was clicked.
     pub fn render_svg(&self, view: &View, last: Option<(u16, u16)>) -> String {
         let (files, ranks) = (view.files as usize, view.ranks as usize);
-        let flip = self.flips_for(&view.viewer);
+        let flip = Views::new(self.engine).flips_for(&view.viewer);
         let w = files * CELL + 2 * MARGIN;
         let h = ranks * CELL + 2 * MARGIN + 28;
         let mut out = format!(
@@ -73,7 +83,7 @@ impl Engine {
             };
             out.push_str(&format!(
                 "<rect data-cell=\"{name}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#aab7b8\" stroke-width=\"1\"><title>{name}</title></rect>\n",
-                name = self.variant.board.cell_name(c as u16)
+                name = self.engine.variant.board.cell_name(c as u16)
             ));
         }
         if let Some((a, b)) = last {
@@ -88,8 +98,8 @@ impl Engine {
         for (c, cell) in view.cells.iter().enumerate() {
             let Some(p) = cell else { continue };
             let (x, y) = pos(c);
-            let color = piece_color(&p.owner, self.player_color(&p.owner));
-            let label = self.symbol_of(p.kind.as_deref());
+            let color = piece_color(&p.owner, Views::new(self.engine).player_color(&p.owner));
+            let label = Views::new(self.engine).symbol_of(p.kind.as_deref());
             let title = match &p.kind {
                 Some(k) => format!("{} {k}", p.owner),
                 None => format!("{} piece (unknown)", p.owner),
@@ -105,7 +115,7 @@ impl Engine {
             };
             out.push_str(&format!(
                 "<g data-cell=\"{}\"><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"18\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{text}\">{}</text></g>\n",
-                self.variant.board.cell_name(c as u16),
+                self.engine.variant.board.cell_name(c as u16),
                 escape(&title),
                 x + 6, y + 6, CELL - 12, CELL - 12,
                 x + CELL / 2, y + CELL / 2 + 6,
@@ -135,7 +145,7 @@ impl Engine {
             (None, Some(c)) => format!(
                 "ply {}: {}",
                 view.ply,
-                crate::record::view::choice_prompt(&self.variant.words, c)
+                crate::record::view::choice_prompt(&self.engine.variant.words, c)
             ),
             (None, None) => format!(
                 "ply {}: {} to move, seen by {}",
@@ -153,8 +163,9 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
+    use super::Svg;
     use crate::engine::Engine;
-    use crate::record::view::Viewer;
+    use crate::record::view::{Viewer, Views};
 
     /// The `<g>` of the piece on `cell`.
     fn piece<'a>(svg: &'a str, cell: &str) -> &'a str {
@@ -169,7 +180,7 @@ mod tests {
     fn white_pieces_have_a_dark_letter_and_outline_and_black_ones_are_black() {
         let e = Engine::load("othello", &[]).unwrap();
         let s = e.new_game(1, &[]);
-        let svg = e.render_svg(&e.view(&s, Viewer::Omniscient), None);
+        let svg = Svg::new(&e).render_svg(&Views::new(&e).view(&s, Viewer::Omniscient), None);
         // White's disc on d4, black's on d5.
         let white = piece(&svg, "d4");
         assert!(white.contains("white disc"), "{white}");
@@ -184,7 +195,7 @@ mod tests {
         let mut s = e.new_game(1, &[]);
         let a = e.parse_action(&s, "d1").unwrap();
         e.apply(&mut s, &a).unwrap();
-        let svg = e.render_svg(&e.view(&s, Viewer::Omniscient), None);
+        let svg = Svg::new(&e).render_svg(&Views::new(&e).view(&s, Viewer::Omniscient), None);
         let red = piece(&svg, "d1");
         assert!(
             red.contains("stroke=\"#c0392b\"") && red.contains("fill=\"#ffffff\">O"),

@@ -9,6 +9,8 @@
 //!
 //! Agents are deterministic given their seed (a millisecond budget is not).
 
+use crate::play::determinize::Determinizer;
+use crate::rules::lua::RuleHook;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -108,7 +110,7 @@ pub fn agent_action(
         return Ok(None);
     };
     let legal = engine.try_legal_actions(s)?;
-    let obs = engine.observe(s, p);
+    let obs = Determinizer::new(engine).observe(s, p);
     let Some(a) = agent.choose(engine, &obs) else {
         return Ok(None);
     };
@@ -145,7 +147,7 @@ impl Agent for RandomAgent {
     fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action> {
         // The player's own actions do not depend on hidden kinds, but a rule
         // filter might: list them in a sample.
-        let s = engine.determinize(obs, &mut self.rng);
+        let s = Determinizer::new(engine).determinize(obs, &mut self.rng);
         let mut acts = Vec::new();
         playable(engine, &s, &mut acts);
         if acts.is_empty() {
@@ -159,7 +161,7 @@ impl Agent for RandomAgent {
 /// (material, `1 + rank` per piece), which rewards capturing pieces whose
 /// rank means nothing to the game; `None` when it has `rules.evaluate`.
 pub fn default_evaluation_note(engine: &Engine) -> Option<String> {
-    (!engine.rules.has_evaluate()).then(|| {
+    (!engine.rules.has(RuleHook::Evaluate)).then(|| {
         "note: no `rules.evaluate`: the bots score positions by material (1 + rank per piece \
          in play); if rank is not what matters in this game, define rules.evaluate \
          (docs/lua-api.md)"
@@ -186,7 +188,7 @@ pub fn evaluate(engine: &Engine, s: &GameState) -> Vec<f64> {
         }
         return r;
     }
-    if engine.rules.has_evaluate() {
+    if engine.rules.has(RuleHook::Evaluate) {
         return (0..n as PlayerId)
             .map(|p| engine.rules.evaluate(s, &engine.variant, p).unwrap_or(0.5))
             .collect();
@@ -279,7 +281,7 @@ impl Mcts {
         acts: &mut Vec<Action>,
         untried: &mut Vec<Action>,
     ) {
-        let mut s = engine.determinize(obs, &mut self.rng);
+        let mut s = Determinizer::new(engine).determinize(obs, &mut self.rng);
         let mut path = vec![0usize];
         let mut node = 0usize;
         let mut failed = false;
@@ -382,7 +384,7 @@ impl Agent for Mcts {
 
     fn choose(&mut self, engine: &Engine, obs: &Observation) -> Option<Action> {
         let me = obs.player();
-        let first = engine.determinize(obs, &mut self.rng);
+        let first = Determinizer::new(engine).determinize(obs, &mut self.rng);
         let mut acts = Vec::new();
         playable(engine, &first, &mut acts);
         match acts.len() {

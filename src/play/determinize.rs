@@ -23,6 +23,7 @@
 //! consistent assignments; the Lua constraint is applied by rejection, which
 //! keeps it uniform.
 
+use crate::rules::lua::RuleHook;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -66,7 +67,18 @@ impl Observation {
     }
 }
 
-impl Engine {
+/// Worlds a player cannot tell from the true one, sampled for search from
+/// what that player has seen: `Determinizer::new(&engine).determinize(..)`.
+#[derive(Clone, Copy)]
+pub struct Determinizer<'e> {
+    pub engine: &'e Engine,
+}
+
+impl<'e> Determinizer<'e> {
+    pub fn new(engine: &'e Engine) -> Self {
+        Determinizer { engine }
+    }
+
     /// What `player` knows of `s` (see the module docs). Two states with the
     /// same view for `player` (and the same public record) give equal
     /// observations.
@@ -75,18 +87,17 @@ impl Engine {
         let players = s.players as usize;
         let mut unknown = vec![Vec::new(); players];
         let mut pools = vec![Vec::new(); players];
-        for (id, p) in state.pieces.iter_mut().enumerate() {
+        for (id, p) in s.pieces.iter().enumerate() {
             if p.known_by & (1 << player) == 0 {
                 let o = p.owner as usize;
                 if o < players {
                     unknown[o].push(id as PieceId);
                     pools[o].push(p.kind);
                 }
-                p.kind = 0;
+                state.set_kind(id as PieceId, 0);
             }
         }
         state.touched.everything();
-        state.rekey();
         for pool in &mut pools {
             pool.sort_unstable();
         }
@@ -135,7 +146,7 @@ impl Engine {
         if !obs.has_hidden() {
             return s;
         }
-        let check = self.rules.has_consistent();
+        let check = self.engine.rules.has(RuleHook::Consistent);
         for attempt in 0..MAX_REJECTIONS {
             self.deal(obs, &mut s, rng);
             if !check || attempt + 1 == MAX_REJECTIONS || self.all_consistent(obs, &s) {
@@ -176,7 +187,7 @@ impl Engine {
                 }
             }
         }
-        let kinds = &self.variant.kinds;
+        let kinds = &self.engine.variant.kinds;
         for (owner, ids) in obs.unknown.iter().enumerate() {
             if ids.is_empty() {
                 continue;
@@ -214,7 +225,13 @@ impl Engine {
     ) -> Vec<(usize, Vec<usize>, Vec<String>)> {
         let mut out = Vec::new();
         for (k, c) in state.containers.iter_mut().enumerate() {
-            let Some(d) = self.variant.containers.iter().find(|d| d.name == c.name) else {
+            let Some(d) = self
+                .engine
+                .variant
+                .containers
+                .iter()
+                .find(|d| d.name == c.name)
+            else {
                 continue;
             };
             if d.contents.lets(Some(player), c.owner) {
@@ -238,8 +255,9 @@ impl Engine {
 
     fn all_consistent(&self, obs: &Observation, s: &GameState) -> bool {
         obs.unknown.iter().flatten().all(|&id| {
-            self.rules
-                .consistent(s, &self.variant, id)
+            self.engine
+                .rules
+                .consistent(s, &self.engine.variant, id)
                 .unwrap_or_else(|e| {
                     eprintln!("rule error in rules.consistent: {e}");
                     false

@@ -11,6 +11,8 @@
 //!
 //! Changes when a format, its tags or its moves' mapping change.
 
+use crate::record::game::Positions;
+use crate::record::view::Views;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -382,16 +384,19 @@ fn import_game(
             return Err(format!(
                 "{shown}: the file's result `{}` says {who}, but the moves end: {}",
                 g.result,
-                engine.outcome_text(o)
+                Views::new(&engine).outcome_text(o)
             ));
         }
     }
-    let pos = engine.to_position(&start);
+    let pos = Positions::new(&engine).to_position(&start);
     let record = Record {
         variant: name,
         options: pos.options.clone(),
         start: pos,
-        result: state.outcome.as_ref().map(|o| engine.outcome_text(o)),
+        result: state
+            .outcome
+            .as_ref()
+            .map(|o| Views::new(&engine).outcome_text(o)),
         actions,
     };
     let notes = Notes {
@@ -653,7 +658,10 @@ pub fn export_text(
 ) -> Result<String, String> {
     check_fits(engine, format)?;
     let standard = engine.new_game(start.seed, &[]);
-    if format == Format::Pdn && engine.to_position(&standard) != engine.to_position(start) {
+    if format == Format::Pdn
+        && Positions::new(engine).to_position(&standard)
+            != Positions::new(engine).to_position(start)
+    {
         return Err("PDN records are written from the start position only".into());
     }
     let mut state = start.clone();
@@ -762,7 +770,9 @@ fn extra_tags(
         return out;
     }
     let standard = engine.new_game(start.seed, &[]);
-    if engine.to_position(&standard) != engine.to_position(start) && !has("FEN") {
+    if Positions::new(engine).to_position(&standard) != Positions::new(engine).to_position(start)
+        && !has("FEN")
+    {
         out.push(("SetUp".into(), "1".into()));
         out.push(("FEN".into(), engine.to_fen(start)));
     }

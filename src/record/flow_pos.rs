@@ -2,10 +2,10 @@
 //! who knows each face), open reaction windows, the phase and the first
 //! player. Read back by [`Engine::read_flow`].
 
+use crate::record::game::Positions;
 use serde::{Deserialize, Serialize};
 
 use crate::base::state::{GameState, Item, Plain, PlayerId, Window};
-use crate::engine::Engine;
 
 /// The items of one container.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,10 +52,10 @@ impl FlowPos {
     }
 }
 
-impl Engine {
+impl<'e> Positions<'e> {
     /// The turn flow of a state, as saved.
     pub(super) fn flow_pos(&self, s: &GameState) -> FlowPos {
-        let name = |p: PlayerId| self.player_name(p).to_string();
+        let name = |p: PlayerId| self.engine.player_name(p).to_string();
         FlowPos {
             items: s
                 .containers
@@ -75,13 +75,14 @@ impl Engine {
                 .windows
                 .iter()
                 .map(|w| WindowPos {
-                    name: self.variant.reactions[w.kind as usize].name.clone(),
+                    name: self.engine.variant.reactions[w.kind as usize].name.clone(),
                     asked: w.asked.iter().map(|&p| name(p)).collect(),
                     hold: w.hold,
                     data: w.data.clone(),
                 })
                 .collect(),
             phase: self
+                .engine
                 .variant
                 .phases
                 .get(s.phase as usize)
@@ -95,8 +96,18 @@ impl Engine {
     /// Puts a position's turn flow into `s` (checked against the variant).
     pub(super) fn read_flow(&self, f: &FlowPos, s: &mut GameState) -> Result<(), String> {
         for c in &f.items {
-            let owner = c.owner.as_deref().map(|o| self.player_id(o)).transpose()?;
-            if !self.variant.containers.iter().any(|d| d.name == c.name) {
+            let owner = c
+                .owner
+                .as_deref()
+                .map(|o| self.engine.player_id(o))
+                .transpose()?;
+            if !self
+                .engine
+                .variant
+                .containers
+                .iter()
+                .any(|d| d.name == c.name)
+            {
                 return Err(format!("items: `{}` is not a declared container", c.name));
             }
             let k = s.container_id(&c.name, owner) as usize;
@@ -113,6 +124,7 @@ impl Engine {
         }
         for w in &f.windows {
             let kind = self
+                .engine
                 .variant
                 .reactions
                 .iter()
@@ -121,7 +133,7 @@ impl Engine {
             let asked = w
                 .asked
                 .iter()
-                .map(|p| self.player_id(p))
+                .map(|p| self.engine.player_id(p))
                 .collect::<Result<Vec<_>, _>>()?;
             if asked.is_empty() {
                 return Err(format!("windows: `{}` asks nobody", w.name));
@@ -135,12 +147,12 @@ impl Engine {
             });
         }
         if let Some(p) = &f.phase {
-            let i = self.variant.phases.iter().position(|q| q.name == *p);
+            let i = self.engine.variant.phases.iter().position(|q| q.name == *p);
             s.phase = i.ok_or_else(|| format!("phase: `{p}` is not a declared phase"))? as u8;
         }
         s.phase_turns = f.phase_turns;
         if let Some(p) = &f.first_player {
-            s.first_player = self.player_id(p)?;
+            s.first_player = self.engine.player_id(p)?;
         }
         Ok(())
     }

@@ -219,37 +219,36 @@ pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, String> {
     serde_saphyr::to_string(value).map_err(|e| e.to_string())
 }
 
-impl Engine {
+/// Position files (the saved `Position` form of a state) read and written
+/// for one engine: `Positions::new(&engine).to_position(&s)`.
+#[derive(Clone, Copy)]
+pub struct Positions<'e> {
+    pub engine: &'e Engine,
+}
+
+impl<'e> Positions<'e> {
+    pub fn new(engine: &'e Engine) -> Self {
+        Positions { engine }
+    }
+
     pub(super) fn players_of(&self, set: u8) -> Vec<String> {
-        (0..self.variant.players.len() as PlayerId)
+        (0..self.engine.variant.players.len() as PlayerId)
             .filter(|p| set & (1 << p) != 0)
-            .map(|p| self.player_name(p).to_string())
+            .map(|p| self.engine.player_name(p).to_string())
             .collect()
     }
 
     pub(super) fn player_set(&self, names: &[String]) -> Result<u8, String> {
         let mut set = 0;
         for n in names {
-            set |= 1 << self.player_id(n)?;
+            set |= 1 << self.engine.player_id(n)?;
         }
         Ok(set)
     }
 
-    pub fn player_id(&self, name: &str) -> Result<PlayerId, String> {
-        self.variant
-            .player_index(name)
-            .map(|i| i as PlayerId)
-            .ok_or_else(|| {
-                format!(
-                    "`{name}` is not a player (players: {})",
-                    self.variant.players.join(", ")
-                )
-            })
-    }
-
     fn piece_pos(&self, s: &GameState, id: PieceId) -> PiecePos {
         let p = &s.pieces[id as usize];
-        let default_known = if self.variant.hidden_identities {
+        let default_known = if self.engine.variant.hidden_identities {
             1 << p.owner
         } else {
             s.all_players()
@@ -257,11 +256,11 @@ impl Engine {
         PiecePos {
             id: Some(id),
             at: match p.loc {
-                Loc::Cell(c) => Some(self.variant.board.cell_name(c)),
+                Loc::Cell(c) => Some(self.engine.variant.board.cell_name(c)),
                 _ => None,
             },
-            owner: self.player_name(p.owner).to_string(),
-            kind: self.variant.kinds[p.kind as usize].name.clone(),
+            owner: self.engine.player_name(p.owner).to_string(),
+            kind: self.engine.variant.kinds[p.kind as usize].name.clone(),
             known_by: (p.known_by != default_known).then(|| self.players_of(p.known_by)),
             moved: p.moved,
             attrs: p.attrs.iter().cloned().collect(),
@@ -270,9 +269,9 @@ impl Engine {
 
     /// The position of a state, as saved to a file.
     pub fn to_position(&self, s: &GameState) -> Position {
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         let pieces = s
-            .board
+            .board()
             .iter()
             .flatten()
             .map(|&id| self.piece_pos(s, id))
@@ -282,7 +281,7 @@ impl Engine {
             .iter()
             .map(|c| ContainerPos {
                 name: c.name.clone(),
-                owner: c.owner.map(|o| self.player_name(o).to_string()),
+                owner: c.owner.map(|o| self.engine.player_name(o).to_string()),
                 pieces: c.pieces.iter().map(|&id| self.piece_pos(s, id)).collect(),
             })
             .collect();
@@ -291,7 +290,7 @@ impl Engine {
             .iter()
             .map(|(name, p, v)| CounterPos {
                 name: name.to_string(),
-                player: p.map(|p| self.player_name(p).to_string()),
+                player: p.map(|p| self.engine.player_name(p).to_string()),
                 value: v,
             })
             .collect();
@@ -301,7 +300,7 @@ impl Engine {
             .enumerate()
             .filter_map(|(p, sh)| {
                 sh.piece.map(|piece| ShuttlePos {
-                    player: self.player_name(p as PlayerId).to_string(),
+                    player: self.engine.player_name(p as PlayerId).to_string(),
                     piece,
                     from: b.cell_name(sh.from),
                     to: b.cell_name(sh.to),
@@ -310,8 +309,9 @@ impl Engine {
             })
             .collect();
         Position {
-            variant: self.variant.id(),
+            variant: self.engine.variant.id(),
             options: self
+                .engine
                 .variant
                 .options
                 .iter()
@@ -320,7 +320,7 @@ impl Engine {
                 .collect(),
             seed: s.seed,
             rng_position: s.rng.get_word_pos() as u64,
-            to_move: Some(self.player_name(s.to_move).to_string()),
+            to_move: Some(self.engine.player_name(s.to_move).to_string()),
             ply: s.ply,
             pieces,
             containers,
@@ -371,7 +371,7 @@ impl Engine {
 
     /// Builds a state from a position (checked against this variant).
     pub fn from_position(&self, pos: &Position) -> Result<GameState, String> {
-        let mut s = self.empty_state(pos.seed);
+        let mut s = self.engine.empty_state(pos.seed);
         self.read_cells(pos, &mut s)?;
         s.hold_turn = pos.hold_turn;
         s.steps = pos.steps.clone();
@@ -379,19 +379,19 @@ impl Engine {
         s.rng.set_word_pos(pos.rng_position as u128);
         s.ply = pos.ply;
         if let Some(t) = &pos.to_move {
-            s.to_move = self.player_id(t)?;
+            s.to_move = self.engine.player_id(t)?;
         }
         self.read_pieces(pos, &mut s)?;
         self.read_bookkeeping(pos, &mut s)?;
         self.read_flow(&pos.flow, &mut s)?;
         s.check_consistency()?;
-        self.judge_loaded(&mut s)?;
+        self.engine.judge_loaded(&mut s)?;
         Ok(s)
     }
 
     /// A position's terrain, marks and cell counters.
     fn read_cells(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         if let Some(t) = &pos.terrain {
             s.terrain = vec![0; b.cell_count()];
             for (tag, cells) in t {
@@ -436,10 +436,17 @@ impl Engine {
         s: &GameState,
     ) -> Result<Piece, String> {
         let owner = self
+            .engine
             .player_id(&pp.owner)
             .map_err(|e| format!("{what}: {e}"))?;
-        let kind = self.variant.kind_index(&pp.kind).ok_or_else(|| {
-            let known: Vec<_> = self.variant.kinds.iter().map(|k| k.name.as_str()).collect();
+        let kind = self.engine.variant.kind_index(&pp.kind).ok_or_else(|| {
+            let known: Vec<_> = self
+                .engine
+                .variant
+                .kinds
+                .iter()
+                .map(|k| k.name.as_str())
+                .collect();
             format!(
                 "{what}: unknown piece kind `{}` (kinds: {})",
                 pp.kind,
@@ -448,7 +455,7 @@ impl Engine {
         })?;
         let known_by = match &pp.known_by {
             Some(list) => self.player_set(list).map_err(|e| format!("{what}: {e}"))? | (1 << owner),
-            None if self.variant.hidden_identities => 1 << owner,
+            None if self.engine.variant.hidden_identities => 1 << owner,
             None => s.all_players(),
         };
         Ok(Piece {
@@ -464,7 +471,7 @@ impl Engine {
     /// A position's pieces, on the board and in containers, under the ids
     /// it gives (all or none) or numbered in order.
     fn read_pieces(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         let total = pos.pieces.len() + pos.containers.iter().map(|c| c.pieces.len()).sum::<usize>();
         if total > crate::base::limits::MAX_PIECES || pos.containers.len() > MAX_CONTAINERS {
             return Err(format!(
@@ -479,6 +486,7 @@ impl Engine {
             .chain(pos.containers.iter().flat_map(|c| c.pieces.iter()))
             .all(|p| p.id.is_some());
         let mut slots: Vec<Option<Piece>> = vec![None; total];
+        let mut taken = vec![false; s.board().len()];
         let mut next_id = 0usize;
         let mut take_id = |pp: &PiecePos, what: &str| -> Result<PieceId, String> {
             let id = match pp.id {
@@ -505,7 +513,7 @@ impl Engine {
             if s.terrain[cell as usize] & b.blocking != 0 {
                 return Err(format!("{what}: {at} cannot hold a piece"));
             }
-            if s.board[cell as usize].is_some() {
+            if taken[cell as usize] {
                 return Err(format!("{what}: {at} already holds a piece"));
             }
             let piece = self.read_piece(pp, Loc::Cell(cell), &what, s)?;
@@ -513,11 +521,15 @@ impl Engine {
             if slots[id as usize].is_some() {
                 return Err(format!("{what}: id {id} is used twice"));
             }
-            s.board[cell as usize] = Some(id);
+            taken[cell as usize] = true;
             slots[id as usize] = Some(piece);
         }
         for (ci, c) in pos.containers.iter().enumerate() {
-            let owner = c.owner.as_deref().map(|o| self.player_id(o)).transpose()?;
+            let owner = c
+                .owner
+                .as_deref()
+                .map(|o| self.engine.player_id(o))
+                .transpose()?;
             let k = s.container_id(&c.name, owner);
             for (i, pp) in c.pieces.iter().enumerate() {
                 let what = format!("containers[{ci}].pieces[{i}]");
@@ -530,19 +542,19 @@ impl Engine {
                 slots[id as usize] = Some(piece);
             }
         }
-        s.pieces = slots
-            .into_iter()
-            .map(|p| p.expect("every id filled"))
-            .collect();
-        s.rekey();
-        Ok(())
+        s.set_pieces(
+            slots
+                .into_iter()
+                .map(|p| p.expect("every id filled"))
+                .collect(),
+        )
     }
 
     /// That a position's pending choices and outcome can go on or be shown:
     /// real players, choices with options (each one an action), and pieces
     /// that exist.
     fn check_ending(&self, pos: &Position, s: &GameState) -> Result<(), String> {
-        let players = self.variant.players.len();
+        let players = self.engine.variant.players.len();
         for c in &pos.pending {
             if c.player as usize >= players {
                 return Err(format!("pending: no player {}", c.player));
@@ -572,13 +584,17 @@ impl Engine {
     /// A position's counters, repetition bookkeeping, pending choices,
     /// eliminated players and outcome.
     fn read_bookkeeping(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         for c in &pos.counters {
-            let p = c.player.as_deref().map(|p| self.player_id(p)).transpose()?;
+            let p = c
+                .player
+                .as_deref()
+                .map(|p| self.engine.player_id(p))
+                .transpose()?;
             s.set_counter(&c.name, p, c.value);
         }
         for r in &pos.repetition {
-            let p = self.player_id(&r.player)?;
+            let p = self.engine.player_id(&r.player)?;
             let from = b
                 .parse_cell(&r.from)
                 .ok_or_else(|| format!("repetition: bad cell `{}`", r.from))?;

@@ -4,16 +4,21 @@
 //! order to see: the faces the viewer knows come first, sorted.
 
 use crate::base::state::{Container, PlayerId};
-use crate::engine::Engine;
 use crate::record::view::Viewer;
+use crate::record::view::Views;
 use crate::rules::variant::flow::Order;
 
-impl Engine {
+impl<'e> Views<'e> {
     /// `None` when the container is not a declared one or the viewer may
     /// not see how many items it holds; else one entry per item, `None`
     /// for a face the viewer does not know.
     pub(crate) fn view_items(&self, c: &Container, viewer: Viewer) -> Option<Vec<Option<String>>> {
-        let d = self.variant.containers.iter().find(|d| d.name == c.name)?;
+        let d = self
+            .engine
+            .variant
+            .containers
+            .iter()
+            .find(|d| d.name == c.name)?;
         let who: Option<PlayerId> = match viewer {
             Viewer::Player(p) => Some(p),
             Viewer::Public => None,

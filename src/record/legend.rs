@@ -4,18 +4,18 @@
 //!
 //! Changes when the text board writes its pieces differently.
 
-use crate::engine::Engine;
 use crate::record::view::View;
+use crate::record::view::Views;
 
 /// The width the legend wraps at.
 const WIDTH: usize = 78;
 
-impl Engine {
+impl<'e> Views<'e> {
     /// The legend of the pieces a view shows on the board: the owners'
     /// initials, then each kind's symbol and name in the variant's order
     /// (`?` for pieces the viewer does not know). Empty for an empty board.
     pub fn legend(&self, view: &View) -> String {
-        let v = &self.variant;
+        let v = &self.engine.variant;
         let shown: Vec<_> = view.cells.iter().flatten().collect();
         if shown.is_empty() {
             return String::new();

@@ -2,13 +2,12 @@
 //! positions, and game records.
 pub mod exchange;
 mod flow_pos;
-mod game;
+pub mod game;
 mod items;
 pub mod journal;
 mod legend;
-pub mod notation;
+pub mod movetext;
 mod pgn;
-mod san;
 mod seen;
 mod sgf;
 mod variant_ref;

@@ -4,6 +4,7 @@
 //!
 //! Changes when a record file gains a kind or its text changes.
 
+use crate::record::view::Views;
 use std::path::Path;
 
 use super::{parse_yaml, PlayerRecord, Record};
@@ -67,7 +68,7 @@ impl PlayerRecord {
             self.viewer,
             self.viewer
         );
-        out.push_str(&engine.render(&self.start, None));
+        out.push_str(&Views::new(engine).render(&self.start, None));
         for (i, a) in self.actions.iter().enumerate() {
             out.push_str(&format!("{}. {}\n", i + 1, a.action));
             for e in &a.events {

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::base::effect::Effect;
+use crate::base::effect::{Effect, Strike};
 use crate::base::geometry::Cell;
 /// A player and an action's events, as front ends name them when they
 /// handle views.
@@ -145,7 +145,19 @@ pub fn choice_prompt(words: &crate::rules::variant::Words, c: &ViewChoice) -> St
     }
 }
 
-impl Engine {
+/// What each viewer is shown of a game: its [`View`], event lines, the
+/// captured piles' summary and the text board, built from the engine's
+/// variant and tables. Borrowed per call: `Views::new(&engine).view(&s, viewer)`.
+#[derive(Clone, Copy)]
+pub struct Views<'e> {
+    pub engine: &'e Engine,
+}
+
+impl<'e> Views<'e> {
+    pub fn new(engine: &'e Engine) -> Self {
+        Views { engine }
+    }
+
     /// The text of an action as `viewer` may see it, in the state before
     /// it, in the variant's notation ([`Engine::move_text`]): another
     /// player's answer to a choice that is not public is [`HIDDEN_CHOICE`].
@@ -161,13 +173,13 @@ impl Engine {
             {
                 HIDDEN_CHOICE.to_string()
             }
-            _ => self.move_text(before, a, None),
+            _ => self.engine.move_text(before, a, None),
         }
     }
 
     pub fn viewer_name(&self, v: Viewer) -> String {
         match v {
-            Viewer::Player(p) => self.player_name(p).to_string(),
+            Viewer::Player(p) => self.engine.player_name(p).to_string(),
             Viewer::Public => "public".into(),
             Viewer::Omniscient => "omniscient".into(),
         }
@@ -179,6 +191,7 @@ impl Engine {
             "all" | "omniscient" | "god" => Some(Viewer::Omniscient),
             "public" | "spectator" => Some(Viewer::Public),
             name => self
+                .engine
                 .variant
                 .player_index(name)
                 .map(|p| Viewer::Player(p as PlayerId)),
@@ -192,7 +205,7 @@ impl Engine {
             Some(t) => self.parse_viewer(t).ok_or_else(|| {
                 format!(
                     "unknown viewer `{t}` (a player: {}; or public, all)",
-                    self.variant.players.join(", ")
+                    self.engine.variant.players.join(", ")
                 )
             }),
         }
@@ -202,15 +215,15 @@ impl Engine {
         let p = &s.pieces[id as usize];
         ViewPiece {
             id,
-            owner: self.player_name(p.owner).to_string(),
+            owner: self.engine.player_name(p.owner).to_string(),
             kind: viewer
                 .knows(s, id)
-                .then(|| self.variant.kinds[p.kind as usize].name.clone()),
+                .then(|| self.engine.variant.kinds[p.kind as usize].name.clone()),
             moved: p.moved,
             attrs: p
                 .attrs
                 .iter()
-                .filter(|(k, _)| self.variant.public_attrs.contains(k))
+                .filter(|(k, _)| self.engine.variant.public_attrs.contains(k))
                 .cloned()
                 .collect(),
         }
@@ -218,9 +231,9 @@ impl Engine {
 
     /// The view of a game for one viewer.
     pub fn view(&self, s: &GameState, viewer: Viewer) -> View {
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         let cells = s
-            .board
+            .board()
             .iter()
             .map(|slot| slot.map(|id| self.view_piece(s, id, viewer)))
             .collect();
@@ -242,7 +255,7 @@ impl Engine {
             .iter()
             .map(|c| ViewContainer {
                 name: c.name.clone(),
-                owner: c.owner.map(|o| self.player_name(o).to_string()),
+                owner: c.owner.map(|o| self.engine.player_name(o).to_string()),
                 pieces: c
                     .pieces
                     .iter()
@@ -255,13 +268,19 @@ impl Engine {
         let counters = s
             .counters
             .iter()
-            .filter(|(n, _, _)| !self.variant.is_internal_counter(n))
-            .map(|(n, p, v)| (n.to_string(), p.map(|p| self.player_name(p).to_string()), v))
+            .filter(|(n, _, _)| !self.engine.variant.is_internal_counter(n))
+            .map(|(n, p, v)| {
+                (
+                    n.to_string(),
+                    p.map(|p| self.engine.player_name(p).to_string()),
+                    v,
+                )
+            })
             .collect();
         let pending = s.pending.first().map(|c| {
             let sees = viewer.sees_choice(c.player, c.public);
             ViewChoice {
-                player: self.player_name(c.player).to_string(),
+                player: self.engine.player_name(c.player).to_string(),
                 reason: sees.then(|| c.reason.clone()),
                 options: sees.then(|| c.options.clone()),
             }
@@ -269,10 +288,11 @@ impl Engine {
         View {
             viewer: self.viewer_name(viewer),
             ply: s.ply,
-            to_move: self.player_name(s.to_move).to_string(),
+            to_move: self.engine.player_name(s.to_move).to_string(),
             acting: self
+                .engine
                 .acting_player(s)
-                .map(|p| self.player_name(p).to_string()),
+                .map(|p| self.engine.player_name(p).to_string()),
             files: b.files,
             ranks: b.ranks,
             cells,
@@ -303,8 +323,9 @@ impl Engine {
             window: s
                 .windows
                 .last()
-                .map(|w| self.variant.reactions[w.kind as usize].name.clone()),
+                .map(|w| self.engine.variant.reactions[w.kind as usize].name.clone()),
             phase: self
+                .engine
                 .variant
                 .phases
                 .get(s.phase as usize)
@@ -318,7 +339,11 @@ impl Engine {
             let why = o.reason.strip_prefix("draw: ").unwrap_or(&o.reason);
             format!("draw ({why})")
         } else {
-            let names: Vec<_> = o.winners.iter().map(|&p| self.player_name(p)).collect();
+            let names: Vec<_> = o
+                .winners
+                .iter()
+                .map(|&p| self.engine.player_name(p))
+                .collect();
             format!("{} wins ({})", names.join(" and "), o.reason)
         }
     }
@@ -326,9 +351,12 @@ impl Engine {
     /// Describes a piece for a viewer, from the state after an action.
     fn piece_words(&self, s: &GameState, id: PieceId, viewer: Viewer) -> String {
         let p = &s.pieces[id as usize];
-        let owner = self.player_name(p.owner);
+        let owner = self.engine.player_name(p.owner);
         if viewer.knows(s, id) {
-            format!("{owner} {}", self.variant.kinds[p.kind as usize].display)
+            format!(
+                "{owner} {}",
+                self.engine.variant.kinds[p.kind as usize].display
+            )
         } else {
             format!("{owner} piece")
         }
@@ -345,7 +373,7 @@ impl Engine {
         cell: Option<Cell>,
         viewer: Viewer,
     ) -> String {
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         let words = self.piece_words(after, piece, viewer);
         let on = cell
             .map(|c| format!(" on {}", b.cell_name(c)))
@@ -362,7 +390,7 @@ impl Engine {
             Some(name) => format!("back to the {name}: {words}{on}"),
             None => format!(
                 "{}: {words}{on}",
-                self.variant.words.event("capture", "capture")
+                self.engine.variant.words.event("capture", "capture")
             ),
         }
     }
@@ -379,21 +407,21 @@ impl Engine {
     ) -> String {
         let what = if viewer.knows(after, piece) {
             let kind = after.pieces[piece as usize].kind;
-            self.variant.kinds[kind as usize].display.clone()
+            self.engine.variant.kinds[kind as usize].display.clone()
         } else {
             "piece".to_string()
         };
         format!(
             "{}: {what} on {} to {}",
-            self.variant.words.event("flip", "flip"),
-            self.variant.board.cell_name(cell),
-            self.player_name(owner)
+            self.engine.variant.words.event("flip", "flip"),
+            self.engine.variant.board.cell_name(cell),
+            self.engine.player_name(owner)
         )
     }
 
     pub fn event_lines(&self, after: &GameState, events: &[Event], viewer: Viewer) -> Vec<String> {
-        let b = &self.variant.board;
-        let words = &self.variant.words;
+        let b = &self.engine.variant.board;
+        let words = &self.engine.variant.words;
         let w = |label: &'static str| words.event(label, label);
         let mut out = Vec::new();
         for e in events {
@@ -417,11 +445,11 @@ impl Engine {
                         self.piece_words(after, *defender, viewer),
                     );
                     // A result worded empty (`strike.attacker: ""`) is left out.
-                    let res = match result.as_str() {
-                        "attacker" => words.event("striker_wins", "the striker wins"),
-                        "defender" => words.event("defender_wins", "the defender wins"),
-                        "both" => words.event("both_removed", "both are removed"),
-                        _ => words.event("no_effect", "nothing happens"),
+                    let res = match result {
+                        Strike::AttackerWins => words.event("striker_wins", "the striker wins"),
+                        Strike::DefenderWins => words.event("defender_wins", "the defender wins"),
+                        Strike::BothRemoved => words.event("both_removed", "both are removed"),
+                        Strike::NoEffect => words.event("no_effect", "nothing happens"),
                     };
                     let res = if res.is_empty() {
                         String::new()
@@ -475,7 +503,7 @@ impl Engine {
                     out.push(format!(
                         "{}: {} chose {shown}",
                         w("choice"),
-                        self.player_name(*player)
+                        self.engine.player_name(*player)
                     ))
                 }
                 Event::Ended(o) => out.push(format!("{}: {}", w("end"), self.outcome_text(o))),
@@ -488,7 +516,13 @@ impl Engine {
     pub fn captured_summary(&self, s: &GameState, viewer: Viewer) -> Vec<String> {
         let mut lines = Vec::new();
         // Where each kind comes in the variant's declared order.
-        let place = |kind: usize| self.variant.show_order.iter().position(|&k| k == kind);
+        let place = |kind: usize| {
+            self.engine
+                .variant
+                .show_order
+                .iter()
+                .position(|&k| k == kind)
+        };
         for c in &s.containers {
             // The captured pile (the host's own) is sorted by the declared
             // order of the kinds the viewer knows, unknown pieces last in
@@ -508,14 +542,17 @@ impl Engine {
             let mut names: Vec<String> = known
                 .iter()
                 .map(|&(p, id)| match p {
-                    Some(_) => self.variant.kinds[s.pieces[id as usize].kind as usize]
+                    Some(_) => self.engine.variant.kinds[s.pieces[id as usize].kind as usize]
                         .symbol
                         .clone(),
                     None => "?".into(),
                 })
                 .collect();
             names.extend(self.items_text(c, viewer));
-            let owner = c.owner.map(|o| self.player_name(o)).unwrap_or("shared");
+            let owner = c
+                .owner
+                .map(|o| self.engine.player_name(o))
+                .unwrap_or("shared");
             lines.push(format!(
                 "{} {owner}: {}",
                 c.name,
@@ -537,7 +574,7 @@ impl Engine {
 
     /// The symbol drawn for a piece of this kind (`?` when unknown).
     pub fn symbol_of(&self, kind: Option<&str>) -> String {
-        kind.and_then(|k| self.variant.kinds.iter().find(|x| x.name == k))
+        kind.and_then(|k| self.engine.variant.kinds.iter().find(|x| x.name == k))
             .map(|x| x.symbol.clone())
             .unwrap_or_else(|| "?".into())
     }
@@ -556,7 +593,7 @@ impl Engine {
             "purple" | "magenta" => Magenta,
             "cyan" => Cyan,
             other => {
-                let i = self.variant.player_index(other).unwrap_or(0);
+                let i = self.engine.variant.player_index(other).unwrap_or(0);
                 [Red, Blue, Green, Yellow, Magenta, Cyan][i % 6]
             }
         }
@@ -571,7 +608,7 @@ impl Engine {
         let Some(Viewer::Player(p)) = self.parse_viewer(viewer) else {
             return false;
         };
-        let v = &self.variant;
+        let v = &self.engine.variant;
         let zone = v.setup_zones.get(p as usize).map_or(&[][..], |z| &z[..]);
         if zone.is_empty() {
             return v.players.len() == 2 && p == 1;
@@ -657,7 +694,7 @@ impl Engine {
             (None, Some(c)) => out.push_str(&format!(
                 "ply {}: {}\n",
                 view.ply,
-                choice_prompt(&self.variant.words, c)
+                choice_prompt(&self.engine.variant.words, c)
             )),
             (None, None) => match (&view.window, &view.acting) {
                 (Some(w), Some(who)) => out.push_str(&format!(
@@ -677,6 +714,7 @@ impl Engine {
     /// the symbol of its first known mark, else `.`.
     fn cell_symbol(&self, view: &View, c: usize) -> String {
         let name = self
+            .engine
             .variant
             .board
             .cell_name(c as crate::base::geometry::Cell);
@@ -685,7 +723,8 @@ impl Engine {
         }
         let here = || view.marks.iter().filter(|m| m.cell == name);
         let symbol = |value: &str| {
-            self.variant
+            self.engine
+                .variant
                 .mark_symbols
                 .iter()
                 .find(|(k, _)| k == value)
@@ -705,7 +744,7 @@ impl Engine {
         if view.marks.is_empty() && view.cell_counters.is_empty() {
             return String::new();
         }
-        let b = &self.variant.board;
+        let b = &self.engine.variant.board;
         let mut out = String::new();
         for (c, p) in view.cells.iter().enumerate() {
             if let Some(p) = p {

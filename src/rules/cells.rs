@@ -79,7 +79,7 @@ fn source_cells(
         return;
     }
     let mut hit = Hits::new(n);
-    let own = |c: usize| s.board[c].is_some_and(|id| s.pieces[id as usize].owner == p);
+    let own = |c: usize| s.board()[c].is_some_and(|id| s.pieces[id as usize].owner == p);
     match src {
         Source::Cells => (0..n).for_each(|c| hit.set(c)),
         Source::Zone(cells) => cells.iter().for_each(|&c| hit.set(c as usize)),
@@ -107,7 +107,7 @@ fn source_cells(
                 for d in ORTH {
                     let mut x = b.offset(c as Cell, d);
                     while let Some(y) = x {
-                        if s.board[y as usize].is_some() {
+                        if s.board()[y as usize].is_some() {
                             hit.set(y as usize);
                             break;
                         }
@@ -190,7 +190,7 @@ fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut Hits) {
 /// Whether cell `c` passes condition `f` for player `p` (`frozen`: the
 /// cells of `p`'s pieces that cannot move, as for [`cells_of`]).
 pub fn holds(s: &GameState, (p, frozen): (PlayerId, &[Cell]), f: &Filter, c: Cell) -> bool {
-    let piece = s.board[c as usize].map(|id| &s.pieces[id as usize]);
+    let piece = s.board()[c as usize].map(|id| &s.pieces[id as usize]);
     match f {
         Filter::Empty => piece.is_none(),
         Filter::Enemy => piece.is_some_and(|q| q.owner != p),

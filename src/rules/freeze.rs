@@ -35,7 +35,7 @@ pub fn frozen_by_declaration(
             let Some(c) = board.cell(af + df as i32, ar + dr as i32) else {
                 continue;
             };
-            let Some(id) = s.board[c as usize] else {
+            let Some(id) = s.board()[c as usize] else {
                 continue;
             };
             let victim = &s.pieces[id as usize];
@@ -72,7 +72,7 @@ fn neutralized(
         && f.near.iter().any(|&d| {
             board.offset(at, d).is_some_and(|m| {
                 m != victim
-                    && s.board[m as usize].is_some_and(|id| {
+                    && s.board()[m as usize].is_some_and(|id| {
                         let p = &s.pieces[id as usize];
                         p.owner == player && f.unless_beside.contains(&p.kind)
                     })

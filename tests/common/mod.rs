@@ -2,7 +2,8 @@
 //! Helpers shared by the integration tests.
 
 use sandtable::base::state::GameState;
-use sandtable::engine::{Action, Engine};
+use sandtable::engine::{Action, Engine, Exhaustive};
+use sandtable::record::game::Positions;
 use sandtable::record::{parse_yaml, Position};
 
 pub fn engine(variant: &str, options: &[(&str, &str)]) -> Engine {
@@ -21,7 +22,9 @@ pub fn position(engine: &Engine, yaml: &str) -> GameState {
         format!("variant: x\n{yaml}")
     };
     let pos: Position = parse_yaml(&text, "<test>").unwrap_or_else(|e| panic!("{e}"));
-    engine.from_position(&pos).unwrap_or_else(|e| panic!("{e}"))
+    Positions::new(engine)
+        .from_position(&pos)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 pub fn act(engine: &Engine, s: &GameState, text: &str) -> Action {
@@ -81,8 +84,7 @@ pub fn owner_at(engine: &Engine, s: &GameState, cell: &str) -> Option<String> {
 pub fn shortcuts_agree(variant: &str, options: &[(&str, &str)], games: u64, plies: u32) -> usize {
     use rand::{Rng, SeedableRng};
     let fast = engine(variant, options);
-    let mut full = engine(variant, options);
-    full.set_exhaustive_check(true);
+    let full = Exhaustive::new(&fast);
     let mut compared = 0;
     for seed in 0..games {
         let mut s = fast.new_game(seed, &[]);

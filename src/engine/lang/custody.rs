@@ -33,7 +33,7 @@ impl Engine {
         };
         let b = &self.variant.board;
         let enemy = |s: &GameState, c: Cell| {
-            s.board[c as usize].filter(|&v| s.pieces[v as usize].owner != mover)
+            s.board()[c as usize].filter(|&v| s.pieces[v as usize].owner != mover)
         };
         let mut taken: Vec<Cell> = Vec::new();
         for &d in &cu.lines {
@@ -52,7 +52,8 @@ impl Engine {
             let Some(&first) = run.first() else {
                 continue;
             };
-            let kind_of = |c: Cell| s.pieces[s.board[c as usize].unwrap_or_default() as usize].kind;
+            let kind_of =
+                |c: Cell| s.pieces[s.board()[c as usize].unwrap_or_default() as usize].kind;
             if cu
                 .kinds
                 .as_ref()
@@ -74,7 +75,7 @@ impl Engine {
             }
         }
         for c in taken {
-            if let Some(victim) = s.board[c as usize] {
+            if let Some(victim) = s.board()[c as usize] {
                 s.capture(victim);
                 effects.push(Effect::Captured {
                     piece: victim,
@@ -86,7 +87,7 @@ impl Engine {
 
     /// Whether the enemy on `c` is one the custody takes only enclosed.
     fn must_enclose(&self, s: &GameState, cu: &Custody, c: Cell) -> bool {
-        let (Some(enc), Some(v)) = (&cu.enclose, s.board[c as usize]) else {
+        let (Some(enc), Some(v)) = (&cu.enclose, s.board()[c as usize]) else {
             return false;
         };
         let p = &s.pieces[v as usize];
@@ -119,7 +120,7 @@ impl Engine {
 /// pieces (a partner, when the custody names them), or an empty hostile
 /// cell.
 fn closes(s: &GameState, cu: &Custody, mover: PlayerId, c: Cell) -> bool {
-    match s.board[c as usize] {
+    match s.board()[c as usize] {
         Some(id) => {
             let p = &s.pieces[id as usize];
             p.owner == mover && cu.partners.as_ref().is_none_or(|k| k.contains(&p.kind))

@@ -63,7 +63,7 @@ impl Engine {
                     .filter(|&q| q != mover && s.eliminated & (1 << q) == 0)
                     .any(|q| {
                         let n = s
-                            .board
+                            .board()
                             .iter()
                             .flatten()
                             .map(|&id| &s.pieces[id as usize])
@@ -114,7 +114,7 @@ impl Engine {
         };
         let owner = s.pieces[id as usize].owner;
         let need = n as usize - 1;
-        let mine = |x: Cell| match s.board[x as usize] {
+        let mine = |x: Cell| match s.board()[x as usize] {
             Some(o) => s.pieces[o as usize].owner == owner,
             None => false,
         };
@@ -212,7 +212,7 @@ impl Engine {
             },
             Winner::MostPieces => {
                 let mut n = vec![0f64; s.players as usize];
-                for id in s.board.iter().flatten() {
+                for id in s.board().iter().flatten() {
                     n[s.pieces[*id as usize].owner as usize] += 1.0;
                 }
                 by_score(n, "pieces")
@@ -232,12 +232,12 @@ impl Engine {
     fn area_scores(&self, s: &GameState, lines: &[(i8, i8)]) -> Vec<f64> {
         let b = &self.variant.board;
         let mut score = vec![0f64; s.players as usize];
-        for id in s.board.iter().flatten() {
+        for id in s.board().iter().flatten() {
             score[s.pieces[*id as usize].owner as usize] += 1.0;
         }
         let mut seen = vec![false; b.cell_count()];
         for start in 0..b.cell_count() {
-            if seen[start] || s.board[start].is_some() || s.terrain[start] & b.blocking != 0 {
+            if seen[start] || s.board()[start].is_some() || s.terrain[start] & b.blocking != 0 {
                 continue;
             }
             let mut region = vec![start as Cell];
@@ -251,7 +251,7 @@ impl Engine {
                     let Some(nb) = self.lang.hops.hop(b, c, d) else {
                         continue;
                     };
-                    match s.board[nb as usize] {
+                    match s.board()[nb as usize] {
                         Some(id) => touches |= 1 << s.pieces[id as usize].owner,
                         None if !seen[nb as usize] && s.terrain[nb as usize] & b.blocking == 0 => {
                             seen[nb as usize] = true;
@@ -277,12 +277,7 @@ fn captured<'a>(events: &'a [Event], effects: &'a [Effect]) -> impl Iterator<Ite
             defender,
             result,
             ..
-        } => Some(match result.as_str() {
-            "attacker" => vec![*defender],
-            "defender" => vec![*attacker],
-            "both" => vec![*attacker, *defender],
-            _ => vec![],
-        }),
+        } => Some(result.removed(*attacker, *defender)),
         _ => None,
     });
     let effected = effects.iter().filter_map(|e| match e {

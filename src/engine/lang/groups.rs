@@ -34,7 +34,7 @@ impl<'a> GroupMap<'a> {
     pub(super) fn new(s: &GameState, b: &Board, adj: &'a Adj) -> GroupMap<'a> {
         let n = b.cell_count();
         let mut who = vec![EMPTY; n];
-        for (c, slot) in s.board.iter().enumerate() {
+        for (c, slot) in s.board().iter().enumerate() {
             match slot {
                 Some(id) => who[c] = s.pieces[*id as usize].owner,
                 None if s.terrain[c] & b.blocking != 0 => who[c] = BLOCKED,
@@ -63,7 +63,7 @@ impl<'a> GroupMap<'a> {
             m.group[start] = g;
             stack.push(start as Cell);
             while let Some(c) = stack.pop() {
-                if let Some(id) = s.board[c as usize] {
+                if let Some(id) = s.board()[c as usize] {
                     key ^= cell_key(c, s.pieces[id as usize].kind, owner);
                 }
                 for &nb in adj.of(c) {
@@ -216,7 +216,7 @@ impl Engine {
                 let Some(&seen) = mark.get(nb as usize) else {
                     continue;
                 };
-                match s.board[nb as usize] {
+                match s.board()[nb as usize] {
                     None if s.terrain[nb as usize] & b.blocking == 0 => return,
                     Some(o) if s.pieces[o as usize].owner == owner && seen != walk => {
                         mark[nb as usize] = walk;

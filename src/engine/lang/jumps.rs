@@ -53,7 +53,7 @@ impl Engine {
         let starts = self.jump_starts(s, p, compulsory);
         // Only the pieces that can start a jump, when the masks know them.
         let mut left = starts.unwrap_or(0);
-        let mut all = 0..s.board.len();
+        let mut all = 0..s.board().len();
         loop {
             let from = match starts {
                 Some(_) if left == 0 => break,
@@ -67,7 +67,7 @@ impl Engine {
                     None => break,
                 },
             };
-            let Some(id) = s.board[from] else { continue };
+            let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
             let from = from as Cell;
             if piece.owner != p || frozen.contains(&from) {
@@ -113,7 +113,7 @@ impl Engine {
         while left != 0 {
             let c = left.trailing_zeros() as usize;
             left &= left - 1;
-            if let Some(id) = s.board[c] {
+            if let Some(id) = s.board()[c] {
                 let piece = &s.pieces[id as usize];
                 if piece.owner == p {
                     own |= 1 << c;
@@ -196,7 +196,7 @@ impl Engine {
                     continue;
                 };
                 // Most cells next to a piece hold nothing to jump.
-                if s.board[over as usize].is_none()
+                if s.board()[over as usize].is_none()
                     && matches!(w.f.over, Holds::Enemy | Holds::Own | Holds::Piece)
                 {
                     continue;

@@ -116,7 +116,7 @@ impl Masks {
 pub(super) fn occupancy(s: &crate::base::state::GameState, p: u8) -> (u64, u64) {
     let mut own = 0u64;
     let mut all = 0u64;
-    for (c, slot) in s.board.iter().enumerate().take(64) {
+    for (c, slot) in s.board().iter().enumerate().take(64) {
         if let Some(id) = slot {
             all |= 1 << c;
             if s.pieces[*id as usize].owner == p {

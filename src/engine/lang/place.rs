@@ -51,7 +51,7 @@ impl Engine {
             m
         });
         for c in 0..b.cell_count() as Cell {
-            if s.board[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
+            if s.board()[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
                 continue;
             }
             if let Some(z) = &f.zone {
@@ -62,7 +62,8 @@ impl Engine {
             if let Some(d) = f.falls {
                 // Only where a falling piece comes to rest.
                 if self.lang.hops.hop(b, c, d).is_some_and(|below| {
-                    s.board[below as usize].is_none() && s.terrain[below as usize] & b.blocking == 0
+                    s.board()[below as usize].is_none()
+                        && s.terrain[below as usize] & b.blocking == 0
                 }) {
                     continue;
                 }
@@ -142,7 +143,7 @@ impl Engine {
         let mut n = 0;
         let mut at = c;
         while let Some(next) = self.lang.hops.hop(b, at, d) {
-            match s.board[next as usize] {
+            match s.board()[next as usize] {
                 Some(id) if s.pieces[id as usize].owner == p => return n,
                 Some(_) => n += 1,
                 None => return 0,
@@ -178,7 +179,8 @@ impl Engine {
         if let Some(d) = f.falls {
             let mut rest = at;
             while let Some(below) = self.lang.hops.hop(b, rest, d) {
-                if s.board[below as usize].is_some() || s.terrain[below as usize] & b.blocking != 0
+                if s.board()[below as usize].is_some()
+                    || s.terrain[below as usize] & b.blocking != 0
                 {
                     break;
                 }
@@ -250,7 +252,7 @@ impl Engine {
                 let mut c = at;
                 for _ in 0..n {
                     c = self.lang.hops.hop(b, c, d).unwrap_or(c);
-                    if let Some(other) = s.board[c as usize] {
+                    if let Some(other) = s.board()[c as usize] {
                         s.set_owner(other, mover);
                         effects.push(Effect::Flipped {
                             piece: other,

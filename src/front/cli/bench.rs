@@ -35,14 +35,8 @@ pub(super) fn bench(
         end_bytes = end_bytes.max(state.clone_bytes());
         match &state.outcome {
             Some(o) => {
+                // The reason's first part (`blue cannot move: ...`).
                 let kind = o.reason.split(':').next().unwrap_or("").to_string();
-                let kind = if kind.contains("flag") {
-                    "flag captured".to_string()
-                } else if kind.contains("cannot move") {
-                    "no legal action".to_string()
-                } else {
-                    kind
-                };
                 *reasons.entry(kind).or_default() += 1;
                 match o.winners.as_slice() {
                     [w] => wins[*w as usize] += 1,

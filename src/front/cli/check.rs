@@ -1,6 +1,7 @@
 //! `check`: how problems found in variant files are reported, including
 //! the rule errors that only show when the rules run.
 
+use crate::rules::lua::RuleHook;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -115,13 +116,13 @@ fn play_one(engine: &Engine, seed: u64, set: &[(String, String)]) -> Result<(), 
 /// `rules.consistent` for each piece on the board) about a position, so
 /// that one that fails is found by `check` too.
 fn ask_bot_hooks(engine: &Engine, s: &crate::base::state::GameState) -> Result<(), String> {
-    if engine.rules.has_evaluate() {
+    if engine.rules.has(RuleHook::Evaluate) {
         for p in 0..engine.variant.players.len() {
             engine.rules.evaluate(s, &engine.variant, p as _)?;
         }
     }
-    if engine.rules.has_consistent() {
-        for id in s.board.iter().flatten() {
+    if engine.rules.has(RuleHook::Consistent) {
+        for id in s.board().iter().flatten() {
             engine.rules.consistent(s, &engine.variant, *id)?;
         }
     }

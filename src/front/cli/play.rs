@@ -1,6 +1,7 @@
 //! `play`: how a game in the terminal is seated (humans or bots), prompted
 //! and shown.
 
+use crate::record::view::Views;
 use std::io::Write;
 
 use super::repl::StdinLines;
@@ -83,7 +84,7 @@ pub(super) fn play(
             println!("clock: {}", c.display(&engine.variant.players));
         }
         // Another player's hidden answer to a choice shows as `(choice)`.
-        let text = engine.action_text_for(&state, &action, viewer);
+        let text = Views::new(&engine).action_text_for(&state, &action, viewer);
         let events = engine
             .apply(&mut state, &action)
             .map_err(|e| e.to_string())?;
@@ -91,7 +92,7 @@ pub(super) fn play(
             last = Some((from, to));
         }
         println!("{} {}: {}", state.ply, engine.player_name(p), text);
-        for l in engine.event_lines(&state, &events, viewer) {
+        for l in Views::new(&engine).event_lines(&state, &events, viewer) {
             println!("   {l}");
         }
     }
@@ -102,8 +103,8 @@ pub(super) fn play(
 /// The board as `viewer` sees it, then the captured pile and the other
 /// containers the picture does not already list (as the REPL's `show`).
 fn board(engine: &Engine, state: &GameState, viewer: Viewer, last: Option<(u16, u16)>) -> String {
-    let mut out = engine.render(&engine.view(state, viewer), last);
-    for line in engine.captured_summary(state, viewer) {
+    let mut out = Views::new(engine).render(&Views::new(engine).view(state, viewer), last);
+    for line in Views::new(engine).captured_summary(state, viewer) {
         let key = line.split(':').next().unwrap_or_default();
         if !out.contains(&format!("  {key}:")) {
             out.push_str(&line);
@@ -197,7 +198,7 @@ fn human_action(
 ) -> Result<Option<Action>, String> {
     loop {
         // A pending choice says what is asked, of whom, and the options.
-        let view = engine.view(state, Viewer::Player(p));
+        let view = Views::new(engine).view(state, Viewer::Player(p));
         match &view.pending {
             Some(c) => print!(
                 "{}> ",

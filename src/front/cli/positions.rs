@@ -1,6 +1,9 @@
 //! `perft`, `apply` and `render`: how one position is read from the command
 //! line (a file, a FEN-like line or a seed) and counted, played on or drawn.
 
+use crate::front::render::Svg;
+use crate::record::game::Positions;
+use crate::record::view::Views;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -43,7 +46,7 @@ pub(super) fn start(
                 }
             }
             let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
-            let state = engine
+            let state = Positions::new(&engine)
                 .from_position(&pos)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             Ok((engine, state))
@@ -91,7 +94,7 @@ pub(super) fn apply(
     actions: &[String],
 ) -> Result<(), String> {
     let (engine, mut state) = start(variant, position, seed, options)?;
-    let viewer = engine.viewer_or(as_player.as_deref(), Viewer::Omniscient)?;
+    let viewer = Views::new(&engine).viewer_or(as_player.as_deref(), Viewer::Omniscient)?;
     let last = play_texts(
         &engine,
         &mut state,
@@ -99,14 +102,17 @@ pub(super) fn apply(
         viewer,
         |i, text, after, events| {
             println!("{}. {text}", i + 1);
-            for line in engine.event_lines(after, events, viewer) {
+            for line in Views::new(&engine).event_lines(after, events, viewer) {
                 println!("   {line}");
             }
         },
     )?;
-    print!("{}", engine.render(&engine.view(&state, viewer), last));
+    print!(
+        "{}",
+        Views::new(&engine).render(&Views::new(&engine).view(&state, viewer), last)
+    );
     if let Some(path) = save {
-        let mut pos = engine.to_position(&state);
+        let mut pos = Positions::new(&engine).to_position(&state);
         pos.variant = crate::record::variant_ref(&engine.variant.path, &engine.variant.id(), &path);
         let text = to_yaml(&pos)?;
         write_user_file(&path, &path.display().to_string(), text)?;
@@ -144,11 +150,11 @@ pub(super) fn render(
             (engine, state, None)
         }
     };
-    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    let viewer = Views::new(&engine).viewer_or(as_player, Viewer::Omniscient)?;
     write_user_file(
         out,
         &out.display().to_string(),
-        engine.render_svg(&engine.view(&state, viewer), last),
+        Svg::new(&engine).render_svg(&Views::new(&engine).view(&state, viewer), last),
     )?;
     println!("wrote {}", out.display());
     Ok(())

@@ -1,5 +1,8 @@
 //! `replay`: how a saved record or movetext is played again and checked.
 
+use crate::record::game::Positions;
+use crate::record::movetext::Movetext;
+use crate::record::view::Views;
 use std::path::PathBuf;
 
 use super::positions::start;
@@ -68,7 +71,7 @@ pub fn replay_text(rec: &crate::record::Record, as_player: Option<&str>) -> Resu
     use std::fmt::Write;
     let overrides = crate::record::overrides(&rec.options);
     let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
-    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    let viewer = Views::new(&engine).viewer_or(as_player, Viewer::Omniscient)?;
     let mut out = String::new();
     let (state, last) = replay_record(
         &engine,
@@ -77,13 +80,16 @@ pub fn replay_text(rec: &crate::record::Record, as_player: Option<&str>) -> Resu
         viewer,
         |i, text, after, events| {
             let _ = writeln!(out, "{}. {text}", i + 1);
-            for l in engine.event_lines(after, events, viewer) {
+            for l in Views::new(&engine).event_lines(after, events, viewer) {
                 let _ = writeln!(out, "   {l}");
             }
         },
     )?;
-    out.push_str(&engine.render(&engine.view(&state, viewer), last));
-    let outcome = state.outcome.as_ref().map(|o| engine.outcome_text(o));
+    out.push_str(&Views::new(&engine).render(&Views::new(&engine).view(&state, viewer), last));
+    let outcome = state
+        .outcome
+        .as_ref()
+        .map(|o| Views::new(&engine).outcome_text(o));
     match (&outcome, &rec.result) {
         (Some(o), Some(r)) if o != r => {
             return Err(format!("the record says `{r}` but the replay ends `{o}`"))
@@ -120,17 +126,17 @@ pub(super) fn replay_movetext(
         return replay(path, as_player);
     }
     let (engine, mut state) = start(variant, position, 1, options)?;
-    let viewer = engine.viewer_or(as_player, Viewer::Omniscient)?;
+    let viewer = Views::new(&engine).viewer_or(as_player, Viewer::Omniscient)?;
     let mut last = None;
-    engine
-        .play_movetext(&mut state, &text, |m, after| {
+    Movetext::new(&engine)
+        .play(&mut state, &text, |m, after| {
             let note = if m.written == m.engine_text {
                 String::new()
             } else {
                 format!("   (written {})", m.written)
             };
             println!("{} {}{note}", m.number, m.engine_text);
-            for l in engine.event_lines(after, &m.events, viewer) {
+            for l in Views::new(&engine).event_lines(after, &m.events, viewer) {
                 println!("   {l}");
             }
             if let crate::engine::Action::Move { from, to } = m.action {
@@ -138,8 +144,11 @@ pub(super) fn replay_movetext(
             }
         })
         .map_err(|e| format!("{file}: {e}"))?;
-    print!("{}", engine.render(&engine.view(&state, viewer), last));
-    println!("outcome: {}", engine.status_text(&state));
+    print!(
+        "{}",
+        Views::new(&engine).render(&Views::new(&engine).view(&state, viewer), last)
+    );
+    println!("outcome: {}", Movetext::new(&engine).status_text(&state));
     Ok(())
 }
 
@@ -153,7 +162,7 @@ pub(super) fn replay_record(
     viewer: Viewer,
     each: impl FnMut(usize, &str, &GameState, &[crate::engine::Event]),
 ) -> Result<(GameState, Option<(u16, u16)>), String> {
-    let mut state = engine.from_position(&rec.start)?;
+    let mut state = Positions::new(engine).from_position(&rec.start)?;
     let upto = upto.min(rec.actions.len());
     let last = play_texts(engine, &mut state, &rec.actions[..upto], viewer, each)?;
     Ok((state, last))
@@ -175,7 +184,7 @@ pub(super) fn play_texts(
         let action = engine
             .parse_action(state, text)
             .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;
-        let canonical = engine.action_text_for(state, &action, viewer);
+        let canonical = Views::new(engine).action_text_for(state, &action, viewer);
         let events = engine
             .apply(state, &action)
             .map_err(|e| format!("action {} (`{text}`): {e}", i + 1))?;

@@ -4,6 +4,7 @@
 //! whole game: these formats hold every move as it was played, so a game
 //! with anything hidden from the viewer is refused rather than shown.
 
+use crate::record::view::Views;
 use std::path::Path;
 
 use super::Session;
@@ -28,8 +29,8 @@ impl Session {
     fn saw_everything(&self, v: Viewer) -> bool {
         let e = &self.engine;
         let same = |s: &GameState| {
-            let mut a = e.view(s, v);
-            let mut b = e.view(s, Viewer::Omniscient);
+            let mut a = Views::new(e).view(s, v);
+            let mut b = Views::new(e).view(s, Viewer::Omniscient);
             a.viewer.clear();
             b.viewer.clear();
             a == b
@@ -43,8 +44,8 @@ impl Session {
         same(&self.start)
             && self.history.iter().zip(afters).all(|(p, after)| {
                 same(after)
-                    && e.event_lines(after, &p.events, v)
-                        == e.event_lines(after, &p.events, Viewer::Omniscient)
+                    && Views::new(e).event_lines(after, &p.events, v)
+                        == Views::new(e).event_lines(after, &p.events, Viewer::Omniscient)
             })
     }
 
@@ -63,17 +64,17 @@ impl Session {
     ) -> Result<String, String> {
         let who = match as_viewer {
             Some(v) => {
-                let v = self.engine.viewer_or(Some(v), self.viewer)?;
+                let v = self.views().viewer_or(Some(v), self.viewer)?;
                 if !self.saw_everything(v) {
                     return Err(format!(
                         "{} did not see the whole game, and a {} record holds every move as played: save {}'s record as YAML (`save-record FILE.yaml --as {}`)",
-                        self.engine.viewer_name(v),
+                        self.views().viewer_name(v),
                         format.name().to_uppercase(),
-                        self.engine.viewer_name(v),
-                        self.engine.viewer_name(v)
+                        self.views().viewer_name(v),
+                        self.views().viewer_name(v)
                     ));
                 }
-                format!("{}'s ", self.engine.viewer_name(v))
+                format!("{}'s ", self.views().viewer_name(v))
             }
             None => String::new(),
         };

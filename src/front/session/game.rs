@@ -157,7 +157,7 @@ impl Session {
                     self.engine.lose_on_time(&mut self.state, p);
                     return Err(format!(
                         "too late: {}",
-                        self.engine
+                        self.views()
                             .outcome_text(self.state.outcome.as_ref().expect("just set"))
                     ));
                 }
@@ -184,7 +184,7 @@ impl Session {
                 clock.start(p);
             }
         }
-        let lines = self.engine.event_lines(&self.state, &events, self.viewer);
+        let lines = self.views().event_lines(&self.state, &events, self.viewer);
         Ok((shown, lines))
     }
 

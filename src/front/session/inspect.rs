@@ -7,13 +7,13 @@ use super::Session;
 impl Session {
     /// `show [VIEWER]`: the board as a viewer sees it.
     pub(super) fn show(&self, viewer: Option<&str>) -> Result<String, String> {
-        let v = self.engine.viewer_or(viewer, self.viewer)?;
+        let v = self.views().viewer_or(viewer, self.viewer)?;
         Ok(self.board(v))
     }
 
     /// `as VIEWER`: sets the default viewpoint and shows the board.
     pub(super) fn view_as(&mut self, viewer: &str) -> Result<String, String> {
-        self.viewer = self.engine.viewer_or(Some(viewer), self.viewer)?;
+        self.viewer = self.views().viewer_or(Some(viewer), self.viewer)?;
         Ok(self.board(self.viewer))
     }
 
@@ -44,7 +44,7 @@ impl Session {
         if self.state.outcome.is_some() {
             return None;
         }
-        let view = self.engine.view(&self.state, self.viewer);
+        let view = self.views().view(&self.state, self.viewer);
         view.pending
             .as_ref()
             .map(|c| crate::record::view::choice_prompt(&self.engine.variant.words, c))

@@ -23,6 +23,7 @@ pub use commands::{command_names, help_text, Command};
 pub use game::read_setup_spec;
 pub use reload::ReloadReport;
 
+use crate::record::view::Views;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -84,6 +85,12 @@ pub struct Session {
 }
 
 impl Session {
+    /// What each viewer is shown of this game's engine (views, event lines,
+    /// the text board).
+    pub fn views(&self) -> Views<'_> {
+        Views::new(&self.engine)
+    }
+
     pub fn new(
         variant: &str,
         overrides: &[(String, String)],
@@ -195,10 +202,10 @@ impl Session {
 
     /// The board from the current viewpoint.
     pub fn board(&self, viewer: Viewer) -> String {
-        let view = self.engine.view(&self.state, viewer);
-        let mut out = self.engine.render_styled(&view, self.last, self.color);
+        let view = self.views().view(&self.state, viewer);
+        let mut out = self.views().render_styled(&view, self.last, self.color);
         // Containers the picture already lists (boats) are not repeated.
-        for line in self.engine.captured_summary(&self.state, viewer) {
+        for line in self.views().captured_summary(&self.state, viewer) {
             let key = line.split(':').next().unwrap_or_default();
             if !out.contains(&format!("  {key}:")) {
                 out.push_str(&line);

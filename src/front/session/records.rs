@@ -2,6 +2,9 @@
 //! a FEN-like line, position and record YAML (whole, or as one player saw
 //! the game), and SVG.
 
+use crate::front::render::Svg;
+use crate::record::game::Positions;
+use crate::record::view::Views;
 use std::path::Path;
 
 use super::Session;
@@ -37,21 +40,25 @@ impl Session {
                     } else {
                         p.text.clone()
                     },
-                    events: e.event_lines(after, &p.events, viewer),
+                    events: Views::new(e).event_lines(after, &p.events, viewer),
                 }
             })
             .collect();
         PlayerRecord {
             variant: e.variant.id(),
-            viewer: e.viewer_name(viewer),
-            start: e.view(&self.start, viewer),
+            viewer: Views::new(e).viewer_name(viewer),
+            start: Views::new(e).view(&self.start, viewer),
             actions,
-            result: self.state.outcome.as_ref().map(|o| e.outcome_text(o)),
+            result: self
+                .state
+                .outcome
+                .as_ref()
+                .map(|o| Views::new(e).outcome_text(o)),
         }
     }
 
     pub fn record(&self) -> Record {
-        let start = self.engine.to_position(&self.start);
+        let start = Positions::new(&self.engine).to_position(&self.start);
         Record {
             variant: start.variant.clone(),
             options: start.options.clone(),
@@ -61,7 +68,7 @@ impl Session {
                 .state
                 .outcome
                 .as_ref()
-                .map(|o| self.engine.outcome_text(o)),
+                .map(|o| self.views().outcome_text(o)),
         }
     }
 
@@ -72,7 +79,7 @@ impl Session {
     pub fn load_record(&mut self, rec: &Record) -> Result<String, String> {
         let overrides = crate::record::overrides(&rec.options);
         let engine = Engine::load(&rec.variant, &overrides).map_err(|e| e.to_string())?;
-        let start = engine.from_position(&rec.start)?;
+        let start = Positions::new(&engine).from_position(&rec.start)?;
         let mut fresh = Session {
             engine,
             variant_arg: rec.variant.clone(),
@@ -115,7 +122,7 @@ impl Session {
 
     /// `save-position FILE`.
     pub(super) fn save_position(&self, file: &str) -> Result<String, String> {
-        let mut pos = self.engine.to_position(&self.state);
+        let mut pos = Positions::new(&self.engine).to_position(&self.state);
         pos.variant = self.variant_ref(file);
         let text = to_yaml(&pos)?;
         write_user_file(Path::new(file), file, text)?;
@@ -132,7 +139,7 @@ impl Session {
         let mut pos: Position = read_yaml(Path::new(file))?;
         pos.variant = crate::record::resolve_variant_ref(&pos.variant, Path::new(file));
         let current = (pos.options.is_empty() && self.variant_includes(&pos.variant))
-            .then(|| self.engine.from_position(&pos).ok())
+            .then(|| Positions::new(&self.engine).from_position(&pos).ok())
             .flatten();
         let note = match current {
             Some(state) => {
@@ -145,7 +152,7 @@ impl Session {
             None => {
                 let overrides = crate::record::overrides(&pos.options);
                 let engine = Engine::load(&pos.variant, &overrides).map_err(|e| e.to_string())?;
-                let state = engine
+                let state = Positions::new(&engine)
                     .from_position(&pos)
                     .map_err(|e| format!("{file}: {e}"))?;
                 self.engine = engine;
@@ -179,14 +186,12 @@ impl Session {
 
     /// `svg FILE [--as VIEWER]`: the board as a picture.
     pub(super) fn save_svg(&self, file: &str, as_viewer: Option<&str>) -> Result<String, String> {
-        let v = self.engine.viewer_or(as_viewer, self.viewer)?;
-        let svg = self
-            .engine
-            .render_svg(&self.engine.view(&self.state, v), self.last);
+        let v = self.views().viewer_or(as_viewer, self.viewer)?;
+        let svg = Svg::new(&self.engine).render_svg(&self.views().view(&self.state, v), self.last);
         write_user_file(Path::new(file), file, svg)?;
         Ok(format!(
             "saved the board as {} sees it to {file}",
-            self.engine.viewer_name(v)
+            self.views().viewer_name(v)
         ))
     }
 
@@ -204,14 +209,14 @@ impl Session {
         }
         match as_viewer {
             Some(v) => {
-                let v = self.engine.viewer_or(Some(v), self.viewer)?;
+                let v = self.views().viewer_or(Some(v), self.viewer)?;
                 let mut rec = self.player_record(v);
                 rec.variant = self.variant_ref(file);
                 let text = to_yaml(&rec)?;
                 write_user_file(Path::new(file), file, text)?;
                 Ok(format!(
                     "saved {}'s record of {} actions to {file}",
-                    self.engine.viewer_name(v),
+                    self.views().viewer_name(v),
                     self.history.len()
                 ))
             }

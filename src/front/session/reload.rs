@@ -4,7 +4,9 @@
 
 use super::{Flow, Played, Session};
 use crate::engine::Engine;
+use crate::record::game::Positions;
 use crate::record::view::Viewer;
+use crate::record::view::Views;
 
 /// What `reload` found when it replayed the game under the new rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,8 +41,8 @@ impl Session {
 
     /// Replays the current game under `engine` (see [`Session::reload`]).
     pub fn replay_under(&mut self, engine: Engine) -> Result<ReloadReport, String> {
-        let pos = self.engine.to_position(&self.start);
-        let start = engine
+        let pos = Positions::new(&self.engine).to_position(&self.start);
+        let start = Positions::new(&engine)
             .from_position(&pos)
             .map_err(|e| format!("the game's start position does not fit the new rules: {e}"))?;
         let mut state = start.clone();
@@ -68,7 +70,7 @@ impl Session {
                         report = ReloadReport::Changed {
                             index: i + 1,
                             text: old.text.clone(),
-                            before: self.engine.event_lines(
+                            before: self.views().event_lines(
                                 &self
                                     .history
                                     .get(i + 1)
@@ -77,7 +79,11 @@ impl Session {
                                 &old.events,
                                 Viewer::Omniscient,
                             ),
-                            after: engine.event_lines(&state, &events, Viewer::Omniscient),
+                            after: Views::new(&engine).event_lines(
+                                &state,
+                                &events,
+                                Viewer::Omniscient,
+                            ),
                         };
                     }
                     history.push(Played {

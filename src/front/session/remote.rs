@@ -6,6 +6,7 @@
 
 use super::Session;
 use crate::base::state::{GameState, PlayerId};
+use crate::record::game::Positions;
 use crate::record::view::{View, Viewer};
 use crate::record::Position;
 
@@ -56,12 +57,12 @@ impl Session {
         self.state
             .outcome
             .as_ref()
-            .map(|o| self.engine.outcome_text(o))
+            .map(|o| self.views().outcome_text(o))
     }
 
     /// The position as `viewer` sees it.
     pub fn view(&self, viewer: Viewer) -> View {
-        self.engine.view(&self.state, viewer)
+        self.views().view(&self.state, viewer)
     }
 
     /// The texts of the actions player `p` may play now.
@@ -76,8 +77,8 @@ impl Session {
     /// `view` drawn without colours or highlights, followed by every
     /// container `viewer` is told of.
     pub fn plain_board(&self, view: &View, viewer: Viewer) -> String {
-        let mut board = self.engine.render(view, None);
-        for l in self.engine.captured_summary(&self.state, viewer) {
+        let mut board = self.views().render(view, None);
+        for l in self.views().captured_summary(&self.state, viewer) {
             board.push_str(&l);
             board.push('\n');
         }
@@ -88,14 +89,14 @@ impl Session {
     /// (none for a ply not played).
     pub fn played_lines(&self, i: usize, viewer: Viewer) -> Vec<String> {
         match self.history.get(i) {
-            Some(p) => self.engine.event_lines(&self.state, &p.events, viewer),
+            Some(p) => self.views().event_lines(&self.state, &p.events, viewer),
             None => Vec::new(),
         }
     }
 
     /// The position the game started from, as records keep it.
     pub fn start_position(&self) -> Position {
-        self.engine.to_position(&self.start)
+        Positions::new(&self.engine).to_position(&self.start)
     }
 
     /// A copy of the whole state, for an agent the host runs (it sees

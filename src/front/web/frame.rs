@@ -4,6 +4,8 @@
 //! added to the host's `state` messages for play by URL. Everything here is
 //! built from one viewer's view, its event lines and its legal actions.
 
+use crate::front::render::Svg;
+use crate::record::view::Views;
 use serde_json::{json, Value};
 
 use crate::engine::{Action, Engine};
@@ -93,7 +95,7 @@ pub fn board_parts(
 ) -> Value {
     let c = split_legal(engine, legal, view.pending.is_some());
     json!({
-        "svg": engine.render_svg(view, last),
+        "svg": Svg::new(engine).render_svg(view, last),
         "moves": c.moves,
         "places": c.places,
         "jumps": c.jumps,
@@ -138,13 +140,16 @@ pub fn augment(engine: &Engine, line: &str, seen: &mut Relayed) -> String {
         Some("welcome") => {
             let seat = msg.get("seat").and_then(Value::as_str);
             seen.seat = seat
-                .and_then(|s| engine.parse_viewer(s))
+                .and_then(|s| Views::new(engine).parse_viewer(s))
                 .unwrap_or(Viewer::Public);
             return line.to_string();
         }
         Some("setup_request") => {
-            let view = engine.view(&engine.empty_state(0), seen.seat);
-            merge(&mut msg, json!({ "svg": engine.render_svg(&view, None) }));
+            let view = Views::new(engine).view(&engine.empty_state(0), seen.seat);
+            merge(
+                &mut msg,
+                json!({ "svg": Svg::new(engine).render_svg(&view, None) }),
+            );
             return msg.to_string();
         }
         Some("state") => {}
@@ -245,7 +250,7 @@ pub fn desk_frame(s: &Session, extras: &DeskExtras) -> Value {
             }
             _ => None,
         });
-    let view = e.view(state, viewer);
+    let view = Views::new(e).view(state, viewer);
     let legal = if at.is_none() {
         legal_for(e, state, viewer)
     } else {
@@ -254,7 +259,7 @@ pub fn desk_frame(s: &Session, extras: &DeskExtras) -> Value {
     let mut frame = json!({
         "type": "frame",
         "variant": e.variant.name,
-        "viewer": e.viewer_name(viewer),
+        "viewer": Views::new(e).viewer_name(viewer),
         "viewers": viewer_names(e),
         "ply": shown,
         "plies": total,
@@ -291,13 +296,13 @@ fn log(s: &Session, viewer: Viewer, upto: usize) -> Vec<Value> {
             let p = &s.history[i];
             let text = e
                 .parse_action(&p.before, &p.text)
-                .map(|a| e.action_text_for(&p.before, &a, viewer))
+                .map(|a| Views::new(e).action_text_for(&p.before, &a, viewer))
                 .unwrap_or_else(|_| p.text.clone());
             let after = s.history.get(i + 1).map(|n| &n.before).unwrap_or(&s.state);
             json!({
                 "ply": i + 1,
                 "text": text,
-                "events": e.event_lines(after, &p.events, viewer),
+                "events": Views::new(e).event_lines(after, &p.events, viewer),
             })
         })
         .collect()
@@ -355,9 +360,9 @@ mod tests {
     #[test]
     fn the_last_placement_and_jump_sequence_are_outlined() {
         let mut s = Session::new("connect_four", &[], 1).unwrap();
-        let before = s.engine.view(&s.state, Viewer::Omniscient);
+        let before = Views::new(&s.engine).view(&s.state, Viewer::Omniscient);
         s.execute("d1").unwrap();
-        let after = s.engine.view(&s.state, Viewer::Omniscient);
+        let after = Views::new(&s.engine).view(&s.state, Viewer::Omniscient);
         let d1 = s.engine.variant.board.parse_cell("d1").unwrap();
         assert_eq!(last_move(&before, &after), Some((d1, d1)));
         let extras = DeskExtras {
@@ -378,9 +383,9 @@ mod tests {
     fn the_last_move_is_found_between_two_views() {
         let mut s = Session::new("classic_stratego", &[], 1).unwrap();
         let red = Viewer::Player(0);
-        let before = s.engine.view(&s.state, red);
+        let before = Views::new(&s.engine).view(&s.state, red);
         s.execute("random").unwrap();
-        let after = s.engine.view(&s.state, red);
+        let after = Views::new(&s.engine).view(&s.state, red);
         let text = &s.history[0].text;
         let (a, b) = last_move(&before, &after).expect("a move");
         let b_name = s.engine.variant.board.cell_name(b);

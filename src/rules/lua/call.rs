@@ -26,22 +26,9 @@ macro_rules! hooks {
     };
 }
 
+// The calls that are not hooks of the `rules` table (those are
+// `hooks::RuleHook`, each with its `Hook`).
 hooks! {
-    STRIKE = "rules.strike" returns "a string: \"attacker\", \"defender\", \"both\" or \"none\"";
-    AFTER_ACTION = "rules.after_action" returns "nothing";
-    FILTER = "rules.filter" returns "nil or a list of move numbers";
-    CONSISTENT = "rules.consistent" returns "a boolean (or nil)";
-    EVALUATE = "rules.evaluate" returns "a number between 0 and 1";
-    CHECK_CELLS = "rules.check_cells" returns "nil or a list of cell indices";
-    FROZEN = "rules.frozen" returns "nil or a list of cell indices";
-    CAPTURES = "rules.captures" returns "nil or a list of cell indices";
-    ATTACKED = "rules.attacked" returns "a boolean";
-    EXTRA_MOVES = "rules.extra_moves" returns "nil or a list of {from, to, captures} (cell indices)";
-    POSITION_FIELDS = "rules.position_fields" returns "nothing";
-    ON_CHOICE = "rules.on_choice" returns "nothing";
-    ACTIONS = "rules.actions" returns "nil or a list of labels (strings)";
-    PERFORM = "rules.perform" returns "nothing";
-    SETUP = "rules.setup" returns "nothing";
     DECLARED = "a declared action's rules function" returns "nothing";
     HANDLER = "a choice's handler" returns "nothing";
     FLOW = "a turn-flow hook (window, phase or turn)" returns "nothing";

@@ -10,81 +10,105 @@ use super::call;
 use super::context::{AttackedQuery, CallCtx};
 use super::prelude::{piece_args, piece_table};
 use super::{ActionInfo, Rules};
-use crate::base::effect::Effect;
+use crate::base::effect::{Effect, Strike};
 use crate::base::geometry::Cell;
 use crate::base::state::{Choice, GameState, PieceId, PlayerId};
 use crate::rules::variant::Variant;
 
-/// The hooks a script defined in its `rules` table (each optional).
-pub(super) struct Hooks {
-    pub(super) strike: Option<Function>,
-    pub(super) after_action: Option<Function>,
-    pub(super) on_choice: Option<Function>,
-    pub(super) filter: Option<Function>,
-    pub(super) frozen: Option<Function>,
-    pub(super) consistent: Option<Function>,
-    pub(super) evaluate: Option<Function>,
-    pub(super) captures: Option<Function>,
-    pub(super) attacked: Option<Function>,
-    pub(super) check_cells: Option<Function>,
-    pub(super) extra_moves: Option<Function>,
-    pub(super) position_fields: Option<Function>,
-    pub(super) actions: Option<Function>,
-    pub(super) perform: Option<Function>,
-    pub(super) setup: Option<Function>,
+/// Declares the hooks of the `rules` table, once: each one's name in the
+/// enum, its key in the table, and what it must answer (for errors).
+macro_rules! rule_hooks {
+    ($($variant:ident = $key:literal returns $returns:literal;)*) => {
+        /// A hook a script may define in its `rules` table. This table is
+        /// the one list of them: what the host looks up when the rules
+        /// load, how errors name each one and what it must answer, and what
+        /// `tests/lua_api.rs` holds `docs/lua-api.md` and the type
+        /// declarations to.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum RuleHook {
+            $($variant,)*
+        }
+
+        impl RuleHook {
+            /// Every hook, in the table's order.
+            pub const ALL: &'static [RuleHook] = &[$(RuleHook::$variant,)*];
+
+            /// Its key in the `rules` table (`strike`).
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(RuleHook::$variant => $key,)*
+                }
+            }
+
+            /// The call as errors name it, and what it must answer.
+            pub(super) const fn call(self) -> call::Hook {
+                match self {
+                    $(RuleHook::$variant => call::Hook {
+                        name: concat!("rules.", $key),
+                        returns: $returns,
+                    },)*
+                }
+            }
+        }
+    };
 }
 
+rule_hooks! {
+    Strike = "strike" returns "a string: \"attacker\", \"defender\", \"both\" or \"none\"";
+    AfterAction = "after_action" returns "nothing";
+    OnChoice = "on_choice" returns "nothing";
+    Filter = "filter" returns "nil or a list of move numbers";
+    Frozen = "frozen" returns "nil or a list of cell indices";
+    Consistent = "consistent" returns "a boolean (or nil)";
+    Evaluate = "evaluate" returns "a number between 0 and 1";
+    Captures = "captures" returns "nil or a list of cell indices";
+    Attacked = "attacked" returns "a boolean";
+    CheckCells = "check_cells" returns "nil or a list of cell indices";
+    ExtraMoves = "extra_moves" returns "nil or a list of {from, to, captures} (cell indices)";
+    PositionFields = "position_fields" returns "nothing";
+    Actions = "actions" returns "nil or a list of labels (strings)";
+    Perform = "perform" returns "nothing";
+    Setup = "setup" returns "nothing";
+    OnTurnEnd = "on_turn_end" returns "nothing";
+    OnPhaseStart = "on_phase_start" returns "nothing";
+    OnTurnStart = "on_turn_start" returns "nothing";
+}
+
+/// The hooks a script defined in its `rules` table (each optional), by
+/// [`RuleHook`].
+pub(super) struct Hooks([Option<Function>; RuleHook::ALL.len()]);
+
 impl Hooks {
-    /// Reads the hooks from the loaded `rules` table: each must be a
-    /// function or absent, and `actions` and `perform` come together.
+    /// Reads every hook of [`RuleHook`] from the loaded `rules` table: each
+    /// must be a function or absent, and `actions` and `perform` come
+    /// together.
     pub(super) fn collect(rules: &Table) -> Result<Hooks, String> {
-        let hook = |name: &str| -> Result<Option<Function>, String> {
-            match rules.get::<LV>(name).map_err(|e| e.to_string())? {
-                LV::Nil => Ok(None),
-                LV::Function(f) => Ok(Some(f)),
-                other => Err(format!(
-                    "rules.{name} must be a function, found {}",
-                    other.type_name()
-                )),
-            }
-        };
-        let strike = hook("strike")?;
-        let after_action = hook("after_action")?;
-        let on_choice = hook("on_choice")?;
-        let filter = hook("filter")?;
-        let frozen = hook("frozen")?;
-        let consistent = hook("consistent")?;
-        let evaluate = hook("evaluate")?;
-        let captures = hook("captures")?;
-        let attacked = hook("attacked")?;
-        let check_cells = hook("check_cells")?;
-        let actions = hook("actions")?;
-        let perform = hook("perform")?;
-        let setup = hook("setup")?;
-        if actions.is_some() != perform.is_some() {
+        let mut fns: [Option<Function>; RuleHook::ALL.len()] = Default::default();
+        for &h in RuleHook::ALL {
+            let name = h.key();
+            fns[h as usize] = match rules.get::<LV>(name).map_err(|e| e.to_string())? {
+                LV::Nil => None,
+                LV::Function(f) => Some(f),
+                other => {
+                    return Err(format!(
+                        "rules.{name} must be a function, found {}",
+                        other.type_name()
+                    ))
+                }
+            };
+        }
+        let hooks = Hooks(fns);
+        if hooks.get(RuleHook::Actions).is_some() != hooks.get(RuleHook::Perform).is_some() {
             return Err(
                 "rules.actions and rules.perform go together: define both or neither".into(),
             );
         }
-        let extra_moves = hook("extra_moves")?;
-        let position_fields = hook("position_fields")?;
-        Ok(Hooks {
-            strike,
-            after_action,
-            on_choice,
-            filter,
-            frozen,
-            consistent,
-            evaluate,
-            captures,
-            attacked,
-            check_cells,
-            extra_moves,
-            position_fields,
-            actions,
-            perform,
-            setup,
-        })
+        Ok(hooks)
+    }
+
+    /// The script's function for `h`, if it defines one.
+    pub(super) fn get(&self, h: RuleHook) -> Option<&Function> {
+        self.0[h as usize].as_ref()
     }
 }
 
@@ -93,8 +117,8 @@ impl Hooks {
 /// the owner's number (from 1).
 fn cells_bytes(state: &GameState, bytes: &mut Vec<u8>) {
     bytes.clear();
-    bytes.resize(state.board.len() * 2, 0);
-    for (pair, slot) in bytes.chunks_exact_mut(2).zip(&state.board) {
+    bytes.resize(state.board().len() * 2, 0);
+    for (pair, slot) in bytes.chunks_exact_mut(2).zip(state.board()) {
         if let Some(id) = slot {
             let p = &state.pieces[*id as usize];
             pair[0] = (p.kind + 1).min(255) as u8;
@@ -150,7 +174,7 @@ impl Rules {
     ) -> mlua::Result<R> {
         use std::sync::atomic::Ordering;
         let shared = &self.cells;
-        let len = state.board.len() * 2;
+        let len = state.board().len() * 2;
         let free = !shared.busy.swap(true, Ordering::Acquire);
         let buffer = match shared.buffer.get() {
             Some(b) if free && b.len() == len => Some(b),
@@ -193,12 +217,13 @@ fn cells_in(v: &[i64], variant: &Variant) -> Vec<Cell> {
         .collect()
 }
 impl Rules {
-    pub fn script_name(&self) -> &str {
-        &self.script_name
+    /// Whether the script defines the hook `h`.
+    pub fn has(&self, h: RuleHook) -> bool {
+        self.hooks.get(h).is_some()
     }
 
-    pub fn has_after_action(&self) -> bool {
-        self.hooks.after_action.is_some()
+    pub fn script_name(&self) -> &str {
+        &self.script_name
     }
 
     /// Sets how `g:attacked` is answered: the engine gives its movement
@@ -220,25 +245,31 @@ impl Rules {
         effects: &mut Vec<Effect>,
         (attacker, defender): (PieceId, PieceId),
         (from, to): (Cell, Cell),
-    ) -> Result<String, String> {
-        let Some(hook) = &self.hooks.strike else {
-            return Ok("attacker".into());
+    ) -> Result<Strike, String> {
+        let Some(hook) = self.hooks.get(RuleHook::Strike) else {
+            return Ok(Strike::AttackerWins);
         };
-        let answer = self.call(&call::STRIKE, state, variant, effects, |lua, api| {
-            let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
-            self.strike_caller.call::<String>((
-                hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5, from, to,
-            ))
-        })?;
-        if !matches!(answer.as_str(), "attacker" | "defender" | "both" | "none") {
+        let answer = self.call(
+            &RuleHook::Strike.call(),
+            state,
+            variant,
+            effects,
+            |lua, api| {
+                let (a, d) = (piece_args(lua, attacker)?, piece_args(lua, defender)?);
+                self.strike_caller.call::<String>((
+                    hook, api, a.0, a.1, a.2, a.3, a.4, a.5, d.0, d.1, d.2, d.3, d.4, d.5, from, to,
+                ))
+            },
+        )?;
+        Strike::parse(&answer).ok_or_else(|| {
             let at = self
-                .defined_at(&call::STRIKE)
+                .defined_at(&RuleHook::Strike.call())
                 .unwrap_or_else(|| self.script_name().to_string());
-            return Err(format!(
-                "{at}: rules.strike returned \"{answer}\"; expected \"attacker\", \"defender\", \"both\" or \"none\""
-            ));
-        }
-        Ok(answer)
+            format!(
+                "{at}: rules.strike returned \"{answer}\"; expected {}",
+                Strike::ANSWERS
+            )
+        })
     }
 
     /// Calls `rules.after_action(g, action)` if the script defines it;
@@ -252,28 +283,30 @@ impl Rules {
         effects: &mut Vec<Effect>,
         action: &ActionInfo,
     ) -> Result<(), String> {
-        let Some(hook) = &self.hooks.after_action else {
+        let Some(hook) = self.hooks.get(RuleHook::AfterAction) else {
             return Ok(());
         };
-        self.call(&call::AFTER_ACTION, state, variant, effects, |_, api| {
-            self.after_action_caller.call::<()>((
-                hook,
-                api,
-                // Its number (from 1): the prelude has the names.
-                action.kind as i64 + 1,
-                action.player as i64 + 1,
-                action.from.map(|c| c as i64),
-                action.to.map(|c| c as i64),
-                action.piece,
-                action.piece_kind.map(|k| k as i64),
-                action.captured,
-                action.text.as_deref(),
-            ))
-        })
-    }
-
-    pub fn has_filter(&self) -> bool {
-        self.hooks.filter.is_some()
+        self.call(
+            &RuleHook::AfterAction.call(),
+            state,
+            variant,
+            effects,
+            |_, api| {
+                self.after_action_caller.call::<()>((
+                    hook,
+                    api,
+                    // Its number (from 1): the prelude has the names.
+                    action.kind as i64 + 1,
+                    action.player as i64 + 1,
+                    action.from.map(|c| c as i64),
+                    action.to.map(|c| c as i64),
+                    action.piece,
+                    action.piece_kind.map(|k| k as i64),
+                    action.captured,
+                    action.text.as_deref(),
+                ))
+            },
+        )
     }
 
     /// Asks `rules.filter(g, moves)` which of the generated moves a rule
@@ -285,10 +318,10 @@ impl Rules {
         variant: &Arc<Variant>,
         moves: &[(Cell, Cell, PieceId)],
     ) -> Result<Vec<(usize, Option<String>)>, String> {
-        let Some(hook) = &self.hooks.filter else {
+        let Some(hook) = self.hooks.get(RuleHook::Filter) else {
             return Ok(Vec::new());
         };
-        self.query(&call::FILTER, state, variant, |lua, api| {
+        self.query(&RuleHook::Filter.call(), state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
             for &(from, to, piece) in moves {
                 let t = lua.create_table_with_capacity(0, 4)?;
@@ -334,10 +367,6 @@ impl Rules {
         })
     }
 
-    pub fn has_consistent(&self) -> bool {
-        self.hooks.consistent.is_some()
-    }
-
     /// Asks `rules.consistent(g, piece)` whether a sampled kind is possible
     /// for a piece (used when sampling determinizations); true without the hook.
     pub fn consistent(
@@ -346,18 +375,14 @@ impl Rules {
         variant: &Arc<Variant>,
         piece: PieceId,
     ) -> Result<bool, String> {
-        let Some(hook) = &self.hooks.consistent else {
+        let Some(hook) = self.hooks.get(RuleHook::Consistent) else {
             return Ok(true);
         };
-        self.query(&call::CONSISTENT, state, variant, |lua, api| {
+        self.query(&RuleHook::Consistent.call(), state, variant, |lua, api| {
             let t = piece_table(lua, piece)?;
             let ok: Option<bool> = hook.call((api, t))?;
             Ok(ok.unwrap_or(true))
         })
-    }
-
-    pub fn has_evaluate(&self) -> bool {
-        self.hooks.evaluate.is_some()
     }
 
     /// Asks `rules.evaluate(g, player)` how good a position is for a player,
@@ -368,30 +393,14 @@ impl Rules {
         variant: &Arc<Variant>,
         player: PlayerId,
     ) -> Result<f64, String> {
-        let Some(hook) = &self.hooks.evaluate else {
+        let Some(hook) = self.hooks.get(RuleHook::Evaluate) else {
             return Ok(0.5);
         };
         let name = variant.players[player as usize].clone();
-        self.query(&call::EVALUATE, state, variant, |_, api| {
+        self.query(&RuleHook::Evaluate.call(), state, variant, |_, api| {
             let v: f64 = hook.call((api, name))?;
             Ok(if v.is_nan() { 0.5 } else { v.clamp(0.0, 1.0) })
         })
-    }
-
-    pub fn has_frozen(&self) -> bool {
-        self.hooks.frozen.is_some()
-    }
-
-    pub fn has_captures(&self) -> bool {
-        self.hooks.captures.is_some()
-    }
-
-    pub fn has_attacked(&self) -> bool {
-        self.hooks.attacked.is_some()
-    }
-
-    pub fn has_check_cells(&self) -> bool {
-        self.hooks.check_cells.is_some()
     }
 
     /// Asks `rules.check_cells(g, player, cells)` which cells can matter to
@@ -406,10 +415,10 @@ impl Rules {
         variant: &Arc<Variant>,
         player: PlayerId,
     ) -> Result<Option<Vec<Cell>>, String> {
-        let Some(hook) = &self.hooks.check_cells else {
+        let Some(hook) = self.hooks.get(RuleHook::CheckCells) else {
             return Ok(None);
         };
-        self.query(&call::CHECK_CELLS, state, variant, |lua, api| {
+        self.query(&RuleHook::CheckCells.call(), state, variant, |lua, api| {
             self.with_cells(lua, state, |cells| {
                 hook.call::<Option<Vec<i64>>>((
                     api,
@@ -429,10 +438,10 @@ impl Rules {
         variant: &Arc<Variant>,
         player: PlayerId,
     ) -> Result<Vec<Cell>, String> {
-        let Some(hook) = &self.hooks.frozen else {
+        let Some(hook) = self.hooks.get(RuleHook::Frozen) else {
             return Ok(Vec::new());
         };
-        self.query(&call::FROZEN, state, variant, |lua, api| {
+        self.query(&RuleHook::Frozen.call(), state, variant, |lua, api| {
             let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
                 hook.call((api, self.player_string(lua, variant, player)?, cells))
             })?;
@@ -450,10 +459,10 @@ impl Rules {
         from: Cell,
         to: Cell,
     ) -> Result<Vec<Cell>, String> {
-        let Some(hook) = &self.hooks.captures else {
+        let Some(hook) = self.hooks.get(RuleHook::Captures) else {
             return Ok(Vec::new());
         };
-        self.query(&call::CAPTURES, state, variant, |lua, api| {
+        self.query(&RuleHook::Captures.call(), state, variant, |lua, api| {
             let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
                 hook.call((api, from as i64, to as i64, cells))
             })?;
@@ -471,10 +480,10 @@ impl Rules {
         cell: Cell,
         by: PlayerId,
     ) -> Result<bool, String> {
-        let Some(hook) = &self.hooks.attacked else {
+        let Some(hook) = self.hooks.get(RuleHook::Attacked) else {
             return Ok(false);
         };
-        self.query(&call::ATTACKED, state, variant, |lua, api| {
+        self.query(&RuleHook::Attacked.call(), state, variant, |lua, api| {
             self.with_cells(lua, state, |cells| {
                 hook.call::<bool>((
                     api,
@@ -486,14 +495,6 @@ impl Rules {
         })
     }
 
-    pub fn has_extra_moves(&self) -> bool {
-        self.hooks.extra_moves.is_some()
-    }
-
-    pub fn has_on_choice(&self) -> bool {
-        self.hooks.on_choice.is_some()
-    }
-
     /// Asks `rules.extra_moves(g, player, cells)` for the moves the rules add
     /// to the declared ones: `{from, to, captures}` (cell indices; `captures`
     /// the cells the move empties besides `to`). The state is not changed.
@@ -503,7 +504,7 @@ impl Rules {
         variant: &Arc<Variant>,
         player: PlayerId,
     ) -> Result<Vec<(Cell, Cell, Vec<Cell>)>, String> {
-        let Some(hook) = &self.hooks.extra_moves else {
+        let Some(hook) = self.hooks.get(RuleHook::ExtraMoves) else {
             return Ok(Vec::new());
         };
         let n = variant.board.cell_count() as i64;
@@ -516,7 +517,7 @@ impl Rules {
                 )))
             }
         };
-        self.query(&call::EXTRA_MOVES, state, variant, |lua, api| {
+        self.query(&RuleHook::ExtraMoves.call(), state, variant, |lua, api| {
             let list: Option<Vec<Table>> = self.with_cells(lua, state, |cells| {
                 hook.call((api, self.player_string(lua, variant, player)?, cells))
             })?;
@@ -544,12 +545,12 @@ impl Rules {
         variant: &Arc<Variant>,
         fields: &[&str],
     ) -> Result<(), String> {
-        let Some(hook) = &self.hooks.position_fields else {
+        let Some(hook) = self.hooks.get(RuleHook::PositionFields) else {
             return Ok(());
         };
         let mut effects = Vec::new();
         self.call(
-            &call::POSITION_FIELDS,
+            &RuleHook::PositionFields.call(),
             state,
             variant,
             &mut effects,
@@ -566,20 +567,20 @@ impl Rules {
         choice: &Choice,
         option: &str,
     ) -> Result<(), String> {
-        let Some(hook) = &self.hooks.on_choice else {
+        let Some(hook) = self.hooks.get(RuleHook::OnChoice) else {
             return Err(format!(
                 "{}: a choice was answered but the script defines no rules.on_choice",
                 self.script_name
             ));
         };
         let player = variant.players[choice.player as usize].clone();
-        self.call(&call::ON_CHOICE, state, variant, effects, |_, api| {
-            hook.call::<()>((api, player, choice.reason.clone(), option.to_string()))
-        })
-    }
-
-    pub fn has_actions(&self) -> bool {
-        self.hooks.actions.is_some()
+        self.call(
+            &RuleHook::OnChoice.call(),
+            state,
+            variant,
+            effects,
+            |_, api| hook.call::<()>((api, player, choice.reason.clone(), option.to_string())),
+        )
     }
 
     /// Asks `rules.actions(g)` for the extra actions of the player to move:
@@ -589,10 +590,10 @@ impl Rules {
         state: &GameState,
         variant: &Arc<Variant>,
     ) -> Result<Vec<String>, String> {
-        let Some(hook) = &self.hooks.actions else {
+        let Some(hook) = self.hooks.get(RuleHook::Actions) else {
             return Ok(Vec::new());
         };
-        self.query(&call::ACTIONS, state, variant, |lua, api| {
+        self.query(&RuleHook::Actions.call(), state, variant, |lua, api| {
             let out: Option<Vec<String>> =
                 self.with_cells(lua, state, |cells| hook.call((api, cells)))?;
             Ok(out.unwrap_or_default())
@@ -607,16 +608,16 @@ impl Rules {
         effects: &mut Vec<Effect>,
         label: &str,
     ) -> Result<(), String> {
-        let Some(hook) = &self.hooks.perform else {
+        let Some(hook) = self.hooks.get(RuleHook::Perform) else {
             return Err("the script defines no rules.perform".into());
         };
-        self.call(&call::PERFORM, state, variant, effects, |_, api| {
-            hook.call::<()>((api, label.to_string()))
-        })
-    }
-
-    pub fn has_setup(&self) -> bool {
-        self.hooks.setup.is_some()
+        self.call(
+            &RuleHook::Perform.call(),
+            state,
+            variant,
+            effects,
+            |_, api| hook.call::<()>((api, label.to_string())),
+        )
     }
 
     /// Calls `rules.setup(g)` once on a new game, after the declared setups.
@@ -626,12 +627,16 @@ impl Rules {
         variant: &Arc<Variant>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), String> {
-        let Some(hook) = &self.hooks.setup else {
+        let Some(hook) = self.hooks.get(RuleHook::Setup) else {
             return Ok(());
         };
-        self.call(&call::SETUP, state, variant, effects, |_, api| {
-            hook.call::<()>(api)
-        })?;
+        self.call(
+            &RuleHook::Setup.call(),
+            state,
+            variant,
+            effects,
+            |_, api| hook.call::<()>(api),
+        )?;
         // Answers to the choices of a new game belong to its first turn.
         for c in &mut state.pending {
             c.passes_turn = false;

@@ -50,6 +50,7 @@ use crate::rules::variant::Value;
 
 pub use context::{AttackedQuery, CallCtx};
 pub use errors::{describe_error, script_diagnostic};
+pub use hooks::RuleHook;
 pub use limits::escape;
 pub use repl::{is_incomplete, show_value};
 

@@ -103,7 +103,7 @@ fn filtered_pieces(
             .map(|a| a.to_str().map(|s| s.to_string()))
             .transpose()?;
         let (state, variant) = (cx.state(), cx.variant());
-        for &id in state.board.iter().flatten() {
+        for &id in state.board().iter().flatten() {
             let p = &state.pieces[id as usize];
             if owner.is_none_or(|o| p.owner == o)
                 && kind.is_none_or(|k| p.kind == k)

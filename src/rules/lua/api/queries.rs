@@ -31,12 +31,12 @@ pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
                 .map(|p| lua.create_string(p).map(LV::String))
                 .collect::<mlua::Result<_>>()?;
             let pieces = &cx.state().pieces;
-            let kinds = lua.create_sequence_from(cx.state().board.iter().map(|slot| {
+            let kinds = lua.create_sequence_from(cx.state().board().iter().map(|slot| {
                 slot.map_or(LV::Boolean(false), |id| {
                     kind_names[pieces[id as usize].kind as usize].clone()
                 })
             }))?;
-            let owners = lua.create_sequence_from(cx.state().board.iter().map(|slot| {
+            let owners = lua.create_sequence_from(cx.state().board().iter().map(|slot| {
                 slot.map_or(LV::Boolean(false), |id| {
                     player_names[pieces[id as usize].owner as usize].clone()
                 })
@@ -79,7 +79,7 @@ pub(super) fn register_queries<M: UserDataMethods<Api>>(m: &mut M) {
             with_ctx(lua, |cx| {
                 let c = parse_cell(cx, &cell)?;
                 let by = parse_player(cx, &by)?;
-                let mut board = cx.state().board.clone();
+                let mut board = cx.state().board().to_vec();
                 if let Some(f) = from {
                     let f = parse_cell(cx, &f)?;
                     board[c as usize] = board[f as usize].take();
