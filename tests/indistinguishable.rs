@@ -3,7 +3,7 @@
 //!
 //! For a seeded random game, at a few plies and for each player, other
 //! complete worlds consistent with what that player knows are drawn
-//! ([`Engine::determinize_for`]: a kind for every piece the player does not
+//! ([`Determinizer::determinize_for`]: a kind for every piece the player does not
 //! know, a value for every cell mark hidden from them). The same action
 //! history is replayed from the start with those hidden facts put in their
 //! place: the same texts, except another player's hidden answer to a

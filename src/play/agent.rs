@@ -2,7 +2,7 @@
 //!
 //! An agent chooses from an [`Observation`], never from the true state: it
 //! sees only what its player knows. Hidden information is handled by search
-//! over determinizations ([`Engine::determinize`]): each MCTS iteration
+//! over determinizations ([`Determinizer::determinize`]): each MCTS iteration
 //! samples a complete state consistent with the observation and descends one
 //! shared tree keyed by actions (single-observer information-set MCTS); with
 //! nothing hidden this is plain UCT.

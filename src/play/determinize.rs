@@ -1,6 +1,6 @@
 //! What one player knows, and complete states consistent with it.
 //!
-//! [`Engine::observe`] is the one place where an agent's input is built from
+//! [`Determinizer::observe`] is the one place where an agent's input is built from
 //! a true state: it keeps what the player's view shows (the board, the
 //! containers, the counters, who moved, who knows what, its own pending
 //! choice) plus the public record the host keeps (back-and-forth counts),
@@ -10,7 +10,7 @@
 //! each army (how many pieces of each kind a player still has hidden) is
 //! public, as in the rules of the bundled games.
 //!
-//! [`Engine::determinize`] then samples a complete state from an
+//! [`Determinizer::determinize`] then samples a complete state from an
 //! observation: the unknown pieces of each owner get kinds dealt from that
 //! owner's hidden pool, so that
 //! - a piece that has moved never gets a kind that cannot move;
@@ -36,7 +36,7 @@ use crate::engine::Engine;
 const MAX_REJECTIONS: usize = 500;
 
 /// Everything one player knows about a game, as a state whose hidden facts
-/// are blanked. Built only by [`Engine::observe`].
+/// are blanked. Built only by [`Determinizer::observe`].
 #[derive(Clone, Debug)]
 pub struct Observation {
     player: PlayerId,
@@ -156,7 +156,7 @@ impl<'e> Determinizer<'e> {
         s
     }
 
-    /// [`Engine::determinize`] of what `player` knows of `s`.
+    /// [`Determinizer::determinize`] of what `player` knows of `s`.
     pub fn determinize_for(
         &self,
         s: &GameState,
@@ -216,7 +216,7 @@ impl<'e> Determinizer<'e> {
     }
 
     /// Blanks the faces of container items `player` does not see (as
-    /// [`Engine::view_items`] shows them) and lists them, sorted, by
+    /// [`Views::view_items`] shows them) and lists them, sorted, by
     /// container.
     fn hide_items(
         &self,

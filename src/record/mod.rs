@@ -12,6 +12,7 @@ mod seen;
 mod sgf;
 mod variant_ref;
 pub mod view;
+mod viewers;
 
 pub use flow_pos::{FlowPos, ItemsPos, WindowPos};
 pub use game::*;

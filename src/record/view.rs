@@ -177,40 +177,6 @@ impl<'e> Views<'e> {
         }
     }
 
-    pub fn viewer_name(&self, v: Viewer) -> String {
-        match v {
-            Viewer::Player(p) => self.engine.player_name(p).to_string(),
-            Viewer::Public => "public".into(),
-            Viewer::Omniscient => "omniscient".into(),
-        }
-    }
-
-    /// Parses `red`, `blue`, ..., `public` or `all`/`omniscient`.
-    pub fn parse_viewer(&self, text: &str) -> Option<Viewer> {
-        match text {
-            "all" | "omniscient" | "god" => Some(Viewer::Omniscient),
-            "public" | "spectator" => Some(Viewer::Public),
-            name => self
-                .engine
-                .variant
-                .player_index(name)
-                .map(|p| Viewer::Player(p as PlayerId)),
-        }
-    }
-
-    /// The viewer named by `text`, or `default` when none is given.
-    pub fn viewer_or(&self, text: Option<&str>, default: Viewer) -> Result<Viewer, String> {
-        match text {
-            None => Ok(default),
-            Some(t) => self.parse_viewer(t).ok_or_else(|| {
-                format!(
-                    "unknown viewer `{t}` (a player: {}; or public, all)",
-                    self.engine.variant.players.join(", ")
-                )
-            }),
-        }
-    }
-
     fn view_piece(&self, s: &GameState, id: PieceId, viewer: Viewer) -> ViewPiece {
         let p = &s.pieces[id as usize];
         ViewPiece {
@@ -621,7 +587,7 @@ impl<'e> Views<'e> {
         mean > (v.board.ranks as f64 - 1.0) / 2.0
     }
 
-    /// Like [`Engine::render`], with ANSI colours when `color` is set: pieces
+    /// Like [`Views::render`], with ANSI colours when `color` is set: pieces
     /// in their owner's colour, terrain dimmed, the last move underlined.
     pub fn render_styled(&self, view: &View, last: Option<(u16, u16)>, color: bool) -> String {
         let files = view.files as usize;
