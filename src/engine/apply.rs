@@ -204,6 +204,12 @@ impl Engine {
         effects: &mut Vec<Effect>,
     ) -> Result<Option<Cell>, ActionError> {
         let mut landed = None;
+        if !matches!(
+            a,
+            Action::Move { .. } | Action::Choose { .. } | Action::OfferDraw | Action::AcceptDraw
+        ) {
+            self.clear_passed(s);
+        }
         match *a {
             Action::Scripted { index } => {
                 let list = self

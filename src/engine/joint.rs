@@ -228,6 +228,18 @@ impl Engine {
         }
     }
 
+    /// Clears the passed cell (`rules.passing`): an action other than a move
+    /// (a placement, a jump sequence, a pass, a declared or scripted
+    /// action) gives up the capture of the piece that passed it, as a move
+    /// that does not take it does.
+    pub(super) fn clear_passed(&self, s: &mut GameState) {
+        if let Some(id) = &self.counters.passing {
+            if s.counter_id(id, None) != 0 {
+                s.set_counter_id(id, None, 0);
+            }
+        }
+    }
+
     /// The cell a move just made leaves passed: the move of a passing kind
     /// went straight along its owner's step two or more cells, and an enemy
     /// could take the passer there.

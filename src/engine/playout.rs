@@ -106,14 +106,27 @@ impl Engine {
     }
 
     /// Counts the leaf nodes of the legal-action tree to `depth`. A choice
-    /// the same player must make right after an action (a promotion) is part
-    /// of that turn: it takes no depth, so a move with four promotion choices
-    /// counts as four leaves (as chess perft counts promotions).
+    /// the same player must make right after an action (a promotion, or a
+    /// choice a rule asks the mover) is part of that action: it takes no
+    /// depth, at every depth alike, so a move with four promotion choices
+    /// counts as four leaves (as chess perft counts promotions). A choice
+    /// another player must make is their action, and takes a ply.
     pub fn perft(&self, s: &GameState, depth: u32) -> Result<u64, ActionError> {
         if depth == 0 {
             return Ok(1);
         }
         self.perft_listed(s, depth, &self.try_legal_actions(s)?)
+    }
+
+    /// Whether the only choices an action can leave its own player are the
+    /// native promotions ([`Engine::promotion_options`] counts them): no
+    /// script runs after an action (`rules.after_action`, `rules.perform`,
+    /// a declared action's function, `rules.on_choice`) that could ask one.
+    fn follow_ups_are_native(&self) -> bool {
+        !self.rules.has(RuleHook::OnChoice)
+            && !self.rules.has(RuleHook::AfterAction)
+            && !self.rules.has(RuleHook::Perform)
+            && self.variant.actions.is_empty()
     }
 
     /// [`Engine::perft`] with the position's legal actions already listed.
@@ -126,8 +139,9 @@ impl Engine {
         if depth == 0 {
             return Ok(1);
         }
-        // Without scripted choices, the follow-up choices are known natively.
-        if depth == 1 && !self.rules.has(RuleHook::OnChoice) {
+        // When only promotions can follow an action for its own player, the
+        // last ply counts them without applying anything.
+        if depth == 1 && self.follow_ups_are_native() {
             return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
         }
         let actor = self.acting_player(s);

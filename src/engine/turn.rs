@@ -89,7 +89,7 @@ impl Engine {
             });
             return Ok(false);
         }
-        self.judge_stuck(s, next)
+        self.judge_stuck(s, next, events)
     }
 
     /// The turn cannot pass now: the game is over, a choice is pending or
@@ -146,6 +146,30 @@ impl Engine {
         } else {
             first
         }
+    }
+
+    /// The turn passes from `stuck`, who cannot act, to the next player,
+    /// with the turn hooks a turn passed by an action runs
+    /// (`rules.on_turn_end`, then `rules.on_turn_start`), their notes going
+    /// to `events`. Returns whether the next player may act now (a hook may
+    /// end the game or ask a choice).
+    fn stuck_passes(
+        &self,
+        s: &mut GameState,
+        stuck: PlayerId,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, ActionError> {
+        let mut effects = Vec::new();
+        if self.rules.has(RuleHook::OnTurnEnd) {
+            self.turn_hook(s, RuleHook::OnTurnEnd, None, &mut effects)?;
+        }
+        let waits = self.turn_waits(s);
+        if !waits {
+            s.to_move = s.next_player(stuck);
+            self.begin_turn(s, false, &mut effects)?;
+        }
+        events.extend(effects.into_iter().map(Event::Effect));
+        Ok(!self.turn_waits(s))
     }
 
     /// The hooks of a turn's start: `rules.on_phase_start(g, phase)` when
@@ -213,7 +237,7 @@ impl Engine {
             return Ok(());
         }
         let mut judged = s.clone();
-        if self.judge_stuck(&mut judged, Next::Check).is_ok() {
+        if self.judge_stuck(&mut judged, Next::Check, &mut Vec::new()).is_ok() {
             *s = judged;
         }
         Ok(())
@@ -221,7 +245,12 @@ impl Engine {
 
     /// While the player to move has no legal action, applies the variant's
     /// no-moves rule (lose, draw, pass); see [`Engine::advance_turn`].
-    fn judge_stuck(&self, s: &mut GameState, mut next: Next) -> Result<bool, ActionError> {
+    fn judge_stuck(
+        &self,
+        s: &mut GameState,
+        mut next: Next,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, ActionError> {
         if let Some(end) = self.lang.nobody_moves {
             return self.judge_nobody_moves(s, next, end);
         }
@@ -285,7 +314,9 @@ impl Engine {
                         });
                         return Ok(false);
                     }
-                    s.to_move = s.next_player(stuck);
+                    if !self.stuck_passes(s, stuck, events)? {
+                        return Ok(false);
+                    }
                 }
                 NoMoves::Pass => {
                     passes += 1;
@@ -296,7 +327,9 @@ impl Engine {
                         });
                         return Ok(false);
                     }
-                    s.to_move = s.next_player(stuck);
+                    if !self.stuck_passes(s, stuck, events)? {
+                        return Ok(false);
+                    }
                 }
             }
         }

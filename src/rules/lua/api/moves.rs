@@ -80,7 +80,13 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
                         mlua::Error::runtime(format!("unknown piece kind `{kind}`"))
                     })? as u16;
                 let p = parse_player(cx, &owner)?;
-                let known = known.unwrap_or(0) | (1 << p);
+                // Known to its owner and `known`; without `known`, to
+                // everyone unless the variant hides identities.
+                let known = match known {
+                    Some(set) => set | (1 << p),
+                    None if cx.variant().hidden_identities => 1 << p,
+                    None => cx.state().all_players(),
+                };
                 let id = match cx.variant().board.parse_cell(&place) {
                     Some(c) => {
                         if cx.state().piece_at(c).is_some() {
