@@ -107,6 +107,13 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.players = child.players.or(base.players);
     base.min_players = child.min_players.or(base.min_players);
     base.hidden_identities = child.hidden_identities.or(base.hidden_identities);
+    base.colours = match (base.colours, child.colours) {
+        (Some(mut b), Some(c)) => {
+            b.extend(c);
+            Some(b)
+        }
+        (b, c) => c.or(b),
+    };
     base.board.files = child.board.files.or(base.board.files);
     base.board.ranks = child.board.ranks.or(base.board.ranks);
     base.board.terrain.extend(child.board.terrain);

@@ -72,6 +72,8 @@ pub struct Variant {
     pub files: Vec<PathBuf>,
     pub players: Vec<String>,
     pub hidden_identities: bool,
+    /// Colours declared for players (`colours:`): (player, `#rrggbb`).
+    pub colours: Vec<(String, String)>,
     pub board: Board,
     pub options: Vec<OptionSpec>,
     pub kinds: Vec<Kind>,

@@ -63,6 +63,13 @@ pub(super) struct RawVariant {
     /// Pieces' kinds are hidden from the other players until revealed.
     #[serde(default)]
     pub(super) hidden_identities: Option<bool>,
+    /// Each player's colour on the board, by player name, as a CSS hex
+    /// colour (`"#c0392b"` or `"#c03"`). A player not named here is drawn
+    /// in the colour its name says (red, blue, white, black...) or, for
+    /// other names, one of a palette by seat; letters on a piece are dark
+    /// or light, whichever contrasts more with its colour.
+    #[serde(default)]
+    pub(super) colours: Option<IndexMap<String, String>>,
     /// The board: size, terrain, blocking terrain and named zones.
     #[serde(default)]
     pub(super) board: RawBoard,

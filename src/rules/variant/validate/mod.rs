@@ -46,6 +46,7 @@ pub(super) fn validate(
     };
     let name = players::name(&raw, &mut cx);
     let players = players::players(&raw, &mut cx);
+    let colours = players::colours(&raw, &mut cx);
     let board = board::board(&raw.board, &mut cx)?;
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
@@ -79,6 +80,7 @@ pub(super) fn validate(
         files,
         players,
         hidden_identities: raw.hidden_identities.unwrap_or(false),
+        colours,
         board,
         options,
         kinds,
