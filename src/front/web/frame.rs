@@ -85,6 +85,46 @@ pub fn split_legal(engine: &Engine, texts: &[String], choosing: bool) -> Clicks 
     c
 }
 
+/// The one direction every falling placement of the variant falls in
+/// (`falls: down`), if there is one.
+fn fall_direction(engine: &Engine) -> Option<(i8, i8)> {
+    let mut dirs = engine
+        .variant
+        .kinds
+        .iter()
+        .flat_map(|k| &k.forms)
+        .filter_map(|f| match f {
+            crate::rules::variant::forms::Form::Place(p) => Some(p.falls),
+            _ => None,
+        });
+    let first = dirs.next()??;
+    dirs.all(|d| d == Some(first)).then_some(first)
+}
+
+/// Gives each placement of a falling piece the empty cells it falls
+/// through (`line`): a click on any of them plays it, as a disc dropped
+/// into its column.
+fn add_fall_lines(engine: &Engine, view: &View, places: &mut [Value]) {
+    let Some((dx, dy)) = fall_direction(engine) else {
+        return;
+    };
+    let board = &engine.variant.board;
+    for p in places {
+        let Some(mut at) = p["at"].as_str().and_then(|a| board.parse_cell(a)) else {
+            continue;
+        };
+        let mut line = Vec::new();
+        while let Some(up) = board.offset(at, (-dx, -dy)) {
+            if view.cells.get(up as usize).is_none_or(|c| c.is_some()) {
+                break;
+            }
+            line.push(board.cell_name(up));
+            at = up;
+        }
+        p["line"] = json!(line);
+    }
+}
+
 /// The board parts of a frame: the SVG, clickable moves, placements and
 /// jump sequences, buttons and the question of a pending choice.
 pub fn board_parts(
@@ -93,7 +133,8 @@ pub fn board_parts(
     last: Option<(u16, u16)>,
     legal: &[String],
 ) -> Value {
-    let c = split_legal(engine, legal, view.pending.is_some());
+    let mut c = split_legal(engine, legal, view.pending.is_some());
+    add_fall_lines(engine, view, &mut c.places);
     json!({
         "svg": Svg::new(engine).render_svg(view, last),
         "moves": c.moves,

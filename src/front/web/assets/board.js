@@ -2,7 +2,8 @@
 // viewer only), clicks that select a piece and light up its legal targets
 // (a jump sequence: each next landing in turn, or the last one when only
 // one sequence ends there), clicks on the cells a piece may be placed on
-// (lit up while no piece is selected), and buttons for every other legal
+// (lit up while no piece is selected; a falling piece's by any cell of
+// the column it falls down), and buttons for every other legal
 // action. Nothing from the wire is ever
 // written as HTML: the SVG is parsed as XML, and text goes in textContent.
 "use strict";
@@ -70,9 +71,12 @@ const Board = (() => {
   }
 
   function mark(svg) {
-    svg.querySelectorAll(".selected, .target, .place, .via").forEach((e) => e.classList.remove("selected", "target", "place", "via"));
+    svg.querySelectorAll(".selected, .target, .place, .via, .drop").forEach((e) => e.classList.remove("selected", "target", "place", "via", "drop"));
     if (!selected) {
-      for (const p of places) cellsOf(svg, p.at).forEach((e) => e.classList.add("place"));
+      for (const p of places) {
+        cellsOf(svg, p.at).forEach((e) => e.classList.add("place"));
+        for (const c of p.line || []) cellsOf(svg, c).forEach((e) => e.classList.add("drop"));
+      }
       return;
     }
     cellsOf(svg, selected).forEach((e) => e.classList.add("selected"));
@@ -97,7 +101,9 @@ const Board = (() => {
       }
       if (r !== null) return play(svg, r);
     }
-    const place = places.find((p) => p.at === cell);
+    // A placement by its cell, or (a falling piece) by any empty cell it
+    // falls through: a disc dropped into its column.
+    const place = places.find((p) => p.at === cell) || places.find((p) => (p.line || []).includes(cell));
     if (place && !movable(cell)) return play(svg, place.text);
     selected = movable(cell) && selected !== cell ? cell : null;
     via = [];
@@ -133,13 +139,28 @@ const Board = (() => {
     }));
   }
 
-  // The captured piles and containers, and the counters, of a view.
+  // The captured piles and containers, and the counters, of a view. A
+  // container says how many it holds (pieces and items, as this viewer may
+  // count them) and what of it this viewer knows: faces by name, the rest
+  // as face down.
   function drawSide(view) {
     const piles = document.getElementById("containers");
     piles.replaceChildren(...(view.containers || []).map((c) => {
       const names = c.pieces.map((p) => (p.kind || "?") + (c.owner ? "" : " (" + p.owner + ")"));
+      const items = c.items || [];
+      const hidden = items.filter((i) => i === null).length;
+      const faces = {};
+      for (const i of items) if (i !== null) faces[i] = (faces[i] || 0) + 1;
+      const parts = names.slice();
+      for (const [face, n] of Object.entries(faces)) parts.push(n > 1 ? face + " ×" + n : face);
+      if (hidden) parts.push(hidden + " face down");
+      const count = c.pieces.length + items.length;
       const title = c.name + (c.owner ? " (" + c.owner + ")" : "");
-      return el("li", title + ": " + (names.length ? names.join(", ") : "empty"));
+      const li = el("li", title + ": " + (count ? count + " — " + parts.join(", ") : "empty"));
+      li.dataset.container = c.name;
+      if (c.owner) li.dataset.owner = c.owner;
+      li.dataset.count = String(count);
+      return li;
     }));
     const counters = document.getElementById("counters");
     counters.replaceChildren(...(view.counters || []).map(([name, owner, value]) =>
