@@ -6,7 +6,7 @@
 //! the rule editor (diagnostics at their line, reload on save, restore,
 //! completion, strict paths) beside the rules summary.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
@@ -120,8 +120,7 @@ fn every_bundled_variants_pieces_read_at_a_glance() {
     );
 }
 
-/// The number on a `show all` line `  NAME shared: ? ? ?` (its items), or
-/// of the symbol `sym` on the board's rows.
+/// How many items a `show all` line `  NAME shared: a b c` lists.
 fn items_in(show: &str, container: &str) -> usize {
     show.lines()
         .find(|l| l.trim_start().starts_with(&format!("{container} ")))
@@ -536,9 +535,43 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
         );
     }
     assert!(std::fs::read_to_string("/etc/passwd").map_or(true, |t| t != "x"));
-    std::thread::sleep(Duration::from_millis(10));
     eprintln!(
         "rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded: {:.1} s",
         t0.elapsed().as_secs_f64()
     );
+}
+
+#[test]
+fn play_by_url_has_no_editor() {
+    let mut srv = super::serve_web(&[]);
+    let host = host_of(&srv.url("browsers join at"));
+    let page = super::get_from(None, &host, "/");
+    assert!(page.starts_with("HTTP/1.1 200"));
+    assert!(
+        !page.contains("editor") && !page.contains("edit-text"),
+        "{page}"
+    );
+    let mut ws = super::socket_from("127.0.0.1", &host, "/ws");
+    for msg in [
+        json!({ "type": "hello", "version": 2, "name": "zed" }),
+        json!({ "type": "open", "name": "classic_stratego.yaml" }),
+        json!({ "type": "save", "name": "classic_stratego.yaml", "text": "x" }),
+    ] {
+        ws.send(tungstenite::Message::text(msg.to_string()))
+            .unwrap();
+    }
+    // The host knows no such messages: errors, and never a file.
+    let mut errors = 0;
+    while errors < 2 {
+        let m = ws.read().expect("a message");
+        let tungstenite::Message::Text(t) = m else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        assert!(v["type"] != "file" && v["type"] != "saved", "{v}");
+        if v["type"] == "error" {
+            errors += 1;
+        }
+    }
+    srv.say("quit");
 }
