@@ -575,3 +575,70 @@ fn play_by_url_has_no_editor() {
     }
     srv.say("quit");
 }
+
+#[test]
+fn a_kind_is_picked_from_the_palette_then_placed_by_a_click() {
+    let Some(mut b) = Browser::launch("a_kind_is_picked_from_the_palette_then_placed_by_a_click")
+    else {
+        return;
+    };
+    let (_srv, url) = web(&["tests/variants/two_supplies.yaml", "--seed", "1"]);
+    let page = b.open(&url, "");
+    b.wait(
+        &page,
+        "document.querySelectorAll('#buttons button.kind').length === 2",
+        20,
+    );
+    // No button per placement: one per kind, and every free cell lit.
+    assert_eq!(
+        b.eval(
+            &page,
+            "document.querySelectorAll('#buttons button.action').length"
+        ),
+        0
+    );
+    let kinds = b.eval(
+        &page,
+        "Array.from(document.querySelectorAll('#buttons button.kind')).map((b) => b.textContent)",
+    );
+    assert_eq!(kinds, json!(["Stone", "Tower"]));
+    assert_eq!(
+        b.eval(
+            &page,
+            "document.querySelectorAll('#board rect.place').length"
+        ),
+        16
+    );
+    // A cell where either kind may go does nothing until a kind is picked.
+    b.click(&page, "#board rect[data-cell=a1]");
+    assert_eq!(
+        b.eval(&page, "document.querySelector('#plies').textContent"),
+        json!("0 / 0")
+    );
+    b.click(&page, "#buttons button.kind[data-kind=T]");
+    b.wait(
+        &page,
+        "document.querySelector('#buttons button.kind.picked').dataset.kind === 'T'",
+        10,
+    );
+    b.click(&page, "#board rect[data-cell=a1]");
+    b.wait(&page, "document.querySelector('#plies').textContent === '1 / 1' && document.querySelector('#board g[data-cell=a1]')", 10);
+    // The kind stays picked for the next placement; another is one click.
+    b.click(&page, "#board rect[data-cell=b1]");
+    b.wait(&page, "document.querySelector('#plies').textContent === '2 / 2' && document.querySelector('#board g[data-cell=b1]')", 10);
+    b.click(&page, "#buttons button.kind[data-kind=S]");
+    b.wait(
+        &page,
+        "document.querySelector('#buttons button.kind.picked').dataset.kind === 'S'",
+        10,
+    );
+    b.click(&page, "#board rect[data-cell=c1]");
+    b.wait(&page, "document.querySelector('#plies').textContent === '3 / 3' && document.querySelector('#board g[data-cell=c1]')", 10);
+    let log = b.eval(&page, "document.querySelector('#log').textContent");
+    let log = log.as_str().unwrap();
+    for t in ["T@a1", "T@b1", "S@c1"] {
+        assert!(log.contains(t), "{t}: {log}");
+    }
+    let titles = b.eval(&page, "['a1', 'b1', 'c1'].map((c) => document.querySelector('#board g[data-cell=' + c + '] title').textContent)");
+    assert_eq!(titles, json!(["black tower", "white tower", "black stone"]));
+}

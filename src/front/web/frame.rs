@@ -17,8 +17,10 @@ const MAX_LOG: usize = 500;
 
 /// Legal action texts as the page plays them: moves (`from`, `to`, `text`:
 /// the page lights up `to` when `from` is selected), placements (`at`,
-/// `text`: a click on that cell plays it; two placements on one cell stay
-/// buttons, each naming its kind), jump sequences (`path`: the start and
+/// `text`: a click on that cell plays it; a placement that names its kind,
+/// `K@e4`, also has `kind` and `kind_name`, and where several kinds may go
+/// the page asks which first, from a palette; two placements on one cell
+/// that name no kind stay buttons), jump sequences (`path`: the start and
 /// every landing, `text`: the page lights up each next landing, or the
 /// last when only one sequence ends there) and buttons (everything else:
 /// choices, scripted actions, passes, draw offers), each with its text.
@@ -75,14 +77,32 @@ pub fn split_legal(engine: &Engine, texts: &[String], choosing: bool) -> Clicks 
         }
     }
     for &(at, t) in &places {
-        if places.iter().filter(|(b, _)| *b == at).count() == 1 {
-            c.places
-                .push(json!({ "at": board.cell_name(at), "text": t }));
-        } else {
-            c.buttons.push(t.clone());
+        let shared = places.iter().filter(|(b, _)| *b == at).count() > 1;
+        match (t.split_once('@'), shared) {
+            (None, false) => c
+                .places
+                .push(json!({ "at": board.cell_name(at), "text": t })),
+            (Some((kind, _)), _) => c.places.push(json!({
+                "at": board.cell_name(at),
+                "text": t,
+                "kind": kind,
+                "kind_name": kind_name(engine, kind),
+            })),
+            (None, true) => c.buttons.push(t.clone()),
         }
     }
     c
+}
+
+/// The name of the kind a placement's text names (`K@e4`: its letter, or
+/// the kind's name), for the page's palette.
+fn kind_name(engine: &Engine, named: &str) -> String {
+    engine
+        .variant
+        .kinds
+        .iter()
+        .find(|k| k.letter.as_deref() == Some(named) || k.name == named)
+        .map_or_else(|| named.to_string(), |k| k.display.clone())
 }
 
 /// The one direction every falling placement of the variant falls in
@@ -373,12 +393,15 @@ mod tests {
         ]
         .map(String::from);
         let c = split_legal(&s.engine, &texts, false);
+        let kinded = |at: &str, kind: &str, name: &str| json!({"at": at, "text": format!("{kind}@{at}"), "kind": kind, "kind_name": name});
         assert_eq!(
             c.places,
             vec![
                 json!({"at": "d3", "text": "d3"}),
-                json!({"at": "e4", "text": "S@e4"}),
-                json!({"at": "a1", "text": "x@a1"}),
+                kinded("e4", "S", "S"),
+                kinded("f5", "K", "K"),
+                kinded("f5", "Q", "Q"),
+                kinded("a1", "x", "x"),
             ]
         );
         assert_eq!(
@@ -388,8 +411,8 @@ mod tests {
                 json!({"path": ["c3", "e5"], "text": "c3xe5"}),
             ]
         );
-        // Two kinds placed on one cell: a button for each.
-        assert_eq!(c.buttons, vec!["pass", "z9xa1", "K@f5", "Q@f5"]);
+        // Two kinds placed on one cell: the palette says which.
+        assert_eq!(c.buttons, vec!["pass", "z9xa1"]);
         assert!(c.moves.is_empty());
         // The answers of a pending choice are buttons, cells or not.
         let answers = ["e3", "d6xb4xd2", "none"].map(String::from);

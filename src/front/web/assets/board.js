@@ -14,6 +14,7 @@ const Board = (() => {
   let moves = [];
   let places = [];
   let jumps = [];
+  let kind = null;       // the kind picked in the palette, to be placed
   let act = () => {};
 
   function el(tag, text, cls) {
@@ -73,7 +74,7 @@ const Board = (() => {
   function mark(svg) {
     svg.querySelectorAll(".selected, .target, .place, .via, .drop").forEach((e) => e.classList.remove("selected", "target", "place", "via", "drop"));
     if (!selected) {
-      for (const p of places) {
+      for (const p of places.filter((p) => !kind || p.kind === kind)) {
         cellsOf(svg, p.at).forEach((e) => e.classList.add("place"));
         for (const c of p.line || []) cellsOf(svg, c).forEach((e) => e.classList.add("drop"));
       }
@@ -103,7 +104,9 @@ const Board = (() => {
     }
     // A placement by its cell, or (a falling piece) by any empty cell it
     // falls through: a disc dropped into its column.
-    const place = places.find((p) => p.at === cell) || places.find((p) => (p.line || []).includes(cell));
+    const here = places.filter((p) => (p.at === cell || (p.line || []).includes(cell)) && (!kind || p.kind === kind));
+    // Several kinds may go there: the palette says which.
+    const place = here.length === 1 ? here[0] : null;
     if (place && !movable(cell)) return play(svg, place.text);
     selected = movable(cell) && selected !== cell ? cell : null;
     via = [];
@@ -132,11 +135,37 @@ const Board = (() => {
     q.textContent = frame.question || "";
     q.hidden = !frame.question;
     const box = document.getElementById("buttons");
-    box.replaceChildren(...(frame.buttons || []).map((label) => {
+    box.replaceChildren(...palette(svg), ...(frame.buttons || []).map((label) => {
       const b = el("button", label, "action");
       b.addEventListener("click", () => act(label));
       return b;
     }));
+  }
+
+  // Where placements name more than one kind (a hand, a supply of
+  // several kinds): a button per kind; the one picked lights up the cells
+  // it may go to, and a click on one places it.
+  function palette(svg) {
+    const kinds = [];
+    for (const p of places) if (p.kind && !kinds.some((k) => k.kind === p.kind)) kinds.push(p);
+    if (kinds.length < 2) {
+      kind = null;
+      return [];
+    }
+    if (!kinds.some((k) => k.kind === kind)) kind = null;
+    return kinds.map((k) => {
+      const b = el("button", k.kind_name || k.kind, "kind" + (k.kind === kind ? " picked" : ""));
+      b.dataset.kind = k.kind;
+      b.title = "place " + (k.kind_name || k.kind) + ": then click a lit cell";
+      b.addEventListener("click", () => {
+        kind = kind === k.kind ? null : k.kind;
+        selected = null;
+        via = [];
+        b.parentNode.querySelectorAll("button.kind").forEach((x) => x.classList.toggle("picked", x.dataset.kind === kind));
+        mark(svg);
+      });
+      return b;
+    });
   }
 
   // The captured piles and containers, and the counters, of a view. A
