@@ -506,6 +506,26 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
     );
     assert_eq!(std::fs::read_to_string(&script).unwrap(), lua);
 
+    // A rule error that shows only when the rules run: `check`'s random
+    // games find it, and it is marked at the script's line.
+    let boom = lua.replacen(
+        "function rules.resolve(attacker, defender)\n",
+        "function rules.resolve(attacker, defender)\n  local boom = attacker.nothing + 1\n",
+        1,
+    );
+    let line = boom.lines().position(|l| l.contains("local boom")).unwrap() + 1;
+    set_editor_text(&mut b, &page, &boom);
+    b.click(&page, "#edit-save");
+    let marked = b.wait(&page, "document.querySelector('#edit-diagnostics li') && document.querySelector('#edit-shadow .diag-line') && [document.querySelector('#edit-shadow .diag-line').dataset.line, document.querySelector('#edit-diagnostics li').textContent]", 20);
+    assert_eq!(marked[0], json!(line.to_string()), "{marked}");
+    assert!(
+        marked[1].as_str().unwrap().contains("rule error"),
+        "{marked}"
+    );
+    b.click(&page, "#edit-restore");
+    b.wait(&page, "!document.querySelector('#edit-text').value.includes('local boom') && !document.querySelector('#edit-shadow .diag-line')", 10);
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), lua);
+
     // YAML keys complete from the host's schema.
     open_in_editor(&mut b, &page, "classic_stratego.yaml");
     b.eval(&page, "(() => { const t = document.querySelector('#edit-text'); t.focus(); t.setSelectionRange(0, 0); })()");

@@ -282,27 +282,65 @@ impl Editor {
         versions: usize,
         text: Option<String>,
     ) -> Value {
-        let (diags, report) = match s.load_again() {
+        let (diags, report, loaded) = match s.load_again() {
             Err(e) => (
                 e.0,
                 format!(
                     "{} saved; the rules do not load, the old rules stay",
                     display_path(file)
                 ),
+                false,
             ),
-            Ok(engine) => match s.replay_under(engine) {
-                Ok(r) => (Vec::new(), s.report_text(&r)),
-                Err(e) => (Vec::new(), format!("saved; the old rules stay: {e}")),
-            },
+            Ok(engine) => {
+                // `check`'s random games, for the rule errors that show
+                // only when the rules run.
+                let path = engine.variant.path.display().to_string();
+                let overrides = s.variant_arg().1.to_vec();
+                let played = crate::front::cli::check::play_some(&path, &engine, &overrides);
+                let (diags, note) = match played {
+                    Ok(n) => (Vec::new(), format!("check: {n} random games played")),
+                    Err(m) => (vec![placed(&m)], format!("check: {m}")),
+                };
+                match s.replay_under(engine) {
+                    Ok(r) => (diags, format!("{}\n{note}", s.report_text(&r)), true),
+                    Err(e) => (
+                        diags,
+                        format!("saved; the old rules stay: {e}\n{note}"),
+                        false,
+                    ),
+                }
+            }
         };
         json!({
             "type": "saved",
             "name": name,
             "diagnostics": diagnostics_json(&diags),
             "report": report,
+            "loaded": loaded,
             "versions": versions,
             "text": text,
         })
+    }
+}
+
+/// A rule error of `check`'s games as a diagnostic, at the first
+/// `NAME.lua:LINE:` its message names (else at the top of no file).
+fn placed(message: &str) -> Diagnostic {
+    let at = message.match_indices(".lua:").find_map(|(i, _)| {
+        let start = message[..i]
+            .rfind(|c: char| c.is_whitespace() || c == '[' || c == '"' || c == '(')
+            .map_or(0, |j| j + 1);
+        let rest = &message[i + 5..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let line = digits.parse::<u64>().ok()?;
+        Some((message[start..i + 4].to_string(), line))
+    });
+    let (file, line) = at.unwrap_or_default();
+    Diagnostic {
+        file,
+        line: line.max(1),
+        column: 1,
+        message: message.to_string(),
     }
 }
 
@@ -352,6 +390,14 @@ mod tests {
             let e = resolve(&s, bad).unwrap_err();
             assert!(e.contains("not one of this variant's files"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_rule_error_is_placed_at_the_scripts_line() {
+        let d = placed("v.yaml: a random game (seed 1) hit a rule error at ply 3: scripts/x.lua:42: attempt to index nil");
+        assert_eq!((d.file.as_str(), d.line), ("scripts/x.lua", 42));
+        let d = placed("no place in it");
+        assert_eq!((d.file.as_str(), d.line), ("", 1));
     }
 
     #[test]

@@ -105,8 +105,8 @@ const Editor = (() => {
   // The problems of the file open: a list under the editor (a click goes
   // to the place) and marks on their lines.
   function showDiagnostics(all) {
-    const mine = (all || []).filter((d) => !current || !d.file || d.file === current.shown
-      || d.file.endsWith("/" + current.name.replace(/^(\.\.\/)+/, "")));
+    const base = (p) => p.split("/").pop();
+    const mine = (all || []).filter((d) => current && d.file && (d.file === current.shown || base(d.file) === base(current.name)));
     diagnostics = mine;
     const list = $("edit-diagnostics");
     list.replaceChildren(...(all || []).map((d) => {
@@ -221,7 +221,10 @@ const Editor = (() => {
       if (msg.text !== null && msg.text !== undefined) $("edit-text").value = msg.text;
       $("edit-restore").disabled = !msg.versions;
       showDiagnostics(msg.diagnostics);
-      state(msg.diagnostics.length ? "saved, with problems: the old rules stay" : "saved: " + msg.report.split("\n")[0], msg.diagnostics.length > 0);
+      const first = msg.report.split("\n")[0];
+      state(!msg.loaded ? "saved, with problems: the old rules stay"
+        : msg.diagnostics.length ? "saved and reloaded, but check found a rule error: " + first
+        : "saved: " + first, !msg.loaded || msg.diagnostics.length > 0);
     } else if (msg.type === "edit_error") {
       state(msg.message, true);
     }
