@@ -367,6 +367,9 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
         rules.as_str().unwrap().contains(first_heading.trim()),
         "{rules}"
     );
+    if let Some(path) = screenshot_path("web_rules.png") {
+        b.screenshot(&page, &path);
+    }
     assert!(!b
         .eval(&page, "document.querySelector('#board svg') !== null")
         .is_null());

@@ -155,7 +155,15 @@ pub fn board_parts(
 ) -> Value {
     let mut c = split_legal(engine, legal, view.pending.is_some());
     add_fall_lines(engine, view, &mut c.places);
+    // Declared containers whose count this viewer may not know.
+    let uncounted: Vec<&str> = view
+        .containers
+        .iter()
+        .filter(|c| c.items.is_none() && engine.variant.containers.iter().any(|d| d.name == c.name))
+        .map(|c| c.name.as_str())
+        .collect();
     json!({
+        "uncounted": uncounted,
         "svg": Svg::new(engine).render_svg(view, last),
         "moves": c.moves,
         "places": c.places,

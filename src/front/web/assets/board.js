@@ -172,7 +172,7 @@ const Board = (() => {
   // container says how many it holds (pieces and items, as this viewer may
   // count them) and what of it this viewer knows: faces by name, the rest
   // as face down.
-  function drawSide(view) {
+  function drawSide(view, uncounted) {
     const piles = document.getElementById("containers");
     piles.replaceChildren(...(view.containers || []).map((c) => {
       const names = c.pieces.map((p) => (p.kind || "?") + (c.owner ? "" : " (" + p.owner + ")"));
@@ -185,6 +185,11 @@ const Board = (() => {
       if (hidden) parts.push(hidden + " face down");
       const count = c.pieces.length + items.length;
       const title = c.name + (c.owner ? " (" + c.owner + ")" : "");
+      if ((uncounted || []).includes(c.name) && !c.pieces.length) {
+        const li = el("li", title + ": how many is hidden from this view");
+        li.dataset.container = c.name;
+        return li;
+      }
       const li = el("li", title + ": " + (count ? count + " — " + parts.join(", ") : "empty"));
       li.dataset.container = c.name;
       if (c.owner) li.dataset.owner = c.owner;

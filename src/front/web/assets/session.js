@@ -38,7 +38,7 @@
     $("watching").hidden = !f.watching;
     $("plies").textContent = f.ply + " / " + f.plies;
     Board.draw(f, (text) => send({ type: "act", text }));
-    Board.drawSide(v);
+    Board.drawSide(v, f.uncounted);
     $("log").replaceChildren(...f.log.map((e) => {
       const li = Board.el("li", e.text);
       li.value = e.ply;
@@ -62,18 +62,32 @@
   function drawRules(text) {
     const out = [];
     let list = null;
+    let table = null;
+    const plain = (t) => t.replace(/\*\*|`/g, "").replace(/^\*(.*)\*$/, "$1");
     for (const line of text.split("\n")) {
       const h = /^(#{1,4})\s+(.*)$/.exec(line);
       const li = /^\s*[-*]\s+(.*)$/.exec(line);
+      if (/^\s*\|/.test(line)) {
+        list = null;
+        const cells = line.trim().replace(/^\||\|$/g, "").split("|").map((c) => plain(c.trim()));
+        if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
+        if (!table) { table = Board.el("table", null, "rules-table"); out.push(table); }
+        const row = Board.el("tr");
+        const tag = table.rows.length ? "td" : "th";
+        row.append(...cells.map((c) => Board.el(tag, c)));
+        table.append(row);
+        continue;
+      }
+      table = null;
       if (h) {
         list = null;
         out.push(Board.el("h" + Math.min(6, h[1].length + 2), h[2]));
       } else if (li) {
         if (!list) { list = Board.el("ul"); out.push(list); }
-        list.append(Board.el("li", li[1].replace(/\*\*|`/g, "")));
+        list.append(Board.el("li", plain(li[1])));
       } else if (line.trim()) {
         list = null;
-        out.push(Board.el("p", line.replace(/\*\*|`/g, "")));
+        out.push(Board.el("p", plain(line)));
       } else {
         list = null;
       }
