@@ -478,6 +478,16 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
     b.insert_text(&page, "g:pl");
     let offered = b.wait(&page, "!document.querySelector('#edit-completions').hidden && Array.from(document.querySelectorAll('#edit-completions li')).map((l) => l.firstChild.textContent).join(',')", 10);
     assert!(offered.as_str().unwrap().contains("player"), "{offered}");
+    // And the hooks a script may define, with their arguments.
+    b.insert_text(&page, "\nrules.st");
+    let offered = b.wait(&page, "!document.querySelector('#edit-completions').hidden && document.querySelector('#edit-completions li').textContent", 10);
+    assert!(
+        offered
+            .as_str()
+            .unwrap()
+            .starts_with("strike function rules.strike(g: Game"),
+        "{offered}"
+    );
     set_editor_text(
         &mut b,
         &page,

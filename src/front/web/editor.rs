@@ -184,6 +184,22 @@ fn lua_methods() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The hooks a script may define on `rules`, each with its arguments.
+fn lua_hooks() -> Vec<(String, String)> {
+    let Some(start) = LUA_TYPES.find("export type Rules = {") else {
+        return Vec::new();
+    };
+    let body = &LUA_TYPES[start..];
+    let body = &body[..body.find("\n}").unwrap_or(body.len())];
+    body.lines()
+        .filter_map(|l| {
+            let (name, sig) = l.trim().split_once(": ((")?;
+            let args = sig.split_once(')').map_or("", |(a, _)| a);
+            Some((name.to_string(), format!("function rules.{name}({args})")))
+        })
+        .collect()
+}
+
 impl Editor {
     /// The list of files, the completions and the limits (`files`).
     pub fn files(&self, s: &Session) -> Value {
@@ -206,6 +222,7 @@ impl Editor {
             "files": files,
             "yaml_keys": yaml_keys(),
             "lua_methods": lua_methods(),
+            "lua_hooks": lua_hooks(),
             "max_bytes": MAX_EDIT_BYTES,
         })
     }
@@ -412,5 +429,11 @@ mod tests {
             .iter()
             .any(|(m, sig)| m == "ply" && sig == "g:ply() -> number"));
         assert!(methods.len() > 20, "{methods:?}");
+        let hooks = lua_hooks();
+        assert!(
+            hooks.iter().any(|(h, sig)| h == "strike"
+                && sig == "function rules.strike(g: Game, attacker: Piece, defender: Piece, action: Action)"),
+            "{hooks:?}"
+        );
     }
 }

@@ -1,8 +1,8 @@
 // The rule editor of the session page: the variant's YAML and Lua in a
 // textarea over a highlighted copy of its text (hand-written, no library),
 // the load's problems marked at their line and column, completion of YAML
-// keys (from the host's schema) and `g:` methods (from the Lua API's
-// declarations), save (which reloads the game in place) and restore. The
+// keys (from the host's schema), `g:` methods and `rules.` hooks (from the
+// Lua API's declarations), save (which reloads the game in place) and restore. The
 // host decides which files may be opened; the page only names them.
 "use strict";
 
@@ -12,6 +12,7 @@ const Editor = (() => {
   let files = [];
   let yamlKeys = [];
   let luaMethods = [];
+  let luaHooks = [];
   let current = null;      // { name, shown, lang }
   let diagnostics = [];    // of the current file: { line, column, message }
   let offered = [];        // the completions shown
@@ -136,6 +137,8 @@ const Editor = (() => {
     const line = before.slice(before.lastIndexOf("\n") + 1);
     if (current && current.lang === "lua") {
       const m = /g:(\w*)$/.exec(line);
+      const r = /rules\.(\w*)$/.exec(line);
+      if (r) return { word: r[1], items: luaHooks.filter(([n]) => n.startsWith(r[1]) && n !== r[1]).map(([n, sig]) => ({ text: n, doc: sig })) };
       if (!m) return { word: "", items: [] };
       return { word: m[1], items: luaMethods.filter(([n]) => n.startsWith(m[1])).map(([n, sig]) => ({ text: n, doc: sig })) };
     }
@@ -199,6 +202,7 @@ const Editor = (() => {
       files = msg.files;
       yamlKeys = msg.yaml_keys || [];
       luaMethods = msg.lua_methods || [];
+      luaHooks = msg.lua_hooks || [];
       const sel = $("edit-file");
       sel.replaceChildren(...files.map((f) => {
         const o = Board.el("option", f.name + (f.own ? "" : " (folder)"));
