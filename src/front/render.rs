@@ -76,7 +76,7 @@ impl<'e> Svg<'e> {
             let Some(p) = cell else { continue };
             let (x, y) = pos(c);
             out.push_str(&piece_svg(
-                self,
+                self.engine,
                 p,
                 &self.engine.variant.board.cell_name(c as u16),
                 x,

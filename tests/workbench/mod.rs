@@ -152,8 +152,7 @@ fn lost_islands_tiles_stones_and_bags_are_drawn_as_the_state_holds_them() {
     // What the state holds, as the omniscient REPL shows it.
     let mut s = sandtable::front::session::Session::new("lost_island", &[], 4).unwrap();
     let show = s.execute("show all").unwrap().0;
-    let view = s
-        .engine
+    let view = sandtable::record::view::Views::new(&s.engine)
         .view(&s.state, sandtable::record::view::Viewer::Omniscient);
     let count = |value: &str| {
         view.marks
