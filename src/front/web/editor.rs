@@ -205,6 +205,7 @@ impl Editor {
     pub fn files(&self, s: &Session) -> Value {
         let dir = folder(s).canonicalize().unwrap_or_default();
         let own = own_files(s);
+        let main = s.engine.variant.path.canonicalize().ok();
         let files: Vec<Value> = listed(s)
             .iter()
             .map(|f| {
@@ -213,6 +214,7 @@ impl Editor {
                     "shown": display_path(f),
                     "lang": language(f),
                     "own": own.contains(f),
+                    "main": main.as_ref() == Some(f),
                     "versions": self.previous.get(f).map_or(0, Vec::len),
                 })
             })
@@ -407,6 +409,31 @@ mod tests {
             let e = resolve(&s, bad).unwrap_err();
             assert!(e.contains("not one of this variant's files"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_child_variant_opens_first_and_its_base_may_be_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/othello.yaml");
+        let child = dir.path().join("child.yaml");
+        std::fs::write(
+            &child,
+            format!("extends: {}\nname: Child\n", base.display()),
+        )
+        .unwrap();
+        let s = Session::new(child.to_str().unwrap(), &[], 1).unwrap();
+        let files = Editor::default().files(&s);
+        let files = files["files"].as_array().unwrap();
+        let main: Vec<&Value> = files.iter().filter(|f| f["main"] == true).collect();
+        assert_eq!(main.len(), 1);
+        assert_eq!(main[0]["name"], "child.yaml");
+        let base_name = files
+            .iter()
+            .find(|f| f["name"].as_str().unwrap().ends_with("othello.yaml"))
+            .expect("the base is listed");
+        assert_eq!(base_name["own"], true);
+        assert!(resolve(&s, base_name["name"].as_str().unwrap()).is_ok());
+        assert!(resolve(&s, "../../etc/passwd").is_err());
     }
 
     #[test]

@@ -209,7 +209,9 @@ const Editor = (() => {
         o.value = f.name;
         return o;
       }));
-      if (!current && files.length) open(files[0].name);
+      // The variant's own YAML first (not a base it extends).
+      const first = files.find((f) => f.main) || files[0];
+      if (!current && first) open(first.name);
     } else if (msg.type === "file") {
       current = { name: msg.name, shown: msg.shown, lang: msg.lang };
       $("edit-file").value = msg.name;
