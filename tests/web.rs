@@ -3,7 +3,9 @@
 //! and headless Chromium playing by clicks, answering a choice by its
 //! button, seeing a reload's report, and three clients (two browsers and
 //! `join`) sharing one game with no page holding what its player does not
-//! know. Without Chromium the browser tests are skipped (see `browser`).
+//! know; the designer's workbench (issue 35: readable pieces, what the
+//! state holds drawn, a phone, the rule editor) is in `workbench`.
+//! Without Chromium the browser tests are skipped (see `browser`).
 
 mod browser;
 mod common;
