@@ -43,6 +43,9 @@ impl Origins {
                 if p.value.count.is_some() {
                     set(format!("pieces.{k}.count"));
                 }
+                if p.value.image.is_some() {
+                    set(format!("pieces.{k}.image"));
+                }
             }
         }
         for k in raw.setup.zones.keys() {
@@ -218,6 +221,7 @@ fn merge_piece(b: Spanned<RawPiece>, p: Spanned<RawPiece>) -> Spanned<RawPiece> 
             custody: c.custody.or(b.custody),
             barred: c.barred.or(b.barred),
             no_stop: c.no_stop.or(b.no_stop),
+            image: c.image.or(b.image),
             attrs,
         },
         referenced: p.referenced,

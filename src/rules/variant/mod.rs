@@ -26,6 +26,7 @@ pub struct Token {
 mod child;
 mod diagnostic;
 pub mod flow;
+pub mod image;
 mod joint;
 mod kinds;
 mod load;

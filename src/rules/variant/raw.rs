@@ -393,6 +393,14 @@ pub(super) struct RawPiece {
     #[serde(default)]
     #[schemars(with = "Option<Vec<String>>")]
     pub(super) no_stop: Option<Spanned<Vec<String>>>,
+    /// The kind's picture on the board in a browser: an SVG file, its path
+    /// relative to the file that names it (a child variant inherits its
+    /// base's images and may replace one). Its shapes are filled with the
+    /// owner's colour and outlined in the ink that contrasts with it; at most
+    /// 64 KB, plain shapes only (no scripts, styles, events or links).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub(super) image: Option<Spanned<String>>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,

@@ -40,6 +40,7 @@ pub(super) fn validate(
     let mut cx = Ctx {
         file: shown.len() - 1,
         files: shown,
+        paths: files.clone(),
         origins,
         diags: override_errors,
         options: &options,
@@ -154,6 +155,8 @@ fn show_order(order: &[String], kinds: &[super::Kind]) -> Vec<usize> {
 /// problems found so far, and the options (for `$option` values).
 struct Ctx<'a> {
     files: Vec<String>,
+    /// The files themselves (to find what they name beside them).
+    paths: Vec<PathBuf>,
     origins: Origins,
     /// The file the current item came from (set before checking it).
     file: usize,
