@@ -398,4 +398,69 @@ mod tests {
             view.cell_counters.len()
         );
     }
+
+    #[test]
+    fn a_kind_with_an_image_is_drawn_in_its_owners_colours() {
+        use crate::front::palette::contrast;
+        let e = Engine::load("chess", &[]).unwrap();
+        let s = e.new_game(1, &[]);
+        let svg = Svg::new(&e).render_svg(&Views::new(&e).view(&s, Viewer::Omniscient), None);
+        // One symbol per kind on the board, the shapes as checked at load.
+        assert_eq!(svg.matches("<symbol id=").count(), 6, "{svg}");
+        let king = &svg[svg.find("<symbol id=\"piece-king\"").unwrap()..];
+        let king = &king[..king.find("</symbol>").unwrap()];
+        assert!(
+            king.starts_with("<symbol id=\"piece-king\" viewBox=\"0 0 45 45\"><path d="),
+            "{king}"
+        );
+        assert!(
+            !king.contains("title") && !king.contains("fill=\"#"),
+            "{king}"
+        );
+        assert_eq!(
+            piece(&svg, "e1"),
+            "<g data-cell=\"e1\" class=\"piece image\"><title>white king</title><use href=\"#piece-king\" x=\"219\" y=\"363\" width=\"42\" height=\"42\" fill=\"#f4f6f7\" stroke=\"#1c2833\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
+        );
+        for cell in ["e1", "e8", "a2", "b7"] {
+            let g = piece(&svg, cell);
+            assert!(!g.contains("<text"), "{g}");
+            let attr = |a: &str| {
+                let at = g.find(&format!(" {a}=\"")).unwrap() + a.len() + 3;
+                g[at..at + 7].to_string()
+            };
+            let (fill, stroke) = (attr("fill"), attr("stroke"));
+            assert!(contrast(&fill, &stroke) >= 4.5, "{cell}: {fill} {stroke}");
+        }
+        // Text boards are unchanged: the letters.
+        let text = Views::new(&e).render(&Views::new(&e).view(&s, Viewer::Omniscient), None);
+        assert!(text.contains('K') && !text.contains("<"), "{text}");
+    }
+
+    #[test]
+    fn a_piece_the_viewer_does_not_know_shows_its_back_and_never_its_image() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/variants/hidden_images.yaml"
+        );
+        let e = Engine::load(path, &[]).unwrap();
+        let s = e.new_game(1, &[]);
+        let blue = Views::new(&e)
+            .viewer_or(Some("blue"), Viewer::Omniscient)
+            .unwrap();
+        let svg = Svg::new(&e).render_svg(&Views::new(&e).view(&s, blue), None);
+        for cell in ["a1", "b1", "c1", "d1"] {
+            let g = piece(&svg, cell);
+            assert!(
+                g.contains("red piece (unknown)") && g.contains(">?</text>"),
+                "{g}"
+            );
+            assert!(!g.contains("<use"), "{g}");
+        }
+        // Blue's own King and Guard are pictures: two uses, two symbols.
+        assert_eq!(svg.matches("<use ").count(), 2, "{svg}");
+        assert_eq!(svg.matches("<symbol ").count(), 2, "{svg}");
+        // Seen by all, both sides' Kings and Guards are pictures.
+        let all = Svg::new(&e).render_svg(&Views::new(&e).view(&s, Viewer::Omniscient), None);
+        assert_eq!(all.matches("<use ").count(), 4, "{all}");
+    }
 }

@@ -224,8 +224,9 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     }
 }
 
-/// The kind's `image:`, read from beside the file that names it (and,
-/// like scripts, from the variant's folder tree or the bundled folders).
+/// The kind's `image:`, read from beside the file that names it, else from
+/// the bundled variants' folder; like scripts, it must lie in the variant's
+/// folder tree or the bundled folders.
 fn image(name: &str, p: &RawPiece, cx: &mut Ctx) -> Option<PieceImage> {
     use crate::rules::variant::load::{allowed, outside, variant_tree};
     let img = p.image.as_ref()?;
@@ -233,7 +234,13 @@ fn image(name: &str, p: &RawPiece, cx: &mut Ctx) -> Option<PieceImage> {
     let dir = cx.paths[cx.file]
         .parent()
         .unwrap_or(std::path::Path::new("."));
-    let path = dir.join(&img.value);
+    let mut path = dir.join(&img.value);
+    if !path.is_file() {
+        // As with `extends`, the bundled variants' folder next: a copy of
+        // a bundled variant keeps its pictures.
+        let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+        path = bundled.join(&img.value);
+    }
     let tree = variant_tree(cx.paths.last().map_or(dir, |p| p.as_path()));
     let found = if !path.is_file() {
         Err(format!("image `{}` not found", img.value))
