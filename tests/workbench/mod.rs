@@ -14,18 +14,28 @@ use super::browser::{screenshot_path, Browser, Page};
 use super::{copy_dir, host_of, next_of, socket, web};
 
 /// The contrast of every piece's letter on its face, from the computed
-/// fills: `[cell, ratio, letter, face]` for each piece on the board.
+/// fills: `[cell, ratio, letter, face, edge]` for each piece on the board.
+/// A piece drawn as its kind's picture (`<use>`) is measured by the
+/// picture's fill against its outline, and `edge` is how well the picture
+/// (its fill or its outline, the better) stands out from its cell.
 const CONTRASTS: &str = r#"(() => {
   const rgb = (c) => (c.match(/\d+(\.\d+)?/g) || [0, 0, 0]).slice(0, 3).map(Number);
   const lum = (c) => {
     const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
+  const ratio = (x, y) => { const [a, b] = [lum(x), lum(y)]; return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); };
   return Array.from(document.querySelectorAll('#board g.piece')).map((g) => {
+    const cell = g.getAttribute('data-cell');
+    const use = g.querySelector('use');
+    if (use) {
+      const face = getComputedStyle(use).fill, line = getComputedStyle(use).stroke;
+      const under = getComputedStyle(document.querySelector('#board rect[data-cell="' + cell + '"]')).fill;
+      return [cell, ratio(face, line), line, face, Math.max(ratio(face, under), ratio(line, under))];
+    }
     const face = getComputedStyle(g.querySelector('rect')).fill;
     const letter = getComputedStyle(g.querySelector('text')).fill;
-    const [a, b] = [lum(face), lum(letter)];
-    return [g.getAttribute('data-cell'), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), letter, face];
+    return [cell, ratio(face, letter), letter, face, 21];
   });
 })()"#;
 
@@ -63,6 +73,11 @@ fn assert_contrast(b: &mut Browser, page: &Page, what: &str) -> usize {
             ratio >= 4.5,
             "{what}: the piece on {c} reads at {ratio:.2}:1"
         );
+        let edge = c[4].as_f64().unwrap();
+        assert!(
+            edge >= 3.0,
+            "{what}: the picture on {c} stands out at {edge:.2}:1"
+        );
     }
     all.len()
 }
@@ -92,6 +107,22 @@ fn every_bundled_variants_pieces_read_at_a_glance() {
         run_and_redraw(&mut b, &page, "random 6");
         let seen = assert_contrast(&mut b, &page, &name);
         assert!(seen > 0, "{name}: no piece on the board");
+        // Kinds that declare a picture are drawn as it, one symbol each.
+        let pictures = e.variant.kinds.iter().filter(|k| k.image.is_some()).count();
+        let drawn = b.eval(
+            &page,
+            "document.querySelectorAll('#board g.piece use').length",
+        );
+        let symbols = b.eval(&page, "document.querySelectorAll('#board symbol').length");
+        assert_eq!(
+            pictures > 0,
+            drawn.as_u64().unwrap() > 0,
+            "{name}: {drawn} pictures"
+        );
+        assert!(
+            symbols.as_u64().unwrap() as usize <= pictures,
+            "{name}: {symbols}"
+        );
         if let Some(path) = screenshot_path(&format!("variant_{name}.png")) {
             b.screenshot(&page, &path);
         }
