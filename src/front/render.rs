@@ -143,8 +143,10 @@ fn caption_svg(caption: &str, w: usize, h: usize) -> String {
 /// ink so that light colours stand out from the board. A piece the viewer
 /// does not know shows `?` on a dashed outline.
 fn piece_svg(e: &Engine, p: &ViewPiece, cell: &str, x: usize, y: usize) -> String {
-    if let Some(k) = p.kind.as_deref().filter(|k| image_of(e, k).is_some()) {
-        return image_piece_svg(e, p, k, cell, x, y);
+    if let Some(k) = p.kind.as_deref() {
+        if let Some((i, _)) = image_of(e, k) {
+            return image_piece_svg(e, p, k, i, cell, x, y);
+        }
     }
     let fill = player_colour(&e.variant, &p.owner);
     let ink = ink_on(&fill);
@@ -170,39 +172,34 @@ fn piece_svg(e: &Engine, p: &ViewPiece, cell: &str, x: usize, y: usize) -> Strin
     )
 }
 
-/// The image of the kind named `kind`, if its variant declares one.
-fn image_of<'e>(e: &'e Engine, kind: &str) -> Option<&'e PieceImage> {
-    e.variant
-        .kinds
-        .iter()
-        .find(|k| k.name == kind)
-        .and_then(|k| k.image.as_ref())
+/// The image of the kind named `kind`, if its variant declares one, and
+/// the kind's index (its symbol's id, `piece-N`: a kind's name is not
+/// trusted inside an attribute).
+fn image_of<'e>(e: &'e Engine, kind: &str) -> Option<(usize, &'e PieceImage)> {
+    let i = e.variant.kinds.iter().position(|k| k.name == kind)?;
+    e.variant.kinds[i].image.as_ref().map(|img| (i, img))
 }
 
-/// The `<symbol id="piece-KIND">` of every kind with an image that the
+/// The `<symbol id="piece-N">` of every kind with an image that the
 /// viewer knows on the board (a piece the viewer does not know shows its
 /// back, so its kind's image is not sent either).
 fn image_defs(e: &Engine, view: &View) -> String {
-    let mut kinds: Vec<&str> = view
+    let mut kinds: Vec<(usize, &PieceImage)> = view
         .cells
         .iter()
         .flatten()
-        .filter_map(|p| p.kind.as_deref())
-        .filter(|k| image_of(e, k).is_some())
+        .filter_map(|p| image_of(e, p.kind.as_deref()?))
         .collect();
-    kinds.sort_unstable();
-    kinds.dedup();
+    kinds.sort_unstable_by_key(|(i, _)| *i);
+    kinds.dedup_by_key(|(i, _)| *i);
     if kinds.is_empty() {
         return String::new();
     }
     let mut out = String::from("<defs>");
-    for k in kinds {
-        let img = image_of(e, k).expect("filtered");
+    for (i, img) in kinds {
         out.push_str(&format!(
-            "<symbol id=\"piece-{}\" viewBox=\"{}\">{}</symbol>",
-            escape(k),
-            img.view_box,
-            img.body
+            "<symbol id=\"piece-{i}\" viewBox=\"{}\">{}</symbol>",
+            img.view_box, img.body
         ));
     }
     out.push_str("</defs>\n");
@@ -217,6 +214,7 @@ fn image_piece_svg(
     e: &Engine,
     p: &ViewPiece,
     kind: &str,
+    id: usize,
     cell: &str,
     x: usize,
     y: usize,
@@ -224,9 +222,8 @@ fn image_piece_svg(
     let fill = player_colour(&e.variant, &p.owner);
     let ink = ink_on(&fill);
     format!(
-        "<g data-cell=\"{cell}\" class=\"piece image\"><title>{} {}</title><use href=\"#piece-{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"{ink}\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/></g>\n",
+        "<g data-cell=\"{cell}\" class=\"piece image\"><title>{} {}</title><use href=\"#piece-{id}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"{ink}\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/></g>\n",
         escape(&p.owner),
-        escape(kind),
         escape(kind),
         x + 3,
         y + 3,
@@ -407,10 +404,10 @@ mod tests {
         let svg = Svg::new(&e).render_svg(&Views::new(&e).view(&s, Viewer::Omniscient), None);
         // One symbol per kind on the board, the shapes as checked at load.
         assert_eq!(svg.matches("<symbol id=").count(), 6, "{svg}");
-        let king = &svg[svg.find("<symbol id=\"piece-king\"").unwrap()..];
+        let king = &svg[svg.find("<symbol id=\"piece-0\"").unwrap()..];
         let king = &king[..king.find("</symbol>").unwrap()];
         assert!(
-            king.starts_with("<symbol id=\"piece-king\" viewBox=\"0 0 45 45\"><path d="),
+            king.starts_with("<symbol id=\"piece-0\" viewBox=\"0 0 45 45\"><path d="),
             "{king}"
         );
         assert!(
@@ -419,7 +416,7 @@ mod tests {
         );
         assert_eq!(
             piece(&svg, "e1"),
-            "<g data-cell=\"e1\" class=\"piece image\"><title>white king</title><use href=\"#piece-king\" x=\"219\" y=\"363\" width=\"42\" height=\"42\" fill=\"#f4f6f7\" stroke=\"#1c2833\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
+            "<g data-cell=\"e1\" class=\"piece image\"><title>white king</title><use href=\"#piece-0\" x=\"219\" y=\"363\" width=\"42\" height=\"42\" fill=\"#f4f6f7\" stroke=\"#1c2833\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
         );
         for cell in ["e1", "e8", "a2", "b7"] {
             let g = piece(&svg, cell);
