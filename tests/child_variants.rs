@@ -130,3 +130,72 @@ fn option_values_the_base_cannot_take_are_named_in_the_child() {
         "{out}"
     );
 }
+
+#[test]
+fn piece_images_are_checked_at_their_line_and_a_child_may_replace_one() {
+    let child = "name: Child\nextends: chess\npieces:\n  king: { image: img/evil.svg }\n  queen: { image: img/missing.svg }\n  rook: { image: img/big.svg }\n  bishop: { image: img/ring.txt }\n  knight: { image: /etc/passwd }\n  pawn: { image: img/own_colour.svg }\n";
+    let dir = with_child(child);
+    let img = dir.path().join("variants/img");
+    std::fs::create_dir(&img).unwrap();
+    let ring = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\"><circle cx=\"5\" cy=\"5\" r=\"4\"/></svg>";
+    std::fs::write(img.join("ring.svg"), ring).unwrap();
+    std::fs::write(img.join("ring.txt"), ring).unwrap();
+    std::fs::write(
+        img.join("evil.svg"),
+        "<svg viewBox=\"0 0 10 10\"><circle r=\"4\"/><script>fetch('/steal')</script></svg>",
+    )
+    .unwrap();
+    std::fs::write(
+        img.join("own_colour.svg"),
+        "<svg viewBox=\"0 0 10 10\"><circle r=\"4\" fill=\"#fff\"/></svg>",
+    )
+    .unwrap();
+    let big = format!(
+        "<svg viewBox=\"0 0 10 10\">{}</svg>",
+        "<circle r=\"4\"/>".repeat(5000)
+    );
+    std::fs::write(img.join("big.svg"), big).unwrap();
+    let o = run(dir.path(), &["check", "variants/child.yaml"]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    for (line, why) in [
+        (
+            4,
+            "piece `king`: image `img/evil.svg`: `<script>` is not allowed",
+        ),
+        (5, "piece `queen`: image `img/missing.svg` not found"),
+        (
+            6,
+            "piece `rook`: image `img/big.svg` is 75031 bytes; an image may have at most 65536",
+        ),
+        (
+            7,
+            "piece `bishop`: image `img/ring.txt` is not an .svg file",
+        ),
+        (8, "piece `knight`: image `/etc/passwd` lies outside"),
+        (9, "`fill=\"#fff\"`: shapes take the owner's colours"),
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("variants/child.yaml:{line}:")) && l.contains(why)),
+            "line {line}: {why}\n{out}"
+        );
+    }
+    // A good picture replaces the base's; the other kinds keep theirs.
+    std::fs::write(
+        dir.path().join("variants/child.yaml"),
+        "name: Child\nextends: chess\npieces:\n  king: { image: img/ring.svg }\n",
+    )
+    .unwrap();
+    let e = sandtable::engine::Engine::load(
+        dir.path().join("variants/child.yaml").to_str().unwrap(),
+        &[],
+    )
+    .unwrap();
+    let image = |k: &str| {
+        let kind = e.variant.kinds.iter().find(|x| x.name == k).unwrap();
+        kind.image.clone().unwrap()
+    };
+    assert_eq!(image("king").body, "<circle cx=\"5\" cy=\"5\" r=\"4\"/>");
+    assert_eq!(image("queen").view_box, "0 0 45 45");
+}

@@ -444,27 +444,27 @@ fn check_names_the_line_and_column_of_a_bad_freeze_or_suicide() {
         "freezes: { kinds: [immobiliser] }",
     );
     assert!(
-        e.contains("ultima.yaml:75:14:")
+        e.contains("ultima.yaml:77:14:")
             && e.contains("`freezes.kinds` names `immobiliser`, which is no piece kind"),
         "{e}"
     );
     let e = load_edited("enabled: $pure_immobilizer", "enabled: $pure");
     assert!(
-        e.contains("ultima.yaml:61:22:") && e.contains("unknown option `pure`"),
+        e.contains("ultima.yaml:62:22:") && e.contains("unknown option `pure`"),
         "{e}"
     );
     let e = load_edited("not kind king]", "not kind kings]");
     assert!(
-        e.contains("ultima.yaml:84:49:") && e.contains("`kings` is no piece kind"),
+        e.contains("ultima.yaml:86:49:") && e.contains("`kings` is no piece kind"),
         "{e}"
     );
     let e = load_edited("near: all", "near: sideways");
     assert!(e.contains("unknown direction set `sideways`"), "{e}");
     let e = load_edited("enabled: $suicide", "enabled: 3");
-    assert!(e.contains("ultima.yaml:87:14:"), "{e}");
+    assert!(e.contains("ultima.yaml:89:14:"), "{e}");
     let e = load_edited("where: [frozen,", "where: [frozn,");
     assert!(
-        e.contains("ultima.yaml:84:41:") && e.contains("unknown condition `frozn`"),
+        e.contains("ultima.yaml:86:41:") && e.contains("unknown condition `frozn`"),
         "{e}"
     );
 }

@@ -3,10 +3,13 @@
 //! and headless Chromium playing by clicks, answering a choice by its
 //! button, seeing a reload's report, and three clients (two browsers and
 //! `join`) sharing one game with no page holding what its player does not
-//! know. Without Chromium the browser tests are skipped (see `browser`).
+//! know; the designer's workbench (issue 35: readable pieces, what the
+//! state holds drawn, a phone, the rule editor) is in `workbench`.
+//! Without Chromium the browser tests are skipped (see `browser`).
 
 mod browser;
 mod common;
+mod workbench;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -262,7 +265,9 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     send(&mut ws, r#"{"type":"goto","ply":99}"#);
     send(
         &mut ws,
-        &format!(r#"{{"type":"command","line":"{}"}}"#, "x".repeat(40_000)),
+        // (The session page takes files from its editor: up to about
+        // 400 KB a message.)
+        &format!(r#"{{"type":"command","line":"{}"}}"#, "x".repeat(500_000)),
     );
     let e = next_of(&mut ws, "error");
     assert!(e["message"].as_str().unwrap().contains("too large"), "{e}");

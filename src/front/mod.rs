@@ -4,6 +4,7 @@ pub mod charts;
 pub mod cli;
 pub mod clock;
 pub mod net;
+pub mod palette;
 pub mod placement;
 pub mod render;
 pub mod report;

@@ -315,6 +315,15 @@ impl Browser {
         }
     }
 
+    /// Types `text` where the page's focus is, as a keyboard would.
+    pub fn insert_text(&mut self, page: &Page, text: &str) {
+        self.call(
+            Some(page.session.as_str()),
+            "Input.insertText",
+            json!({ "text": text }),
+        );
+    }
+
     /// The page's whole DOM as HTML (the SVG included).
     pub fn html(&mut self, page: &Page) -> String {
         let v = self.eval(page, "document.documentElement.outerHTML");
@@ -336,6 +345,23 @@ impl Browser {
 }
 
 impl Browser {
+    /// Sets the page's window to `width` by `height` CSS pixels, as a
+    /// phone's (`mobile`: the viewport meta tag is obeyed, touch is on)
+    /// or a desktop's.
+    pub fn resize(&mut self, page: &Page, width: u32, height: u32, mobile: bool) {
+        let s = Some(page.session.as_str());
+        self.call(
+            s,
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": if mobile { 2 } else { 1 }, "mobile": mobile }),
+        );
+        self.call(
+            s,
+            "Emulation.setTouchEmulationEnabled",
+            json!({ "enabled": mobile }),
+        );
+    }
+
     /// Writes a PNG of the whole page, below the window's bottom too.
     pub fn screenshot_page(&mut self, page: &Page, path: &Path) {
         let size = self.eval(

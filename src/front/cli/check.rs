@@ -62,7 +62,7 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
 /// or answers nonsense is found before anyone plays. Returns how many games
 /// were played, or the first rule error with the option set and seed that
 /// found it.
-fn play_some(
+pub(crate) fn play_some(
     variant: &str,
     engine: &Engine,
     overrides: &[(String, String)],

@@ -6,7 +6,7 @@
 //! `editor`).
 
 mod bench;
-mod check;
+pub(crate) mod check;
 mod editor;
 mod play;
 mod play_setup;

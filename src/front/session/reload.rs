@@ -39,6 +39,25 @@ impl Session {
         self.replay_under(engine)
     }
 
+    /// The session's variant read again from its files under the session's
+    /// options, the game untouched: the load's problems, each at its file,
+    /// line and column, when it fails.
+    pub fn load_again(&self) -> Result<Engine, crate::rules::variant::LoadError> {
+        let path = self.engine.variant.path.display().to_string();
+        Engine::load(&path, &self.overrides)
+    }
+
+    /// The problems of the variant's own YAML if it held `text` (read as
+    /// if at its path, under the session's options): the schema's and the
+    /// validation's, which need no script to run. None when it loads.
+    pub fn check_variant_text(&self, text: &str) -> Vec<crate::rules::variant::Diagnostic> {
+        let path = &self.engine.variant.path;
+        match crate::rules::variant::Variant::from_str(text, path, &self.overrides) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.0,
+        }
+    }
+
     /// Replays the current game under `engine` (see [`Session::reload`]).
     pub fn replay_under(&mut self, engine: Engine) -> Result<ReloadReport, String> {
         let pos = Positions::new(&self.engine).to_position(&self.start);

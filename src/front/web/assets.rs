@@ -9,6 +9,7 @@ pub const PLAY_PAGE: &str = include_str!("assets/play.html");
 const FILES: &[(&str, &str)] = &[
     ("style.css", include_str!("assets/style.css")),
     ("board.js", include_str!("assets/board.js")),
+    ("editor.js", include_str!("assets/editor.js")),
     ("session.js", include_str!("assets/session.js")),
     ("setup.js", include_str!("assets/setup.js")),
     ("play.js", include_str!("assets/play.js")),

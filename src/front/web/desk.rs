@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, Weak};
 use serde::Deserialize;
 use tungstenite::WebSocket;
 
+use super::editor::Editor;
 use super::frame::{desk_frame, DeskExtras};
 use super::http::Request;
 use super::{lock, ws, Site};
@@ -32,6 +33,18 @@ enum PageMsg {
     Goto { ply: Option<usize> },
     /// Send the frame again (the clocks run).
     Refresh,
+    /// The rules summary (`rules`).
+    Rules,
+    /// The editor's files and completions.
+    Files,
+    /// A file's text, by its name relative to the variant's folder.
+    Open { name: String },
+    /// The problems of the variant's YAML if it held `text` (as you type).
+    Check { name: String, text: String },
+    /// Write a file and reload the game under it.
+    Save { name: String, text: String },
+    /// Write back a file's version before its last save, and reload.
+    Restore { name: String },
 }
 
 struct Desk {
@@ -42,6 +55,7 @@ struct Desk {
     watch: Option<Watch>,
     /// Where the session is kept after every change (`web --save`).
     keep: Option<PathBuf>,
+    editor: Editor,
 }
 
 impl Desk {
@@ -94,6 +108,7 @@ impl DeskSite {
                 report: None,
                 watch: None,
                 keep: None,
+                editor: Editor::default(),
             })),
             secret: format!(
                 "{:016x}{:016x}",
@@ -203,6 +218,43 @@ impl DeskSite {
                 serde_json::json!({ "type": "ok" }).to_string()
             }
             PageMsg::Refresh => lock(&self.desk).frame(),
+            PageMsg::Rules => {
+                let d = lock(&self.desk);
+                let text =
+                    crate::rules::variant::describe::rules_markdown(&d.session.engine.variant);
+                serde_json::json!({ "type": "rules", "text": text }).to_string()
+            }
+            other => self.edit(other),
+        }
+    }
+
+    /// Answers the editor's messages (see [`super::editor`]).
+    fn edit(&self, msg: PageMsg) -> String {
+        let mut guard = lock(&self.desk);
+        let d = &mut *guard;
+        let before = d.session.history.len();
+        let r = match msg {
+            PageMsg::Files => Ok(d.editor.files(&d.session)),
+            PageMsg::Open { name } => d.editor.open(&d.session, &name),
+            PageMsg::Check { name, text } => d.editor.check(&d.session, &name, &text),
+            PageMsg::Save { name, text } => d.editor.save(&mut d.session, &name, &text),
+            PageMsg::Restore { name } => d.editor.restore(&mut d.session, &name),
+            _ => Err("not an editor message".to_string()),
+        };
+        match r {
+            Ok(v) => {
+                if v["type"] == "saved" {
+                    let mut report = v["report"].as_str().unwrap_or_default().to_string();
+                    if let Err(e) = d.kept(before) {
+                        report = format!("{report}\n{e}");
+                    }
+                    d.report = Some(report);
+                    d.browse = None;
+                    d.broadcast();
+                }
+                v.to_string()
+            }
+            Err(e) => serde_json::json!({ "type": "edit_error", "message": e }).to_string(),
         }
     }
 }
@@ -251,6 +303,11 @@ impl Site for DeskSite {
         } else {
             Err("the console needs this session's secret, which its page carries: open the page again".into())
         }
+    }
+
+    fn max_message(&self) -> usize {
+        // A file saved from the editor, in JSON, with room to spare.
+        2 * super::editor::MAX_EDIT_BYTES + 4096
     }
 
     fn socket(&self, mut socket: WebSocket<TcpStream>) {

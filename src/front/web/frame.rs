@@ -17,8 +17,10 @@ const MAX_LOG: usize = 500;
 
 /// Legal action texts as the page plays them: moves (`from`, `to`, `text`:
 /// the page lights up `to` when `from` is selected), placements (`at`,
-/// `text`: a click on that cell plays it; two placements on one cell stay
-/// buttons, each naming its kind), jump sequences (`path`: the start and
+/// `text`: a click on that cell plays it; a placement that names its kind,
+/// `K@e4`, also has `kind` and `kind_name`, and where several kinds may go
+/// the page asks which first, from a palette; two placements on one cell
+/// that name no kind stay buttons), jump sequences (`path`: the start and
 /// every landing, `text`: the page lights up each next landing, or the
 /// last when only one sequence ends there) and buttons (everything else:
 /// choices, scripted actions, passes, draw offers), each with its text.
@@ -75,14 +77,72 @@ pub fn split_legal(engine: &Engine, texts: &[String], choosing: bool) -> Clicks 
         }
     }
     for &(at, t) in &places {
-        if places.iter().filter(|(b, _)| *b == at).count() == 1 {
-            c.places
-                .push(json!({ "at": board.cell_name(at), "text": t }));
-        } else {
-            c.buttons.push(t.clone());
+        let shared = places.iter().filter(|(b, _)| *b == at).count() > 1;
+        match (t.split_once('@'), shared) {
+            (None, false) => c
+                .places
+                .push(json!({ "at": board.cell_name(at), "text": t })),
+            (Some((kind, _)), _) => c.places.push(json!({
+                "at": board.cell_name(at),
+                "text": t,
+                "kind": kind,
+                "kind_name": kind_name(engine, kind),
+            })),
+            (None, true) => c.buttons.push(t.clone()),
         }
     }
     c
+}
+
+/// The name of the kind a placement's text names (`K@e4`: its letter, or
+/// the kind's name), for the page's palette.
+fn kind_name(engine: &Engine, named: &str) -> String {
+    engine
+        .variant
+        .kinds
+        .iter()
+        .find(|k| k.letter.as_deref() == Some(named) || k.name == named)
+        .map_or_else(|| named.to_string(), |k| k.display.clone())
+}
+
+/// The one direction every falling placement of the variant falls in
+/// (`falls: down`), if there is one.
+fn fall_direction(engine: &Engine) -> Option<(i8, i8)> {
+    let mut dirs = engine
+        .variant
+        .kinds
+        .iter()
+        .flat_map(|k| &k.forms)
+        .filter_map(|f| match f {
+            crate::rules::variant::forms::Form::Place(p) => Some(p.falls),
+            _ => None,
+        });
+    let first = dirs.next()??;
+    dirs.all(|d| d == Some(first)).then_some(first)
+}
+
+/// Gives each placement of a falling piece the empty cells it falls
+/// through (`line`): a click on any of them plays it, as a disc dropped
+/// into its column.
+fn add_fall_lines(engine: &Engine, view: &View, places: &mut [Value]) {
+    let Some((dx, dy)) = fall_direction(engine) else {
+        return;
+    };
+    let board = &engine.variant.board;
+    for p in places {
+        let Some(mut at) = p["at"].as_str().and_then(|a| board.parse_cell(a)) else {
+            continue;
+        };
+        let mut line = Vec::new();
+        while let Some(up) = board.offset(at, (-dx, -dy)) {
+            if view.cells.get(up as usize).is_none_or(|c| c.is_some()) {
+                break;
+            }
+            line.push(board.cell_name(up));
+            at = up;
+        }
+        p["line"] = json!(line);
+    }
 }
 
 /// The board parts of a frame: the SVG, clickable moves, placements and
@@ -93,8 +153,17 @@ pub fn board_parts(
     last: Option<(u16, u16)>,
     legal: &[String],
 ) -> Value {
-    let c = split_legal(engine, legal, view.pending.is_some());
+    let mut c = split_legal(engine, legal, view.pending.is_some());
+    add_fall_lines(engine, view, &mut c.places);
+    // Declared containers whose count this viewer may not know.
+    let uncounted: Vec<&str> = view
+        .containers
+        .iter()
+        .filter(|c| c.items.is_none() && engine.variant.containers.iter().any(|d| d.name == c.name))
+        .map(|c| c.name.as_str())
+        .collect();
     json!({
+        "uncounted": uncounted,
         "svg": Svg::new(engine).render_svg(view, last),
         "moves": c.moves,
         "places": c.places,
@@ -332,12 +401,15 @@ mod tests {
         ]
         .map(String::from);
         let c = split_legal(&s.engine, &texts, false);
+        let kinded = |at: &str, kind: &str, name: &str| json!({"at": at, "text": format!("{kind}@{at}"), "kind": kind, "kind_name": name});
         assert_eq!(
             c.places,
             vec![
                 json!({"at": "d3", "text": "d3"}),
-                json!({"at": "e4", "text": "S@e4"}),
-                json!({"at": "a1", "text": "x@a1"}),
+                kinded("e4", "S", "S"),
+                kinded("f5", "K", "K"),
+                kinded("f5", "Q", "Q"),
+                kinded("a1", "x", "x"),
             ]
         );
         assert_eq!(
@@ -347,8 +419,8 @@ mod tests {
                 json!({"path": ["c3", "e5"], "text": "c3xe5"}),
             ]
         );
-        // Two kinds placed on one cell: a button for each.
-        assert_eq!(c.buttons, vec!["pass", "z9xa1", "K@f5", "Q@f5"]);
+        // Two kinds placed on one cell: the palette says which.
+        assert_eq!(c.buttons, vec!["pass", "z9xa1"]);
         assert!(c.moves.is_empty());
         // The answers of a pending choice are buttons, cells or not.
         let answers = ["e3", "d6xb4xd2", "none"].map(String::from);

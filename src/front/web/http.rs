@@ -163,16 +163,20 @@ pub fn respond_error(stream: &mut TcpStream, e: &BadRequest) {
 }
 
 /// Answers a WebSocket request and wraps the stream, with messages and
-/// frames bounded by [`MAX_MESSAGE`].
-pub fn accept_websocket(mut stream: TcpStream, key: &str) -> std::io::Result<WebSocket<TcpStream>> {
+/// frames bounded by `max` bytes ([`MAX_MESSAGE`] unless the site says).
+pub fn accept_websocket(
+    mut stream: TcpStream,
+    key: &str,
+    max: usize,
+) -> std::io::Result<WebSocket<TcpStream>> {
     let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
     let head = format!(
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n"
     );
     stream.write_all(head.as_bytes())?;
     let config = WebSocketConfig::default()
-        .max_message_size(Some(MAX_MESSAGE))
-        .max_frame_size(Some(MAX_MESSAGE));
+        .max_message_size(Some(max))
+        .max_frame_size(Some(max));
     Ok(WebSocket::from_raw_socket(
         stream,
         Role::Server,

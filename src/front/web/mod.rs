@@ -11,6 +11,7 @@
 
 pub mod assets;
 pub mod desk;
+pub mod editor;
 pub mod frame;
 pub mod guard;
 pub mod http;
@@ -38,6 +39,10 @@ pub trait Site: Send + Sync + 'static {
     /// A JSON document at `/PATH`, if the site has one there.
     fn json(&self, _path: &str) -> Option<String> {
         None
+    }
+    /// The longest message a page may send on its socket.
+    fn max_message(&self) -> usize {
+        http::MAX_MESSAGE
     }
     /// Runs one WebSocket at `/ws` until it closes.
     fn socket(&self, ws: WebSocket<TcpStream>);
@@ -119,7 +124,7 @@ fn serve_one(site: &dyn Site, guard: &Guard, mut stream: TcpStream) {
             return http::respond_error(&mut stream, &not(403, e));
         }
         let _ = stream.set_read_timeout(None);
-        if let Ok(ws) = http::accept_websocket(stream, key) {
+        if let Ok(ws) = http::accept_websocket(stream, key, site.max_message()) {
             site.socket(ws);
         }
         return;

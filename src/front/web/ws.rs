@@ -73,6 +73,7 @@ pub fn run(
                 let _ = ws.send(Message::text(error_json(&format!(
                     "message too large ({e}); the connection closes"
                 ))));
+                linger(ws.get_mut());
                 break;
             }
             Err(_) => return,
@@ -95,4 +96,37 @@ pub fn run(
     }
     let _ = ws.close(None);
     let _ = ws.flush();
+}
+
+/// How long, and how much, the rest of a refused message is read before
+/// the connection closes.
+const LINGER: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 8 << 20;
+
+/// Reads and drops what the page is still sending (the rest of a message
+/// too large), for at most [`LINGER`]: a socket closed with unread data is
+/// reset, and the page would lose the error sent just before.
+fn linger(stream: &mut TcpStream) {
+    use std::io::Read;
+    let end = Instant::now() + LINGER;
+    let mut buf = [0u8; 16 * 1024];
+    let mut read = 0;
+    let mut heard = Instant::now();
+    let _ = stream.set_read_timeout(Some(POLL));
+    while Instant::now() < end && read < LINGER_BYTES {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                read += n;
+                heard = Instant::now();
+            }
+            // Quiet for a while: the page has sent all it meant to.
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                if heard.elapsed() > Duration::from_millis(500) {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
 }

@@ -136,6 +136,8 @@ pub struct Kind {
     /// Terrain tags (as bits) whose cells a piece of this kind may pass
     /// but not stop on (`no_stop:`).
     pub no_stop: u32,
+    /// The kind's picture (`image:`), checked at load.
+    pub image: Option<super::image::PieceImage>,
 }
 
 /// A declared freeze (the YAML `freezes:` of a kind): every enemy piece

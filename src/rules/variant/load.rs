@@ -220,20 +220,20 @@ fn lay_chain(chain: Chain) -> Result<Merged, LoadError> {
 /// folder's parent (for `variants/x.yaml`, the project holding `variants/`
 /// and `scripts/`). A script or a base variant elsewhere is refused, except
 /// the bundled `variants/` and `scripts/` themselves.
-fn variant_tree(top: &Path) -> PathBuf {
+pub(super) fn variant_tree(top: &Path) -> PathBuf {
     let top = top.canonicalize().unwrap_or_else(|_| top.to_path_buf());
     let folder = top.parent().unwrap_or(Path::new("."));
     folder.parent().unwrap_or(folder).to_path_buf()
 }
 
 /// Whether `file` (canonical) lies in `tree` or the bundled folders.
-fn allowed(tree: &Path, file: &Path) -> bool {
+pub(super) fn allowed(tree: &Path, file: &Path) -> bool {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bundled = ["variants", "scripts"].map(|d| root.join(d).canonicalize().ok());
     file.starts_with(tree) || bundled.iter().flatten().any(|b| file.starts_with(b))
 }
 
-fn outside(what: &str, value: &str, tree: &Path) -> String {
+pub(super) fn outside(what: &str, value: &str, tree: &Path) -> String {
     format!(
         "{what} `{value}` lies outside {} (a variant's files stay in the folder above its own, or the bundled variants/ and scripts/)",
         tree.display()

@@ -43,6 +43,9 @@ impl Origins {
                 if p.value.count.is_some() {
                     set(format!("pieces.{k}.count"));
                 }
+                if p.value.image.is_some() {
+                    set(format!("pieces.{k}.image"));
+                }
             }
         }
         for k in raw.setup.zones.keys() {
@@ -107,6 +110,13 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.players = child.players.or(base.players);
     base.min_players = child.min_players.or(base.min_players);
     base.hidden_identities = child.hidden_identities.or(base.hidden_identities);
+    base.colours = match (base.colours, child.colours) {
+        (Some(mut b), Some(c)) => {
+            b.extend(c);
+            Some(b)
+        }
+        (b, c) => c.or(b),
+    };
     base.board.files = child.board.files.or(base.board.files);
     base.board.ranks = child.board.ranks.or(base.board.ranks);
     base.board.terrain.extend(child.board.terrain);
@@ -211,6 +221,7 @@ fn merge_piece(b: Spanned<RawPiece>, p: Spanned<RawPiece>) -> Spanned<RawPiece> 
             custody: c.custody.or(b.custody),
             barred: c.barred.or(b.barred),
             no_stop: c.no_stop.or(b.no_stop),
+            image: c.image.or(b.image),
             attrs,
         },
         referenced: p.referenced,

@@ -26,6 +26,7 @@ pub struct Token {
 mod child;
 mod diagnostic;
 pub mod flow;
+pub mod image;
 mod joint;
 mod kinds;
 mod load;
@@ -72,6 +73,8 @@ pub struct Variant {
     pub files: Vec<PathBuf>,
     pub players: Vec<String>,
     pub hidden_identities: bool,
+    /// Colours declared for players (`colours:`): (player, `#rrggbb`).
+    pub colours: Vec<(String, String)>,
     pub board: Board,
     pub options: Vec<OptionSpec>,
     pub kinds: Vec<Kind>,

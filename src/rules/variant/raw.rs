@@ -63,6 +63,13 @@ pub(super) struct RawVariant {
     /// Pieces' kinds are hidden from the other players until revealed.
     #[serde(default)]
     pub(super) hidden_identities: Option<bool>,
+    /// Each player's colour on the board, by player name, as a CSS hex
+    /// colour (`"#c0392b"` or `"#c03"`). A player not named here is drawn
+    /// in the colour its name says (red, blue, white, black...) or, for
+    /// other names, one of a palette by seat; letters on a piece are dark
+    /// or light, whichever contrasts more with its colour.
+    #[serde(default)]
+    pub(super) colours: Option<IndexMap<String, String>>,
     /// The board: size, terrain, blocking terrain and named zones.
     #[serde(default)]
     pub(super) board: RawBoard,
@@ -386,6 +393,14 @@ pub(super) struct RawPiece {
     #[serde(default)]
     #[schemars(with = "Option<Vec<String>>")]
     pub(super) no_stop: Option<Spanned<Vec<String>>>,
+    /// The kind's picture on the board in a browser: an SVG file, its path
+    /// relative to the file that names it (a child variant inherits its
+    /// base's images and may replace one). Its shapes are filled with the
+    /// owner's colour and outlined in the ink that contrasts with it; at most
+    /// 64 KB, plain shapes only (no scripts, styles, events or links).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub(super) image: Option<Spanned<String>>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,

@@ -2,7 +2,8 @@
 // viewer only), clicks that select a piece and light up its legal targets
 // (a jump sequence: each next landing in turn, or the last one when only
 // one sequence ends there), clicks on the cells a piece may be placed on
-// (lit up while no piece is selected), and buttons for every other legal
+// (lit up while no piece is selected; a falling piece's by any cell of
+// the column it falls down), and buttons for every other legal
 // action. Nothing from the wire is ever
 // written as HTML: the SVG is parsed as XML, and text goes in textContent.
 "use strict";
@@ -13,6 +14,7 @@ const Board = (() => {
   let moves = [];
   let places = [];
   let jumps = [];
+  let kind = null;       // the kind picked in the palette, to be placed
   let act = () => {};
 
   function el(tag, text, cls) {
@@ -70,9 +72,12 @@ const Board = (() => {
   }
 
   function mark(svg) {
-    svg.querySelectorAll(".selected, .target, .place, .via").forEach((e) => e.classList.remove("selected", "target", "place", "via"));
+    svg.querySelectorAll(".selected, .target, .place, .via, .drop").forEach((e) => e.classList.remove("selected", "target", "place", "via", "drop"));
     if (!selected) {
-      for (const p of places) cellsOf(svg, p.at).forEach((e) => e.classList.add("place"));
+      for (const p of places.filter((p) => !kind || p.kind === kind)) {
+        cellsOf(svg, p.at).forEach((e) => e.classList.add("place"));
+        for (const c of p.line || []) cellsOf(svg, c).forEach((e) => e.classList.add("drop"));
+      }
       return;
     }
     cellsOf(svg, selected).forEach((e) => e.classList.add("selected"));
@@ -97,7 +102,11 @@ const Board = (() => {
       }
       if (r !== null) return play(svg, r);
     }
-    const place = places.find((p) => p.at === cell);
+    // A placement by its cell, or (a falling piece) by any empty cell it
+    // falls through: a disc dropped into its column.
+    const here = places.filter((p) => (p.at === cell || (p.line || []).includes(cell)) && (!kind || p.kind === kind));
+    // Several kinds may go there: the palette says which.
+    const place = here.length === 1 ? here[0] : null;
     if (place && !movable(cell)) return play(svg, place.text);
     selected = movable(cell) && selected !== cell ? cell : null;
     via = [];
@@ -126,20 +135,66 @@ const Board = (() => {
     q.textContent = frame.question || "";
     q.hidden = !frame.question;
     const box = document.getElementById("buttons");
-    box.replaceChildren(...(frame.buttons || []).map((label) => {
+    box.replaceChildren(...palette(svg), ...(frame.buttons || []).map((label) => {
       const b = el("button", label, "action");
       b.addEventListener("click", () => act(label));
       return b;
     }));
   }
 
-  // The captured piles and containers, and the counters, of a view.
-  function drawSide(view) {
+  // Where placements name more than one kind (a hand, a supply of
+  // several kinds): a button per kind; the one picked lights up the cells
+  // it may go to, and a click on one places it.
+  function palette(svg) {
+    const kinds = [];
+    for (const p of places) if (p.kind && !kinds.some((k) => k.kind === p.kind)) kinds.push(p);
+    if (kinds.length < 2) {
+      kind = null;
+      return [];
+    }
+    if (!kinds.some((k) => k.kind === kind)) kind = null;
+    return kinds.map((k) => {
+      const b = el("button", k.kind_name || k.kind, "kind" + (k.kind === kind ? " picked" : ""));
+      b.dataset.kind = k.kind;
+      b.title = "place " + (k.kind_name || k.kind) + ": then click a lit cell";
+      b.addEventListener("click", () => {
+        kind = kind === k.kind ? null : k.kind;
+        selected = null;
+        via = [];
+        b.parentNode.querySelectorAll("button.kind").forEach((x) => x.classList.toggle("picked", x.dataset.kind === kind));
+        mark(svg);
+      });
+      return b;
+    });
+  }
+
+  // The captured piles and containers, and the counters, of a view. A
+  // container says how many it holds (pieces and items, as this viewer may
+  // count them) and what of it this viewer knows: faces by name, the rest
+  // as face down.
+  function drawSide(view, uncounted) {
     const piles = document.getElementById("containers");
     piles.replaceChildren(...(view.containers || []).map((c) => {
       const names = c.pieces.map((p) => (p.kind || "?") + (c.owner ? "" : " (" + p.owner + ")"));
+      const items = c.items || [];
+      const hidden = items.filter((i) => i === null).length;
+      const faces = {};
+      for (const i of items) if (i !== null) faces[i] = (faces[i] || 0) + 1;
+      const parts = names.slice();
+      for (const [face, n] of Object.entries(faces)) parts.push(n > 1 ? face + " ×" + n : face);
+      if (hidden) parts.push(hidden + " face down");
+      const count = c.pieces.length + items.length;
       const title = c.name + (c.owner ? " (" + c.owner + ")" : "");
-      return el("li", title + ": " + (names.length ? names.join(", ") : "empty"));
+      if ((uncounted || []).includes(c.name) && !c.pieces.length) {
+        const li = el("li", title + ": how many is hidden from this view");
+        li.dataset.container = c.name;
+        return li;
+      }
+      const li = el("li", title + ": " + (count ? count + " — " + parts.join(", ") : "empty"));
+      li.dataset.container = c.name;
+      if (c.owner) li.dataset.owner = c.owner;
+      li.dataset.count = String(count);
+      return li;
     }));
     const counters = document.getElementById("counters");
     counters.replaceChildren(...(view.counters || []).map(([name, owner, value]) =>

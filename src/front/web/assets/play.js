@@ -41,7 +41,7 @@
       : "ply " + v.ply + ", " + (v.acting || v.to_move) + " to act" + (msg.legal.length ? ": your turn" : "");
     $("clock").textContent = msg.clock || "";
     Board.draw(msg, (text) => { $("error").textContent = ""; send({ type: "action", text }); });
-    Board.drawSide(v);
+    Board.drawSide(v, msg.uncounted);
     if (msg.events.length) logLine("log", msg.events.join("; "));
   }
 

@@ -40,12 +40,14 @@ pub(super) fn validate(
     let mut cx = Ctx {
         file: shown.len() - 1,
         files: shown,
+        paths: files.clone(),
         origins,
         diags: override_errors,
         options: &options,
     };
     let name = players::name(&raw, &mut cx);
     let players = players::players(&raw, &mut cx);
+    let colours = players::colours(&raw, &mut cx);
     let board = board::board(&raw.board, &mut cx)?;
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
@@ -79,6 +81,7 @@ pub(super) fn validate(
         files,
         players,
         hidden_identities: raw.hidden_identities.unwrap_or(false),
+        colours,
         board,
         options,
         kinds,
@@ -152,6 +155,8 @@ fn show_order(order: &[String], kinds: &[super::Kind]) -> Vec<usize> {
 /// problems found so far, and the options (for `$option` values).
 struct Ctx<'a> {
     files: Vec<String>,
+    /// The files themselves (to find what they name beside them).
+    paths: Vec<PathBuf>,
     origins: Origins,
     /// The file the current item came from (set before checking it).
     file: usize,

@@ -8,6 +8,7 @@ use super::{player_zones, Ctx};
 use crate::base::geometry::Board;
 use crate::base::limits::{MAX_ARMY, MAX_COUNT};
 use crate::base::state::KindId;
+use crate::rules::variant::image::{read_image, PieceImage};
 use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawVariant};
 use crate::rules::variant::{Freeze, Jump, Kind, MovePattern, Promote, Target, Value, When};
 
@@ -219,7 +220,41 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         custody,
         barred,
         no_stop,
+        image: image(name, p, cx),
     }
+}
+
+/// The kind's `image:`, read from beside the file that names it, else from
+/// the bundled variants' folder; like scripts, it must lie in the variant's
+/// folder tree or the bundled folders.
+fn image(name: &str, p: &RawPiece, cx: &mut Ctx) -> Option<PieceImage> {
+    use crate::rules::variant::load::{allowed, outside, variant_tree};
+    let img = p.image.as_ref()?;
+    cx.from(&format!("pieces.{name}.image"));
+    let dir = cx.paths[cx.file]
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    let mut path = dir.join(&img.value);
+    if !path.is_file() {
+        // As with `extends`, the bundled variants' folder next: a copy of
+        // a bundled variant keeps its pictures.
+        let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+        path = bundled.join(&img.value);
+    }
+    let tree = variant_tree(cx.paths.last().map_or(dir, |p| p.as_path()));
+    let found = if !path.is_file() {
+        Err(format!("image `{}` not found", img.value))
+    } else {
+        let path = path.canonicalize().unwrap_or(path);
+        if allowed(&tree, &path) {
+            read_image(&path, &img.value).map_err(|e| format!("image {e}"))
+        } else {
+            Err(outside("image", &img.value, &tree))
+        }
+    };
+    found
+        .map_err(|e| cx.err_at(img.referenced, format!("piece `{name}`: {e}")))
+        .ok()
 }
 
 /// Each `when: { placed_all: KIND }` gets the kind's supply size; a kind

@@ -66,3 +66,42 @@ pub(super) fn players(raw: &RawVariant, cx: &mut Ctx) -> Vec<String> {
     }
     players
 }
+
+/// The declared `colours:` of players, each a player of `players:` and a
+/// CSS hex colour, written out as `#rrggbb`.
+pub(super) fn colours(raw: &RawVariant, cx: &mut Ctx) -> Vec<(String, String)> {
+    let all = raw.players.clone().unwrap_or_default();
+    let mut out = Vec::new();
+    for (player, colour) in raw.colours.iter().flatten() {
+        if !all.contains(player) {
+            cx.err_top(format!(
+                "`colours`: `{}` is not a player (players: {})",
+                crate::base::limits::escape_controls(player),
+                all.join(", ")
+            ));
+            continue;
+        }
+        match hex_colour(colour) {
+            Some(c) => out.push((player.clone(), c)),
+            None => cx.err_top(format!(
+                "`colours`: {player}'s colour `{}` is not a hex colour like \"#c0392b\" or \"#c03\"",
+                crate::base::limits::escape_controls(colour)
+            )),
+        }
+    }
+    out
+}
+
+/// `#rgb` or `#rrggbb` as `#rrggbb` (lower case), else `None`.
+fn hex_colour(text: &str) -> Option<String> {
+    let digits = text.strip_prefix('#')?;
+    if !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let long: String = match digits.len() {
+        3 => digits.chars().flat_map(|c| [c, c]).collect(),
+        6 => digits.to_string(),
+        _ => return None,
+    };
+    Some(format!("#{}", long.to_ascii_lowercase()))
+}
