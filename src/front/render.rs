@@ -39,6 +39,16 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The fill of a cell the viewer does not see (fog of war): shaded dark,
+/// the squares' pattern kept faintly.
+fn unseen_fill(parity: usize) -> &'static str {
+    if parity.is_multiple_of(2) {
+        "#5d6d7e"
+    } else {
+        "#6c7a89"
+    }
+}
+
 /// The board drawn as SVG for one viewer: `Svg::new(&engine).render_svg(..)`.
 #[derive(Clone, Copy)]
 pub struct Svg<'e> {
@@ -71,10 +81,13 @@ impl<'e> Svg<'e> {
             };
             (MARGIN + col * CELL, MARGIN + row * CELL)
         };
+        let unseen = crate::record::fog::unseen_cells(view, &self.engine.variant.board);
         for c in 0..files * ranks {
             let (x, y) = pos(c);
             let (f, r) = (c % files, c / files);
-            let fill = if !view.terrain[c].is_empty() {
+            let fill = if unseen.get(c).copied().unwrap_or(false) {
+                unseen_fill(f + r)
+            } else if !view.terrain[c].is_empty() {
                 "#85c1e9"
             } else if (f + r) % 2 == 0 {
                 "#e8daef"
@@ -87,7 +100,7 @@ impl<'e> Svg<'e> {
             ));
         }
         if let Some((a, b)) = last {
-            for c in [a, b] {
+            for c in [a, b].into_iter().filter(|&c| !unseen[c as usize]) {
                 let (x, y) = pos(c as usize);
                 out.push_str(&format!(
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#f39c12\" stroke-width=\"3\"/>\n",
