@@ -18,6 +18,11 @@
 //! events, the network state message of that seat, and at the end the
 //! per-viewer record (`save-record --as`) and `replay --as`.
 //!
+//! Under fog of war (dark chess) worlds also differ in where the pieces
+//! a player does not see stand: see
+//! `worlds_differing_in_where_unseen_pieces_stand_give_the_same_bytes`,
+//! which adds the session page's web frames to the channels.
+//!
 //! The default run takes about 25 s in release; `-- --ignored` runs a
 //! longer one.
 //!
@@ -43,6 +48,7 @@ use sandtable::play::determinize::Determinizer;
 use sandtable::record::view::Views;
 use std::collections::BTreeMap;
 
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sandtable::base::geometry::Cell;
@@ -488,4 +494,197 @@ fn every_channel_is_the_same_in_worlds_a_viewer_cannot_tell_apart() {
 #[ignore = "longer: cargo test --release --test indistinguishable -- --ignored"]
 fn every_channel_is_the_same_in_worlds_a_viewer_cannot_tell_apart_long() {
     run(4, 600, 4, 2);
+}
+
+// Fog of war (issue 34): where the other player's pieces stand is hidden
+// too. Worlds a player cannot tell apart are then other games: the same
+// moves of the player, and moves of the opponent that the player saw the
+// same way (the same cells seen after them, holding the same pieces, the
+// same captured piles and public counters), drawn among the opponent's
+// legal moves. Every channel must be byte for byte the same for that
+// player, at every ply and for the whole record.
+
+/// What `p` knows of `s` under fog, from the true state alone: the cells
+/// they see, the owner and kind on each, the containers, the public
+/// counters, whose turn it is and the outcome.
+fn knowledge(e: &sandtable::engine::Engine, s: &GameState, p: PlayerId) -> String {
+    let seen = e.sight(s, p).expect("a variant with sight");
+    let cells: Vec<Option<(PlayerId, KindId)>> = s
+        .board()
+        .iter()
+        .enumerate()
+        .map(|(c, slot)| {
+            let at = slot.map(|id| (s.pieces[id as usize].owner, s.pieces[id as usize].kind));
+            if seen[c] {
+                at.or(Some((u8::MAX, 0)))
+            } else {
+                None
+            }
+        })
+        .collect();
+    let piles: Vec<Vec<(PlayerId, KindId)>> = s
+        .containers
+        .iter()
+        .map(|c| {
+            c.pieces
+                .iter()
+                .map(|&id| (s.pieces[id as usize].owner, s.pieces[id as usize].kind))
+                .collect()
+        })
+        .collect();
+    let counters: Vec<(String, Option<PlayerId>, i64)> = s
+        .counters
+        .iter()
+        .filter(|(n, _, _)| !e.variant.is_internal_counter(n))
+        .map(|(n, q, v)| (n.to_string(), q, v))
+        .collect();
+    format!(
+        "{cells:?} {piles:?} {counters:?} {} {:?} {:?}",
+        s.to_move,
+        s.outcome,
+        s.pending.first().map(|c| c.player)
+    )
+}
+
+/// Whether the actions `texts`, played from `real`'s start, show `p` what
+/// the real game showed them, ply by ply.
+fn same_to(real: &Session, texts: &[String], p: PlayerId) -> bool {
+    let e = &real.engine;
+    let mut s = real.start.clone();
+    for (i, t) in texts.iter().enumerate() {
+        let Ok(a) = e.parse_action(&s, t) else {
+            return false;
+        };
+        if e.apply(&mut s, &a).is_err()
+            || knowledge(e, &s, p) != knowledge(e, real_at(real, i + 1), p)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// A world `p` cannot tell from `real`: the same texts for `p`'s actions;
+/// for the others', one at a time and in a random order, another legal
+/// action is tried in place of theirs, and kept when the whole game still
+/// shows `p` the same thing. `None` when no action could be replaced.
+fn unseen_world(real: &Session, p: PlayerId, rng: &mut ChaCha8Rng) -> Option<Session> {
+    let e = &real.engine;
+    let mut texts: Vec<String> = real.history.iter().map(|h| h.text.clone()).collect();
+    let mut theirs: Vec<usize> = (0..texts.len())
+        .filter(|&i| e.acting_player(&real.history[i].before) != Some(p))
+        .collect();
+    theirs.shuffle(rng);
+    let mut replaced = 0;
+    for &i in theirs.iter().take(12) {
+        let mut s = real.start.clone();
+        for t in &texts[..i] {
+            let a = e.parse_action(&s, t).ok()?;
+            e.apply(&mut s, &a).ok()?;
+        }
+        let mut acts = e.legal_actions(&s);
+        acts.retain(|a| !a.is_social());
+        acts.shuffle(rng);
+        for a in acts {
+            let t = e.action_text(&s, &a);
+            if t == texts[i] {
+                continue;
+            }
+            let old = std::mem::replace(&mut texts[i], t);
+            if same_to(real, &texts, p) {
+                replaced += 1;
+                break;
+            }
+            texts[i] = old;
+        }
+    }
+    if replaced == 0 {
+        return None;
+    }
+    let (variant, options) = real.variant_arg();
+    let mut w = Session::new(variant, options, 0).unwrap();
+    w.start = real.start.clone();
+    w.state = real.start.clone();
+    for t in &texts {
+        w.play(t).ok()?;
+    }
+    Some(w)
+}
+
+/// Every channel of `viewer` at each ply of `s`'s game, the session page's
+/// web frame included, then the per-viewer record and `replay --as`.
+fn fog_channels(s: &Session, viewer: Viewer) -> Vec<Vec<(&'static str, String)>> {
+    use sandtable::front::web::frame::{desk_frame, DeskExtras};
+    let (variant, options) = s.variant_arg();
+    let mut at = Session::new(variant, options, 0).unwrap();
+    at.start = s.start.clone();
+    at.state = s.start.clone();
+    at.viewer = viewer;
+    let extras = DeskExtras {
+        browse: None,
+        report: None,
+        watching: false,
+    };
+    let mut out = Vec::new();
+    for i in 0..=s.history.len() {
+        if i > 0 {
+            at.play(&s.history[i - 1].text).unwrap();
+        }
+        let mut ch = channels(&at, viewer, i);
+        ch.push(("web frame", desk_frame(&at, &extras).to_string()));
+        out.push(ch);
+    }
+    out.push(record_channels(s, viewer));
+    out
+}
+
+#[test]
+fn worlds_differing_in_where_unseen_pieces_stand_give_the_same_bytes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(34);
+    let (mut compared, mut moved_elsewhere) = (0, 0);
+    for seed in 0..3 {
+        let real = random_game("dark_chess", &[], 3400 + seed, 36);
+        for p in 0..2 {
+            // Only the player: a spectator sees the cells both players
+            // see, and which cells the other player sees is not something
+            // this player knows.
+            let viewers = [Viewer::Player(p)];
+            let reference: Vec<_> = viewers.iter().map(|&v| fog_channels(&real, v)).collect();
+            let mut done = 0;
+            for _ in 0..30 {
+                if done == 2 {
+                    break;
+                }
+                let Some(world) = unseen_world(&real, p, &mut rng) else {
+                    continue;
+                };
+                done += 1;
+                compared += 1;
+                if world.state.board() != real.state.board() {
+                    moved_elsewhere += 1;
+                }
+                for (v, want) in viewers.iter().zip(&reference) {
+                    let got = fog_channels(&world, *v);
+                    for (ply, (a, b)) in want.iter().zip(&got).enumerate() {
+                        for ((name, x), (_, y)) in a.iter().zip(b) {
+                            if x != y {
+                                let (x, y) = first_difference(x, y);
+                                panic!(
+                                    "dark_chess game {seed}: {name} shown to {} at ply {ply} differs between two worlds {} cannot tell apart:\n--- real\n{x}\n--- other world\n{y}",
+                                    Views::new(&real.engine).viewer_name(*v),
+                                    real.engine.player_name(p)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("dark_chess: {compared} worlds compared, {moved_elsewhere} with pieces elsewhere");
+    assert!(compared >= 4, "only {compared} worlds compared");
+    assert!(
+        moved_elsewhere > 0,
+        "no world put an unseen piece elsewhere"
+    );
 }

@@ -63,11 +63,20 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
     // Views agree with knowledge.
     for p in 0..s.players {
         let v = Views::new(e).view(s, Viewer::Player(p));
+        // Under fog a cell out of sight shows nothing, and others' pieces
+        // carry no id to follow them by.
+        let seen = Views::new(e).seen_cells(s, Viewer::Player(p));
         for (c, cell) in v.cells.iter().enumerate() {
+            if seen.as_ref().is_some_and(|seen| !seen[c]) {
+                assert!(cell.is_none(), "cell {c} is out of sight but shows a piece");
+                continue;
+            }
             match (cell, s.board()[c]) {
                 (None, None) => {}
                 (Some(vp), Some(id)) => {
-                    assert_eq!(vp.id, id);
+                    if seen.is_none() || s.pieces[id as usize].owner == p {
+                        assert_eq!(vp.id, id);
+                    }
                     assert_eq!(vp.kind.is_some(), s.knows(p, id));
                     if s.pieces[id as usize].owner == p {
                         assert!(vp.kind.is_some(), "a player always knows their own pieces");

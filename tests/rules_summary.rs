@@ -33,6 +33,7 @@ snapshot!(brandubh);
 snapshot!(chess);
 snapshot!(classic_stratego);
 snapshot!(connect_four);
+snapshot!(dark_chess);
 snapshot!(english_draughts);
 snapshot!(go);
 snapshot!(lost_island);

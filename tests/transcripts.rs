@@ -311,3 +311,12 @@ fn brandubh_captures_by_custody_and_the_king_escapes() {
     assert!(out.contains("the king's escape"), "{out}");
     insta::assert_snapshot!("brandubh", out);
 }
+
+#[test]
+fn dark_chess_shows_each_side_only_what_its_pieces_see() {
+    let out = run_transcript("dark_chess");
+    assert!(out.contains("appear: black Pawn on d5"), "{out}");
+    assert!(out.contains("capture: black piece xd5 white Pawn"), "{out}");
+    assert!(out.contains("::"), "unseen squares are drawn: {out}");
+    insta::assert_snapshot!("dark_chess", out);
+}

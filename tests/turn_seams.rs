@@ -22,24 +22,31 @@ fn a_placement_gives_up_the_passing_capture() {
     let e = engine(PASSING, &[]);
     let mut s = e.new_game(1, &[]);
     play(&e, &mut s, &["c5-c3"]);
-    assert!(legal(&e, &s).contains(&"b3-c4".to_string()), "{:?}", legal(&e, &s));
+    assert!(
+        legal(&e, &s).contains(&"b3-c4".to_string()),
+        "{:?}",
+        legal(&e, &s)
+    );
     play(&e, &mut s, &["c5"]);
     let moves = legal(&e, &s);
     assert!(
-        !moves.iter().any(|m| m.starts_with("b5") && m.ends_with("c4")),
+        !moves
+            .iter()
+            .any(|m| m.starts_with("b5") && m.ends_with("c4")),
         "en passant after a placement: {moves:?}"
     );
     assert!(moves.contains(&"b5-b4".to_string()), "{moves:?}");
 }
 
-fn kind_seen(e: &Engine, s: &sandtable::base::state::GameState, viewer: Viewer, cell: &str) -> Option<String> {
+fn kind_seen(
+    e: &Engine,
+    s: &sandtable::base::state::GameState,
+    viewer: Viewer,
+    cell: &str,
+) -> Option<String> {
     let v = Views::new(e).view(s, viewer);
     let c = e.variant.board.parse_cell(cell).unwrap() as usize;
-    v.cells[c]
-        .as_ref()
-        .expect("a piece there")
-        .kind
-        .clone()
+    v.cells[c].as_ref().expect("a piece there").kind.clone()
 }
 
 /// `g:add_piece` without `known`, in a variant that does not hide
@@ -50,7 +57,11 @@ fn an_added_piece_is_seen_by_all_when_identities_are_public() {
     let mut s = e.new_game(1, &[]);
     play(&e, &mut s, &["a1-a2"]);
     for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Public] {
-        assert_eq!(kind_seen(&e, &s, viewer, "c1").as_deref(), Some("man"), "{viewer:?}");
+        assert_eq!(
+            kind_seen(&e, &s, viewer, "c1").as_deref(),
+            Some("man"),
+            "{viewer:?}"
+        );
     }
 }
 

@@ -34,6 +34,7 @@ mod playout;
 pub mod sampler;
 mod san;
 pub mod setup;
+mod sight;
 pub mod tables;
 mod text;
 mod turn;
@@ -50,6 +51,7 @@ use crate::rules::variant::{LoadError, MovePattern, Variant};
 
 pub use action::{Action, ActionError, Event};
 pub use check::Exhaustive;
+pub use sight::Seen;
 
 /// A loaded variant with its rules: the immutable game definition.
 pub struct Engine {

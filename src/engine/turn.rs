@@ -237,7 +237,10 @@ impl Engine {
             return Ok(());
         }
         let mut judged = s.clone();
-        if self.judge_stuck(&mut judged, Next::Check, &mut Vec::new()).is_ok() {
+        if self
+            .judge_stuck(&mut judged, Next::Check, &mut Vec::new())
+            .is_ok()
+        {
             *s = judged;
         }
         Ok(())

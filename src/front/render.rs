@@ -14,6 +14,16 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The fill of a cell the viewer does not see (fog of war): shaded dark,
+/// the squares' pattern kept faintly.
+fn unseen_fill(parity: usize) -> &'static str {
+    if parity.is_multiple_of(2) {
+        "#5d6d7e"
+    } else {
+        "#6c7a89"
+    }
+}
+
 /// The board drawn as SVG for one viewer: `Svg::new(&engine).render_svg(..)`.
 #[derive(Clone, Copy)]
 pub struct Svg<'e> {
@@ -47,11 +57,14 @@ impl<'e> Svg<'e> {
             };
             (MARGIN + col * CELL, MARGIN + row * CELL)
         };
+        let unseen = crate::record::fog::unseen_cells(view, &self.engine.variant.board);
         for c in 0..files * ranks {
             let (x, y) = pos(c);
             let (f, r) = (c % files, c / files);
             let name = self.engine.variant.board.cell_name(c as u16);
-            let fill = if let Some(t) = mark_tint(self.engine, view, &name) {
+            let fill = if unseen.get(c).copied().unwrap_or(false) {
+                unseen_fill(f + r)
+            } else if let Some(t) = mark_tint(self.engine, view, &name) {
                 t
             } else if !view.terrain[c].is_empty() {
                 "#85c1e9"
@@ -65,7 +78,7 @@ impl<'e> Svg<'e> {
             ));
         }
         if let Some((a, b)) = last {
-            for c in [a, b] {
+            for c in [a, b].into_iter().filter(|&c| !unseen[c as usize]) {
                 let (x, y) = pos(c as usize);
                 out.push_str(&format!(
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#f39c12\" stroke-width=\"3\" pointer-events=\"none\" class=\"last\"/>\n",

@@ -19,6 +19,10 @@
 //! - `rules.consistent(g, piece)`, when the variant defines it, accepts every
 //!   dealt piece (samples it rejects are drawn again).
 //!
+//! Under fog of war (a variant's `sight:`), the places of the pieces the
+//! player does not see are hidden too: [`crate::play::fog`] says how they
+//! are taken off and put back.
+//!
 //! Under the movement constraint alone the sample is exactly uniform over all
 //! consistent assignments; the Lua constraint is applied by rejection, which
 //! keeps it uniform.
@@ -51,6 +55,8 @@ pub struct Observation {
     /// Container items whose face the player does not see (a bag's tiles):
     /// by container, their places and their faces, dealt among them.
     hidden_items: Vec<(usize, Vec<usize>, Vec<String>)>,
+    /// Under fog: the cells the player sees and the pieces off the board.
+    fog: Option<crate::play::fog::Fog>,
 }
 
 impl Observation {
@@ -64,6 +70,7 @@ impl Observation {
         self.unknown.iter().any(|u| !u.is_empty())
             || !self.hidden_marks.is_empty()
             || !self.hidden_items.is_empty()
+            || self.fog.as_ref().is_some_and(|f| !f.hidden.is_empty())
     }
 }
 
@@ -84,10 +91,13 @@ impl<'e> Determinizer<'e> {
     /// observations.
     pub fn observe(&self, s: &GameState, player: PlayerId) -> Observation {
         let mut state = s.clone();
+        let fog = self.fog_observe(&mut state, player);
         let players = s.players as usize;
         let mut unknown = vec![Vec::new(); players];
         let mut pools = vec![Vec::new(); players];
-        for (id, p) in s.pieces.iter().enumerate() {
+        // The pieces as the fog left them (renumbered under fog).
+        let pieces = state.pieces.clone();
+        for (id, p) in pieces.iter().enumerate() {
             if p.known_by & (1 << player) == 0 {
                 let o = p.owner as usize;
                 if o < players {
@@ -128,6 +138,7 @@ impl<'e> Determinizer<'e> {
         state.seed = 0;
         state.rng = ChaCha8Rng::seed_from_u64(0);
         Observation {
+            fog,
             hidden_items,
             player,
             state,
@@ -143,6 +154,9 @@ impl<'e> Determinizer<'e> {
     pub fn determinize(&self, obs: &Observation, rng: &mut ChaCha8Rng) -> GameState {
         let mut s = obs.state.clone();
         s.rng = ChaCha8Rng::seed_from_u64(rng.random());
+        if let Some(f) = &obs.fog {
+            self.fog_place(&mut s, f, obs.player, rng);
+        }
         if !obs.has_hidden() {
             return s;
         }

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod compare;
 pub mod determinize;
+pub mod fog;
 pub mod games_out;
 pub mod searcher;
 pub mod simulate;

@@ -2,6 +2,7 @@
 //! positions, and game records.
 pub mod exchange;
 mod flow_pos;
+pub mod fog;
 pub mod game;
 mod items;
 pub mod journal;

@@ -123,6 +123,10 @@ pub struct View {
     /// The phase of the game, when the variant declares phases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    /// The cells outside the viewer's sight (fog of war, `sight:`): they
+    /// show nothing, and a page draws them shaded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unseen: Vec<String>,
 }
 
 /// What another player's hidden answer to a choice is shown as (events,
@@ -167,6 +171,9 @@ impl<'e> Views<'e> {
         a: &crate::engine::Action,
         viewer: Viewer,
     ) -> String {
+        if self.hides_action(before, viewer) {
+            return crate::record::fog::HIDDEN_ACTION.to_string();
+        }
         match (a, before.pending.first()) {
             (crate::engine::Action::Choose { .. }, Some(c))
                 if !viewer.sees_choice(c.player, c.public) =>
@@ -195,13 +202,29 @@ impl<'e> Views<'e> {
         }
     }
 
-    /// The view of a game for one viewer.
+    /// The view of a game for one viewer (under fog, what they see:
+    /// `src/record/fog.rs`).
     pub fn view(&self, s: &GameState, viewer: Viewer) -> View {
+        let seen = self.seen_cells(s, viewer);
+        let mut view = self.plain_view(s, viewer, seen.as_deref());
+        if let Some(seen) = &seen {
+            self.fog_view(seen, viewer, &mut view);
+        }
+        view
+    }
+
+    /// The view without fog; cells outside `seen` (when given) are left
+    /// empty.
+    fn plain_view(&self, s: &GameState, viewer: Viewer, seen: Option<&[bool]>) -> View {
         let b = &self.engine.variant.board;
         let cells = s
             .board()
             .iter()
-            .map(|slot| slot.map(|id| self.view_piece(s, id, viewer)))
+            .enumerate()
+            .map(|(c, slot)| {
+                slot.filter(|_| seen.is_none_or(|seen| seen[c]))
+                    .map(|id| self.view_piece(s, id, viewer))
+            })
             .collect();
         let terrain = s
             .terrain
@@ -296,6 +319,7 @@ impl<'e> Views<'e> {
                 .phases
                 .get(s.phase as usize)
                 .map(|p| p.name.clone()),
+            unseen: Vec::new(),
         }
     }
 
@@ -315,7 +339,7 @@ impl<'e> Views<'e> {
     }
 
     /// Describes a piece for a viewer, from the state after an action.
-    fn piece_words(&self, s: &GameState, id: PieceId, viewer: Viewer) -> String {
+    pub(crate) fn piece_words(&self, s: &GameState, id: PieceId, viewer: Viewer) -> String {
         let p = &s.pieces[id as usize];
         let owner = self.engine.player_name(p.owner);
         if viewer.knows(s, id) {
@@ -386,6 +410,19 @@ impl<'e> Views<'e> {
     }
 
     pub fn event_lines(&self, after: &GameState, events: &[Event], viewer: Viewer) -> Vec<String> {
+        match self.seen_cells(after, viewer) {
+            Some(seen) => self.fog_event_lines(after, events, viewer, &seen),
+            None => self.plain_event_lines(after, events, viewer),
+        }
+    }
+
+    /// The events as a viewer who sees every cell reads them.
+    pub(crate) fn plain_event_lines(
+        &self,
+        after: &GameState,
+        events: &[Event],
+        viewer: Viewer,
+    ) -> Vec<String> {
         let b = &self.engine.variant.board;
         let words = &self.engine.variant.words;
         let w = |label: &'static str| words.event(label, label);
@@ -593,6 +630,7 @@ impl<'e> Views<'e> {
         let files = view.files as usize;
         let ranks = view.ranks as usize;
         let flip = self.flips_for(&view.viewer);
+        let unseen = crate::record::fog::unseen_cells(view, &self.engine.variant.board);
         let mut out = String::new();
         let rank_order: Vec<usize> = if flip {
             (0..ranks).collect()
@@ -608,13 +646,15 @@ impl<'e> Views<'e> {
             out.push_str(&format!("{:>3} ", r + 1));
             for &f in &file_order {
                 let c = r * files + f;
-                let mark = last.is_some_and(|(a, b)| a as usize == c || b as usize == c);
+                let mark =
+                    !unseen[c] && last.is_some_and(|(a, b)| a as usize == c || b as usize == c);
                 let text = match &view.cells[c] {
                     Some(p) => {
                         let owner = p.owner.chars().next().unwrap_or('?').to_ascii_uppercase();
                         let sym = self.symbol_of(p.kind.as_deref());
                         format!("{owner}{sym}")
                     }
+                    None if unseen[c] => "::".into(),
                     None if !view.terrain[c].is_empty() => "~~".into(),
                     None => self.cell_symbol(view, c),
                 };
@@ -672,97 +712,6 @@ impl<'e> Views<'e> {
                     view.ply, view.to_move, view.viewer
                 )),
             },
-        }
-        out
-    }
-
-    /// The symbol of an empty cell: a cell counter (`$2` for 2 coins), else
-    /// the symbol of its first known mark, else `.`.
-    fn cell_symbol(&self, view: &View, c: usize) -> String {
-        let name = self
-            .engine
-            .variant
-            .board
-            .cell_name(c as crate::base::geometry::Cell);
-        if let Some((_, _, v)) = view.cell_counters.iter().find(|x| x.1 == name) {
-            return format!("${v}");
-        }
-        let here = || view.marks.iter().filter(|m| m.cell == name);
-        let symbol = |value: &str| {
-            self.engine
-                .variant
-                .mark_symbols
-                .iter()
-                .find(|(k, _)| k == value)
-                .map(|(_, v)| v.clone())
-        };
-        // A mark with a declared symbol first (in mark order), else the
-        // first two letters of the first mark.
-        here()
-            .find_map(|m| symbol(&m.value))
-            .or_else(|| here().next().map(|m| m.value.chars().take(2).collect()))
-            .unwrap_or_else(|| ".".into())
-    }
-
-    /// Lines under the board for variants with cell marks or cell counters:
-    /// public piece attributes, counters, containers in order, cell counters.
-    fn render_extras(&self, view: &View) -> String {
-        if view.marks.is_empty() && view.cell_counters.is_empty() {
-            return String::new();
-        }
-        let b = &self.engine.variant.board;
-        let mut out = String::new();
-        for (c, p) in view.cells.iter().enumerate() {
-            if let Some(p) = p {
-                if !p.attrs.is_empty() {
-                    let attrs: Vec<String> =
-                        p.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    out.push_str(&format!(
-                        "  {} {} {}: {}\n",
-                        b.cell_name(c as crate::base::geometry::Cell),
-                        p.owner,
-                        self.symbol_of(p.kind.as_deref()),
-                        attrs.join(" ")
-                    ));
-                }
-            }
-        }
-        let mut names: Vec<&str> = view.counters.iter().map(|c| c.0.as_str()).collect();
-        names.dedup();
-        for n in names {
-            if view.counters.iter().all(|c| c.0 != n || c.2 == 0) {
-                continue;
-            }
-            let parts: Vec<String> = view
-                .counters
-                .iter()
-                .filter(|c| c.0 == n)
-                .map(|(_, p, v)| match p {
-                    Some(p) => format!("{p} {v}"),
-                    None => v.to_string(),
-                })
-                .collect();
-            out.push_str(&format!("  {n}: {}\n", parts.join(", ")));
-        }
-        for c in &view.containers {
-            let mut items: Vec<String> = c
-                .pieces
-                .iter()
-                .map(|p| self.symbol_of(p.kind.as_deref()))
-                .collect();
-            if let Some(list) = &c.items {
-                items.extend(list.iter().map(|i| i.as_deref().unwrap_or("?").to_string()));
-            }
-            out.push_str(&format!(
-                "  {} {}: {}\n",
-                c.name,
-                c.owner.as_deref().unwrap_or("shared"),
-                if items.is_empty() {
-                    "-".to_string()
-                } else {
-                    items.join(" ")
-                }
-            ));
         }
         out
     }

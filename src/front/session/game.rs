@@ -114,7 +114,10 @@ impl Session {
             lines.extend(l);
         }
         if let [first, then] = actions[..] {
-            header = self.engine.move_text(&before, &first, Some(&then));
+            header = self.shown_text(&before, &first);
+            if !self.views().hides_action(&before, self.viewer) {
+                header = self.engine.move_text(&before, &first, Some(&then));
+            }
         }
         let mut out = format!("{header}\n  {}", lines.join("\n  "));
         if let Some(prompt) = self.pending_text() {
@@ -132,6 +135,11 @@ impl Session {
     /// variant's notation; a promotion choice in the `san` style as the
     /// whole move (`e8=Q`), read from the last action of the history.
     fn shown_text(&self, before: &GameState, a: &Action) -> String {
+        if self.views().hides_action(before, self.viewer) {
+            // Under fog, another player's action: only its events say
+            // what was seen of it.
+            return crate::record::fog::HIDDEN_ACTION.into();
+        }
         if self.engine.variant.notation.style == NotationStyle::San
             && matches!(a, Action::Choose { .. })
             && before.pending.first().is_some_and(|c| c.piece.is_some())

@@ -60,6 +60,10 @@ impl Session {
             .iter()
             .enumerate()
             .map(|(i, p)| {
+                // Under fog, another player's action as the viewer saw it.
+                if self.views().hides_action(&p.before, self.viewer) {
+                    return format!("{}. {}", i + 1, crate::record::fog::HIDDEN_ACTION);
+                }
                 let Ok(a) = e.parse_action(&p.before, &p.text) else {
                     return format!("{}. {}", i + 1, p.text);
                 };

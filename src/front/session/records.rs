@@ -37,6 +37,8 @@ impl Session {
                 SeenAction {
                     action: if hidden {
                         HIDDEN_CHOICE.into()
+                    } else if self.views().hides_action(&p.before, viewer) {
+                        crate::record::fog::HIDDEN_ACTION.into()
                     } else {
                         p.text.clone()
                     },

@@ -88,8 +88,13 @@ impl Session {
     /// What the action played at ply `i` did, as `viewer` knows it now
     /// (none for a ply not played).
     pub fn played_lines(&self, i: usize, viewer: Viewer) -> Vec<String> {
+        // Under fog, what was seen right after the action, not now.
+        let after = match self.history.get(i + 1) {
+            Some(n) if self.engine.has_sight() => &n.before,
+            _ => &self.state,
+        };
         match self.history.get(i) {
-            Some(p) => self.views().event_lines(&self.state, &p.events, viewer),
+            Some(p) => self.views().event_lines(after, &p.events, viewer),
             None => Vec::new(),
         }
     }

@@ -64,6 +64,7 @@ rule_hooks! {
     Captures = "captures" returns "nil or a list of cell indices";
     Attacked = "attacked" returns "a boolean";
     CheckCells = "check_cells" returns "nil or a list of cell indices";
+    Sight = "sight" returns "nil or a list of cell indices";
     ExtraMoves = "extra_moves" returns "nil or a list of {from, to, captures} (cell indices)";
     PositionFields = "position_fields" returns "nothing";
     Actions = "actions" returns "nil or a list of labels (strings)";
@@ -428,6 +429,27 @@ impl Rules {
             })
         })
         .map(|o| o.map(|v| cells_in(&v, variant)))
+    }
+
+    /// Asks `rules.sight(g, player, cells)` which cells `player` sees
+    /// besides those the variant's `sight:` declares (fog of war). The
+    /// state is not changed.
+    pub fn sight(
+        &self,
+        state: &GameState,
+        variant: &Arc<Variant>,
+        player: PlayerId,
+    ) -> Result<Vec<Cell>, String> {
+        let Some(hook) = self.hooks.get(RuleHook::Sight) else {
+            return Ok(Vec::new());
+        };
+        self.query(&RuleHook::Sight.call(), state, variant, |lua, api| {
+            let out: Option<Vec<i64>> = self.with_cells(lua, state, |cells| {
+                hook.call((api, self.player_string(lua, variant, player)?, cells))
+            })?;
+            Ok(out.unwrap_or_default())
+        })
+        .map(|v| cells_in(&v, variant))
     }
 
     /// Asks `rules.frozen(g, player)` which cells hold pieces of `player`

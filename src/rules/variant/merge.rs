@@ -82,6 +82,7 @@ impl Origins {
             ("turn", raw.turn.is_some()),
             ("pass", raw.pass.is_some()),
             ("ends", raw.ends.is_some()),
+            ("sight", raw.sight.is_some()),
         ] {
             if there {
                 set(key.into());
@@ -185,6 +186,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.actions = child.actions.or(base.actions);
     base.pass = child.pass.or(base.pass);
     base.ends = child.ends.or(base.ends);
+    base.sight = child.sight.or(base.sight);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
     base.phases = child.phases.or(base.phases);
@@ -222,6 +224,7 @@ fn merge_piece(b: Spanned<RawPiece>, p: Spanned<RawPiece>) -> Spanned<RawPiece> 
             barred: c.barred.or(b.barred),
             no_stop: c.no_stop.or(b.no_stop),
             image: c.image.or(b.image),
+            sight: c.sight.or(b.sight),
             attrs,
         },
         referenced: p.referenced,

@@ -15,6 +15,7 @@ use crate::base::geometry::{Board, Cell};
 pub mod actions;
 pub mod describe;
 pub mod forms;
+pub mod sight;
 
 /// A kind of thing that lies on cells (a tile's face, a card): a name and
 /// its attributes (`tokens.<name>` in the YAML).
@@ -35,6 +36,7 @@ mod notation;
 mod raw;
 mod raw_flow;
 mod raw_forms;
+mod raw_sight;
 mod schema;
 mod turn;
 mod validate;
@@ -152,6 +154,9 @@ pub struct Variant {
     /// The kinds in the order the variant declares them (`pieces`, captured
     /// piles); for a child, the child's order.
     pub show_order: Vec<usize>,
+    /// Fog of war (`sight:`): what each player's pieces see; `None`:
+    /// every player sees every cell.
+    pub sight: Option<sight::Sight>,
 }
 
 impl Variant {

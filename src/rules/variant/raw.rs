@@ -21,6 +21,7 @@ pub(super) use super::raw_flow::*;
 use super::{NoMoves, NotationStyle, Value};
 
 pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups, RawWhen};
+pub(super) use super::raw_sight::RawSight;
 
 /// A literal, or `$name` naming one of the variant's options.
 #[derive(Clone, Debug, Deserialize)]
@@ -140,6 +141,11 @@ pub(super) struct RawVariant {
     #[serde(default)]
     #[schemars(with = "Option<Vec<RawEnd>>")]
     pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
+    /// Fog of war: what each player's pieces see; a cell outside a
+    /// player's sight shows them nothing (no piece, no mark). Absent:
+    /// every cell is seen.
+    #[serde(default)]
+    pub(super) sight: Option<RawSight>,
     /// The order in which the kinds are shown (`pieces`, captured piles):
     /// as the last file that lists them declares them (set by the merge;
     /// empty: the order of `pieces`).
@@ -401,6 +407,10 @@ pub(super) struct RawPiece {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub(super) image: Option<Spanned<String>>,
+    /// What a piece of this kind sees (the keys given replace the
+    /// variant's `sight:` for this kind).
+    #[serde(default)]
+    pub(super) sight: Option<RawSight>,
     /// Merged key by key with the base kind's attributes.
     #[serde(default)]
     pub(super) attrs: IndexMap<String, Value>,

@@ -1,7 +1,7 @@
 //! A readable summary of a variant's rules, in Markdown, generated from the
 //! validated [`Variant`] (and the text of its scripts, for their hooks and
 //! the comments above them): board, pieces and their moves, setup, turns,
-//! actions, reactions, items, how the game ends, options and hooks.
+//! actions, reactions, items, how the game ends, sight, options and hooks.
 //!
 //! Changes when the summary gains or loses a section; each section's
 //! wording lives in its own file.
@@ -12,6 +12,7 @@ mod ends;
 mod hooks;
 mod moves;
 mod pieces;
+mod sight;
 mod text;
 mod turn;
 
@@ -74,6 +75,7 @@ pub fn markdown(v: &Variant, scripts: &[(String, String)], unread: &[String]) ->
         actions::reactions(&cx),
         actions::items(&cx),
         ends::section(&cx),
+        sight::section(&cx),
         options(&cx),
         hooks::section(v, &cx.hooks, unread),
     ];

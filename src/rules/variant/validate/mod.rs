@@ -22,6 +22,7 @@ mod pieces;
 mod players;
 mod rules;
 mod setup;
+mod sight;
 mod tokens;
 
 /// Checks the merged variant `raw`: `origins` says which of `files` (base
@@ -62,6 +63,7 @@ pub(super) fn validate(
     let containers = flow::containers(&raw, &mut cx);
     let pass = forms::pass(&raw, &mut cx);
     let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
+    let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -123,6 +125,7 @@ pub(super) fn validate(
             .into_iter()
             .collect(),
         show_order,
+        sight,
         internal_counters: raw
             .counters
             .iter()
