@@ -304,11 +304,15 @@ fn spawn_bounded(args: &[&str], kib: u64) -> std::process::Child {
         .expect("run sandtable")
 }
 
-/// A run that would take days, on one thread.
+/// A run that would take days, on one thread. What a run keeps grows
+/// with the games it has played (about 100 bytes each), so the game is
+/// chess, whose random games are slow enough that a few seconds of them fit
+/// any limit below: a variant whose games take microseconds would fill it
+/// on a fast machine.
 #[cfg(target_os = "linux")]
 const BILLION_GAMES: [&str; 7] = [
     "simulate",
-    REACH,
+    "chess",
     "--games",
     "1000000000",
     "--threads",

@@ -118,15 +118,20 @@ impl Engine {
         self.perft_listed(s, depth, &self.try_legal_actions(s)?)
     }
 
-    /// Whether the only choices an action can leave its own player are the
-    /// native promotions ([`Engine::promotion_options`] counts them): no
-    /// script runs after an action (`rules.after_action`, `rules.perform`,
-    /// a declared action's function, `rules.on_choice`) that could ask one.
+    /// Whether the only choices a move, placement or jump sequence can leave
+    /// its own player are the native promotions ([`Engine::promotion_options`]
+    /// counts them): no script runs after every action (`rules.after_action`,
+    /// `rules.on_choice`) that could ask one. A declared or scripted action
+    /// runs a function of its own, so it is applied at the last ply whatever
+    /// this says ([`Engine::asks_after`]).
     fn follow_ups_are_native(&self) -> bool {
-        !self.rules.has(RuleHook::OnChoice)
-            && !self.rules.has(RuleHook::AfterAction)
-            && !self.rules.has(RuleHook::Perform)
-            && self.variant.actions.is_empty()
+        !self.rules.has(RuleHook::OnChoice) && !self.rules.has(RuleHook::AfterAction)
+    }
+
+    /// Whether `a` runs a rules function of its own, which may ask its
+    /// player a choice.
+    fn asks_after(a: &Action) -> bool {
+        matches!(a, Action::Declared { .. } | Action::Scripted { .. })
     }
 
     /// [`Engine::perft`] with the position's legal actions already listed.
@@ -141,14 +146,16 @@ impl Engine {
         }
         // When only promotions can follow an action for its own player, the
         // last ply counts them without applying anything.
-        if depth == 1 && self.follow_ups_are_native() {
-            return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
-        }
+        let native = depth == 1 && self.follow_ups_are_native();
         let actor = self.acting_player(s);
         let mut total = 0;
         // One list for every child: it keeps its capacity.
         let mut listed = Vec::new();
         for a in actions {
+            if native && !Self::asks_after(a) {
+                total += self.promotion_options(s, a);
+                continue;
+            }
             let mut next = s.clone();
             let have = self.apply_listing(&mut next, a, Some(&mut listed))?.1;
             let same_turn = !next.pending.is_empty() && self.acting_player(&next) == actor;
