@@ -109,7 +109,7 @@ impl Engine {
     /// the same player must make right after an action (a promotion, or a
     /// choice a rule asks the mover) is part of that action: it takes no
     /// depth, at every depth alike, so a move with four promotion choices
-    /// counts as four leaves (as chess perft counts promotions). A choice
+    /// counts as four leaves (as published perft counts count promotions). A choice
     /// another player must make is their action, and takes a ply.
     pub fn perft(&self, s: &GameState, depth: u32) -> Result<u64, ActionError> {
         if depth == 0 {

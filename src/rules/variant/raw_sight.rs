@@ -34,8 +34,8 @@ pub(super) struct RawSight {
     pub(super) range: Option<u8>,
     /// Variant level only: the cell a piece has just passed
     /// (`rules.passing`) is seen, with the cell behind it, by each piece
-    /// of the passing kinds that could take on it, whoever passed it (how
-    /// OpenSpiel's dark chess lists en passant for both sides).
+    /// of the passing kinds that could take on it, whoever passed it (both
+    /// sides see a passing capture that could be made).
     #[serde(default)]
     pub(super) passed: Option<bool>,
     /// Variant level only: zones every player always sees (a zone's name,
