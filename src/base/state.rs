@@ -308,7 +308,7 @@ pub struct GameState {
     pub cell_counters: BTreeMap<(String, Cell), i64>,
     /// Set by a rule during an action to keep the turn with the same player
     /// (a turn of several actions); cleared when the action ends.
-    pub hold_turn: bool,
+    hold_turn: bool,
     /// Where the turn in progress stands (declared actions).
     pub steps: TurnSteps,
     /// Open reaction windows, the innermost last.
@@ -321,7 +321,7 @@ pub struct GameState {
     pub first_player: PlayerId,
     /// The cells changed since a consumer last looked (not part of the
     /// position: equality ignores it).
-    pub touched: Touched,
+    touched: Touched,
     /// The board's key: the XOR of [`cell_key`] over the occupied cells,
     /// kept up to date by the methods that change `board` or a piece's
     /// kind (derived data: equality ignores it; see
@@ -400,6 +400,29 @@ impl GameState {
             board_key: 0,
             occupied: 0,
         }
+    }
+
+    /// Whether a rule has asked, during the action in progress, to keep
+    /// the turn with the same player (cleared when the action ends).
+    pub fn holds_turn(&self) -> bool {
+        self.hold_turn
+    }
+
+    /// Keep (or release) the turn with the same player when the action
+    /// in progress ends.
+    pub fn set_hold_turn(&mut self, hold: bool) {
+        self.hold_turn = hold;
+    }
+
+    /// The cells changed since the last call, or `None` for
+    /// "everything" (see [`Touched::take`]); the log starts empty again.
+    pub fn take_touched(&mut self) -> Option<([Cell; TOUCHED_CELLS], usize)> {
+        self.touched.take()
+    }
+
+    /// Count every cell as changed (a consumer rereads the whole board).
+    pub fn touch_everything(&mut self) {
+        self.touched.everything();
     }
 
     pub fn all_players(&self) -> PlayerSet {

@@ -120,9 +120,9 @@ impl Engine {
         self.count_no_progress(s, moving_kind, captured);
         events.extend(effects.into_iter().map(Event::Effect));
         s.ply += 1;
-        if s.hold_turn {
+        if s.holds_turn() {
             // The rules keep the turn (a turn of several actions).
-            s.hold_turn = false;
+            s.set_hold_turn(false);
             if s.outcome.is_none() && s.ply >= self.variant.max_plies {
                 s.outcome = Some(Outcome {
                     winners: vec![],

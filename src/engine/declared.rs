@@ -334,7 +334,7 @@ impl Engine {
         }
         s.steps.taken |= 1 << kind;
         s.steps.closed |= d.closes;
-        s.hold_turn = !d.ends_turn;
+        s.set_hold_turn(!d.ends_turn);
         if d.moves {
             let Action::Declared { a: from, b: to, .. } = *a else {
                 return Ok(());
@@ -408,7 +408,7 @@ impl Engine {
             public: c.public,
             handler: Some(c.handler.clone()),
             data: Vec::new(),
-            passes_turn: !s.hold_turn,
+            passes_turn: !s.holds_turn(),
         };
         if choice.options.len() == 1 {
             let label = &choice.options[0];

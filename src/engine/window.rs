@@ -86,9 +86,10 @@ impl Engine {
                 return Ok(());
             };
             let asked = self.asked_players(s, s.windows[i].kind as usize)?;
+            let hold = s.holds_turn();
             let w = &mut s.windows[i];
             w.fresh = false;
-            w.hold = s.hold_turn;
+            w.hold = hold;
             w.asked = asked;
             if w.asked.is_empty() {
                 let w = s.windows.remove(i);
@@ -156,7 +157,7 @@ impl Engine {
             let w = s.windows.pop().expect("open");
             self.close_window(s, w, true, effects)?;
         } else {
-            s.hold_turn = true;
+            s.set_hold_turn(true);
         }
         Ok(())
     }
@@ -174,7 +175,7 @@ impl Engine {
         let r = &self.variant.reactions[w.kind as usize];
         if r.keep_asking && w.asked.len() > 1 {
             w.asked.remove(0);
-            s.hold_turn = true;
+            s.set_hold_turn(true);
             return Ok(());
         }
         let w = s.windows.pop().expect("open");
@@ -190,7 +191,7 @@ impl Engine {
         all_passed: bool,
         effects: &mut Vec<Effect>,
     ) -> Result<(), ActionError> {
-        s.hold_turn = w.hold;
+        s.set_hold_turn(w.hold);
         let r = &self.variant.reactions[w.kind as usize];
         if let (true, Some(f)) = (all_passed, &r.on_pass) {
             self.rules

@@ -107,7 +107,7 @@ impl<'e> Determinizer<'e> {
                 state.set_kind(id as PieceId, 0);
             }
         }
-        state.touched.everything();
+        state.touch_everything();
         for pool in &mut pools {
             pool.sort_unstable();
         }

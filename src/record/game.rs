@@ -363,7 +363,7 @@ impl<'e> Positions<'e> {
                     value: *v,
                 })
                 .collect(),
-            hold_turn: s.hold_turn,
+            hold_turn: s.holds_turn(),
             steps: s.steps.clone(),
             flow: self.flow_pos(s),
         }
@@ -373,7 +373,7 @@ impl<'e> Positions<'e> {
     pub fn from_position(&self, pos: &Position) -> Result<GameState, String> {
         let mut s = self.engine.empty_state(pos.seed);
         self.read_cells(pos, &mut s)?;
-        s.hold_turn = pos.hold_turn;
+        s.set_hold_turn(pos.hold_turn);
         s.steps = pos.steps.clone();
         s.rng = ChaCha8Rng::seed_from_u64(pos.seed);
         s.rng.set_word_pos(pos.rng_position as u128);

@@ -111,7 +111,9 @@ impl Rules {
         option: &str,
     ) -> Result<(), String> {
         // The turn stays as it would have where the choice was asked.
-        state.hold_turn |= !choice.passes_turn;
+        if !choice.passes_turn {
+            state.set_hold_turn(true);
+        }
         let Some(handler) = &choice.handler else {
             return self.on_choice(state, variant, effects, choice, option);
         };

@@ -249,7 +249,7 @@ fn choose(cx: &mut CallCtx, player: &str, asked: Asked) -> mlua::Result<()> {
         ));
     }
     // The answer keeps the turn if the turn is kept now.
-    let passes_turn = !cx.state().hold_turn;
+    let passes_turn = !cx.state().holds_turn();
     cx.state_mut().pending.push(Choice {
         player: p,
         reason: escape(reason).into_owned(),

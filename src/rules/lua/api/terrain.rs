@@ -60,7 +60,7 @@ pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
                     cx.state_mut().terrain[c as usize] &= !bit;
                 }
                 // Terrain changes what every piece may reach.
-                cx.state_mut().touched.everything();
+                cx.state_mut().touch_everything();
                 Ok(())
             })
         },

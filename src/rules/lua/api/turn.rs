@@ -35,7 +35,7 @@ pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
     });
     m.add_method("continue_turn", |lua, _, ()| {
         with_ctx(lua, |cx| {
-            cx.state_mut().hold_turn = true;
+            cx.state_mut().set_hold_turn(true);
             Ok(())
         })
     });
