@@ -197,3 +197,33 @@ fn custody_and_terrain_a_kind_may_not_stop_on_replay_and_draw_uniformly() {
     assert!(uniform_from(&e, &after(&e, 0, 0)) >= 10);
     assert!(uniform_from(&e, &after(&e, 0, 30)) >= 10);
 }
+
+#[test]
+fn placements_with_groups_replay_and_draw_uniformly() {
+    // Go draws a point and judges it alone (the groups next to it): the
+    // games replay, and from the start, mid-game and late positions (eyes,
+    // captures, suicide and superko points refused) every legal move is
+    // drawn, each as often.
+    for suicide in ["false", "true"] {
+        let e = common::engine("go", &[("suicide", suicide)]);
+        let endings = replays(&e, 4);
+        assert_eq!(count(&endings, "passes"), 4, "{endings:?}");
+        assert_eq!(uniform_from(&e, &after(&e, 0, 0)), 82);
+        let mut tried = 0;
+        for (seed, plies) in [(1, 40), (2, 80), (3, 100), (4, 110), (5, 120)] {
+            let s = after(&e, seed, plies);
+            if s.outcome.is_none() {
+                uniform_from(&e, &s);
+                tried += 1;
+            }
+        }
+        assert!(tried >= 3, "only {tried} positions tried");
+    }
+}
+
+#[test]
+fn small_boards_without_groups_list_their_placements() {
+    // A few masks list them faster than cells are judged one by one.
+    let e = common::engine("connect_four", &[]);
+    assert!(!e.samples_moves());
+}

@@ -13,14 +13,14 @@ impl Engine {
     /// listing them: the legal moves are the declared moves and the
     /// script's `extra_moves`, less the back-and-forth ban and moves that
     /// leave a royal piece capturable (no script lists or filters moves,
-    /// nothing is frozen, the move language adds no placement, jump or
-    /// pass).
+    /// nothing is frozen, the move language adds no jump or pass, or every
+    /// move is a placement or a pass: [`Engine::draws_placements`]).
     pub fn samples_moves(&self) -> bool {
         !self.rules.has(RuleHook::Filter)
             && !self.rules.has(RuleHook::Actions)
             && self.variant.actions.is_empty()
             && !self.has_freeze()
-            && !self.lang.lists
+            && (!self.lang.lists || self.draws_placements())
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;
@@ -147,6 +147,9 @@ impl Engine {
         // When only promotions can follow an action for its own player, the
         // last ply counts them without applying anything.
         let native = depth == 1 && self.follow_ups_are_native();
+        if native && !actions.iter().any(Self::asks_after) {
+            return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
+        }
         let actor = self.acting_player(s);
         let mut total = 0;
         // One list for every child: it keeps its capacity.

@@ -24,6 +24,7 @@ use rand::Rng;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::check::{Guard, GuardPool};
+use crate::engine::lang::PlaceDraw;
 use crate::engine::movegen::piece_targets;
 use crate::engine::{Action, ActionError, Engine};
 
@@ -65,6 +66,8 @@ pub struct Sampler {
     guard: GuardPool,
     /// The error of a query hook that failed during the last draw.
     error: Option<ActionError>,
+    /// The buffers of a variant whose moves are placements.
+    places: PlaceDraw,
 }
 
 impl Sampler {
@@ -81,7 +84,7 @@ impl Sampler {
     /// Brings the groups up to date with `s`, from the cells its change
     /// log lists (which it empties).
     pub fn sync(&mut self, e: &Engine, s: &mut GameState) {
-        let touched = s.touched.take();
+        let touched = s.take_touched();
         match touched.filter(|_| self.ready && self.total.len() == s.players as usize) {
             Some((cells, n)) => {
                 for &c in &cells[..n] {
@@ -227,6 +230,9 @@ impl Sampler {
     pub fn sample(&mut self, e: &Engine, s: &GameState, rng: &mut impl Rng) -> Option<Action> {
         if s.outcome.is_some() {
             return None;
+        }
+        if e.draws_placements() {
+            return e.draw_placement(s, rng, &mut self.places);
         }
         if e.has_royal() || e.has_extra_moves() {
             return self.sample_checked(e, s, rng);

@@ -3,6 +3,7 @@
 //! host's native listing, applying, text and explanations.
 //!
 //! - `place`: placements (falling, flanking and flipping);
+//! - `draw`: a random placement without the list (random playouts);
 //! - `groups`: groups and their liberties, captures of groups, ko;
 //! - `jumps`: jump sequences;
 //! - `custody`: captures by custody after a piece lands;
@@ -11,11 +12,14 @@
 //! Changes when the language gains a part.
 
 mod custody;
+mod draw;
 mod ends;
 mod groups;
 mod jumps;
 mod masks;
 mod place;
+
+pub use draw::PlaceDraw;
 
 use std::borrow::Cow;
 
@@ -37,6 +41,11 @@ pub(crate) struct Lang {
     /// pass, or an end that asks whether anyone can move): else a random
     /// move may be drawn from the declared movement alone.
     pub(crate) lists: bool,
+    /// Whether every move is a placement or a pass (no steps, slides,
+    /// paths or jumps, no end that asks whether anyone can move) and
+    /// listing them is not a few masks (groups, or a large board): a
+    /// random one is then drawn without listing them.
+    draws: bool,
     /// The kinds that may be placed, with their placement form's index.
     placers: Vec<(KindId, usize)>,
     /// Per kind, the indices of its jump forms.
@@ -153,6 +162,11 @@ impl Lang {
             .any(|e| matches!(e.when, EndWhen::Counter { .. }));
         l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
         l.lists = !l.placers.is_empty() || l.jumps || v.pass.is_some() || l.nobody_moves.is_some();
+        // The masked listing of a small board is cheaper than judging cells
+        // one by one; groups are where a judgement alone pays.
+        let masked = l.masks.is_some() && v.board.blocking == 0 && l.adjs.is_empty();
+        l.draws =
+            !masked && !l.placers.is_empty() && !l.jumps && !l.steps && l.nobody_moves.is_none();
         l.on = !l.placers.is_empty()
             || l.jumpers.iter().any(|j| !j.is_empty())
             || v.pass.is_some()

@@ -51,27 +51,8 @@ impl Engine {
             m
         });
         for c in 0..b.cell_count() as Cell {
-            if s.board()[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
+            if !self.admits_cell(s, p, f, c) {
                 continue;
-            }
-            if let Some(z) = &f.zone {
-                if !z[p as usize].contains(&c) {
-                    continue;
-                }
-            }
-            if let Some(d) = f.falls {
-                // Only where a falling piece comes to rest.
-                if self.lang.hops.hop(b, c, d).is_some_and(|below| {
-                    s.board()[below as usize].is_none()
-                        && s.terrain[below as usize] & b.blocking == 0
-                }) {
-                    continue;
-                }
-            }
-            if let Some(fl) = &f.flank {
-                if fl.needed && !self.flanks_any(s, c, p, fl) {
-                    continue;
-                }
             }
             if let (Some(g), Some(map)) = (&f.groups, &groups) {
                 if map.placement_key(s, c, kind, p, g).is_none() {
@@ -80,6 +61,35 @@ impl Engine {
             }
             out.push(Action::Place { kind, at: c });
         }
+    }
+
+    /// Whether the empty-cell rules of placement form `f` let a piece of
+    /// `p` go to `c` (all but groups and ko, which need the groups).
+    #[inline(always)]
+    pub(super) fn admits_cell(&self, s: &GameState, p: PlayerId, f: &PlaceForm, c: Cell) -> bool {
+        let b = &self.variant.board;
+        if s.board()[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
+            return false;
+        }
+        if let Some(z) = &f.zone {
+            if !z[p as usize].contains(&c) {
+                return false;
+            }
+        }
+        if let Some(d) = f.falls {
+            // Only where a falling piece comes to rest.
+            if self.lang.hops.hop(b, c, d).is_some_and(|below| {
+                s.board()[below as usize].is_none() && s.terrain[below as usize] & b.blocking == 0
+            }) {
+                return false;
+            }
+        }
+        if let Some(fl) = &f.flank {
+            if fl.needed && !self.flanks_any(s, c, p, fl) {
+                return false;
+            }
+        }
+        true
     }
 
     /// [`Engine::placements`] on a board of at most 64 cells without
@@ -214,7 +224,13 @@ impl Engine {
     }
 
     /// Whether player `p` has placed every piece of the kind's supply.
-    fn supply_spent(&self, s: &GameState, p: PlayerId, kind: KindId, f: &PlaceForm) -> bool {
+    pub(super) fn supply_spent(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kind: KindId,
+        f: &PlaceForm,
+    ) -> bool {
         f.supply
             .is_some_and(|n| s.counter(&self.lang.placed[kind as usize], Some(p)) >= n as i64)
     }
