@@ -8,7 +8,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{Choice, GameState, PlayerId};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::cells::cells_of;
-use crate::rules::variant::actions::{ActionChoose, ActionDecl, Filter};
+use crate::rules::variant::actions::{ActionChoose, ActionDecl, Does, Filter};
 
 impl Engine {
     /// Appends the available declared actions of the player to move (in
@@ -351,6 +351,9 @@ impl Engine {
         if d.places {
             self.place_from_container(s, d, a, mover, effects);
         }
+        for x in &d.does {
+            does(s, x, a, mover, effects);
+        }
         if let Some(c) = &d.choose {
             if self.declared_choice(s, c, mover, effects)? {
                 return Ok(());
@@ -569,6 +572,65 @@ impl Engine {
             ),
             Err(e) => format!("`{text}`: {e}"),
             Ok(None) => format!("`{text}`: the rules refuse it here"),
+        }
+    }
+}
+
+/// One native effect of a declared action (`does:`), on the cell of one of
+/// its parameters; nothing when that cell holds no piece (an effect on a
+/// piece) or is off the board.
+fn does(s: &mut GameState, x: &Does, a: &Action, mover: PlayerId, effects: &mut Vec<Effect>) {
+    let Action::Declared {
+        a: first,
+        b: second,
+        ..
+    } = *a
+    else {
+        return;
+    };
+    let cell = |i: usize| if i == 0 { first } else { second };
+    match x {
+        Does::Flip(i) => {
+            let c = cell(*i);
+            if let Some(id) = s
+                .piece_at(c)
+                .filter(|&id| s.pieces[id as usize].owner != mover)
+            {
+                s.set_owner(id, mover);
+                effects.push(Effect::Flipped {
+                    piece: id,
+                    cell: c,
+                    owner: mover,
+                });
+            }
+        }
+        Does::Capture(i) => {
+            let c = cell(*i);
+            if let Some(id) = s.piece_at(c) {
+                s.capture(id);
+                effects.push(Effect::Captured {
+                    piece: id,
+                    cell: Some(c),
+                });
+            }
+        }
+        Does::Send(i, to) => {
+            let c = cell(*i);
+            if let Some(id) = s.piece_at(c) {
+                let k = s.container_id(to, Some(mover));
+                s.send_to(id, k);
+                effects.push(Effect::Captured {
+                    piece: id,
+                    cell: Some(c),
+                });
+            }
+        }
+        Does::Add(i, counter, n) => {
+            let c = cell(*i);
+            if (c as usize) < s.board().len() {
+                let v = s.cell_counter(counter, c).saturating_add(*n);
+                s.set_cell_counter(counter, c, v);
+            }
         }
     }
 }

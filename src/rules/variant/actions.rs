@@ -31,6 +31,9 @@ pub struct ActionDecl {
     /// The front piece of the player's `needs` container is placed on the
     /// only parameter's cell (natively, before `perform`).
     pub places: bool,
+    /// What it does natively, in order (`does:`), after `moves` and
+    /// `places` and before `perform`.
+    pub does: Vec<Does>,
     /// A cell the player picks after the action (`choose`).
     pub choose: Option<ActionChoose>,
     /// Taking it ends the turn (after `perform`).
@@ -45,6 +48,20 @@ pub struct ActionDecl {
     pub legal: Option<String>,
     /// Where the action was declared (file, line, column), for messages.
     pub at: (String, u64, u64),
+}
+
+/// One native effect of a declared action on a parameter's cell (by the
+/// parameter's index).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Does {
+    /// The piece there becomes the mover's.
+    Flip(usize),
+    /// The piece there is captured.
+    Capture(usize),
+    /// The piece there goes to the mover's container of that name.
+    Send(usize, String),
+    /// The cell's counter of that name gains the amount (may be negative).
+    Add(usize, String, i64),
 }
 
 /// `actions.<name>.choose`: after the action, the player picks a cell of

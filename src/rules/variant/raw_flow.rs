@@ -186,6 +186,12 @@ pub(super) struct RawAction {
     /// parameter's cell (natively, before `perform`).
     #[serde(default)]
     pub(super) places: Option<bool>,
+    /// What the action does natively, in order, after `moves` and `places`
+    /// and before `perform`: each item one effect on a parameter's cell
+    /// (`flip`, `capture`, `send`, `add`).
+    #[serde(default)]
+    #[schemars(with = "Vec<RawDoes>")]
+    pub(super) does: Vec<Spanned<RawDoes>>,
     /// After the action, the player picks a cell of a named query.
     #[serde(default)]
     #[schemars(with = "Option<RawActionChoose>")]
@@ -194,6 +200,37 @@ pub(super) struct RawAction {
     /// action (true if absent).
     #[serde(default)]
     pub(super) enabled: Option<Param<bool>>,
+}
+
+/// One item of `actions.<name>.does`: exactly one of `flip`, `capture`,
+/// `send` (with `to`) or `add` (with `counter` and `at`), each naming a
+/// parameter of the action.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDoes {
+    /// The piece on this parameter's cell becomes the mover's (a flip).
+    #[serde(default)]
+    pub(super) flip: Option<String>,
+    /// The piece on this parameter's cell is captured.
+    #[serde(default)]
+    pub(super) capture: Option<String>,
+    /// The piece on this parameter's cell goes to the mover's container
+    /// named by `to`.
+    #[serde(default)]
+    pub(super) send: Option<String>,
+    /// With `send`: the container (the mover's own of that name).
+    #[serde(default)]
+    pub(super) to: Option<String>,
+    /// Adds this amount (a negative one removes) to the cell counter
+    /// `counter` of the `at` parameter's cell.
+    #[serde(default)]
+    pub(super) add: Option<i64>,
+    /// With `add`: the cell counter's name.
+    #[serde(default)]
+    pub(super) counter: Option<String>,
+    /// With `add`: the parameter whose cell it is.
+    #[serde(default)]
+    pub(super) at: Option<String>,
 }
 
 /// `actions.<name>.choose`: a choice of a cell of a named query that the

@@ -10,10 +10,10 @@ use super::Ctx;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::actions::{
-    parse_template, ActionChoose, ActionDecl, Filter, ParamDecl, Source, TextPart,
+    parse_template, ActionChoose, ActionDecl, Does, Filter, ParamDecl, Source, TextPart,
 };
 use crate::rules::variant::raw::{
-    Param, RawAction, RawActionChoose, RawActionParam, RawPerformIf, RawVariant,
+    Param, RawAction, RawActionChoose, RawActionParam, RawDoes, RawPerformIf, RawVariant,
 };
 use crate::rules::variant::{Kind, Value};
 
@@ -131,6 +131,10 @@ fn action(
         Some(c) => Some(choose(name, &c.value, c.referenced, queries, cx)?),
         None => None,
     };
+    let mut does = Vec::new();
+    for d in &a.does {
+        does.push(does_item(name, &d.value, d.referenced, &names, cx)?);
+    }
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
         params.push(param(pname, &p.value, &names[..i], board, cx)?);
@@ -170,12 +174,80 @@ fn action(
         ends_turn: a.ends_turn.unwrap_or(false),
         moves: a.moves.unwrap_or(false),
         places: a.places.unwrap_or(false),
+        does,
         choose,
         perform: a.perform.as_ref().map(|p| p.value.clone()),
         legal: a.legal.as_ref().map(|p| p.value.clone()),
         perform_if,
         at: (cx.files[cx.file].clone(), at.line(), at.column()),
     })
+}
+
+/// One item of an action's `does:`: exactly one effect, on one of the
+/// action's parameters, with the keys that effect takes and no others.
+fn does_item(
+    name: &str,
+    d: &RawDoes,
+    at: serde_saphyr::Location,
+    names: &[String],
+    cx: &mut Ctx,
+) -> Option<Does> {
+    let given = [
+        d.flip.is_some(),
+        d.capture.is_some(),
+        d.send.is_some(),
+        d.add.is_some(),
+    ];
+    let fail = |cx: &mut Ctx, what: String| {
+        cx.err_at(at, format!("actions.{name}.does: {what}"));
+        None
+    };
+    if given.iter().filter(|&&g| g).count() != 1 {
+        return fail(
+            cx,
+            "each item is exactly one of `flip: PARAM`, `capture: PARAM`, \
+             `send: PARAM, to: CONTAINER` or `add: N, counter: NAME, at: PARAM`"
+                .into(),
+        );
+    }
+    let param = |cx: &mut Ctx, p: &str| match names.iter().position(|n| n == p) {
+        Some(i) => Some(i),
+        None => {
+            let known = names.join(", ");
+            cx.err_at(
+                at,
+                format!(
+                    "actions.{name}.does: `{p}` is not one of the action's parameters ({known})"
+                ),
+            );
+            None
+        }
+    };
+    if d.send.is_none() && d.to.is_some() {
+        return fail(cx, "`to` goes with `send` only".into());
+    }
+    if d.add.is_none() && (d.counter.is_some() || d.at.is_some()) {
+        return fail(cx, "`counter` and `at` go with `add` only".into());
+    }
+    if let Some(p) = &d.flip {
+        return Some(Does::Flip(param(cx, p)?));
+    }
+    if let Some(p) = &d.capture {
+        return Some(Does::Capture(param(cx, p)?));
+    }
+    if let Some(p) = &d.send {
+        let Some(to) = &d.to else {
+            return fail(
+                cx,
+                "`send` needs `to: CONTAINER` (the mover's container)".into(),
+            );
+        };
+        return Some(Does::Send(param(cx, p)?, to.clone()));
+    }
+    let (Some(n), Some(counter), Some(p)) = (d.add, &d.counter, &d.at) else {
+        return fail(cx, "`add` needs `counter: NAME` and `at: PARAM`".into());
+    };
+    Some(Does::Add(param(cx, p)?, counter.clone(), n))
 }
 
 /// An action's text, from its `text` or its name and parameters: short,
@@ -335,21 +407,30 @@ pub(super) fn needs_exist(
     };
     cx.from("actions");
     for (name, a) in list {
-        let Some(n) = &a.value.needs else { continue };
-        let c = n.value.as_str();
-        if declared.contains(&c) || named(c) {
-            continue;
+        let sent = a.value.does.iter().filter_map(|d| {
+            let to = d.value.to.as_deref().filter(|_| d.value.send.is_some())?;
+            Some((to, d.referenced, "sends to"))
+        });
+        let needs = a
+            .value
+            .needs
+            .iter()
+            .map(|n| (n.value.as_str(), n.referenced, "needs"));
+        for (c, at, how) in needs.chain(sent) {
+            if declared.contains(&c) || named(c) {
+                continue;
+            }
+            let hint = crate::base::suggest::closest(c, declared.iter().copied())
+                .map(|d| format!(" (did you mean `{d}`?)"))
+                .unwrap_or_default();
+            cx.err_at(
+                at,
+                format!(
+                    "actions.{name}: {how} `{}`, which names no container: none is declared under `containers:` and no script names it{hint}",
+                    crate::base::limits::escape_controls(c)
+                ),
+            );
         }
-        let hint = crate::base::suggest::closest(c, declared.iter().copied())
-            .map(|d| format!(" (did you mean `{d}`?)"))
-            .unwrap_or_default();
-        cx.err_at(
-            n.referenced,
-            format!(
-                "actions.{name}: needs `{}` names no container: none is declared under `containers:` and no script names it{hint}",
-                crate::base::limits::escape_controls(c)
-            ),
-        );
     }
 }
 
