@@ -553,6 +553,7 @@ impl Engine {
 
     /// How many choices a legal move leads to when a promotion follows it
     /// (else 1), without applying it.
+    #[inline]
     pub(super) fn promotion_options(&self, s: &GameState, a: &Action) -> u64 {
         let Action::Move { from, to } = *a else {
             return 1;

@@ -148,6 +148,9 @@ impl Engine {
         // last ply counts them without applying anything.
         let native = depth == 1 && self.follow_ups_are_native();
         if native && !actions.iter().any(Self::asks_after) {
+            if self.variant.kinds.iter().all(|k| k.promote.is_none()) {
+                return Ok(actions.len() as u64);
+            }
             return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
         }
         let actor = self.acting_player(s);
