@@ -3,23 +3,11 @@
 
 mod common;
 
-use common::{engine, play};
-use sandtable::base::state::GameState;
+use common::{engine, fen, play, texts};
 use sandtable::engine::Engine;
 
 fn chess() -> Engine {
     engine("chess", &[])
-}
-
-fn fen(e: &Engine, text: &str) -> GameState {
-    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
-}
-
-fn texts(e: &Engine, s: &GameState) -> Vec<String> {
-    e.legal_actions(s)
-        .iter()
-        .map(|a| e.action_text(s, a))
-        .collect()
 }
 
 #[test]

@@ -5,13 +5,9 @@
 
 mod common;
 
-use common::{engine, legal, play};
+use common::{engine, fen, legal, play};
 use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
-
-fn fen(e: &Engine, text: &str) -> GameState {
-    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
-}
 
 fn at(e: &Engine, s: &GameState, cell: &str) -> Option<String> {
     let c = e.variant.board.parse_cell(cell).unwrap();

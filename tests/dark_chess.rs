@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{engine, play};
+use common::{engine, fen, play, texts};
 use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
 use sandtable::front::session::Session;
@@ -16,17 +16,6 @@ use sandtable::record::view::{View, Viewer, Views};
 
 fn dark() -> Engine {
     engine("dark_chess", &[])
-}
-
-fn fen(e: &Engine, text: &str) -> GameState {
-    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
-}
-
-fn texts(e: &Engine, s: &GameState) -> Vec<String> {
-    e.legal_actions(s)
-        .iter()
-        .map(|a| e.action_text(s, a))
-        .collect()
 }
 
 /// A view as OpenSpiel's dark FEN writes the board: rank 8 first, `?` for

@@ -6,13 +6,9 @@
 
 mod common;
 
-use common::{engine, play};
+use common::{engine, fen, play};
 use sandtable::base::state::GameState;
 use sandtable::engine::{Action, Engine};
-
-fn fen(e: &Engine, text: &str) -> GameState {
-    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
-}
 
 fn texts(e: &Engine, s: &GameState) -> Vec<String> {
     let mut t: Vec<String> = e

@@ -5,13 +5,9 @@
 
 mod common;
 
-use common::{engine, play};
+use common::{engine, fen, play};
 use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
-
-fn fen(e: &Engine, text: &str) -> GameState {
-    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
-}
 
 fn why(e: &Engine, s: &GameState, text: &str) -> String {
     let a = e

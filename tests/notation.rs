@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{engine, play};
+use common::{engine, fen, play};
 use proptest::prelude::*;
 use sandtable::base::state::GameState;
 use sandtable::engine::{Action, Engine};
@@ -14,10 +14,6 @@ use sandtable::record::view::Views;
 
 fn chess() -> Engine {
     engine("chess", &[])
-}
-
-fn fen(e: &Engine, text: &str) -> GameState {
-    e.parse_fen(text, 1).unwrap_or_else(|err| panic!("{err}"))
 }
 
 /// The move `from-to` as the variant writes it in `s`.

@@ -164,3 +164,19 @@ pub fn refused_at_their_place(cases: &[(&str, &str, &str, &str)]) {
         );
     }
 }
+
+/// The position of a FEN-like text (seed 1).
+pub fn fen(engine: &Engine, text: &str) -> GameState {
+    engine
+        .parse_fen(text, 1)
+        .unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// The legal action texts, in the listing's order.
+pub fn texts(engine: &Engine, s: &GameState) -> Vec<String> {
+    engine
+        .legal_actions(s)
+        .iter()
+        .map(|a| engine.action_text(s, a))
+        .collect()
+}
