@@ -900,24 +900,49 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A web host on a copy of the bundled variants and scripts (so a test may
+/// edit them), classic Stratego loaded, and the reload transcripts'
+/// position written beside them.
+pub(crate) struct ReloadFixture {
+    pub tmp: tempfile::TempDir,
+    pub yaml: std::path::PathBuf,
+    pub pos_file: std::path::PathBuf,
+    pub url: String,
+    _srv: Running,
+}
+
+impl ReloadFixture {
+    pub fn new() -> ReloadFixture {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let tmp = tempfile::tempdir().unwrap();
+        copy_dir(&root.join("variants"), &tmp.path().join("variants"));
+        copy_dir(&root.join("scripts"), &tmp.path().join("scripts"));
+        let yaml = tmp.path().join("variants/classic_stratego.yaml");
+        let pos = std::fs::read_to_string(root.join("tests/transcripts/reload_pos.yaml"))
+            .unwrap()
+            .replace("TMPDIR", &tmp.path().display().to_string());
+        let pos_file = tmp.path().join("pos.yaml");
+        std::fs::write(&pos_file, pos).unwrap();
+        let (srv, url) = web(&[yaml.to_str().unwrap(), "--seed", "1"]);
+        ReloadFixture {
+            tmp,
+            yaml,
+            pos_file,
+            url,
+            _srv: srv,
+        }
+    }
+}
+
 #[test]
 fn a_script_edit_shows_the_reload_report_in_the_page() {
     let Some(mut b) = Browser::launch("a_script_edit_shows_the_reload_report_in_the_page") else {
         return;
     };
     let t0 = Instant::now();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&root.join("variants"), &tmp.path().join("variants"));
-    copy_dir(&root.join("scripts"), &tmp.path().join("scripts"));
-    let yaml = tmp.path().join("variants/classic_stratego.yaml");
-    let pos = std::fs::read_to_string(root.join("tests/transcripts/reload_pos.yaml"))
-        .unwrap()
-        .replace("TMPDIR", &tmp.path().display().to_string());
-    let pos_file = tmp.path().join("pos.yaml");
-    std::fs::write(&pos_file, pos).unwrap();
-    let (_srv, url) = web(&[yaml.to_str().unwrap(), "--seed", "1"]);
-    let page = b.open(&url, "");
+    let f = ReloadFixture::new();
+    let (tmp, pos_file) = (&f.tmp, &f.pos_file);
+    let page = b.open(&f.url, "");
     b.wait(
         &page,
         "document.querySelector('#board svg [data-cell=a4]')",

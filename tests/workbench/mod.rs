@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::browser::{screenshot_path, Browser, Page};
-use super::{copy_dir, host_of, next_of, socket, web};
+use super::{host_of, next_of, socket, web};
 
 /// The contrast of every piece's letter on its face, from the computed
 /// fills: `[cell, ratio, letter, face, edge]` for each piece on the board.
@@ -367,19 +367,10 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
         return;
     };
     let t0 = Instant::now();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&root.join("variants"), &tmp.path().join("variants"));
-    copy_dir(&root.join("scripts"), &tmp.path().join("scripts"));
-    let yaml = tmp.path().join("variants/classic_stratego.yaml");
-    let script = tmp.path().join("scripts/classic_stratego.lua");
-    let pos = std::fs::read_to_string(root.join("tests/transcripts/reload_pos.yaml"))
-        .unwrap()
-        .replace("TMPDIR", &tmp.path().display().to_string());
-    let pos_file = tmp.path().join("pos.yaml");
-    std::fs::write(&pos_file, pos).unwrap();
-    let (_srv, url) = web(&[yaml.to_str().unwrap(), "--seed", "1"]);
-    let page = b.open(&url, "");
+    let f = super::ReloadFixture::new();
+    let (yaml, pos_file) = (f.yaml.as_path(), f.pos_file.as_path());
+    let script = f.tmp.path().join("scripts/classic_stratego.lua");
+    let page = b.open(&f.url, "");
     b.wait(
         &page,
         "document.querySelector('#board svg [data-cell=a4]')",
@@ -414,7 +405,7 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
     assert_eq!(text, json!(true));
     let original = b.eval(&page, "document.querySelector('#edit-text').value");
     let original = original.as_str().unwrap().to_string();
-    assert_eq!(original, std::fs::read_to_string(&yaml).unwrap());
+    assert_eq!(original, std::fs::read_to_string(yaml).unwrap());
     let files = b.eval(
         &page,
         "Array.from(document.querySelectorAll('#edit-file option')).map((o) => o.value)",
@@ -448,7 +439,7 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
     set_editor_text(&mut b, &page, &broken);
     let marked = b.wait(&page, "document.querySelector('#edit-shadow .diag-line') && [document.querySelector('#edit-shadow .diag-line').dataset.line, document.querySelector('#edit-diagnostics li').textContent]", 10);
     assert_eq!(marked[0], json!(line.to_string()), "{marked}");
-    let expected = match sandtable::rules::variant::Variant::from_str(&broken, &yaml, &[]) {
+    let expected = match sandtable::rules::variant::Variant::from_str(&broken, yaml, &[]) {
         Err(e) => e.0[0].clone(),
         Ok(_) => panic!("the broken YAML loads"),
     };
@@ -463,11 +454,11 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
     );
     b.click(&page, "#edit-save");
     b.wait(&page, "document.querySelector('#edit-state').textContent.includes('old rules stay') && document.querySelector('#edit-shadow .diag-line')", 10);
-    assert_eq!(std::fs::read_to_string(&yaml).unwrap(), broken);
+    assert_eq!(std::fs::read_to_string(yaml).unwrap(), broken);
     // Restore writes back the version before the save, which loads.
     b.click(&page, "#edit-restore");
     b.wait(&page, "document.querySelector('#edit-state').textContent.startsWith('saved: reloaded') && !document.querySelector('#edit-shadow .diag-line')", 10);
-    assert_eq!(std::fs::read_to_string(&yaml).unwrap(), original);
+    assert_eq!(std::fs::read_to_string(yaml).unwrap(), original);
     assert_eq!(
         b.eval(&page, "document.querySelector('#edit-text').value"),
         json!(original)
@@ -577,7 +568,7 @@ fn rules_are_edited_beside_the_board_checked_at_their_line_and_reloaded() {
     assert_eq!(offered, json!("hidden_identities"));
 
     // Through the editor's API, nothing but the variant's files.
-    let mut ws = socket(&host_of(&url));
+    let mut ws = socket(&host_of(&f.url));
     next_of(&mut ws, "frame");
     for msg in [
         json!({ "type": "open", "name": "../../etc/passwd" }),
