@@ -211,3 +211,23 @@ fn a_filters_veto_names_the_filter_and_its_reason() {
     let why = e.explain_illegal(&s, &common::act(&e, &s, "a1-b1"));
     assert!(why.contains("rules.filter refuses it"), "{why}");
 }
+
+/// Kinds whose every move is a quiet step are listed from masks
+/// (`engine::quiet`); the exhaustive listing walks their steps one by one.
+/// Both list the same actions in the same order, in random games of a
+/// game with royal pieces (the guard still judges each step), one with
+/// compulsory jumps, and one whose quiet steppers freeze their neighbours.
+#[test]
+fn quiet_steps_from_masks_list_what_the_step_scan_lists() {
+    for (variant, games, plies) in [
+        ("english_draughts", 20, 200),
+        ("tests/variants/frozen_joint.yaml", 10, 100),
+        ("tests/variants/turn_seams.yaml", 5, 40),
+        ("tests/variants/longest_capture.yaml", 10, 100),
+    ] {
+        let e = common::engine(variant, &[]);
+        assert!(e.moves.quiet.is_some(), "{variant} has quiet steppers");
+        let n = common::shortcuts_agree(variant, &[], games, plies);
+        assert!(n > 20, "{variant}: only {n} positions compared");
+    }
+}

@@ -16,7 +16,7 @@ thread_local! {
 }
 
 /// Whether the self-check shortcuts are off on this thread now.
-fn exhaustive() -> bool {
+pub(super) fn exhaustive() -> bool {
     EXHAUSTIVE.with(std::cell::Cell::get)
 }
 

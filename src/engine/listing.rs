@@ -178,16 +178,35 @@ impl Engine {
                     .is_none_or(|g| self.guard_allows(g, s, p, from, to, side))
         };
         let mut targets = Vec::new();
+        let quiet = self
+            .moves
+            .quiet
+            .as_ref()
+            .filter(|_| all && !super::check::exhaustive());
+        let empty = quiet.map_or(0, |q| q.all & !s.occupied());
         for (from, slot) in s.board().iter().enumerate() {
             let Some(id) = *slot else { continue };
-            if s.pieces[id as usize].owner != p {
+            let piece = &s.pieces[id as usize];
+            if piece.owner != p {
                 continue;
             }
+            let kind = piece.kind;
             let from = from as Cell;
             if frozen.contains(&from) {
                 continue;
             }
-            if all {
+            if let Some(steps) = quiet.and_then(|q| q.of(kind, p, from as usize)) {
+                // Only quiet steps: the empty cells among them, in order.
+                let mut to_cells = steps & empty;
+                while to_cells != 0 {
+                    let to = to_cells.trailing_zeros() as Cell;
+                    to_cells &= to_cells - 1;
+                    if legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }) {
+                        stop = true;
+                        break;
+                    }
+                }
+            } else if all {
                 piece_targets(&self.moves, s, id, from, &mut targets);
                 for &to in &targets {
                     if legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }) {

@@ -31,6 +31,7 @@ mod listing;
 pub mod movegen;
 pub mod notation;
 mod playout;
+pub mod quiet;
 pub mod sampler;
 mod san;
 pub mod setup;

@@ -17,16 +17,20 @@ pub struct Moves {
     pub attack: AttackTable,
     /// Neighbour tables for move generation.
     pub steps: MoveTables,
+    /// The quiet steps of kinds that have only those, as masks.
+    pub quiet: Option<crate::engine::quiet::QuietSteps>,
 }
 
 impl Moves {
     pub fn new(variant: Arc<Variant>) -> Moves {
         let attack = AttackTable::new(&variant.kinds, &variant.board);
         let steps = MoveTables::new(&variant.kinds, &variant.board);
+        let quiet = crate::engine::quiet::QuietSteps::new(&variant, &steps);
         Moves {
             variant,
             attack,
             steps,
+            quiet,
         }
     }
 }
