@@ -12,6 +12,11 @@ use serde_saphyr::Spanned;
 /// stops here with the problems found so far.
 pub(super) fn board(raw: &RawBoard, cx: &mut Ctx) -> Result<Board, LoadError> {
     let shape = shape(raw, cx);
+    if let Some(list) = raw.points.as_ref().filter(|l| l.value.is_empty()) {
+        cx.from("points");
+        cx.err_at(list.referenced, "board: `points` lists no point");
+        return Err(LoadError(std::mem::take(&mut cx.diags)));
+    }
     let hexagon = raw.size.as_ref().map(|s| s.value);
     let points = raw.points.as_ref();
     let declared = (raw.files, raw.ranks);
@@ -94,9 +99,6 @@ fn graph(raw: &RawBoard, hexagon: Option<u8>, board: &mut Board, cx: &mut Ctx) {
     let mut points = Vec::new();
     if let Some(list) = &raw.points {
         cx.from("points");
-        if list.value.is_empty() {
-            cx.err_at(list.referenced, "board: `points` lists no point");
-        }
         for p in &list.value {
             match board.parse_cell(&p.value) {
                 Some(c) => points.push(c),
