@@ -4,6 +4,12 @@
 //! `rank * files + file`, so `a1` is cell 0 and the first rank is the first
 //! player's side. Terrain tags (for example `lake`) are small bit flags; the
 //! variant says which tags block movement.
+//!
+//! A graph board is a sparse rectangle: only its points are on the board
+//! (the other cells carry the blocking terrain tag [`OFF_BOARD`] and are
+//! not named, drawn or listed), and when it declares lines, a step in a
+//! direction goes to the next point of a line through the cell in that
+//! direction ([`Board::offset`] reads the table [`Graph::next`]).
 
 use std::fmt;
 
@@ -56,7 +62,53 @@ pub fn builtin_directions() -> Vec<Directions> {
         set("forward_diagonal", vec![(1, 1), (-1, 1)], true),
         set("backward", vec![(0, -1)], true),
         set("backward_diagonal", vec![(1, -1), (-1, -1)], true),
+        // The six neighbours of a hex board on an axial grid (drawn with
+        // each rank shifted half a cell from the one below).
+        set("hex", HEX.to_vec(), false),
     ]
+}
+
+/// The six directions of a hex board: a cell's neighbours on an axial grid.
+pub const HEX: [(i8, i8); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
+
+/// The terrain tag of a graph board's cells that are not points.
+pub const OFF_BOARD: &str = "off_board";
+
+/// How a board is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    /// Squares in rows and columns.
+    #[default]
+    Square,
+    /// Hexagons, each rank shifted half a cell from the one below.
+    Hex,
+}
+
+/// The points of a graph board and the lines joining them.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    /// Per cell: whether it is a point of the board.
+    pub points: Vec<bool>,
+    /// The declared lines, each its points in order (empty: moves go from
+    /// cell to cell as on a rectangle, off-board cells blocking).
+    pub lines: Vec<Vec<Cell>>,
+    /// Per cell: the unit directions `(dx, dy)` along its lines and the
+    /// next point that way.
+    pub next: Vec<Vec<((i8, i8), Cell)>>,
+}
+
+fn gcd(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// A delta as a whole number of steps along one unit direction.
+pub fn unit_steps(d: (i32, i32)) -> ((i32, i32), i32) {
+    let k = gcd(d.0, d.1).max(1);
+    ((d.0 / k, d.1 / k), k)
 }
 
 /// A rectangular board with terrain tags and zones.
@@ -73,6 +125,10 @@ pub struct Board {
     /// Named sets of cells (setup areas, back rows, ...).
     pub zones: Vec<(String, Vec<Cell>)>,
     pub directions: Vec<Directions>,
+    /// How the board is drawn.
+    pub shape: Shape,
+    /// A graph board's points and lines (`None`: every cell is on the board).
+    pub graph: Option<Box<Graph>>,
 }
 
 impl Board {
@@ -85,7 +141,101 @@ impl Board {
             blocking: 0,
             zones: Vec::new(),
             directions: builtin_directions(),
+            shape: Shape::Square,
+            graph: None,
         }
+    }
+
+    /// Whether a cell is on the board (every cell but a graph board's
+    /// non-points).
+    pub fn is_point(&self, cell: Cell) -> bool {
+        match &self.graph {
+            None => (cell as usize) < self.cell_count(),
+            Some(g) => g.points.get(cell as usize).copied().unwrap_or(false),
+        }
+    }
+
+    /// Makes this a graph board of the given points and lines (each its
+    /// points in order, consecutive points on one grid direction). Marks
+    /// the other cells with the blocking tag [`OFF_BOARD`]. Errors name the
+    /// index of the offending line.
+    pub fn set_graph(
+        &mut self,
+        points: &[Cell],
+        lines: Vec<Vec<Cell>>,
+    ) -> Result<(), (usize, String)> {
+        let n = self.cell_count();
+        if self.terrain_names.len() >= 32 {
+            return Err((
+                lines.len(),
+                "a graph board leaves room for at most 31 terrain tags".into(),
+            ));
+        }
+        let mut g = Graph {
+            points: vec![false; n],
+            lines: Vec::new(),
+            next: vec![Vec::new(); n],
+        };
+        for &p in points {
+            g.points[p as usize] = true;
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let name = |c: Cell| self.cell_name(c);
+            if line.len() < 2 {
+                return Err((i, "a line joins at least two points".into()));
+            }
+            let unit = |a: Cell, b: Cell| {
+                let ((a0, a1), (b0, b1)) = (self.coords(a), self.coords(b));
+                unit_steps((b0 - a0, b1 - a1))
+            };
+            let (u, _) = unit(line[0], line[1]);
+            for w in line.windows(2) {
+                let (v, k) = unit(w[0], w[1]);
+                if k == 0 {
+                    return Err((i, format!("`{}` appears twice in a row", name(w[0]))));
+                }
+                if v != u {
+                    return Err((
+                        i,
+                        format!(
+                            "the points of a line lie in order along one direction: `{}` to `{}` turns",
+                            name(w[0]),
+                            name(w[1])
+                        ),
+                    ));
+                }
+                let (u, back) = ((u.0 as i8, u.1 as i8), (-u.0 as i8, -u.1 as i8));
+                for (from, dir, to) in [(w[0], u, w[1]), (w[1], back, w[0])] {
+                    let links = &mut g.next[from as usize];
+                    match links.iter().find(|l| l.0 == dir) {
+                        Some(&(_, other)) if other != to => {
+                            return Err((
+                                i,
+                                format!(
+                                    "`{}` already has a line toward `{}` that way, not `{}`",
+                                    name(from),
+                                    name(other),
+                                    name(to)
+                                ),
+                            ));
+                        }
+                        Some(_) => {}
+                        None => links.push((dir, to)),
+                    }
+                }
+            }
+        }
+        g.lines = lines;
+        let bit = 1u32 << self.terrain_names.len();
+        self.terrain_names.push(OFF_BOARD.into());
+        self.blocking |= bit;
+        for (c, on) in g.points.iter().enumerate() {
+            if !on {
+                self.terrain[c] |= bit;
+            }
+        }
+        self.graph = Some(Box::new(g));
+        Ok(())
     }
 
     pub fn cell_count(&self) -> usize {
@@ -106,7 +256,15 @@ impl Board {
     }
 
     /// The cell `steps` times `delta` away from `cell`, if on the board.
+    /// On a graph board with lines, a delta of `k` unit steps goes `k`
+    /// times to the next point along a line.
+    #[inline]
     pub fn offset(&self, cell: Cell, delta: (i8, i8)) -> Option<Cell> {
+        if let Some(g) = &self.graph {
+            if !g.lines.is_empty() {
+                return g.offset(cell, delta);
+            }
+        }
         let (f, r) = self.coords(cell);
         self.cell(f + delta.0 as i32, r + delta.1 as i32)
     }
@@ -131,6 +289,7 @@ impl Board {
         }
         let rank: i32 = rest.parse().ok()?;
         self.cell((file as u8 - b'a') as i32, rank - 1)
+            .filter(|&c| self.is_point(c))
     }
 
     /// Parses a cell or a rectangle `a1:j4` into a list of cells.
@@ -147,7 +306,7 @@ impl Board {
             let mut out = Vec::new();
             for r in ra.min(rb)..=ra.max(rb) {
                 for f in fa.min(fb)..=fa.max(fb) {
-                    out.push(self.cell(f, r).expect("inside rectangle"));
+                    out.extend(self.cell(f, r).filter(|&c| self.is_point(c)));
                 }
             }
             Ok(out)
@@ -174,6 +333,45 @@ impl Board {
 
     pub fn directions(&self, name: &str) -> Option<&Directions> {
         self.directions.iter().find(|d| d.name == name)
+    }
+}
+
+impl Graph {
+    /// Per cell: how a line crosses it when it is not a point, for a text
+    /// drawing (`-`, `|`, `/`, `\`), else a space.
+    pub fn crossings(&self, board: &Board) -> Vec<char> {
+        let mut out = vec![' '; self.points.len()];
+        for line in &self.lines {
+            for w in line.windows(2) {
+                let ((a0, a1), (b0, b1)) = (board.coords(w[0]), board.coords(w[1]));
+                let ((dx, dy), k) = unit_steps((b0 - a0, b1 - a1));
+                let glyph = match (dx, dy) {
+                    (_, 0) => '-',
+                    (0, _) => '|',
+                    _ if dx == dy => '/',
+                    _ => '\\',
+                };
+                for i in 1..k {
+                    if let Some(c) = board.cell(a0 + dx * i, a1 + dy * i) {
+                        if !self.points[c as usize] {
+                            out[c as usize] = glyph;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[cold]
+    fn offset(&self, cell: Cell, delta: (i8, i8)) -> Option<Cell> {
+        let (u, k) = unit_steps((delta.0 as i32, delta.1 as i32));
+        let u = (u.0 as i8, u.1 as i8);
+        let mut at = cell;
+        for _ in 0..k {
+            at = self.next.get(at as usize)?.iter().find(|l| l.0 == u)?.1;
+        }
+        Some(at)
     }
 }
 

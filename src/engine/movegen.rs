@@ -411,6 +411,70 @@ pub(crate) fn attacked_except(
     false
 }
 
+/// [`reaches`] on a graph board, where a delta is a number of steps along
+/// its lines: walks each step and plain slide of the piece to `cell`.
+#[cold]
+fn reaches_along_lines(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    from: Cell,
+    cell: Cell,
+    ends: &dyn Fn(&Target) -> bool,
+) -> bool {
+    let board = &m.variant.board;
+    let piece = &s.pieces[id as usize];
+    let flip = piece.owner % 2 == 1;
+    for pat in &m.variant.kinds[piece.kind as usize].moves {
+        let (deltas, target, max, strike) = match pat {
+            MovePattern::Step { deltas, target } => (deltas, target, 1, false),
+            MovePattern::Slide {
+                deltas,
+                max,
+                strike_at_range,
+                target,
+                jump: None,
+                ..
+            } => (deltas, target, *max as u32, *strike_at_range),
+            _ => continue,
+        };
+        if target
+            .from_zone
+            .as_ref()
+            .is_some_and(|z| !z[piece.owner as usize].contains(&from))
+        {
+            continue;
+        }
+        for &d in deltas {
+            let d = if target.relative && flip {
+                (d.0, -d.1)
+            } else {
+                d
+            };
+            let mut at = from;
+            for k in 1..=max {
+                let Some(next) = board.offset(at, d) else {
+                    break;
+                };
+                if next == cell {
+                    if ends(target) && (occupant[cell as usize].is_none() || k == 1 || strike) {
+                        return true;
+                    }
+                    break;
+                }
+                if occupant[next as usize].is_some()
+                    || s.terrain[next as usize] & board.blocking != 0
+                {
+                    break;
+                }
+                at = next;
+            }
+        }
+    }
+    false
+}
+
 /// Whether one of the piece's declared moves ends on `cell`: the same answer
 /// as generating them all, looking only along the lines that lead there.
 pub(crate) fn reaches(
@@ -439,6 +503,9 @@ pub(crate) fn reaches(
     };
     if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
         return false;
+    }
+    if board.graph.is_some() {
+        return reaches_along_lines(m, s, occupant, id, from, cell, &ends);
     }
     for pat in &kind.moves {
         let (MovePattern::Step { target, .. }

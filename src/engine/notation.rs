@@ -64,11 +64,15 @@ impl Engine {
                     break;
                 }
                 let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
-                placed.push((
-                    (rank * b.files as usize + file) as Cell,
-                    kind as KindId,
-                    owner,
-                ));
+                let at = (rank * b.files as usize + file) as Cell;
+                if !b.is_point(at) {
+                    return Err(format!(
+                        "rank {}: a piece on file {}, which is not a point of the board",
+                        rank + 1,
+                        (b'a' + file as u8) as char
+                    ));
+                }
+                placed.push((at, kind as KindId, owner));
                 file += 1;
             }
             if file != b.files as usize {

@@ -42,7 +42,9 @@ impl<'e> Svg<'e> {
     pub fn render_svg(&self, view: &View, last: Option<(u16, u16)>) -> String {
         let (files, ranks) = (view.files as usize, view.ranks as usize);
         let flip = Views::new(self.engine).flips_for(&view.viewer);
-        let w = files * CELL + 2 * MARGIN;
+        let board = &self.engine.variant.board;
+        let hex = board.shape == crate::base::geometry::Shape::Hex;
+        let w = files * CELL + 2 * MARGIN + if hex { ranks * CELL / 2 } else { 0 };
         let h = ranks * CELL + 2 * MARGIN + 28;
         let mut out = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n<rect width=\"{w}\" height=\"{h}\" fill=\"#fdfefe\"/>\n"
@@ -55,8 +57,11 @@ impl<'e> Svg<'e> {
             } else {
                 (f, ranks - 1 - r)
             };
-            (MARGIN + col * CELL, MARGIN + row * CELL)
+            // A hex board: each rank half a cell right of the one below.
+            let shift = if hex { (ranks - 1 - row) * CELL / 2 } else { 0 };
+            (MARGIN + col * CELL + shift, MARGIN + row * CELL)
         };
+        out.push_str(&lines_svg(board, &pos));
         let unseen = crate::record::fog::unseen_cells(view, &self.engine.variant.board);
         for c in 0..files * ranks {
             let (x, y) = pos(c);
@@ -73,6 +78,19 @@ impl<'e> Svg<'e> {
             } else {
                 "#f5eef8"
             };
+            if !board.is_point(c as u16) {
+                continue;
+            }
+            if board.graph.is_some() || hex {
+                // A point: a disc, so that the lines between show.
+                out.push_str(&format!(
+                    "<circle data-cell=\"{name}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"#aab7b8\" stroke-width=\"1\"><title>{name}</title></circle>\n",
+                    x + CELL / 2,
+                    y + CELL / 2,
+                    CELL / 2 - 2
+                ));
+                continue;
+            }
             out.push_str(&format!(
                 "<rect data-cell=\"{name}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#aab7b8\" stroke-width=\"1\"><title>{name}</title></rect>\n"
             ));
@@ -132,6 +150,27 @@ impl<'e> Svg<'e> {
         out.push_str(&caption_svg(&caption, w, h));
         out
     }
+}
+
+/// A graph board's lines, from point to point, under the points.
+fn lines_svg(
+    board: &crate::base::geometry::Board,
+    pos: &dyn Fn(usize) -> (usize, usize),
+) -> String {
+    let mut out = String::new();
+    for line in board.graph.iter().flat_map(|g| &g.lines) {
+        for w in line.windows(2) {
+            let ((x1, y1), (x2, y2)) = (pos(w[0] as usize), pos(w[1] as usize));
+            out.push_str(&format!(
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#566573\" stroke-width=\"3\" pointer-events=\"none\"/>\n",
+                x1 + CELL / 2,
+                y1 + CELL / 2,
+                x2 + CELL / 2,
+                y2 + CELL / 2
+            ));
+        }
+    }
+    out
 }
 
 /// The caption under the board, squeezed to the picture's width when it is

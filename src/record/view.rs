@@ -642,8 +642,15 @@ impl<'e> Views<'e> {
         } else {
             (0..files).collect()
         };
+        let board = &self.engine.variant.board;
+        let crossings = board.graph.as_ref().map(|g| g.crossings(board));
+        let hex = board.shape == crate::base::geometry::Shape::Hex;
         for &r in &rank_order {
             out.push_str(&format!("{:>3} ", r + 1));
+            if hex {
+                let shift = if flip { ranks - 1 - r } else { r };
+                out.push_str(&"  ".repeat(shift));
+            }
             for &f in &file_order {
                 let c = r * files + f;
                 let mark =
@@ -653,6 +660,15 @@ impl<'e> Views<'e> {
                         let owner = p.owner.chars().next().unwrap_or('?').to_ascii_uppercase();
                         let sym = self.symbol_of(p.kind.as_deref());
                         format!("{owner}{sym}")
+                    }
+                    None if !board.is_point(c as u16) => {
+                        crossings.as_ref().map_or(' ', |g| g[c]).to_string().repeat(
+                            if crossings.as_ref().is_some_and(|g| g[c] == '-') {
+                                3
+                            } else {
+                                1
+                            },
+                        )
                     }
                     None if unseen[c] => "::".into(),
                     None if !view.terrain[c].is_empty() => "~~".into(),

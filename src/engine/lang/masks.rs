@@ -66,7 +66,8 @@ pub(super) struct Masks {
 impl Masks {
     pub(super) fn new(b: &Board) -> Option<Masks> {
         let cells = b.cell_count();
-        if cells > 64 {
+        // Shifting masks moves along the rectangle, not a graph's lines.
+        if cells > 64 || b.graph.is_some() {
             return None;
         }
         let mut from = [0u64; SIDE * SIDE];

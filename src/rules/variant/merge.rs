@@ -28,6 +28,18 @@ impl Origins {
         if raw.board.blocking.is_some() {
             set("blocking".into());
         }
+        for (k, on) in [
+            ("points", raw.board.points.is_some()),
+            ("lines", raw.board.lines.is_some()),
+            (
+                "shape",
+                raw.board.shape.is_some() || raw.board.size.is_some(),
+            ),
+        ] {
+            if on {
+                set(k.into());
+            }
+        }
         for k in raw.board.zones.keys() {
             set(format!("zones.{k}"));
         }
@@ -123,6 +135,10 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.terrain.extend(child.board.terrain);
     base.board.blocking = child.board.blocking.or(base.board.blocking);
     base.board.zones.extend(child.board.zones);
+    base.board.points = child.board.points.or(base.board.points);
+    base.board.lines = child.board.lines.or(base.board.lines);
+    base.board.shape = child.board.shape.or(base.board.shape);
+    base.board.size = child.board.size.or(base.board.size);
     for (k, o) in child.options {
         match o {
             // `name: value` sets the default of the base's option.

@@ -273,6 +273,28 @@ pub(super) struct RawBoard {
     #[serde(default)]
     #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
+    /// A graph board: the only cells on the board (`[a1, d1, g1, ...]`);
+    /// `files` and `ranks` default to the box around them.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub(super) points: Option<Spanned<Vec<Spanned<String>>>>,
+    /// A graph board's lines, each its points in order along one direction
+    /// (`[[a1, d1, g1], [a1, a4, a7]]`): a step goes to the next point of a
+    /// line. Without lines, pieces move from cell to cell among the points.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<Vec<String>>>")]
+    pub(super) lines: Option<Vec<Spanned<Vec<Spanned<String>>>>>,
+    /// How the board is drawn: `square` (the default) or `hex` (each rank
+    /// shifted half a cell from the one below; move with the `hex`
+    /// directions).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub(super) shape: Option<Spanned<String>>,
+    /// With `shape: hex`, a hexagon of this many cells a side (`files` and
+    /// `ranks` are `2 * size - 1`); without it, the whole rhombus.
+    #[serde(default)]
+    #[schemars(with = "Option<u8>")]
+    pub(super) size: Option<Spanned<u8>>,
 }
 
 /// An option as written: `name: { default: V, doc: "..." }` declares it;
