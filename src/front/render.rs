@@ -117,24 +117,7 @@ impl<'e> Svg<'e> {
             ));
         }
         out.push_str(&counters_svg(self.engine, view, &pos));
-        for i in 0..files {
-            let f = if flip { files - 1 - i } else { i };
-            out.push_str(&format!(
-                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#566573\">{}</text>\n",
-                MARGIN + i * CELL + CELL / 2,
-                MARGIN + ranks * CELL + 14,
-                (b'a' + f as u8) as char
-            ));
-        }
-        for i in 0..ranks {
-            let r = if flip { i } else { ranks - 1 - i };
-            out.push_str(&format!(
-                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#566573\">{}</text>\n",
-                MARGIN / 2,
-                MARGIN + i * CELL + CELL / 2 + 4,
-                r + 1
-            ));
-        }
+        out.push_str(&coordinates_svg(files, ranks, flip));
         let caption = match (&view.outcome, &view.pending) {
             (Some(o), _) => format!("game over: {o}"),
             (None, Some(c)) => format!(
@@ -150,6 +133,30 @@ impl<'e> Svg<'e> {
         out.push_str(&caption_svg(&caption, w, h));
         out
     }
+}
+
+/// The file letters under the board and the rank numbers beside it.
+fn coordinates_svg(files: usize, ranks: usize, flip: bool) -> String {
+    let mut out = String::new();
+    for i in 0..files {
+        let f = if flip { files - 1 - i } else { i };
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#566573\">{}</text>\n",
+            MARGIN + i * CELL + CELL / 2,
+            MARGIN + ranks * CELL + 14,
+            (b'a' + f as u8) as char
+        ));
+    }
+    for i in 0..ranks {
+        let r = if flip { i } else { ranks - 1 - i };
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#566573\">{}</text>\n",
+            MARGIN / 2,
+            MARGIN + i * CELL + CELL / 2 + 4,
+            r + 1
+        ));
+    }
+    out
 }
 
 /// A graph board's lines, from point to point, under the points.
