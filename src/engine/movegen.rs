@@ -425,7 +425,6 @@ fn reaches_along_lines(
 ) -> bool {
     let board = &m.variant.board;
     let piece = &s.pieces[id as usize];
-    let flip = piece.owner % 2 == 1;
     for pat in &m.variant.kinds[piece.kind as usize].moves {
         let (deltas, target, max, strike) = match pat {
             MovePattern::Step { deltas, target } => (deltas, target, 1, false),
@@ -447,11 +446,7 @@ fn reaches_along_lines(
             continue;
         }
         for &d in deltas {
-            let d = if target.relative && flip {
-                (d.0, -d.1)
-            } else {
-                d
-            };
+            let d = crate::engine::lang::oriented(d, target.relative, piece.owner);
             let mut at = from;
             for k in 1..=max {
                 let Some(next) = board.offset(at, d) else {

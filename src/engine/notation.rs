@@ -170,7 +170,7 @@ impl Engine {
 
     /// The player a FEN's side field names: a player's name, or its
     /// first letter when no other player's name starts with it; else `w`
-    /// for the first player and `b` for the second, as in chess.
+    /// for the first player and `b` for the second, as FEN writes them.
     fn side_named(&self, side: &str) -> Option<PlayerId> {
         let players = &self.variant.players;
         if let Some(p) = players.iter().position(|p| p.eq_ignore_ascii_case(side)) {

@@ -662,13 +662,11 @@ impl<'e> Views<'e> {
                         format!("{owner}{sym}")
                     }
                     None if !board.is_point(c as u16) => {
-                        crossings.as_ref().map_or(' ', |g| g[c]).to_string().repeat(
-                            if crossings.as_ref().is_some_and(|g| g[c] == '-') {
-                                3
-                            } else {
-                                1
-                            },
-                        )
+                        match crossings.as_ref().map_or(' ', |g| g[c]) {
+                            // A horizontal line runs on through the gap.
+                            '-' => "---".into(),
+                            g => g.to_string(),
+                        }
                     }
                     None if unseen[c] => "::".into(),
                     None if !view.terrain[c].is_empty() => "~~".into(),
