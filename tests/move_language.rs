@@ -223,7 +223,8 @@ fn go_two_passes_end_by_area_with_komi() {
 fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
     let cases: &[(&str, &str, &str, &str)] = &[
         // (variant, text, replaced by, expected at line:col with words)
-        ("connect_four", "place: supply", "place: hand", "expected `supply`"),
+        ("connect_four", "place: supply", "place: pocket", "expected `supply`"),
+        ("connect_four", "place: supply", "place: hand", "declares no `hands:`"),
         ("connect_four", "falls: down", "falls: sideways", "unknown direction set"),
         ("connect_four", "falls: down", "falls: forward", "same for every player"),
         ("connect_four", "falls: down }", "falls: down, steps: 2 }", "`steps` is not a key of a `place` move"),

@@ -313,6 +313,17 @@ fn brandubh_captures_by_custody_and_the_king_escapes() {
 }
 
 #[test]
+fn crazyhouse_captures_go_to_the_hand_and_come_back_as_drops() {
+    let out = run_transcript("crazyhouse");
+    assert!(
+        out.contains("[P] b KQkq"),
+        "White holds the pawn it took: {out}"
+    );
+    assert!(out.contains("[Pp]"), "both hold a pawn: {out}");
+    insta::assert_snapshot!("crazyhouse", out);
+}
+
+#[test]
 fn dark_chess_shows_each_side_only_what_its_pieces_see() {
     let out = run_transcript("dark_chess");
     assert!(out.contains("appear: black Pawn on d5"), "{out}");

@@ -409,7 +409,7 @@ impl Engine {
         for c in side {
             if let Some(victim) = s.piece_at(c) {
                 if victim != id {
-                    s.capture(victim);
+                    self.take(s, victim, mover);
                     effects.push(Effect::Captured {
                         piece: victim,
                         cell: Some(c),
@@ -484,12 +484,12 @@ impl Engine {
             .map_err(ActionError::Script)?;
         match result {
             Strike::AttackerWins => {
-                s.capture(def);
+                self.take(s, def, s.pieces[id as usize].owner);
                 if s.piece_at(to).is_none() && s.cell_of(id) == Some(from) {
                     s.place(id, to);
                 }
             }
-            Strike::DefenderWins => s.capture(id),
+            Strike::DefenderWins => self.take(s, id, s.pieces[def as usize].owner),
             Strike::BothRemoved => {
                 s.capture(id);
                 s.capture(def);
@@ -527,21 +527,19 @@ impl Engine {
     /// The promotion choice a move triggers: the piece (of a kind with
     /// `promote:`) ended its move in its owner's promotion zone.
     fn promotion(&self, s: &GameState, from: Cell, to: Cell) -> Option<crate::base::state::Choice> {
-        let _ = from;
         let id = s.piece_at(to)?;
         let piece = &s.pieces[id as usize];
-        let pr = self.variant.kinds[piece.kind as usize].promote.as_ref()?;
-        if !pr.zone[piece.owner as usize].contains(&to) || pr.to.is_empty() {
-            return None;
+        let (to_kinds, keep) = self.promotion_kinds(piece.kind, piece.owner, from, to)?;
+        let mut options: Vec<String> = (to_kinds.iter())
+            .map(|&k| self.variant.kinds[k as usize].name.clone())
+            .collect();
+        if keep {
+            options.push(self.variant.kinds[piece.kind as usize].name.clone());
         }
         Some(crate::base::state::Choice {
             player: piece.owner,
             reason: "promotion".into(),
-            options: pr
-                .to
-                .iter()
-                .map(|&k| self.variant.kinds[k as usize].name.clone())
-                .collect(),
+            options,
             piece: Some(id),
             // The promoted kind shows on the board unless identities hide.
             public: !self.variant.hidden_identities,
@@ -560,12 +558,50 @@ impl Engine {
         };
         let Some(id) = s.piece_at(from) else { return 1 };
         let piece = &s.pieces[id as usize];
-        match &self.variant.kinds[piece.kind as usize].promote {
-            Some(pr) if pr.zone[piece.owner as usize].contains(&to) && !pr.to.is_empty() => {
-                pr.to.len() as u64
-            }
-            _ => 1,
+        match self.promotion_kinds(piece.kind, piece.owner, from, to) {
+            Some((to_kinds, keep)) => to_kinds.len() as u64 + u64::from(keep),
+            None => 1,
         }
+    }
+
+    /// The kinds a piece of `kind` and `owner` moving `from`→`to` may
+    /// promote to, and whether it may also stay as it is (an optional
+    /// promotion, where the piece could still move); `None`: no promotion.
+    #[inline]
+    fn promotion_kinds(
+        &self,
+        kind: KindId,
+        owner: PlayerId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<(&[KindId], bool)> {
+        let pr = self.variant.kinds[kind as usize].promote.as_ref()?;
+        let zone = &pr.zone[owner as usize];
+        if pr.to.is_empty() || !(zone.contains(&to) || pr.leaving && zone.contains(&from)) {
+            return None;
+        }
+        Some((&pr.to, pr.optional && self.could_move_from(kind, owner, to)))
+    }
+
+    /// Whether a piece of `kind` and `owner` on `cell` has a declared move
+    /// that stays on the board (on an empty board): a pawn on its last
+    /// rank has none.
+    fn could_move_from(&self, kind: KindId, owner: PlayerId, cell: Cell) -> bool {
+        use crate::rules::variant::MovePattern;
+        let k = &self.variant.kinds[kind as usize];
+        let b = &self.variant.board;
+        let jumps =
+            (k.forms.iter()).any(|f| matches!(f, crate::rules::variant::forms::Form::Jump(_)));
+        jumps
+            || k.moves.iter().any(|m| {
+                let (MovePattern::Step { deltas, target }
+                | MovePattern::Slide { deltas, target, .. }
+                | MovePattern::Path { deltas, target, .. }) = m;
+                deltas.iter().any(|&d| {
+                    let d = super::lang::oriented(d, target.relative, owner);
+                    b.offset(cell, d).is_some()
+                })
+            })
     }
 }
 

@@ -440,6 +440,38 @@ impl Engine {
         self.try_royal_attacked(&t, player)
     }
 
+    /// Whether dropping `piece` (one of `player`'s, off the board) on the
+    /// empty cell `at` leaves one of `player`'s royal pieces capturable:
+    /// a drop adds a piece, so it only matters while in check, where it
+    /// must block.
+    pub(crate) fn drop_exposes(
+        &self,
+        s: &GameState,
+        player: PlayerId,
+        piece: PieceId,
+        at: Cell,
+    ) -> Result<bool, ActionError> {
+        if self.native_check() {
+            let mut board = s.board().to_vec();
+            board[at as usize] = Some(piece);
+            let masks = (self.moves.attack.bits.is_some() && !exhaustive()).then(|| {
+                let (occupied, walls) = board_masks(self, s);
+                (occupied | 1 << at, walls)
+            });
+            let royals = self.royal_cells(s, player);
+            return Ok(royals.iter().any(|&r| {
+                (0..s.players).any(|q| {
+                    q != player
+                        && s.eliminated & (1 << q) == 0
+                        && attacked_masked(&self.moves, s, &board, stops(masks), r, q)
+                })
+            }));
+        }
+        let mut t = s.clone();
+        t.place(piece, at);
+        self.try_royal_attacked(&t, player)
+    }
+
     /// Whether a royal piece of `player` could be captured by another player
     /// (not eliminated) moving now: "check". For display (a `+` in
     /// notation): a failing `rules.attacked` or `rules.frozen` reads as no.

@@ -23,7 +23,8 @@ impl Engine {
         }
         let b = &v.board;
         let mut fields = text.split_whitespace();
-        let board_field = fields.next().ok_or("empty position")?;
+        let field = fields.next().ok_or("empty position")?;
+        let (board_field, hands) = split_hands(field)?;
         let rows: Vec<&str> = board_field.split('/').collect();
         if rows.len() != b.ranks as usize {
             return Err(format!(
@@ -48,18 +49,19 @@ impl Engine {
                     file += n;
                     continue;
                 }
-                let upper = ch.to_ascii_uppercase();
-                let kind = v
-                    .kinds
-                    .iter()
-                    .position(|k| k.code.map(|c| c.to_ascii_uppercase()) == Some(upper))
-                    .ok_or_else(|| {
-                        format!(
-                            "rank {}: `{ch}` is no piece kind's letter (letters: {})",
-                            rank + 1,
-                            self.fen_letters()
-                        )
-                    })?;
+                let (ch, mark) = match ch {
+                    '+' => (chars.next().unwrap_or('+'), Some('+')),
+                    _ => (ch, chars.next_if_eq(&'~').map(|_| '~')),
+                };
+                let kind = self.coded_kind(ch, mark).ok_or_else(|| {
+                    format!(
+                        "rank {}: `{}{ch}{}` is no piece kind's code (codes: {})",
+                        rank + 1,
+                        if mark == Some('+') { "+" } else { "" },
+                        if mark == Some('~') { "~" } else { "" },
+                        self.fen_letters()
+                    )
+                })?;
                 if file >= b.files as usize {
                     break;
                 }
@@ -92,6 +94,7 @@ impl Engine {
         for (c, k, p) in placed {
             s.add_piece(k, p, c, !v.hidden_identities)?;
         }
+        self.read_hands(&mut s, hands)?;
         if let Some(side) = fields.next() {
             let p = self.side_named(side).ok_or_else(|| {
                 format!(
@@ -114,9 +117,99 @@ impl Engine {
         self.variant
             .kinds
             .iter()
-            .filter_map(|k| k.code.map(|c| format!("{c} {}", k.name)))
+            .filter_map(|k| {
+                k.code
+                    .map(|c| format!("{} {}", self.kind_code(k, c), k.name))
+            })
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// The kind a position's code names: its letter (either case) and mark.
+    fn coded_kind(&self, ch: char, mark: Option<char>) -> Option<KindId> {
+        let upper = ch.to_ascii_uppercase();
+        let kinds = self.variant.kinds.iter();
+        kinds
+            .map(|k| (k.code.map(|c| c.to_ascii_uppercase()), k.code_mark))
+            .position(|code| code == (Some(upper), mark))
+            .map(|k| k as KindId)
+    }
+
+    /// A kind's code as a position writes it, with its mark, `c` in the
+    /// owner's case.
+    fn kind_code(&self, k: &crate::rules::variant::Kind, c: char) -> String {
+        match k.code_mark {
+            Some('+') => format!("+{c}"),
+            Some(m) => format!("{c}{m}"),
+            None => c.to_string(),
+        }
+    }
+
+    /// The pieces in hand a position lists (`[QRbp]`: upper case the first
+    /// player's), put in the players' hands.
+    fn read_hands(&self, s: &mut GameState, hands: Option<&str>) -> Result<(), String> {
+        let Some(text) = hands.map(|h| if h == "-" { "" } else { h }) else {
+            return Ok(());
+        };
+        if self.variant.hands.is_none() && !text.is_empty() {
+            return Err(format!(
+                "`[{text}]` lists pieces in hand, and this variant has no hands"
+            ));
+        }
+        let mut chars = text.chars().peekable();
+        while let Some(ch) = chars.next() {
+            let mut n = 1;
+            if let Some(d) = ch.to_digit(10) {
+                // `3P`: three of them (as some hand notations write it).
+                n = d;
+                while let Some(d) = chars.next_if(|c| c.is_ascii_digit()) {
+                    n = n * 10 + d.to_digit(10).unwrap_or(0);
+                }
+                if n > crate::base::limits::MAX_COUNT {
+                    return Err(format!("in hand: {n} pieces of one kind are too many"));
+                }
+            }
+            let ch = if ch.is_ascii_digit() {
+                chars.next().ok_or("in hand: a count names no piece")?
+            } else {
+                ch
+            };
+            let kind = self.coded_kind(ch, None).ok_or_else(|| {
+                format!(
+                    "in hand: `{ch}` is no piece kind's code (codes: {})",
+                    self.fen_letters()
+                )
+            })?;
+            let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
+            for _ in 0..n {
+                self.add_to_hand(s, owner, kind)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The hands of a position as its text writes them (`[QRbp]`), empty
+    /// without hands.
+    fn hands_text(&self, s: &GameState) -> String {
+        if self.variant.hands.is_none() {
+            return String::new();
+        }
+        let mut out = String::from("[");
+        for p in 0..2 {
+            for (k, kind) in self.variant.kinds.iter().enumerate() {
+                let Some(c) = kind.code else { continue };
+                let c = if p == 0 {
+                    c.to_ascii_uppercase()
+                } else {
+                    c.to_ascii_lowercase()
+                };
+                for _ in 0..self.hand_count(s, p, k as KindId) {
+                    out.push(c);
+                }
+            }
+        }
+        out.push(']');
+        out
     }
 
     /// The FEN-like line of a position (the inverse of [`Engine::parse_fen`]),
@@ -137,12 +230,14 @@ impl Engine {
                             empty = 0;
                         }
                         let p = &s.pieces[id as usize];
-                        let c = self.variant.kinds[p.kind as usize].code.unwrap_or('?');
-                        out.push(if p.owner == 0 {
+                        let k = &self.variant.kinds[p.kind as usize];
+                        let c = k.code.unwrap_or('?');
+                        let c = if p.owner == 0 {
                             c.to_ascii_uppercase()
                         } else {
                             c.to_ascii_lowercase()
-                        });
+                        };
+                        out.push_str(&self.kind_code(k, c));
                     }
                 }
             }
@@ -153,6 +248,7 @@ impl Engine {
                 out.push('/');
             }
         }
+        out.push_str(&self.hands_text(s));
         // `w` and `b` for the first and second player, unless they would
         // read back as another player (a second player named by `w`): then
         // the player's first letter, or its name.
@@ -531,5 +627,19 @@ mod tests {
                 "Lh7:h4:h6"
             ]
         );
+    }
+}
+
+/// A position's first field split into the board and the pieces in hand
+/// (`board[hand]`), when it lists them.
+fn split_hands(field: &str) -> Result<(&str, Option<&str>), String> {
+    let Some((board, rest)) = field.split_once('[') else {
+        return Ok((field, None));
+    };
+    match rest.strip_suffix(']') {
+        Some(hand) if !hand.contains(['[', ']']) => Ok((board, Some(hand))),
+        _ => Err(format!(
+            "`[{rest}`: the pieces in hand go between `[` and `]` at the end of the board"
+        )),
     }
 }

@@ -89,7 +89,15 @@ impl Engine {
     ) -> String {
         let n = &self.variant.notation;
         let Action::Move { from, to } = *a else {
-            return self.action_text(s, a);
+            let mut text = self.action_text(s, a);
+            if let Action::Place { .. } = a {
+                // A drop (`N@f3`) gives check or mate as a move does.
+                let mut next = s.clone();
+                if self.apply_unchecked(&mut next, a).is_ok() {
+                    text.push_str(&self.check_suffix(s, &next, s.to_move));
+                }
+            }
+            return text;
         };
         let Some(m) = self.mover(s, from) else {
             return self.action_text(s, a);

@@ -29,7 +29,7 @@ impl Engine {
         // cell's kind and owner, mixed), then the player to move and the
         // counters, with a fixed mix (stable across builds, unlike the
         // standard hasher, so saved games keep their meaning).
-        let mut h = mix64(s.board_key() ^ s.to_move as u64);
+        let mut h = mix64(s.board_key() ^ s.to_move as u64 ^ self.hands_key(s));
         for id in &self.counters.repetition {
             for (p, v) in s.counters.iter_id(id) {
                 h = mix64(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);

@@ -76,7 +76,7 @@ impl Engine {
         }
         for c in taken {
             if let Some(victim) = s.board()[c as usize] {
-                s.capture(victim);
+                self.take(s, victim, mover);
                 effects.push(Effect::Captured {
                     piece: victim,
                     cell: Some(c),

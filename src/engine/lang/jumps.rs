@@ -368,9 +368,10 @@ impl Engine {
             to,
         });
         if capture {
+            let jumper = s.pieces[id as usize].owner;
             for &(over, _) in &cells {
                 if let Some(j) = s.piece_at(over) {
-                    s.capture(j);
+                    self.take(s, j, jumper);
                     effects.push(Effect::Captured {
                         piece: j,
                         cell: Some(over),

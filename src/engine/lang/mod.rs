@@ -15,6 +15,7 @@ mod custody;
 mod draw;
 mod ends;
 mod groups;
+mod hands;
 mod jumps;
 mod masks;
 mod place;
@@ -165,8 +166,15 @@ impl Lang {
         // The masked listing of a small board is cheaper than judging cells
         // one by one; groups are where a judgement alone pays.
         let masked = l.masks.is_some() && v.board.blocking == 0 && l.adjs.is_empty();
-        l.draws =
-            !masked && !l.placers.is_empty() && !l.jumps && !l.steps && l.nobody_moves.is_none();
+        // Drops are listed: whether one is legal depends on the hand and
+        // on check.
+        let drops = v.hands.is_some();
+        l.draws = !masked
+            && !drops
+            && !l.placers.is_empty()
+            && !l.jumps
+            && !l.steps
+            && l.nobody_moves.is_none();
         l.on = !l.placers.is_empty()
             || l.jumpers.iter().any(|j| !j.is_empty())
             || v.pass.is_some()
@@ -241,7 +249,7 @@ impl Engine {
         out: &mut Vec<Action>,
     ) -> Result<(), ActionError> {
         for &(kind, form) in &self.lang.placers {
-            self.placements(s, p, kind, form, out);
+            self.placements(s, p, kind, form, out)?;
         }
         if self.lang.compulsory {
             if self.lang.loose_jumps {
@@ -270,12 +278,7 @@ impl Engine {
         let b = &self.variant.board;
         match *a {
             Action::Place { kind, at } => Some(if self.lang.placers.len() > 1 {
-                let k = &self.variant.kinds[kind as usize];
-                format!(
-                    "{}@{}",
-                    k.letter.as_deref().unwrap_or(&k.name),
-                    b.cell_name(at)
-                )
+                format!("{}@{}", self.placer_name(kind), b.cell_name(at))
             } else {
                 b.cell_name(at)
             }),
@@ -291,14 +294,24 @@ impl Engine {
         }
     }
 
+    /// How a placement names its kind (`P@e4`): its notation letter, else
+    /// its code in upper case, else its name.
+    fn placer_name(&self, kind: KindId) -> String {
+        let k = &self.variant.kinds[kind as usize];
+        match (&k.letter, k.code) {
+            (Some(l), _) if !l.is_empty() => l.clone(),
+            (_, Some(c)) => c.to_ascii_uppercase().to_string(),
+            _ => k.name.clone(),
+        }
+    }
+
     /// Reads a placement (`d3`, `S@d3`) or a jump sequence (`d6xb4xd2`);
     /// `None` when the text is neither (other readings may apply).
     pub(super) fn parse_lang(&self, s: &GameState, t: &str) -> Option<Result<Action, ActionError>> {
         let b = &self.variant.board;
         if let Some((letter, cell)) = t.split_once('@') {
             let kind = self.lang.placers.iter().find(|(k, _)| {
-                let k = &self.variant.kinds[*k as usize];
-                k.letter.as_deref() == Some(letter) || k.name == letter
+                self.placer_name(*k) == letter || self.variant.kinds[*k as usize].name == letter
             });
             return Some(match (kind, b.parse_cell(cell)) {
                 (Some(&(kind, _)), Some(at)) => Ok(Action::Place { kind, at }),

@@ -31,13 +31,43 @@ impl Engine {
         kind: KindId,
         form: usize,
         out: &mut Vec<Action>,
-    ) {
+    ) -> Result<(), ActionError> {
         let Form::Place(f) = &self.variant.kinds[kind as usize].forms[form] else {
-            return;
+            return Ok(());
         };
         if self.supply_spent(s, p, kind, f) {
-            return;
+            return Ok(());
         }
+        let held = match f.from_hand {
+            true => match self.in_hand(s, p, kind) {
+                Some(id) => Some(id),
+                None => return Ok(()),
+            },
+            false => None,
+        };
+        let start = out.len();
+        self.placement_cells(s, p, kind, f, out);
+        if !f.not_in_file_with.is_empty() {
+            self.keep_free_files(s, p, &f.not_in_file_with, out, start);
+        }
+        if let Some(id) = held.filter(|_| self.has_royal()) {
+            self.keep_safe_drops(s, p, id, out, start)?;
+            if f.no_mate {
+                self.keep_non_mating_drops(s, p, id, out, start)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The cells of [`Engine::placements`], without the hand and check.
+    fn placement_cells(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kind: KindId,
+        f: &PlaceForm,
+        out: &mut Vec<Action>,
+    ) {
         let b = &self.variant.board;
         if let (Some(m), 0) = (&self.lang.masks, b.blocking) {
             if f.groups.is_none() {
@@ -75,6 +105,12 @@ impl Engine {
             if !z[p as usize].contains(&c) {
                 return false;
             }
+        }
+        if f.outside
+            .as_ref()
+            .is_some_and(|z| z[p as usize].contains(&c))
+        {
+            return false;
         }
         if let Some(d) = f.falls {
             // Only where a falling piece comes to rest.
@@ -117,6 +153,9 @@ impl Engine {
         }
         if let Some(z) = &f.zone {
             can &= z[p as usize].iter().fold(0u64, |z, &c| z | 1 << c);
+        }
+        if let Some(z) = &f.outside {
+            can &= !z[p as usize].iter().fold(0u64, |z, &c| z | 1 << c);
         }
         if let Some(fl) = f.flank.as_ref().filter(|fl| fl.needed) {
             let theirs = occupied & !own;
@@ -181,9 +220,32 @@ impl Engine {
                 f.supply.unwrap_or_default()
             ));
         }
+        if f.from_hand && self.in_hand(s, p, kind).is_none() {
+            return Some(format!(
+                "{} holds no {} in hand",
+                self.player_name(p),
+                self.variant.kinds[kind as usize].display
+            ));
+        }
         if let Some(z) = &f.zone {
             if !z[p as usize].contains(&at) {
                 return Some("it is not in the zone pieces are placed in".into());
+            }
+        }
+        if f.outside
+            .as_ref()
+            .is_some_and(|z| z[p as usize].contains(&at))
+        {
+            return Some("pieces may not be placed in that zone".into());
+        }
+        let mut one = vec![crate::engine::Action::Place { kind, at }];
+        self.keep_free_files(s, p, &f.not_in_file_with, &mut one, 0);
+        if one.is_empty() {
+            return Some("that file already holds one of the player's own pieces of a kind it may not share a file with".into());
+        }
+        if let (Some(id), true) = (self.in_hand(s, p, kind), f.no_mate) {
+            if self.keep_non_mating_drops(s, p, id, &mut one, 0).is_ok() && one.is_empty() {
+                return Some("it would checkmate at once, which a placement may not".into());
             }
         }
         if let Some(d) = f.falls {
@@ -244,18 +306,21 @@ impl Engine {
         at: Cell,
         effects: &mut Vec<Effect>,
     ) -> Result<(), ActionError> {
-        let public = !self.variant.hidden_identities;
-        let id = s
-            .add_piece(kind, mover, at, public)
-            .map_err(ActionError::Illegal)?;
+        let Some(f) = self.place_form(kind) else {
+            return Ok(());
+        };
+        let id = if f.from_hand {
+            self.drop_from_hand(s, mover, kind, at)?
+        } else {
+            let public = !self.variant.hidden_identities;
+            s.add_piece(kind, mover, at, public)
+                .map_err(ActionError::Illegal)?
+        };
         effects.push(Effect::Moved {
             piece: id,
             from: None,
             to: at,
         });
-        let Some(f) = self.place_form(kind) else {
-            return Ok(());
-        };
         if f.supply.is_some() {
             let name = &self.lang.placed[kind as usize];
             let n = s.counter(name, Some(mover)) + 1;

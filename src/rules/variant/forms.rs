@@ -46,6 +46,27 @@ pub struct PlaceForm {
     /// none: unlimited). How many a player has placed is a public counter
     /// of the state, `<kind>_placed`.
     pub supply: Option<u16>,
+    /// Never onto these cells (one list per player), when set (`outside:`).
+    pub outside: Option<Vec<Vec<crate::base::geometry::Cell>>>,
+    /// A drop (`place: hand`): one of the mover's pieces of the kind in
+    /// hand goes onto the cell, instead of a new piece.
+    pub from_hand: bool,
+    /// Never into a file holding one of the mover's pieces of these kinds
+    /// (`not_in_file_with:`).
+    pub not_in_file_with: Vec<KindId>,
+    /// Never a placement that checkmates at once (`no_mate:`).
+    pub no_mate: bool,
+}
+
+/// The name of each player's container of pieces in hand.
+pub const HAND: &str = "hand";
+
+/// The variant's `hands:`: pieces in hand are placed by `place: hand`;
+/// with `captures`, a captured piece changes owner and goes to its
+/// captor's hand, as its kind's `demotes_to` when it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hands {
+    pub captures: bool,
 }
 
 /// `flank: { lines: all, needed: true }`: every unbroken line of enemy

@@ -115,6 +115,10 @@ pub struct Kind {
     pub display: String,
     pub symbol: String,
     pub code: Option<char>,
+    /// The mark beside the code in positions (`+` before it, `~` after).
+    pub code_mark: Option<char>,
+    /// The kind a captured piece of this kind becomes in its captor's hand.
+    pub demotes_to: Option<KindId>,
     pub rank: i64,
     pub count: u32,
     pub moves: Vec<MovePattern>,
@@ -158,6 +162,11 @@ pub struct Promote {
     /// The promotion cells of each player.
     pub zone: Vec<Vec<Cell>>,
     pub to: Vec<KindId>,
+    /// The owner may keep the kind, unless the piece could never move
+    /// again where it stands (`optional:`).
+    pub optional: bool,
+    /// A move that starts in the zone promotes too (`leaving:`).
+    pub leaving: bool,
 }
 
 impl Kind {

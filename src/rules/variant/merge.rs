@@ -95,6 +95,7 @@ impl Origins {
             ("pass", raw.pass.is_some()),
             ("ends", raw.ends.is_some()),
             ("sight", raw.sight.is_some()),
+            ("hands", raw.hands.is_some()),
         ] {
             if there {
                 set(key.into());
@@ -135,6 +136,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.terrain.extend(child.board.terrain);
     base.board.blocking = child.board.blocking.or(base.board.blocking);
     base.board.zones.extend(child.board.zones);
+    base.board.directions.extend(child.board.directions);
     base.board.points = child.board.points.or(base.board.points);
     base.board.lines = child.board.lines.or(base.board.lines);
     base.board.shape = child.board.shape.or(base.board.shape);
@@ -203,6 +205,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.pass = child.pass.or(base.pass);
     base.ends = child.ends.or(base.ends);
     base.sight = child.sight.or(base.sight);
+    base.hands = child.hands.or(base.hands);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
     base.phases = child.phases.or(base.phases);
@@ -229,6 +232,8 @@ fn merge_piece(b: Spanned<RawPiece>, p: Spanned<RawPiece>) -> Spanned<RawPiece> 
             name: c.name.or(b.name),
             symbol: c.symbol.or(b.symbol),
             code: c.code.or(b.code),
+            code_mark: c.code_mark.or(b.code_mark),
+            demotes_to: c.demotes_to.or(b.demotes_to),
             rank: c.rank.or(b.rank),
             count: c.count.or(b.count),
             moves: c.moves.or(b.moves),

@@ -128,6 +128,8 @@ pub struct Variant {
     /// When a player may pass (`pass:`); `None`: never, but by the
     /// no-move rule.
     pub pass: Option<forms::PassWhen>,
+    /// Pieces in hand and where captured pieces go (`hands:`).
+    pub hands: Option<forms::Hands>,
     /// Declared ends of the game (`ends:`), checked after every action.
     pub ends: Vec<forms::End>,
     /// Declared actions (`actions:`), listed by the host.

@@ -141,6 +141,11 @@ pub(super) struct RawVariant {
     #[serde(default)]
     #[schemars(with = "Option<Vec<RawEnd>>")]
     pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
+    /// Hands: each player's pieces waiting to be placed (`place: hand`);
+    /// captured pieces change side and go to their captor's hand.
+    #[serde(default)]
+    #[schemars(with = "Option<super::raw_forms::RawHands>")]
+    pub(super) hands: Option<Spanned<super::raw_forms::RawHands>>,
     /// Fog of war: what each player's pieces see; a cell outside a
     /// player's sight shows them nothing (no piece, no mark). Absent:
     /// every cell is seen.
@@ -273,6 +278,11 @@ pub(super) struct RawBoard {
     #[serde(default)]
     #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
+    /// Direction sets of the variant's own, by name, beside the built-in
+    /// ones (`orthogonal`, `knight`, `forward`...).
+    #[serde(default)]
+    #[schemars(with = "IndexMap<String, super::raw_forms::RawDirections>")]
+    pub(super) directions: IndexMap<String, Spanned<super::raw_forms::RawDirections>>,
     /// A graph board: the only cells on the board (`[a1, d1, g1, ...]`);
     /// `files` and `ranks` default to the box around them.
     #[serde(default)]
@@ -382,6 +392,16 @@ pub(super) struct RawPiece {
     /// first player).
     #[serde(default)]
     pub(super) code: Option<char>,
+    /// A mark beside the code in positions, telling this kind from
+    /// another of the same code: `+` before it (`+P`, as SFEN writes a
+    /// promoted pawn) or `~` after it (`Q~`, as crazyhouse FEN writes a
+    /// queen that was a pawn).
+    #[serde(default)]
+    pub(super) code_mark: Option<char>,
+    /// What a piece of this kind becomes when it is captured into a hand
+    /// (a promoted kind going back to the kind it came from).
+    #[serde(default)]
+    pub(super) demotes_to: Option<String>,
     /// A number for the script's use (a rank that decides strikes, say).
     #[serde(default)]
     pub(super) rank: Option<i64>,
@@ -483,7 +503,8 @@ pub(super) struct RawMove {
     /// one for the mover, else `<zone>`).
     #[serde(default)]
     pub(super) from_zone: Option<String>,
-    /// A placement: a new piece from the mover's supply (`place: supply`).
+    /// A placement: a new piece from the mover's supply (`place: supply`),
+    /// or one of the mover's pieces in hand (`place: hand`, a drop).
     #[serde(default)]
     pub(super) place: Option<String>,
     /// A placement falls this way (a direction set of one direction).
@@ -498,6 +519,16 @@ pub(super) struct RawMove {
     /// A placement only onto this zone's cells.
     #[serde(default)]
     pub(super) zone: Option<String>,
+    /// A placement never onto this zone's cells (a drop's last ranks).
+    #[serde(default)]
+    pub(super) outside: Option<String>,
+    /// A placement never into a file that holds one of the mover's pieces
+    /// of these kinds (two unpromoted pawns in a file).
+    #[serde(default)]
+    pub(super) not_in_file_with: Option<Vec<String>>,
+    /// A placement that would checkmate at once is illegal.
+    #[serde(default)]
+    pub(super) no_mate: Option<bool>,
     /// A placement: how many pieces of the kind each player has to place
     /// in all (default: unlimited).
     #[serde(default)]
@@ -561,6 +592,14 @@ pub(super) struct RawPromote {
     pub(super) zone: String,
     /// The kinds the owner chooses from.
     pub(super) to: Vec<String>,
+    /// The owner may also keep the kind (default false), unless the piece
+    /// could never move again where it stands.
+    #[serde(default)]
+    pub(super) optional: Option<bool>,
+    /// A move that starts in the zone promotes too, not only one that ends
+    /// there (default false).
+    #[serde(default)]
+    pub(super) leaving: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]

@@ -129,3 +129,26 @@ pub(super) struct RawWhen {
     #[serde(default)]
     pub(super) placed_all: Option<String>,
 }
+
+/// The variant's `hands:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawHands {
+    /// A captured piece changes owner and goes to its captor's hand (as
+    /// its kind's `demotes_to`, when it has one); default true.
+    #[serde(default)]
+    pub(super) captures: Option<bool>,
+}
+
+/// A direction set of the variant's own (`board.directions`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDirections {
+    /// The `[file, rank]` offsets, as the first player sees them
+    /// (`[[1, 2], [-1, 2]]`: a knight's two forward leaps).
+    pub(super) deltas: Vec<(i8, i8)>,
+    /// Each player's own forward (true, the default: mirrored in rank for
+    /// the second player) or the board's (false).
+    #[serde(default)]
+    pub(super) relative: Option<bool>,
+}

@@ -160,13 +160,32 @@ fn place(v: &Variant, name: &str, p: &PlaceForm) -> String {
         None => "(which never runs out)".to_string(),
         Some(n) => format!("({} {name} in all for each player)", number(n.into())),
     };
-    let mut out = format!(
-        "A player's move may place a new {name} from their supply {supply} on an empty cell"
-    );
+    let mut out = if p.from_hand {
+        format!("A player's move may drop a {name} from their hand on an empty cell")
+    } else {
+        format!(
+            "A player's move may place a new {name} from their supply {supply} on an empty cell"
+        )
+    };
     if let Some(z) = &p.zone {
         out += &format!(" of {}", text::zone(v, z));
     }
+    if let Some(z) = &p.outside {
+        out += &format!(" outside {}", text::zone(v, z));
+    }
+    if !p.not_in_file_with.is_empty() {
+        let names: Vec<&str> = (p.not_in_file_with.iter())
+            .map(|&k| v.kinds[k as usize].display.as_str())
+            .collect();
+        out += &format!(
+            ", not in a file that holds one of their own {}",
+            names.join(" or ")
+        );
+    }
     out.push('.');
+    if p.no_mate {
+        out += " A placement that checkmates at once is not allowed.";
+    }
     if let Some(d) = p.falls {
         out += &format!(
             " It falls {} to the last empty cell before a piece or the board's edge, and the move names the cell where it lands.",
@@ -477,6 +496,10 @@ mod tests {
             groups: None,
             zone: None,
             supply: None,
+            outside: None,
+            from_hand: false,
+            not_in_file_with: Vec::new(),
+            no_mate: false,
         };
         let text = form(&v, "Disc", &Form::Place(falls.clone()));
         assert!(text.contains("which never runs out"), "{text}");

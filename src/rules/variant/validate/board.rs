@@ -48,7 +48,48 @@ pub(super) fn board(raw: &RawBoard, cx: &mut Ctx) -> Result<Board, LoadError> {
     graph(raw, hexagon, &mut board, cx);
     blocking(raw, &mut board, cx);
     zones(raw, &mut board, cx);
+    directions(raw, &mut board, cx);
     Ok(board)
+}
+
+/// `board.directions`: the variant's own direction sets, each a new name
+/// with at least one offset that is not `[0, 0]`.
+fn directions(raw: &RawBoard, board: &mut Board, cx: &mut Ctx) {
+    use crate::base::geometry::Directions;
+    cx.from("directions");
+    for (name, d) in &raw.directions {
+        let at = d.referenced;
+        if board.directions(name).is_some() {
+            cx.err_at(
+                at,
+                format!("board: direction set `{name}` is already a built-in one"),
+            );
+            continue;
+        }
+        let deltas = &d.value.deltas;
+        if deltas.is_empty() || deltas.contains(&(0, 0)) {
+            cx.err_at(
+                at,
+                format!("board: direction set `{name}` needs offsets other than [0, 0]"),
+            );
+            continue;
+        }
+        if deltas
+            .iter()
+            .any(|&(x, y)| x.unsigned_abs() > 25 || y.unsigned_abs() > 98)
+        {
+            cx.err_at(
+                at,
+                format!("board: direction set `{name}` has an offset larger than any board"),
+            );
+            continue;
+        }
+        board.directions.push(Directions {
+            name: name.clone(),
+            deltas: deltas.clone(),
+            relative: d.value.relative.unwrap_or(true),
+        });
+    }
 }
 
 /// `board.shape`: `square` or `hex`.

@@ -287,11 +287,11 @@ pub(super) fn form(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> Optio
 }
 
 fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Option<PlaceForm> {
-    if from != "supply" {
+    if from != "supply" && from != "hand" {
         cx.err_at(
             loc,
             format!(
-                "piece `{}`: `place: {from}`: expected `supply` (a new piece from the mover's supply)",
+                "piece `{}`: `place: {from}`: expected `supply` (a new piece from the mover's supply) or `hand` (a piece the mover holds in hand)",
                 s.name
             ),
         );
@@ -342,19 +342,17 @@ fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Opt
         None => None,
         Some(g) => Some(groups(s, g, loc, cx)?),
     };
-    let zone = match &m.zone {
-        None => None,
-        Some(z) => match super::player_zones(s.board, s.players, z) {
-            Some(cells) => Some(cells),
-            None => {
-                cx.err_at(
-                    loc,
-                    format!("piece `{}`: `zone: {z}` names no zone", s.name),
-                );
-                return None;
-            }
-        },
-    };
+    let zone = super::hands::placement_zone(s, m.zone.as_deref(), "zone", loc, cx)?;
+    let outside = super::hands::placement_zone(s, m.outside.as_deref(), "outside", loc, cx)?;
+    if from == "hand" && m.supply.is_some() {
+        cx.err_at(
+            loc,
+            format!(
+                "piece `{}`: a drop (`place: hand`) takes what the hand holds: `supply` is for `place: supply`",
+                s.name
+            ),
+        );
+    }
     if m.supply == Some(0) {
         cx.err_at(
             loc,
@@ -371,6 +369,11 @@ fn place(s: &Scope, m: &RawMove, from: &str, loc: Location, cx: &mut Ctx) -> Opt
         groups,
         zone,
         supply: m.supply,
+        outside,
+        from_hand: from == "hand",
+        not_in_file_with: (m.not_in_file_with.as_ref())
+            .map_or_else(Vec::new, |l| s.kind_ids(cx, loc, l, "not_in_file_with")),
+        no_mate: m.no_mate.unwrap_or(false),
     })
 }
 

@@ -15,6 +15,7 @@ mod actions;
 mod board;
 mod flow;
 mod forms;
+mod hands;
 mod joint;
 mod notation;
 mod options;
@@ -24,6 +25,18 @@ mod rules;
 mod setup;
 mod sight;
 mod tokens;
+
+/// The symbols drawn for cell marks (`rules.mark_symbols`).
+fn mark_symbols(rules: &super::raw::RawRules) -> Vec<(String, String)> {
+    let symbols = rules.mark_symbols.clone().unwrap_or_default();
+    symbols.into_iter().collect()
+}
+
+/// The counters declared `internal`.
+fn internal_counters(counters: &indexmap::IndexMap<String, super::raw::RawCounter>) -> Vec<String> {
+    let internal = counters.iter().filter(|(_, c)| c.internal);
+    internal.map(|(n, _)| n.clone()).collect()
+}
 
 /// Checks the merged variant `raw`: `origins` says which of `files` (base
 /// first) set each item, `scripts` are the Lua files found beside them, and
@@ -64,6 +77,7 @@ pub(super) fn validate(
     let pass = forms::pass(&raw, &mut cx);
     let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
+    let hands = hands::hands(&raw, &kinds, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -75,6 +89,8 @@ pub(super) fn validate(
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
     let show_order = show_order(&raw.piece_order, &kinds);
+    let (mark_symbols, internal_counters) =
+        (mark_symbols(&raw.rules), internal_counters(&raw.counters));
     Ok(Variant {
         name,
         description: raw.description.unwrap_or_default(),
@@ -107,6 +123,7 @@ pub(super) fn validate(
         start: raw.start.map(|s| s.value),
         actions: declared,
         pass,
+        hands,
         ends,
         queries,
         tokens,
@@ -117,21 +134,10 @@ pub(super) fn validate(
         containers,
         notation,
         public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
-        mark_symbols: raw
-            .rules
-            .mark_symbols
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .collect(),
+        mark_symbols,
         show_order,
         sight,
-        internal_counters: raw
-            .counters
-            .iter()
-            .filter(|(_, c)| c.internal)
-            .map(|(n, _)| n.clone())
-            .collect(),
+        internal_counters,
         words: super::Words {
             events: raw.words.events.into_iter().collect(),
             questions: raw.words.questions.into_iter().collect(),

@@ -67,11 +67,15 @@ pub(super) fn kinds(
     for (name, p) in &raw.pieces {
         let Some(p) = p else { continue };
         if let Some(c) = p.value.code {
-            if let Some(other) = kinds.iter().find(|k| k.code == Some(c)) {
+            let mark = p.value.code_mark;
+            if let Some(other) = kinds
+                .iter()
+                .find(|k| k.code == Some(c) && k.code_mark == mark)
+            {
                 cx.err_at(
                     p.referenced,
                     format!(
-                        "piece `{name}`: `code: {c}` is already the code of piece `{}` (each kind needs its own code)",
+                        "piece `{name}`: `code: {c}` is already the code of piece `{}` (each kind needs its own code, or a `code_mark` beside it)",
                         other.name
                     ),
                 );
@@ -204,6 +208,11 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         display: p.name.clone().unwrap_or_else(|| name.to_string()),
         symbol,
         code: p.code,
+        code_mark: super::hands::code_mark(s, p, loc, cx),
+        demotes_to: (p.demotes_to.as_ref()).and_then(|d| {
+            s.kind_ids(cx, loc, std::slice::from_ref(d), "demotes_to")
+                .pop()
+        }),
         rank: p.rank.unwrap_or(0),
         count: count(name, p.count, loc, cx),
         moves,
@@ -588,5 +597,10 @@ fn promote(s: &Scope, pr: &RawPromote, loc: Location, cx: &mut Ctx) -> Option<Pr
         );
     }
     let to = s.kind_ids(cx, loc, &pr.to, "promote.to");
-    zone.map(|zone| Promote { zone, to })
+    zone.map(|zone| Promote {
+        zone,
+        to,
+        optional: pr.optional.unwrap_or(false),
+        leaving: pr.leaving.unwrap_or(false),
+    })
 }

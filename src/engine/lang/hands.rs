@@ -1,0 +1,229 @@
+//! Hands: pieces a player holds off the board, to drop (`place: hand`).
+//! A capture sends the captured piece to its captor's hand, as its kind's
+//! `demotes_to`, when the variant's `hands.captures` says so; a drop takes
+//! one from the mover's hand onto an empty cell, and while the mover is in
+//! check only a drop that blocks it is legal.
+
+use crate::base::geometry::Cell;
+use crate::base::state::{GameState, KindId, PieceId, PlayerId};
+use crate::engine::{Action, ActionError, Engine};
+
+thread_local! {
+    /// Set while a drop is tested for mate (`no_mate`): the answers'
+    /// own drops are then not tested so in turn.
+    static MATE_TEST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+use crate::rules::variant::forms::HAND;
+
+impl Engine {
+    /// Removes `victim` from the board, captured by `captor`: to the
+    /// captor's hand (changing owner, demoted) when captures go to hands,
+    /// else to its owner's pile of captured pieces.
+    pub(in crate::engine) fn take(&self, s: &mut GameState, victim: PieceId, captor: PlayerId) {
+        let to_hand = self.variant.hands.as_ref().is_some_and(|h| h.captures);
+        if !to_hand || s.pieces[victim as usize].owner == captor {
+            // One's own piece taken (a blast, a script) leaves play.
+            s.capture(victim);
+            return;
+        }
+        let hand = s.container_id(HAND, Some(captor));
+        s.send_to(victim, hand);
+        let all = s.all_players();
+        let p = &mut s.pieces[victim as usize];
+        if let Some(d) = self.variant.kinds[p.kind as usize].demotes_to {
+            p.kind = d;
+        }
+        p.owner = captor;
+        p.known_by |= 1 << captor;
+        if !self.variant.hidden_identities {
+            p.known_by = all;
+        }
+    }
+
+    /// The first of `p`'s pieces of `kind` in hand, if any.
+    pub(in crate::engine) fn in_hand(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kind: KindId,
+    ) -> Option<PieceId> {
+        let hand = s
+            .containers
+            .iter()
+            .find(|c| c.owner == Some(p) && c.name == HAND)?;
+        hand.pieces
+            .iter()
+            .copied()
+            .find(|&id| s.pieces[id as usize].kind == kind)
+    }
+
+    /// Keeps, of the drops of `piece` in `out[start..]`, those that leave
+    /// `p`'s royal pieces safe (only a drop that blocks a check, while in
+    /// check).
+    pub(in crate::engine) fn keep_safe_drops(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        piece: PieceId,
+        out: &mut Vec<Action>,
+        start: usize,
+    ) -> Result<(), ActionError> {
+        if out.len() == start || !self.try_royal_attacked(s, p)? {
+            return Ok(());
+        }
+        let mut kept = start;
+        for i in start..out.len() {
+            let Action::Place { at, .. } = out[i] else {
+                continue;
+            };
+            if !self.drop_exposes(s, p, piece, at)? {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+        Ok(())
+    }
+
+    /// Keeps, of the placements in `out[start..]`, those into a file that
+    /// holds none of `p`'s pieces of `kinds`.
+    pub(in crate::engine) fn keep_free_files(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kinds: &[KindId],
+        out: &mut Vec<Action>,
+        start: usize,
+    ) {
+        if kinds.is_empty() {
+            return;
+        }
+        let b = &self.variant.board;
+        let mut taken = [false; 26];
+        for (c, slot) in s.board().iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            let piece = &s.pieces[id as usize];
+            if piece.owner == p && kinds.contains(&piece.kind) {
+                taken[b.coords(c as Cell).0 as usize % 26] = true;
+            }
+        }
+        let mut i = start;
+        out.retain(|a| {
+            i += 1;
+            i <= start
+                || !matches!(a, Action::Place { at, .. } if taken[b.coords(*at).0 as usize % 26])
+        });
+    }
+
+    /// Keeps, of the drops of `piece` in `out[start..]`, those that do not
+    /// checkmate at once. Inside that test the opponent's own drops are
+    /// not tested so again (a drop that answers a check by mating back is
+    /// counted as an answer).
+    pub(in crate::engine) fn keep_non_mating_drops(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        piece: PieceId,
+        out: &mut Vec<Action>,
+        start: usize,
+    ) -> Result<(), ActionError> {
+        if MATE_TEST.with(|m| m.get()) {
+            return Ok(());
+        }
+        let mut kept = start;
+        for i in start..out.len() {
+            let Action::Place { at, .. } = out[i] else {
+                continue;
+            };
+            if !self.drop_mates(s, p, piece, at)? {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+        Ok(())
+    }
+
+    /// Whether dropping `piece` on `at` checkmates `p`'s opponent.
+    fn drop_mates(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        piece: PieceId,
+        at: Cell,
+    ) -> Result<bool, ActionError> {
+        let mut t = s.clone();
+        t.place(piece, at);
+        let q = t.next_player(p);
+        if !self.try_royal_attacked(&t, q)? {
+            return Ok(false);
+        }
+        t.to_move = q;
+        MATE_TEST.with(|m| m.set(true));
+        let answer = self.has_legal_action(&t);
+        MATE_TEST.with(|m| m.set(false));
+        Ok(!answer?)
+    }
+
+    /// A hash of what every player holds in hand (kinds and owners, in no
+    /// order), for repetition: 0 without hands.
+    pub(crate) fn hands_key(&self, s: &GameState) -> u64 {
+        if self.variant.hands.is_none() {
+            return 0;
+        }
+        let mut key = 0u64;
+        for c in s.containers.iter().filter(|c| c.name == HAND) {
+            for &id in &c.pieces {
+                let p = &s.pieces[id as usize];
+                let v = 0x68a4_d000_0000_0000 | (p.kind as u64) << 8 | p.owner as u64;
+                key = key.wrapping_add(crate::base::state::mix64(v));
+            }
+        }
+        key
+    }
+
+    /// How many pieces of `kind` player `p` holds in hand.
+    pub fn hand_count(&self, s: &GameState, p: PlayerId, kind: KindId) -> usize {
+        s.containers
+            .iter()
+            .filter(|c| c.owner == Some(p) && c.name == HAND)
+            .flat_map(|c| &c.pieces)
+            .filter(|&&id| s.pieces[id as usize].kind == kind)
+            .count()
+    }
+
+    /// Puts a new piece of `kind` in `p`'s hand (a position read from text).
+    pub(crate) fn add_to_hand(
+        &self,
+        s: &mut GameState,
+        p: PlayerId,
+        kind: KindId,
+    ) -> Result<PieceId, String> {
+        let hand = s.container_id(HAND, Some(p));
+        let known = if self.variant.hidden_identities {
+            1 << p
+        } else {
+            s.all_players()
+        };
+        s.add_piece_to(kind, p, hand, known)
+    }
+
+    /// Drops `p`'s piece of `kind` from hand on `at`.
+    pub(in crate::engine) fn drop_from_hand(
+        &self,
+        s: &mut GameState,
+        p: PlayerId,
+        kind: KindId,
+        at: Cell,
+    ) -> Result<PieceId, ActionError> {
+        let id = self.in_hand(s, p, kind).ok_or_else(|| {
+            ActionError::Illegal(format!(
+                "{} holds no {} in hand",
+                self.player_name(p),
+                self.variant.kinds[kind as usize].display
+            ))
+        })?;
+        s.place(id, at);
+        Ok(id)
+    }
+}
