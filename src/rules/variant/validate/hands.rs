@@ -71,12 +71,12 @@ pub(super) fn hands(raw: &RawVariant, kinds: &[Kind], cx: &mut Ctx) -> Option<Ha
     let hands = raw.hands.as_ref().map(|h| Hands {
         captures: h.value.captures.unwrap_or(true),
     });
-    cx.from("pieces");
     for (name, p) in raw
         .pieces
         .iter()
         .filter_map(|(n, p)| Some((n, p.as_ref()?)))
     {
+        cx.from(&format!("pieces.{name}"));
         let Some(kind) = kinds.iter().position(|k| &k.name == name) else {
             continue;
         };
@@ -98,6 +98,7 @@ pub(super) fn hands(raw: &RawVariant, kinds: &[Kind], cx: &mut Ctx) -> Option<Ha
             .iter()
             .any(|f| matches!(f, Form::Place(pl) if pl.from_hand));
         if drops && hands.is_none() {
+            cx.from(&format!("pieces.{name}.moves"));
             let at = (p.value.moves.iter().flatten())
                 .find(|m| m.value.place.as_deref() == Some("hand"))
                 .map_or(p.referenced, |m| m.referenced);

@@ -66,6 +66,8 @@ pub(super) fn kinds(
     let mut army = 0;
     for (name, p) in &raw.pieces {
         let Some(p) = p else { continue };
+        // The file that declared this kind, for the message's place.
+        cx.from(&format!("pieces.{name}"));
         if let Some(c) = p.value.code {
             let mark = p.value.code_mark;
             if let Some(other) = kinds
