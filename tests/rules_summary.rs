@@ -33,11 +33,13 @@ snapshot!(brandubh);
 snapshot!(chess);
 snapshot!(classic_stratego);
 snapshot!(connect_four);
+snapshot!(crazyhouse);
 snapshot!(dark_chess);
 snapshot!(english_draughts);
 snapshot!(go);
 snapshot!(lost_island);
 snapshot!(othello);
+snapshot!(shogi);
 snapshot!(ultima);
 snapshot!(ultimate_lightning);
 

@@ -315,12 +315,17 @@ fn brandubh_captures_by_custody_and_the_king_escapes() {
 #[test]
 fn crazyhouse_captures_go_to_the_hand_and_come_back_as_drops() {
     let out = run_transcript("crazyhouse");
-    assert!(
-        out.contains("[P] b KQkq"),
-        "White holds the pawn it took: {out}"
-    );
-    assert!(out.contains("[Pp]"), "both hold a pawn: {out}");
+    assert!(out.contains("[Pp] w"), "each holds the pawn it took: {out}");
+    assert!(out.contains("Pawn, to white's hand"), "{out}");
     insta::assert_snapshot!("crazyhouse", out);
+}
+
+#[test]
+fn shogi_promotes_by_choice_and_drops_what_it_took() {
+    let out = run_transcript("shogi");
+    assert!(out.contains("promotion [horse bishop]"), "{out}");
+    assert!(out.contains("[Bb] w"), "each holds a bishop: {out}");
+    insta::assert_snapshot!("shogi", out);
 }
 
 #[test]

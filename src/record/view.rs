@@ -352,6 +352,23 @@ impl<'e> Views<'e> {
         }
     }
 
+    /// Describes a struck piece: as [`Views::piece_words`], or, when it
+    /// went to its captor's hand (and changed side), its kind and whose
+    /// hand (`Pawn, to white's hand`).
+    fn struck_words(&self, s: &GameState, id: PieceId, viewer: Viewer) -> String {
+        let p = &s.pieces[id as usize];
+        let in_hand = matches!(p.loc, Loc::Container(k)
+            if s.containers.get(k as usize).is_some_and(|c| c.name == crate::rules::variant::forms::HAND));
+        if !in_hand {
+            return self.piece_words(s, id, viewer);
+        }
+        let what = match viewer.knows(s, id) {
+            true => self.engine.variant.kinds[p.kind as usize].display.clone(),
+            false => "piece".into(),
+        };
+        format!("{what}, to {}'s hand", self.engine.player_name(p.owner))
+    }
+
     /// The events of one action as a viewer may see them (`after` is the
     /// state after the action).
     /// A capture's line: or a piece sent back to one of its owner's own
@@ -364,18 +381,19 @@ impl<'e> Views<'e> {
         viewer: Viewer,
     ) -> String {
         let b = &self.engine.variant.board;
-        let words = self.piece_words(after, piece, viewer);
         let on = cell
             .map(|c| format!(" on {}", b.cell_name(c)))
             .unwrap_or_default();
+        let hand = crate::rules::variant::forms::HAND;
         let back = match after.pieces.get(piece as usize).map(|p| (p.loc, p.owner)) {
             Some((Loc::Container(k), owner)) => after
                 .containers
                 .get(k as usize)
-                .filter(|c| c.owner == Some(owner) && c.name != "captured")
+                .filter(|c| c.owner == Some(owner) && c.name != "captured" && c.name != hand)
                 .map(|c| c.name.clone()),
             _ => None,
         };
+        let words = self.struck_words(after, piece, viewer);
         match back {
             Some(name) => format!("back to the {name}: {words}{on}"),
             None => format!(
@@ -445,7 +463,7 @@ impl<'e> Views<'e> {
                 } => {
                     let (a, d) = (
                         self.piece_words(after, *attacker, viewer),
-                        self.piece_words(after, *defender, viewer),
+                        self.struck_words(after, *defender, viewer),
                     );
                     // A result worded empty (`strike.attacker: ""`) is left out.
                     let res = match result {

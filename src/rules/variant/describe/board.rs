@@ -47,7 +47,10 @@ pub(super) fn section(cx: &Ctx) -> String {
 pub(super) fn start_pieces(cx: &Ctx, fen: &str) -> Option<Vec<(usize, usize, Cell)>> {
     let v = cx.v;
     let b = &v.board;
-    let rows: Vec<&str> = fen.split_whitespace().next()?.split('/').collect();
+    let field = fen.split_whitespace().next()?;
+    // The board, without the pieces in hand (`[...]`).
+    let field = field.split('[').next().unwrap_or(field);
+    let rows: Vec<&str> = field.split('/').collect();
     if rows.len() != b.ranks as usize {
         return None;
     }
@@ -55,14 +58,21 @@ pub(super) fn start_pieces(cx: &Ctx, fen: &str) -> Option<Vec<(usize, usize, Cel
     for (i, row) in rows.iter().enumerate() {
         let rank = (b.ranks as usize - 1 - i) as i32;
         let (mut file, mut run) = (0i32, 0i32);
-        for ch in row.chars() {
+        let mut chars = row.chars().peekable();
+        while let Some(ch) = chars.next() {
             if let Some(d) = ch.to_digit(10) {
                 run = run * 10 + d as i32;
                 continue;
             }
             file += std::mem::take(&mut run);
+            // A code's mark: `+P` before it, `Q~` after it.
+            let (ch, mark) = match ch {
+                '+' => (chars.next()?, Some('+')),
+                _ => (ch, chars.next_if_eq(&'~').map(|_| '~')),
+            };
             let k = v.kinds.iter().position(|k| {
                 k.code.map(|c| c.to_ascii_uppercase()) == Some(ch.to_ascii_uppercase())
+                    && k.code_mark == mark
             })?;
             out.push((usize::from(ch.is_ascii_lowercase()), k, b.cell(file, rank)?));
             file += 1;

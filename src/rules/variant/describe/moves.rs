@@ -178,7 +178,7 @@ fn place(v: &Variant, name: &str, p: &PlaceForm) -> String {
             .map(|&k| v.kinds[k as usize].display.as_str())
             .collect();
         out += &format!(
-            ", not in a file that holds one of their own {}",
+            ", not in a file that already holds a {} of theirs",
             names.join(" or ")
         );
     }

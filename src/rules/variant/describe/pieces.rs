@@ -61,6 +61,9 @@ fn captures(cx: &Ctx) -> String {
         } else {
             "\nA piece that moves onto an enemy piece captures it by replacement: the enemy piece is removed and the mover takes its square."
         };
+        if v.hands.as_ref().is_some_and(|h| h.captures) {
+            out += " A captured piece changes side and goes to its captor's hand, from which a later move may drop it.";
+        }
         if v.strike_reveals {
             out += " Both pieces are first shown to every player.";
         }
@@ -102,7 +105,12 @@ fn table(cx: &Ctx) -> String {
     out.push('\n');
     for &i in &v.show_order {
         let Some(k) = v.kinds.get(i) else { continue };
-        let letter = k.code.map_or_else(|| "–".into(), String::from);
+        let letter = match (k.code, k.code_mark) {
+            (None, _) => "–".into(),
+            (Some(c), Some('+')) => format!("+{c}"),
+            (Some(c), Some(m)) => format!("{c}{m}"),
+            (Some(c), None) => c.to_string(),
+        };
         out += &format!("| {} | `{}` | {letter} |", k.display, k.symbol);
         if ranks {
             out += &format!(" {} |", k.rank);
@@ -138,10 +146,8 @@ fn army_count(
     p: usize,
     start: Option<&[(usize, usize, crate::base::geometry::Cell)]>,
 ) -> String {
-    let placed = k
-        .forms
-        .iter()
-        .any(|f| matches!(f, crate::rules::variant::forms::Form::Place(_)));
+    let placed = (k.forms.iter())
+        .any(|f| matches!(f, crate::rules::variant::forms::Form::Place(p) if !p.from_hand));
     if placed {
         "unlimited supply".into()
     } else if let Some(on) = start {
@@ -186,9 +192,25 @@ fn one_kind(cx: &Ctx, k: &Kind) -> String {
                 kinds(v, &p.to, "or")
             )
         };
+        let moving = if p.leaving {
+            "moves into, within or out of"
+        } else {
+            "reaches"
+        };
+        let keep = if p.optional {
+            format!(", or stays a {name} if its player prefers, unless it could never move again there")
+        } else {
+            String::new()
+        };
         s.push(format!(
-            "A {name} that reaches {} {to}.",
+            "A {name} that {moving} {} {to}{keep}.",
             text::zone(v, &p.zone)
+        ));
+    }
+    if let Some(d) = k.demotes_to {
+        s.push(format!(
+            "A captured {name} goes to its captor's hand as a {}.",
+            kind(v, d)
         ));
     }
     if let Some(c) = &k.custody {
