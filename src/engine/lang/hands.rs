@@ -107,7 +107,7 @@ impl Engine {
                 taken[b.coords(c as Cell).0 as usize % 26] = true;
             }
         }
-        let mut i = start;
+        let mut i = 0;
         out.retain(|a| {
             i += 1;
             i <= start
