@@ -227,3 +227,42 @@ fn small_boards_without_groups_list_their_placements() {
     let e = common::engine("connect_four", &[]);
     assert!(!e.samples_moves());
 }
+
+#[test]
+fn drops_replay_and_draw_uniformly() {
+    // Drops are slots of their own (a kind in hand times a cell): the
+    // games replay, and every legal action, drops blocking a check, drops
+    // kept off a file or refused for mating included, is drawn as often.
+    let e = common::engine("crazyhouse", &[]);
+    let endings = replays(&e, 8);
+    assert_eq!(endings.len(), 8);
+    for (fen, n) in [
+        ("r6k/8/8/8/8/8/8/K7[N] w - - 0 1", 8),
+        (
+            "2b1kbn1/1r5r/p3pq2/npp1Pppp/1P2QPPP/N1PP1BB1/P4P2/R2K3R[n] w - - 1 24",
+            0,
+        ),
+        (
+            "rnb4r/2p1Bpkp/pp3n1n/4p1P1/Q1PPp1PP/P1P2P2/4N3/R1B1KB1R[Qp] w - - 1 20",
+            0,
+        ),
+    ] {
+        let s = e.parse_fen(fen, 1).unwrap();
+        let k = uniform_from(&e, &s);
+        assert!(n == 0 || k == n, "{fen}: {k}");
+    }
+    let e = common::engine("shogi", &[]);
+    let endings = replays(&e, 4);
+    assert_eq!(endings.len(), 4);
+    for (fen, n) in [
+        (
+            "l4ksnl/2gsg2b1/rp2p1pp1/2pp1p2p/p8/L2P1PP1P/1P1SP2PL/1+nGK3R1/1NG3SN1[ppb] b",
+            83,
+        ),
+        ("kl7/1n7/G8/9/9/9/9/9/4K4[PG] w", 0),
+    ] {
+        let s = e.parse_fen(fen, 1).unwrap();
+        let k = uniform_from(&e, &s);
+        assert!(n == 0 || k == n, "{fen}: {k}");
+    }
+}

@@ -14,7 +14,10 @@ fn shogi() -> Engine {
 }
 
 fn drops(e: &Engine, s: &sandtable::base::state::GameState) -> Vec<String> {
-    texts(e, s).into_iter().filter(|t| t.contains('@')).collect()
+    texts(e, s)
+        .into_iter()
+        .filter(|t| t.contains('@'))
+        .collect()
 }
 
 #[test]

@@ -20,7 +20,7 @@ impl Engine {
             && !self.rules.has(RuleHook::Actions)
             && self.variant.actions.is_empty()
             && !self.has_freeze()
-            && (!self.lang.lists || self.draws_placements())
+            && (!self.lang.lists || self.draws_placements() || self.lang.drops_only)
     }
 
     /// Plays random legal actions from `s` until the game ends or `max` plies;

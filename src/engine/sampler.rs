@@ -62,6 +62,8 @@ pub struct Sampler {
     royals: Vec<Vec<Cell>>,
     buf: Vec<Cell>,
     list: Vec<Action>,
+    /// The kinds the player to move could drop, each with a piece in hand.
+    drops: Vec<(KindId, crate::base::state::PieceId)>,
     /// The check test's buffers, kept from draw to draw.
     guard: GuardPool,
     /// The error of a query hook that failed during the last draw.
@@ -234,7 +236,7 @@ impl Sampler {
         if e.draws_placements() {
             return e.draw_placement(s, rng, &mut self.places);
         }
-        if e.has_royal() || e.has_extra_moves() {
+        if e.has_royal() || e.has_extra_moves() || e.lang.drops_only {
             return self.sample_checked(e, s, rng);
         }
         let p = s.to_move;
@@ -273,15 +275,47 @@ impl Sampler {
             }
         };
         let extra = extras.len() as u32;
-        if total + extra > 0 {
+        // Drops own a slot per kind in hand and cell, after the pieces'.
+        let cells = s.board().len() as u32;
+        if e.lang.drops_only {
+            e.drop_kinds(s, p, &mut self.drops);
+        }
+        let drops = self.drops.len() as u32 * cells;
+        let mut in_check = None;
+        if total + extra + drops > 0 {
             let banned = match e.banned_by_repetition(s) {
                 Some(Action::Move { from, to }) => Some((from, to)),
                 _ => None,
             };
             let royal = e.has_royal();
-            let mut guard = None;
+            let mut guard: Option<Result<Guard, ActionError>> = None;
             for _ in 0..TRIES {
-                let r = rng.random_range(0..total + extra);
+                let r = rng.random_range(0..total + extra + drops);
+                if r >= total + extra {
+                    let d = r - total - extra;
+                    let (held, at) = (self.drops[(d / cells) as usize], (d % cells) as Cell);
+                    let checked = match in_check {
+                        Some(c) => Ok(c),
+                        None => e.try_royal_attacked(s, p),
+                    }
+                    .and_then(|c| {
+                        in_check = Some(c);
+                        e.drop_legal(s, p, held, at, c)
+                    });
+                    match checked {
+                        Ok(true) => {
+                            if let Some(Ok(g)) = guard.take() {
+                                self.guard = g.into_buffers();
+                            }
+                            return Some(Action::Place { kind: held.0, at });
+                        }
+                        Ok(false) => continue,
+                        Err(err) => {
+                            self.error = Some(err);
+                            return None;
+                        }
+                    }
+                }
                 let (from, to, side) = if r < extra {
                     let (from, to, side) = &extras[r as usize];
                     // A move listed twice, or also declared, is one move:

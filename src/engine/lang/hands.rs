@@ -165,6 +165,49 @@ impl Engine {
         Ok(!answer?)
     }
 
+    /// The kinds `p` could drop now, each with one of its pieces in hand,
+    /// in kind order (a random draw's slots for drops).
+    pub(crate) fn drop_kinds(&self, s: &GameState, p: PlayerId, out: &mut Vec<(KindId, PieceId)>) {
+        out.clear();
+        for &(kind, _) in &self.lang.placers {
+            if let Some(id) = self.in_hand(s, p, kind) {
+                out.push((kind, id));
+            }
+        }
+    }
+
+    /// Whether `p` may drop `piece` (of `kind`, in hand) on `at`, as the
+    /// listing would list it: `in_check` says whether `p` is in check.
+    pub(crate) fn drop_legal(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        (kind, piece): (KindId, PieceId),
+        at: Cell,
+        in_check: bool,
+    ) -> Result<bool, ActionError> {
+        let Some(f) = self.place_form(kind).filter(|f| f.from_hand) else {
+            return Ok(false);
+        };
+        if !self.admits_cell(s, p, f, at) {
+            return Ok(false);
+        }
+        if !f.not_in_file_with.is_empty() {
+            let mut one = vec![Action::Place { kind, at }];
+            self.keep_free_files(s, p, &f.not_in_file_with, &mut one, 0);
+            if one.is_empty() {
+                return Ok(false);
+            }
+        }
+        if in_check && self.drop_exposes(s, p, piece, at)? {
+            return Ok(false);
+        }
+        if f.no_mate && self.has_royal() && !MATE_TEST.with(|m| m.get()) {
+            return Ok(!self.drop_mates(s, p, piece, at)?);
+        }
+        Ok(true)
+    }
+
     /// A hash of what every player holds in hand (kinds and owners, in no
     /// order), for repetition: 0 without hands.
     pub(crate) fn hands_key(&self, s: &GameState) -> u64 {

@@ -69,6 +69,9 @@ pub(crate) struct Lang {
     pub(crate) boards_in_order: bool,
     /// The `nobody_moves` end's index in `ends`.
     pub(crate) nobody_moves: Option<usize>,
+    /// Whether every placement is a drop from the hand and the language
+    /// adds nothing else that needs listing (random draws sample drops).
+    pub(crate) drops_only: bool,
     /// Whether any kind has a jump form, and one that is not compulsory.
     jumps: bool,
     loose_jumps: bool,
@@ -174,6 +177,16 @@ impl Lang {
             && !l.placers.is_empty()
             && !l.jumps
             && !l.steps
+            && l.nobody_moves.is_none();
+        // Every placement a drop, and nothing else of the language that
+        // needs listing: random draws take drops as slots of their own.
+        l.drops_only = !l.placers.is_empty()
+            && v.hands.is_some()
+            && (l.placers.iter()).all(
+                |&(k, f)| matches!(&v.kinds[k as usize].forms[f], Form::Place(p) if p.from_hand),
+            )
+            && !l.jumps
+            && v.pass.is_none()
             && l.nobody_moves.is_none();
         l.on = !l.placers.is_empty()
             || l.jumpers.iter().any(|j| !j.is_empty())

@@ -198,7 +198,9 @@ fn one_kind(cx: &Ctx, k: &Kind) -> String {
             "reaches"
         };
         let keep = if p.optional {
-            format!(", or stays a {name} if its player prefers, unless it could never move again there")
+            format!(
+                ", or stays a {name} if its player prefers, unless it could never move again there"
+            )
         } else {
             String::new()
         };
