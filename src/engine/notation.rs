@@ -607,6 +607,20 @@ pub(super) fn least_origin(b: &Board, from: Cell, rivals: &[Cell], no_rank: bool
     }
 }
 
+/// A position's first field split into the board and the pieces in hand
+/// (`board[hand]`), when it lists them.
+fn split_hands(field: &str) -> Result<(&str, Option<&str>), String> {
+    let Some((board, rest)) = field.split_once('[') else {
+        return Ok((field, None));
+    };
+    match rest.strip_suffix(']') {
+        Some(hand) if !hand.contains(['[', ']']) => Ok((board, Some(hand))),
+        _ => Err(format!(
+            "`[{rest}`: the pieces in hand go between `[` and `]` at the end of the board"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::movetext_tokens;
@@ -627,19 +641,5 @@ mod tests {
                 "Lh7:h4:h6"
             ]
         );
-    }
-}
-
-/// A position's first field split into the board and the pieces in hand
-/// (`board[hand]`), when it lists them.
-fn split_hands(field: &str) -> Result<(&str, Option<&str>), String> {
-    let Some((board, rest)) = field.split_once('[') else {
-        return Ok((field, None));
-    };
-    match rest.strip_suffix(']') {
-        Some(hand) if !hand.contains(['[', ']']) => Ok((board, Some(hand))),
-        _ => Err(format!(
-            "`[{rest}`: the pieces in hand go between `[` and `]` at the end of the board"
-        )),
     }
 }
