@@ -452,18 +452,28 @@ impl Engine {
         at: Cell,
     ) -> Result<bool, ActionError> {
         if self.native_check() {
-            let mut board = s.board().to_vec();
-            board[at as usize] = Some(piece);
             let masks = (self.moves.attack.bits.is_some() && !exhaustive()).then(|| {
                 let (occupied, walls) = board_masks(self, s);
                 (occupied | 1 << at, walls)
             });
+            // With masks the dropped piece only blocks (it attacks none of
+            // its own): the board itself serves, its cell set in the mask.
+            let copy;
+            let board = match masks {
+                Some(_) => s.board(),
+                None => {
+                    let mut b = s.board().to_vec();
+                    b[at as usize] = Some(piece);
+                    copy = b;
+                    &copy[..]
+                }
+            };
             let royals = self.royal_cells(s, player);
             return Ok(royals.iter().any(|&r| {
                 (0..s.players).any(|q| {
                     q != player
                         && s.eliminated & (1 << q) == 0
-                        && attacked_masked(&self.moves, s, &board, stops(masks), r, q)
+                        && attacked_masked(&self.moves, s, board, stops(masks), r, q)
                 })
             }));
         }

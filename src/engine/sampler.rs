@@ -292,24 +292,14 @@ impl Sampler {
             for _ in 0..TRIES {
                 let r = rng.random_range(0..total + extra + drops);
                 if r >= total + extra {
-                    let d = r - total - extra;
-                    let (held, at) = (self.drops[(d / cells) as usize], (d % cells) as Cell);
-                    let checked = match in_check {
-                        Some(c) => Ok(c),
-                        None => e.try_royal_attacked(s, p),
-                    }
-                    .and_then(|c| {
-                        in_check = Some(c);
-                        e.drop_legal(s, p, held, at, c)
-                    });
-                    match checked {
-                        Ok(true) => {
+                    match self.drop_slot(e, s, r - total - extra, &mut in_check) {
+                        Ok(Some(a)) => {
                             if let Some(Ok(g)) = guard.take() {
                                 self.guard = g.into_buffers();
                             }
-                            return Some(Action::Place { kind: held.0, at });
+                            return Some(a);
                         }
-                        Ok(false) => continue,
+                        Ok(None) => continue,
                         Err(err) => {
                             self.error = Some(err);
                             return None;
@@ -379,6 +369,26 @@ impl Sampler {
             }
         }
         self.listed(e, s, rng)
+    }
+
+    /// The drop slot `d` names (a kind in hand, then a cell), if it is
+    /// legal; `in_check` caches whether the player to move is in check.
+    fn drop_slot(
+        &self,
+        e: &Engine,
+        s: &GameState,
+        d: u32,
+        in_check: &mut Option<bool>,
+    ) -> Result<Option<Action>, ActionError> {
+        let cells = s.board().len() as u32;
+        let (held, at) = (self.drops[(d / cells) as usize], (d % cells) as Cell);
+        let checked = match *in_check {
+            Some(c) => c,
+            None => e.try_royal_attacked(s, s.to_move)?,
+        };
+        *in_check = Some(checked);
+        Ok(e.drop_legal(s, s.to_move, held, at, checked)?
+            .then_some(Action::Place { kind: held.0, at }))
     }
 
     /// Too many misses (or no slots): a pick from the full list, which is
