@@ -71,18 +71,7 @@ impl Engine {
         if out.len() == start || !self.try_royal_attacked(s, p)? {
             return Ok(());
         }
-        let mut kept = start;
-        for i in start..out.len() {
-            let Action::Place { at, .. } = out[i] else {
-                continue;
-            };
-            if !self.drop_exposes(s, p, piece, at)? {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
-        Ok(())
+        keep_placements(out, start, |at| Ok(!self.drop_exposes(s, p, piece, at)?))
     }
 
     /// Keeps, of the placements in `out[start..]`, those into a file that
@@ -130,18 +119,7 @@ impl Engine {
         if MATE_TEST.with(|m| m.get()) {
             return Ok(());
         }
-        let mut kept = start;
-        for i in start..out.len() {
-            let Action::Place { at, .. } = out[i] else {
-                continue;
-            };
-            if !self.drop_mates(s, p, piece, at)? {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
-        Ok(())
+        keep_placements(out, start, |at| Ok(!self.drop_mates(s, p, piece, at)?))
     }
 
     /// Whether dropping `piece` on `at` checkmates `p`'s opponent.
@@ -269,4 +247,26 @@ impl Engine {
         s.place(id, at);
         Ok(id)
     }
+}
+
+/// Keeps, of the actions in `out[start..]`, the placements whose cell
+/// passes `test` (and every other action); the first error stops.
+fn keep_placements(
+    out: &mut Vec<Action>,
+    start: usize,
+    mut test: impl FnMut(Cell) -> Result<bool, ActionError>,
+) -> Result<(), ActionError> {
+    let mut kept = start;
+    for i in start..out.len() {
+        let keep = match out[i] {
+            Action::Place { at, .. } => test(at)?,
+            _ => true,
+        };
+        if keep {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    Ok(())
 }
