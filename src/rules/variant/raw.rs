@@ -394,7 +394,7 @@ pub(super) struct RawPiece {
     pub(super) code: Option<char>,
     /// A mark beside the code in positions, telling this kind from
     /// another of the same code: `+` before it (`+P`, as SFEN writes a
-    /// promoted pawn) or `~` after it (`Q~`, as crazyhouse FEN writes a
+    /// promoted pawn) or `~` after it (`Q~`, as FEN dialects with drops write a
     /// queen that was a pawn).
     #[serde(default)]
     pub(super) code_mark: Option<char>,

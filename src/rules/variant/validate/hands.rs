@@ -46,7 +46,7 @@ pub(super) fn code_mark(s: &Scope, p: &RawPiece, loc: Location, cx: &mut Ctx) ->
         cx.err_at(
             loc,
             format!(
-                "piece `{}`: `code_mark: {mark}`: expected `+` (written before the code, as SFEN does) or `~` (after it, as crazyhouse FEN does)",
+                "piece `{}`: `code_mark: {mark}`: expected `+` (written before the code, as SFEN does) or `~` (after it, as FEN dialects with drops do)",
                 s.name
             ),
         );
