@@ -47,14 +47,7 @@ impl Engine {
         p: PlayerId,
         kind: KindId,
     ) -> Option<PieceId> {
-        let hand = s
-            .containers
-            .iter()
-            .find(|c| c.owner == Some(p) && c.name == HAND)?;
-        hand.pieces
-            .iter()
-            .copied()
-            .find(|&id| s.pieces[id as usize].kind == kind)
+        held(s, p).find(|&id| s.pieces[id as usize].kind == kind)
     }
 
     /// Keeps, of the drops of `piece` in `out[start..]`, those that leave
@@ -87,21 +80,32 @@ impl Engine {
         if kinds.is_empty() {
             return;
         }
-        let b = &self.variant.board;
+        let taken = self.files_taken(s, p, kinds);
+        // The test never fails: there is no error to pass on.
+        let _ = keep_placements(out, start, |at| Ok(!taken[self.file_of(at)]));
+    }
+
+    /// Per file: whether it holds one of `p`'s pieces of `kinds`.
+    pub(in crate::engine) fn files_taken(
+        &self,
+        s: &GameState,
+        p: PlayerId,
+        kinds: &[KindId],
+    ) -> [bool; 26] {
         let mut taken = [false; 26];
         for (c, slot) in s.board().iter().enumerate() {
             let Some(id) = *slot else { continue };
             let piece = &s.pieces[id as usize];
             if piece.owner == p && kinds.contains(&piece.kind) {
-                taken[b.coords(c as Cell).0 as usize % 26] = true;
+                taken[self.file_of(c as Cell)] = true;
             }
         }
-        let mut i = 0;
-        out.retain(|a| {
-            i += 1;
-            i <= start
-                || !matches!(a, Action::Place { at, .. } if taken[b.coords(*at).0 as usize % 26])
-        });
+        taken
+    }
+
+    /// A cell's file, as an index of [`Engine::files_taken`].
+    pub(in crate::engine) fn file_of(&self, c: Cell) -> usize {
+        self.variant.board.coords(c).0 as usize % 26
     }
 
     /// Keeps, of the drops of `piece` in `out[start..]`, those that do not
@@ -170,12 +174,10 @@ impl Engine {
         if !self.admits_cell(s, p, f, at) {
             return Ok(false);
         }
-        if !f.not_in_file_with.is_empty() {
-            let mut one = vec![Action::Place { kind, at }];
-            self.keep_free_files(s, p, &f.not_in_file_with, &mut one, 0);
-            if one.is_empty() {
-                return Ok(false);
-            }
+        if !f.not_in_file_with.is_empty()
+            && self.files_taken(s, p, &f.not_in_file_with)[self.file_of(at)]
+        {
+            return Ok(false);
         }
         if in_check && self.drop_exposes(s, p, piece, at)? {
             return Ok(false);
@@ -205,11 +207,8 @@ impl Engine {
 
     /// How many pieces of `kind` player `p` holds in hand.
     pub fn hand_count(&self, s: &GameState, p: PlayerId, kind: KindId) -> usize {
-        s.containers
-            .iter()
-            .filter(|c| c.owner == Some(p) && c.name == HAND)
-            .flat_map(|c| &c.pieces)
-            .filter(|&&id| s.pieces[id as usize].kind == kind)
+        held(s, p)
+            .filter(|&id| s.pieces[id as usize].kind == kind)
             .count()
     }
 
@@ -269,4 +268,11 @@ fn keep_placements(
     }
     out.truncate(kept);
     Ok(())
+}
+
+/// `p`'s pieces in hand, in the order they came.
+fn held(s: &GameState, p: PlayerId) -> impl Iterator<Item = PieceId> + '_ {
+    (s.containers.iter())
+        .filter(move |c| c.owner == Some(p) && c.name == HAND)
+        .flat_map(|c| c.pieces.iter().copied())
 }

@@ -238,12 +238,13 @@ impl Engine {
         {
             return Some("pieces may not be placed in that zone".into());
         }
-        let mut one = vec![crate::engine::Action::Place { kind, at }];
-        self.keep_free_files(s, p, &f.not_in_file_with, &mut one, 0);
-        if one.is_empty() {
+        if !f.not_in_file_with.is_empty()
+            && self.files_taken(s, p, &f.not_in_file_with)[self.file_of(at)]
+        {
             return Some("that file already holds one of the player's own pieces of a kind it may not share a file with".into());
         }
         if let (Some(id), true) = (self.in_hand(s, p, kind), f.no_mate) {
+            let mut one = vec![Action::Place { kind, at }];
             if self.keep_non_mating_drops(s, p, id, &mut one, 0).is_ok() && one.is_empty() {
                 return Some("it would checkmate at once, which a placement may not".into());
             }
