@@ -1,12 +1,14 @@
 //! `cargo bench`: for every bundled variant, perft at a fixed depth, one
 //! random playout, loading the variant, and cloning a game state (its size
 //! is printed once); and one `mcts:200` decision in Ultimate Lightning
-//! (what `simulate --seats mcts:200,mcts:200` spends its time on).
+//! (what `simulate --seats mcts:200,mcts:200` spends its time on); and a
+//! player's view of a mid-game position (the cost of `sight:`).
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sandtable::engine::Engine;
 use sandtable::play::agent::{agent_action, AgentSpec};
+use sandtable::record::view::{Viewer, Views};
 use sandtable::rules::variant::bundled_variants;
 
 fn main() {
@@ -78,4 +80,25 @@ fn mcts_decision(bencher: divan::Bencher, variant: &str) {
         let mut agent = spec.build(seed);
         agent_action(&e, &mut *agent, &s).unwrap()
     });
+}
+
+/// The first player's view of a position 40 random plies into a game (what
+/// every front end builds after each action; a variant with `sight:`
+/// computes it per viewer, and dark chess's against chess's is the cost of
+/// the fog).
+#[divan::bench(args = variants(), sample_count = 20)]
+fn view(bencher: divan::Bencher, variant: &str) {
+    let e = Engine::load(variant, &[]).unwrap();
+    let mut s = e.new_game(1, &[]);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..40 {
+        let actions = e.legal_actions(&s);
+        if actions.is_empty() || s.outcome.is_some() {
+            break;
+        }
+        let a = actions[rand::Rng::random_range(&mut rng, 0..actions.len())];
+        e.apply_unchecked(&mut s, &a).unwrap();
+    }
+    let views = Views::new(&e);
+    bencher.bench_local(|| views.view(&s, Viewer::Player(0)));
 }

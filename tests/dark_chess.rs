@@ -237,40 +237,6 @@ fn a_record_for_white_names_no_cell_white_did_not_see() {
     }
 }
 
-#[test]
-fn a_view_with_sight_costs_at_most_twice_one_without() {
-    // The same positions viewed in chess (no sight) and in dark chess.
-    let g = &openspiel_games()[0];
-    let mut s = Session::new("dark_chess", &[], 1).unwrap();
-    let mut states = vec![s.state.clone()];
-    for m in &g.moves {
-        s.play(m).unwrap();
-        states.push(s.state.clone());
-    }
-    let (dark, chess) = (dark(), engine("chess", &[]));
-    let time = |e: &Engine| {
-        let t = std::time::Instant::now();
-        for _ in 0..20 {
-            for st in &states {
-                std::hint::black_box(Views::new(e).view(st, Viewer::Player(0)));
-            }
-        }
-        t.elapsed().as_secs_f64()
-    };
-    // The best of five runs each, taken in turn, against a busy machine's
-    // noise.
-    let (mut with, mut without) = (f64::MAX, f64::MAX);
-    for _ in 0..5 {
-        with = with.min(time(&dark));
-        without = without.min(time(&chess));
-    }
-    eprintln!("views: {with:.4} s with sight, {without:.4} s without");
-    assert!(
-        with <= 2.0 * without,
-        "{with} s with sight, {without} s without"
-    );
-}
-
 /// The pieces on the cells `player` does not see, as (cell, owner, kind).
 fn unseen_pieces(e: &Engine, s: &GameState, player: u8) -> Vec<(usize, u8, u16)> {
     let seen = e.sight(s, player).unwrap();

@@ -953,8 +953,10 @@ fn games_out_is_written_while_a_long_run_plays_in_bounded_memory() {
         &[&BILLION_GAMES[..], &["--games-out", out.to_str().unwrap()]].concat(),
         256 << 10,
     );
-    // Two batches of 4,096 games in the file while the run goes on.
-    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    // Two batches of 4,096 games in the file while the run goes on. The
+    // deadline is only a bound on a hung run (a busy machine's two cores may
+    // take minutes); the test ends as soon as the second batch is there.
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(300);
     let mut lines = 0;
     while std::time::Instant::now() < end && lines <= 8192 {
         assert!(child.try_wait().unwrap().is_none(), "simulate ended early");
@@ -963,7 +965,7 @@ fn games_out_is_written_while_a_long_run_plays_in_bounded_memory() {
     }
     child.kill().ok();
     child.wait().ok();
-    assert!(lines > 8192, "only {lines} lines after 60 s");
+    assert!(lines > 8192, "only {lines} lines after 300 s");
     let text = std::fs::read_to_string(&out).unwrap();
     for (i, l) in text.lines().take(8192).enumerate() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
