@@ -1,6 +1,6 @@
 -- Orthodox chess: what variants/chess.yaml cannot say. The host generates
--- the pieces' moves, castling (`rules.joint_moves`) and en passant
--- (`rules.passing`), keeps their counters, forbids leaving one's king in
+-- the pieces' moves, castling (`rules.bookkeeping.joint_moves`) and en passant
+-- (`rules.bookkeeping.passing`), keeps their counters, forbids leaving one's king in
 -- check, ends the game on checkmate or stalemate, offers the promotion
 -- choice, counts repeated positions, the fifty-move rule and move numbers.
 -- This script reads the FEN fields after the side to move into counters.

@@ -147,7 +147,7 @@ end
 
 -- Nobody paid a bomb expert: the bomb hits the scout on `cell`, then goes on
 -- (the host ends the game at once if the hit leaves the flag's holder alone:
--- `rules.win_when` in the YAML).
+-- `rules.ends.win_when` in the YAML).
 function rules.bomb_hit(g, data)
   local cell, value = data.cell, data.value
   g:clear_mark(cell, "target")

@@ -98,7 +98,7 @@ fn check_shortcuts_change_no_legal_move() {
     assert!(n > 2000, "only {n} positions compared");
 }
 
-/// `check` places each mistake in `rules.joint_moves` and `rules.passing`
+/// `check` places each mistake in `rules.bookkeeping.joint_moves` and `rules.bookkeeping.passing`
 /// at its entry's line and column.
 #[test]
 fn joint_and_passing_mistakes_are_placed_in_the_yaml() {
@@ -132,7 +132,7 @@ fn joint_and_passing_mistakes_are_placed_in_the_yaml() {
         ("right: 6,", "`right: 6` is not a single bit"),
         (
             "passing:",
-            "`rules.passing.direction: forward_diagonal` names no direction of a single step",
+            "`rules.bookkeeping.passing.direction: forward_diagonal` names no direction of a single step",
         ),
     ] {
         let at = format!("chess.yaml:{}:", line_of(needle));

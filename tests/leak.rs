@@ -372,7 +372,10 @@ fn rehiding_variant(follow: bool) -> (tempfile::TempDir, std::path::PathBuf) {
         "script: rules.lua",
     );
     if follow {
-        yaml = yaml.replace("rules:\n", "rules:\n  followable_when_hidden_again: true\n");
+        yaml = yaml.replace(
+            "  visibility:\n",
+            "  visibility:\n    followable_when_hidden_again: true\n",
+        );
         assert!(yaml.contains("followable_when_hidden_again"));
     }
     let base = std::fs::read_to_string(concat!(

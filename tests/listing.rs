@@ -150,7 +150,7 @@ actions:
     legal: may_exit
     perform: do_exit
 rules:
-  no_moves: lose
+  ends: { no_moves: lose }
 "#;
 
 const REFUSING_LUA: &str = r#"

@@ -1029,7 +1029,7 @@ fn check_names_the_line_of_a_bad_win_choice_placing_or_mix() {
     let e = load_edited("holds_attr: flag\n    alone: true", "alone: false");
     let at = format!("lost_island.yaml:{}:", line_of("win_when:") + 1);
     assert!(
-        e.contains(&at) && e.contains("`rules.win_when` needs a condition"),
+        e.contains(&at) && e.contains("`rules.ends.win_when` needs a condition"),
         "{e}"
     );
     let e = load_edited("reason: \"{player} holds", "reason: \"{winner} holds");

@@ -245,7 +245,7 @@ fn schema_takes_an_option_name_where_a_literal_may_be_and_no_other_text() {
     let v = validator();
     let with = |value: &str| {
         format!(
-            "name: T\nrules: {{ repetition_limit: {value} }}\n\
+            "name: T\nrules: {{ bookkeeping: {{ repetition_limit: {value} }} }}\n\
              actions: {{ a: {{ closes: \"!$flag\", enabled: $flag }} }}\n"
         )
     };
@@ -255,7 +255,7 @@ fn schema_takes_an_option_name_where_a_literal_may_be_and_no_other_text() {
     assert!(
         errors
             .iter()
-            .any(|e| e.starts_with("/rules/repetition_limit:")),
+            .any(|e| e.starts_with("/rules/bookkeeping/repetition_limit:")),
         "{errors:?}"
     );
 }

@@ -108,7 +108,7 @@ fn sight_declarations_are_checked() {
         ),
         (
             "pieces:\n  king: { name: King, symbol: K, code: K }\nsight: { passed: true }\n",
-            "needs `rules.passing`",
+            "needs `rules.bookkeeping.passing`",
         ),
         (
             "pieces:\n  king: { name: King, symbol: K, code: K }\nsight: { range: many }\n",

@@ -13,13 +13,13 @@ pub(crate) struct HostCounters {
     /// The numbered names (each state of the variant's games is numbered
     /// from them: [`Counters::number`](crate::base::state::Counters::number)).
     pub names: CounterNames,
-    /// `rules.joint_moves`' rights.
+    /// `rules.bookkeeping.joint_moves`' rights.
     pub joint: Option<CounterId>,
-    /// `rules.passing`'s passed cell.
+    /// `rules.bookkeeping.passing`'s passed cell.
     pub passing: Option<CounterId>,
-    /// `rules.no_progress`' count.
+    /// `rules.ends.no_progress`' count.
     pub no_progress: Option<CounterId>,
-    /// `rules.move_number`.
+    /// `rules.bookkeeping.move_number`.
     pub move_number: Option<CounterId>,
     /// `repetition_counters`, in their order.
     pub repetition: Vec<CounterId>,

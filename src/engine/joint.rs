@@ -1,6 +1,6 @@
 //! Declared moves beyond one piece's pattern: joint moves (two pieces at
-//! once under a right kept in a counter, `rules.joint_moves`) and captures
-//! of a piece that passed a cell (`rules.passing`). They are listed with
+//! once under a right kept in a counter, `rules.bookkeeping.joint_moves`) and captures
+//! of a piece that passed a cell (`rules.bookkeeping.passing`). They are listed with
 //! the rules' extra moves, and the host keeps their counters after each
 //! move, so no script is asked.
 
@@ -228,7 +228,7 @@ impl Engine {
         }
     }
 
-    /// Clears the passed cell (`rules.passing`): an action other than a move
+    /// Clears the passed cell (`rules.bookkeeping.passing`): an action other than a move
     /// (a placement, a jump sequence, a pass, a declared or scripted
     /// action) gives up the capture of the piece that passed it, as a move
     /// that does not take it does.

@@ -204,7 +204,7 @@ impl Engine {
         Ok(())
     }
 
-    /// The variant's declared win (`rules.win_when`), checked after every
+    /// The variant's declared win (`rules.ends.win_when`), checked after every
     /// rules call of an action: the game ends at once when it holds.
     pub(super) fn declared_win(&self, s: &mut GameState) {
         let (Some(w), None) = (&self.variant.win_when, &s.outcome) else {

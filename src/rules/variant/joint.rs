@@ -8,7 +8,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{KindId, PlayerId};
 
-/// `rules.joint_moves`: moves of two pieces at once, each open while its
+/// `rules.bookkeeping.joint_moves`: moves of two pieces at once, each open while its
 /// bit of the global counter `counter` is set.
 #[derive(Clone, Debug)]
 pub struct JointMoves {
@@ -36,7 +36,7 @@ pub struct JointMove {
     pub safe: Vec<Cell>,
 }
 
-/// `rules.passing`: a piece of one of `kinds` that moves straight along its
+/// `rules.bookkeeping.passing`: a piece of one of `kinds` that moves straight along its
 /// owner's `step` (per player) two or more cells leaves the cell before its
 /// target passed: the global counter `counter` holds 1 + that cell for one
 /// ply (0: none), set only when an enemy piece of one of `kinds` could move

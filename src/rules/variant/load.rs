@@ -280,7 +280,30 @@ pub fn yaml_error(e: &serde_saphyr::Error) -> (u64, u64, String) {
         Some(i) => &msg[..i],
         None => msg,
     };
-    (line, column, plain_yaml_message(msg))
+    (line, column, moved_rules_key(plain_yaml_message(msg)))
+}
+
+/// A key that stood directly under `rules:` before the keys were grouped by
+/// purpose: the message says which group it belongs to now.
+fn moved_rules_key(msg: String) -> String {
+    let Some(key) = msg
+        .strip_prefix("unknown field `")
+        .and_then(|m| m.split('`').next())
+    else {
+        return msg;
+    };
+    if !msg.contains("expected one of ends, bookkeeping") {
+        return msg;
+    }
+    match super::raw::RULES_GROUPS
+        .iter()
+        .find(|(_, keys)| keys.contains(&key))
+    {
+        Some((group, _)) => format!(
+            "`rules.{key}` is now `rules.{group}.{key}`: write `rules: {{ {group}: {{ {key}: ... }} }}`"
+        ),
+        None => msg,
+    }
 }
 
 /// The parser's words → ours.
@@ -337,7 +360,7 @@ pub(super) mod tests {
     use super::*;
 
     /// A small variant for tests: two players, one kind, one option.
-    pub(in crate::rules::variant) const MINI: &str = "name: Mini\nplayers: [a, b]\nboard: { files: 3, ranks: 3 }\noptions:\n  n: { default: 2 }\npieces:\n  man: { symbol: M, moves: [{ step: orthogonal }] }\nrules:\n  repetition_limit: $n\n";
+    pub(in crate::rules::variant) const MINI: &str = "name: Mini\nplayers: [a, b]\nboard: { files: 3, ranks: 3 }\noptions:\n  n: { default: 2 }\npieces:\n  man: { symbol: M, moves: [{ step: orthogonal }] }\nrules:\n  bookkeeping: { repetition_limit: $n }\n";
 
     /// Loads `text` as `mini.yaml` with the option overrides `o`.
     pub(in crate::rules::variant) fn load(
@@ -365,6 +388,61 @@ pub(super) mod tests {
             "{e}"
         );
         load(&text.replace("T, code: M", "T, code: N"), &[]).unwrap();
+    }
+
+    #[test]
+    fn a_key_from_before_the_rules_groups_is_told_where_it_went() {
+        let text = MINI.replace(
+            "  bookkeeping: { repetition_limit: $n }",
+            "  no_moves: draw",
+        );
+        let e = Variant::from_str(&text, Path::new("m.yaml"), &[]).unwrap_err();
+        assert_eq!(e.0[0].line, 9, "{e}");
+        assert!(
+            e.0[0]
+                .message
+                .contains("`rules.no_moves` is now `rules.ends.no_moves`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_rules_groups_table_names_every_key_of_the_groups_and_no_other() {
+        let schema: serde_json::Value = serde_json::from_str(&super::super::schema_json()).unwrap();
+        let defs = &schema["definitions"];
+        let def = |prop: &serde_json::Value| -> String {
+            let r = prop["$ref"]
+                .as_str()
+                .or_else(|| prop["allOf"][0]["$ref"].as_str());
+            r.unwrap_or_else(|| panic!("no $ref in {prop}"))
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let rules = &defs[def(&schema["properties"]["rules"])]["properties"];
+        let mut from_schema = Vec::new();
+        for (group, prop) in rules.as_object().unwrap() {
+            let mut keys: Vec<String> = defs[def(prop)]["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect();
+            keys.sort();
+            from_schema.push((group.clone(), keys));
+        }
+        from_schema.sort();
+        let mut table: Vec<(String, Vec<String>)> = super::super::raw::RULES_GROUPS
+            .iter()
+            .map(|(g, ks)| {
+                let mut ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+                ks.sort();
+                (g.to_string(), ks)
+            })
+            .collect();
+        table.sort();
+        assert_eq!(table, from_schema);
     }
 
     #[test]

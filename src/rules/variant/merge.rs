@@ -7,7 +7,7 @@
 
 use serde_saphyr::Spanned;
 
-use super::raw::{RawPiece, RawVariant};
+use super::raw::{RawPiece, RawRules, RawVariant};
 
 /// Which file (index into the chain, base first) last set each item, so that
 /// errors found after merging name the right file.
@@ -63,14 +63,14 @@ impl Origins {
         for k in raw.setup.zones.keys() {
             set(format!("setup.{k}"));
         }
-        if raw.rules.repetition_limit.is_some() {
-            set("rules.repetition_limit".into());
+        if raw.rules.bookkeeping.repetition_limit.is_some() {
+            set("rules.bookkeeping.repetition_limit".into());
         }
-        if raw.rules.joint_moves.is_some() {
-            set("rules.joint_moves".into());
+        if raw.rules.bookkeeping.joint_moves.is_some() {
+            set("rules.bookkeeping.joint_moves".into());
         }
-        if raw.rules.passing.is_some() {
-            set("rules.passing".into());
+        if raw.rules.bookkeeping.passing.is_some() {
+            set("rules.bookkeeping.passing".into());
         }
         if raw.start.is_some() {
             set("start".into());
@@ -180,26 +180,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.counters.extend(child.counters);
     base.start = child.start.or(base.start);
     base.notation = child.notation.or(base.notation);
-    base.rules.repetition_limit = child.rules.repetition_limit.or(base.rules.repetition_limit);
-    base.rules.no_moves = child.rules.no_moves.or(base.rules.no_moves);
-    base.rules.max_plies = child.rules.max_plies.or(base.rules.max_plies);
-    base.rules.draw_offers = child.rules.draw_offers.or(base.rules.draw_offers);
-    base.rules.strike_reveals = child.rules.strike_reveals.or(base.rules.strike_reveals);
-    base.rules.public_attrs = child.rules.public_attrs.or(base.rules.public_attrs);
-    base.rules.followable_when_hidden_again = child
-        .rules
-        .followable_when_hidden_again
-        .or(base.rules.followable_when_hidden_again);
-    base.rules.mark_symbols = child.rules.mark_symbols.or(base.rules.mark_symbols);
-    base.rules.repetition_draw = child.rules.repetition_draw.or(base.rules.repetition_draw);
-    if !child.rules.repetition_counters.is_empty() {
-        base.rules.repetition_counters = child.rules.repetition_counters;
-    }
-    if !child.rules.extra_moves_when.is_empty() {
-        base.rules.extra_moves_when = child.rules.extra_moves_when;
-    }
-    base.rules.no_progress = child.rules.no_progress.or(base.rules.no_progress);
-    base.rules.move_number = child.rules.move_number.or(base.rules.move_number);
+    merge_rules(&mut base.rules, child.rules);
     base.turn = child.turn.or(base.turn);
     base.actions = child.actions.or(base.actions);
     base.pass = child.pass.or(base.pass);
@@ -211,14 +192,41 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.phases = child.phases.or(base.phases);
     base.reactions = child.reactions.or(base.reactions);
     base.containers = child.containers.or(base.containers);
-    base.rules.after_action_when = child
-        .rules
-        .after_action_when
-        .or(base.rules.after_action_when);
-    base.rules.joint_moves = child.rules.joint_moves.or(base.rules.joint_moves);
-    base.rules.passing = child.rules.passing.or(base.rules.passing);
-    base.rules.win_when = child.rules.win_when.or(base.rules.win_when);
     base
+}
+
+/// `rules:` group by group: each key the child sets replaces the base's.
+fn merge_rules(base: &mut RawRules, child: RawRules) {
+    let (b, c) = (&mut base.ends, child.ends);
+    b.no_moves = c.no_moves.or(b.no_moves.take());
+    b.max_plies = c.max_plies.or(b.max_plies);
+    b.draw_offers = c.draw_offers.or(b.draw_offers);
+    b.repetition_draw = c.repetition_draw.or(b.repetition_draw);
+    b.no_progress = c.no_progress.or(b.no_progress.take());
+    b.win_when = c.win_when.or(b.win_when.take());
+    let (b, c) = (&mut base.bookkeeping, child.bookkeeping);
+    b.repetition_limit = c.repetition_limit.or(b.repetition_limit.take());
+    if !c.repetition_counters.is_empty() {
+        b.repetition_counters = c.repetition_counters;
+    }
+    b.move_number = c.move_number.or(b.move_number.take());
+    b.joint_moves = c.joint_moves.or(b.joint_moves.take());
+    b.passing = c.passing.or(b.passing.take());
+    let (b, c) = (&mut base.visibility, child.visibility);
+    b.strike_reveals = c.strike_reveals.or(b.strike_reveals);
+    b.followable_when_hidden_again = c
+        .followable_when_hidden_again
+        .or(b.followable_when_hidden_again);
+    b.public_attrs = c.public_attrs.or(b.public_attrs.take());
+    base.display.mark_symbols = child
+        .display
+        .mark_symbols
+        .or(base.display.mark_symbols.take());
+    let (b, c) = (&mut base.script, child.script);
+    if !c.extra_moves_when.is_empty() {
+        b.extra_moves_when = c.extra_moves_when;
+    }
+    b.after_action_when = c.after_action_when.or(b.after_action_when.take());
 }
 
 /// A child's kind over its base's of the same name: field by field, the

@@ -97,7 +97,7 @@ pub struct Variant {
     pub strike_reveals: bool,
     /// Whether a viewer may keep following a piece (by its id) after its
     /// identity, once shown to them, is hidden from them again
-    /// (`rules.followable_when_hidden_again`). Off: the host refuses to
+    /// (`rules.visibility.followable_when_hidden_again`). Off: the host refuses to
     /// hide a piece again from a viewer who knew it.
     pub followable_when_hidden_again: bool,
     /// Drawn when a position occurs this many times (board, player to move
@@ -112,18 +112,18 @@ pub struct Variant {
     /// Where `start` was written (file, line, column), for messages.
     pub start_at: Option<(String, u64, u64)>,
     pub notation: Notation,
-    /// The no-progress draw (`rules.no_progress`).
+    /// The no-progress draw (`rules.ends.no_progress`).
     pub no_progress: Option<NoProgress>,
-    /// The move-number counter (`rules.move_number`).
+    /// The move-number counter (`rules.bookkeeping.move_number`).
     pub move_number: Option<String>,
     /// When `rules.after_action` is called after a move: when one of these
-    /// clauses holds (`rules.after_action_when`); `None`: always.
+    /// clauses holds (`rules.script.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
-    /// A win the host checks after every rules call (`rules.win_when`).
+    /// A win the host checks after every rules call (`rules.ends.win_when`).
     pub win_when: Option<WinWhen>,
-    /// Two-piece moves under rights (`rules.joint_moves`).
+    /// Two-piece moves under rights (`rules.bookkeeping.joint_moves`).
     pub joint_moves: Option<JointMoves>,
-    /// Captures of a piece that passed a cell (`rules.passing`).
+    /// Captures of a piece that passed a cell (`rules.bookkeeping.passing`).
     pub passing: Option<Passing>,
     /// When a player may pass (`pass:`); `None`: never, but by the
     /// no-move rule.

@@ -33,7 +33,7 @@ pub(super) struct RawSight {
     #[serde(default)]
     pub(super) range: Option<u8>,
     /// Variant level only: the cell a piece has just passed
-    /// (`rules.passing`) is seen, with the cell behind it, by each piece
+    /// (`rules.bookkeeping.passing`) is seen, with the cell behind it, by each piece
     /// of the passing kinds that could take on it, whoever passed it (both
     /// sides see a passing capture that could be made).
     #[serde(default)]

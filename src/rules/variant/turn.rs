@@ -34,7 +34,7 @@ pub struct NoProgress {
     pub reason: String,
 }
 
-/// A declared win (`rules.win_when`), checked by the host after every
+/// A declared win (`rules.ends.win_when`), checked by the host after every
 /// rules call: a player one of whose pieces on the board carries
 /// `holds_attr` (if given) and who (with `alone`) owns every piece on the
 /// board wins, for `reason` (`{player}`: the winner's name).

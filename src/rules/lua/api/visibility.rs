@@ -29,7 +29,7 @@ pub(super) fn register_visibility<M: UserDataMethods<Api>>(m: &mut M) {
                 return Err(mlua::Error::runtime(format!(
                     "g:set_known: piece {id} would be hidden again from a player who knew it, \
                      who could still follow it by its id (reveal it instead, or declare \
-                     `rules: {{ followable_when_hidden_again: true }}`)"
+                     `rules: {{ visibility: {{ followable_when_hidden_again: true }} }}`)"
                 )));
             }
             cx.state_mut().pieces[id as usize].known_by = known;

@@ -281,7 +281,7 @@ fn freeze(cx: &Ctx, name: &str, f: &crate::rules::variant::Freeze) -> String {
     out + "."
 }
 
-/// The moves of two pieces at once (`rules.joint_moves`).
+/// The moves of two pieces at once (`rules.bookkeeping.joint_moves`).
 fn joint_moves(cx: &Ctx) -> String {
     let v = cx.v;
     let Some(j) = &v.joint_moves else {
@@ -329,7 +329,7 @@ fn joint_moves(cx: &Ctx) -> String {
     out
 }
 
-/// The capture of a piece that passed a square (`rules.passing`).
+/// The capture of a piece that passed a square (`rules.bookkeeping.passing`).
 fn passing(cx: &Ctx) -> String {
     let v = cx.v;
     let Some(p) = &v.passing else {

@@ -1,4 +1,4 @@
-//! `rules.joint_moves` and `rules.passing`: the players, kinds, cells and
+//! `rules.bookkeeping.joint_moves` and `rules.bookkeeping.passing`: the players, kinds, cells and
 //! direction they name, each problem placed at its entry.
 //!
 //! Changes when those declarations gain a field.
@@ -11,7 +11,7 @@ use crate::base::state::{KindId, PlayerId};
 use crate::rules::variant::raw::{RawJointMove, RawRules};
 use crate::rules::variant::{JointMove, JointMoves, Kind, Passing};
 
-/// `rules.joint_moves`, each move checked.
+/// `rules.bookkeeping.joint_moves`, each move checked.
 pub(super) fn joint_moves(
     rules: &RawRules,
     board: &Board,
@@ -19,8 +19,8 @@ pub(super) fn joint_moves(
     kinds: &[Kind],
     cx: &mut Ctx,
 ) -> Option<JointMoves> {
-    let raw = rules.joint_moves.as_ref()?;
-    cx.from("rules.joint_moves");
+    let raw = rules.bookkeeping.joint_moves.as_ref()?;
+    cx.from("rules.bookkeeping.joint_moves");
     let moves = raw
         .value
         .moves
@@ -33,7 +33,7 @@ pub(super) fn joint_moves(
     })
 }
 
-/// One entry of `rules.joint_moves.moves`.
+/// One entry of `rules.bookkeeping.joint_moves.moves`.
 fn joint_move(
     m: &RawJointMove,
     loc: Location,
@@ -42,7 +42,7 @@ fn joint_move(
     kinds: &[Kind],
     cx: &mut Ctx,
 ) -> Option<JointMove> {
-    let what = "`rules.joint_moves`";
+    let what = "`rules.bookkeeping.joint_moves`";
     let player = player_id(players, cx, loc, what, &m.player);
     let piece = kind_id(kinds, cx, loc, what, &m.piece);
     let partner = kind_id(kinds, cx, loc, what, &m.partner);
@@ -75,7 +75,7 @@ fn joint_move(
     })
 }
 
-/// `rules.passing`: its kinds and its direction (one step, per player).
+/// `rules.bookkeeping.passing`: its kinds and its direction (one step, per player).
 pub(super) fn passing(
     rules: &RawRules,
     board: &Board,
@@ -83,10 +83,10 @@ pub(super) fn passing(
     kinds: &[Kind],
     cx: &mut Ctx,
 ) -> Option<Passing> {
-    let raw = rules.passing.as_ref()?;
-    cx.from("rules.passing");
+    let raw = rules.bookkeeping.passing.as_ref()?;
+    cx.from("rules.bookkeeping.passing");
     let (v, loc) = (&raw.value, raw.referenced);
-    let what = "`rules.passing.kinds`";
+    let what = "`rules.bookkeeping.passing.kinds`";
     let ks: Vec<KindId> = v
         .kinds
         .iter()
@@ -99,7 +99,7 @@ pub(super) fn passing(
         cx.err_at(
             loc,
             format!(
-                "`rules.passing.direction: {}` names no direction of a single step (say `forward`)",
+                "`rules.bookkeeping.passing.direction: {}` names no direction of a single step (say `forward`)",
                 v.direction
             ),
         );

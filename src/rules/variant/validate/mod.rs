@@ -26,9 +26,9 @@ mod setup;
 mod sight;
 mod tokens;
 
-/// The symbols drawn for cell marks (`rules.mark_symbols`).
+/// The symbols drawn for cell marks (`rules.display.mark_symbols`).
 fn mark_symbols(rules: &super::raw::RawRules) -> Vec<(String, String)> {
-    let symbols = rules.mark_symbols.clone().unwrap_or_default();
+    let symbols = rules.display.mark_symbols.clone().unwrap_or_default();
     symbols.into_iter().collect()
 }
 
@@ -105,16 +105,20 @@ pub(super) fn validate(
         kinds,
         setup_zones,
         repetition_limit,
-        no_moves: raw.rules.no_moves.unwrap_or(NoMoves::Lose),
-        max_plies: raw.rules.max_plies.unwrap_or(10_000),
-        draw_offers: raw.rules.draw_offers.unwrap_or(false),
-        strike_reveals: raw.rules.strike_reveals.unwrap_or(false),
-        followable_when_hidden_again: raw.rules.followable_when_hidden_again.unwrap_or(false),
-        repetition_draw: raw.rules.repetition_draw.filter(|&n| n > 0),
-        repetition_counters: raw.rules.repetition_counters.clone(),
-        extra_moves_when: raw.rules.extra_moves_when.clone(),
+        no_moves: raw.rules.ends.no_moves.unwrap_or(NoMoves::Lose),
+        max_plies: raw.rules.ends.max_plies.unwrap_or(10_000),
+        draw_offers: raw.rules.ends.draw_offers.unwrap_or(false),
+        strike_reveals: raw.rules.visibility.strike_reveals.unwrap_or(false),
+        followable_when_hidden_again: raw
+            .rules
+            .visibility
+            .followable_when_hidden_again
+            .unwrap_or(false),
+        repetition_draw: raw.rules.ends.repetition_draw.filter(|&n| n > 0),
+        repetition_counters: raw.rules.bookkeeping.repetition_counters.clone(),
+        extra_moves_when: raw.rules.script.extra_moves_when.clone(),
         no_progress,
-        move_number: raw.rules.move_number.clone(),
+        move_number: raw.rules.bookkeeping.move_number.clone(),
         after_action_when,
         win_when,
         joint_moves,
@@ -133,7 +137,12 @@ pub(super) fn validate(
         reactions,
         containers,
         notation,
-        public_attrs: raw.rules.public_attrs.clone().unwrap_or_default(),
+        public_attrs: raw
+            .rules
+            .visibility
+            .public_attrs
+            .clone()
+            .unwrap_or_default(),
         mark_symbols,
         show_order,
         sight,

@@ -14,11 +14,11 @@ use crate::rules::variant::raw::{RawAfterActionWhen, RawRules};
 use crate::rules::variant::WinWhen;
 use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
 
-/// `rules.repetition_limit`: a positive integer or an int option; 0 or
+/// `rules.bookkeeping.repetition_limit`: a positive integer or an int option; 0 or
 /// less means none.
 pub(super) fn repetition_limit(rules: &RawRules, cx: &mut Ctx) -> Option<u32> {
-    cx.from("rules.repetition_limit");
-    rules.repetition_limit.as_ref().and_then(|s| {
+    cx.from("rules.bookkeeping.repetition_limit");
+    rules.bookkeeping.repetition_limit.as_ref().and_then(|s| {
         cx.resolve(
             &s.value,
             s.referenced,
@@ -43,9 +43,9 @@ fn kind_id(kinds: &[Kind], cx: &mut Ctx, loc: Location, what: &str, k: &String) 
     }
 }
 
-/// `rules.no_progress`: the fifty-move rule and its like.
+/// `rules.ends.no_progress`: the fifty-move rule and its like.
 pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Option<NoProgress> {
-    rules.no_progress.as_ref().map(|np| {
+    rules.ends.no_progress.as_ref().map(|np| {
         let loc = np.referenced;
         let v = &np.value;
         NoProgress {
@@ -54,7 +54,7 @@ pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Opt
             reset_kinds: v
                 .reset_kinds
                 .iter()
-                .filter_map(|k| kind_id(kinds, cx, loc, "`rules.no_progress.reset_kinds`", k))
+                .filter_map(|k| kind_id(kinds, cx, loc, "`rules.ends.no_progress.reset_kinds`", k))
                 .collect(),
             reason: v
                 .reason
@@ -64,7 +64,7 @@ pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Opt
     })
 }
 
-/// `rules.after_action_when`: the clauses under which `rules.after_action`
+/// `rules.script.after_action_when`: the clauses under which `rules.after_action`
 /// is called after a move.
 pub(super) fn after_action_when(
     rules: &RawRules,
@@ -73,7 +73,7 @@ pub(super) fn after_action_when(
     kinds: &[Kind],
     cx: &mut Ctx,
 ) -> Option<Vec<AfterActionWhen>> {
-    rules.after_action_when.as_ref().map(|w| {
+    rules.script.after_action_when.as_ref().map(|w| {
         let loc = w.referenced;
         let mut out = Vec::new();
         for v in &w.value {
@@ -104,14 +104,14 @@ fn clause_zone(
         if cells.is_none() {
             cx.err_at(
                 loc,
-                format!("`rules.after_action_when.{field}: {z}` names no zone"),
+                format!("`rules.script.after_action_when.{field}: {z}` names no zone"),
             );
         }
         cells
     })
 }
 
-/// One clause of `rules.after_action_when` (all placed at the list's `loc`).
+/// One clause of `rules.script.after_action_when` (all placed at the list's `loc`).
 fn clause(
     v: &RawAfterActionWhen,
     loc: Location,
@@ -124,7 +124,7 @@ fn clause(
         kinds: v
             .kinds
             .iter()
-            .filter_map(|k| kind_id(kinds, cx, loc, "`rules.after_action_when.kinds`", k))
+            .filter_map(|k| kind_id(kinds, cx, loc, "`rules.script.after_action_when.kinds`", k))
             .collect(),
         cells: v
             .cells
@@ -132,7 +132,7 @@ fn clause(
             .filter_map(|c| match board.parse_cells(c) {
                 Ok(cells) => Some(cells),
                 Err(e) => {
-                    cx.err_at(loc, format!("`rules.after_action_when.cells`: {e}"));
+                    cx.err_at(loc, format!("`rules.script.after_action_when.cells`: {e}"));
                     None
                 }
             })
@@ -145,15 +145,15 @@ fn clause(
     }
 }
 
-/// `rules.win_when`: at least one condition; an attribute name that is a
+/// `rules.ends.win_when`: at least one condition; an attribute name that is a
 /// plain name; a reason whose only placeholder is `{player}`.
 pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
-    let w = rules.win_when.as_ref()?;
+    let w = rules.ends.win_when.as_ref()?;
     let (loc, v) = (w.referenced, &w.value);
     if v.holds_attr.is_none() && !v.alone {
         cx.err_at(
             loc,
-            "`rules.win_when` needs a condition: `holds_attr: NAME`, `alone: true` or both",
+            "`rules.ends.win_when` needs a condition: `holds_attr: NAME`, `alone: true` or both",
         );
         return None;
     }
@@ -161,7 +161,7 @@ pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
         if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             cx.err_at(
                 loc,
-                format!("`rules.win_when.holds_attr: {a}` is not an attribute name (letters, digits, `_`)"),
+                format!("`rules.ends.win_when.holds_attr: {a}` is not an attribute name (letters, digits, `_`)"),
             );
             return None;
         }
@@ -170,7 +170,7 @@ pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
     if reason.replace("{player}", "").contains(['{', '}']) {
         cx.err_at(
             loc,
-            format!("`rules.win_when.reason: {reason}`: the only placeholder is `{{player}}`"),
+            format!("`rules.ends.win_when.reason: {reason}`: the only placeholder is `{{player}}`"),
         );
         return None;
     }

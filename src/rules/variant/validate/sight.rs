@@ -37,8 +37,8 @@ pub(super) fn sight(
         zones: vec![Vec::new(); players.len()],
         passed: top.passed.unwrap_or(false),
     };
-    if top.passed == Some(true) && raw.rules.passing.is_none() {
-        cx.err_top("sight.passed: needs `rules.passing` (the cell a piece passes)");
+    if top.passed == Some(true) && raw.rules.bookkeeping.passing.is_none() {
+        cx.err_top("sight.passed: needs `rules.bookkeeping.passing` (the cell a piece passes)");
     }
     for k in kinds {
         let own = raw
