@@ -1026,7 +1026,7 @@ fn the_scripts_read_tiles_as_tokens_and_cells_from_queries() {
 fn check_names_the_line_of_a_bad_win_choice_placing_or_mix() {
     let yaml = include_str!("../variants/lost_island.yaml");
     let line_of = |s: &str| 1 + yaml.lines().position(|l| l.contains(s)).unwrap();
-    let e = load_edited("holds_attr: flag\n    alone: true", "alone: false");
+    let e = load_edited("holds_attr: flag\n      alone: true", "alone: false");
     let at = format!("lost_island.yaml:{}:", line_of("win_when:") + 1);
     assert!(
         e.contains(&at) && e.contains("`rules.ends.win_when` needs a condition"),

@@ -295,7 +295,7 @@ fn moved_rules_key(msg: String) -> String {
     if !msg.contains("expected one of ends, bookkeeping") {
         return msg;
     }
-    match super::raw::RULES_GROUPS
+    match super::raw_rules::RULES_GROUPS
         .iter()
         .find(|(_, keys)| keys.contains(&key))
     {
@@ -391,6 +391,21 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn no_progress_takes_its_plies_from_an_option() {
+        let text = MINI.replace(
+            "  bookkeeping: { repetition_limit: $n }",
+            "  ends: { no_progress: { plies: $n, counter: quiet } }",
+        );
+        let v = Variant::from_str(&text, Path::new("m.yaml"), &[]).unwrap();
+        assert_eq!(v.no_progress.as_ref().unwrap().plies, 2);
+        let set = |n: &str| [("n".to_string(), n.to_string())];
+        let v = Variant::from_str(&text, Path::new("m.yaml"), &set("40")).unwrap();
+        assert_eq!(v.no_progress.as_ref().unwrap().plies, 40);
+        let e = Variant::from_str(&text, Path::new("m.yaml"), &set("0")).unwrap_err();
+        assert!(e.0[0].message.contains("a number of plies from 1"), "{e}");
+    }
+
+    #[test]
     fn a_key_from_before_the_rules_groups_is_told_where_it_went() {
         let text = MINI.replace(
             "  bookkeeping: { repetition_limit: $n }",
@@ -433,7 +448,7 @@ pub(super) mod tests {
             from_schema.push((group.clone(), keys));
         }
         from_schema.sort();
-        let mut table: Vec<(String, Vec<String>)> = super::super::raw::RULES_GROUPS
+        let mut table: Vec<(String, Vec<String>)> = super::super::raw_rules::RULES_GROUPS
             .iter()
             .map(|(g, ks)| {
                 let mut ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();

@@ -7,7 +7,8 @@
 
 use serde_saphyr::Spanned;
 
-use super::raw::{RawPiece, RawRules, RawVariant};
+use super::raw::{RawPiece, RawVariant};
+use super::raw_rules::RawRules;
 
 /// Which file (index into the chain, base first) last set each item, so that
 /// errors found after merging name the right file.

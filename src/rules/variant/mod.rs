@@ -36,6 +36,7 @@ mod notation;
 mod raw;
 mod raw_flow;
 mod raw_forms;
+mod raw_rules;
 mod raw_sight;
 mod schema;
 mod turn;

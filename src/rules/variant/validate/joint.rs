@@ -8,7 +8,7 @@ use serde_saphyr::Location;
 use super::Ctx;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::{KindId, PlayerId};
-use crate::rules::variant::raw::{RawJointMove, RawRules};
+use crate::rules::variant::raw_rules::{RawJointMove, RawRules};
 use crate::rules::variant::{JointMove, JointMoves, Kind, Passing};
 
 /// `rules.bookkeeping.joint_moves`, each move checked.

@@ -27,7 +27,7 @@ mod sight;
 mod tokens;
 
 /// The symbols drawn for cell marks (`rules.display.mark_symbols`).
-fn mark_symbols(rules: &super::raw::RawRules) -> Vec<(String, String)> {
+fn mark_symbols(rules: &super::raw_rules::RawRules) -> Vec<(String, String)> {
     let symbols = rules.display.mark_symbols.clone().unwrap_or_default();
     symbols.into_iter().collect()
 }
@@ -91,6 +91,11 @@ pub(super) fn validate(
     let show_order = show_order(&raw.piece_order, &kinds);
     let (mark_symbols, internal_counters) =
         (mark_symbols(&raw.rules), internal_counters(&raw.counters));
+    let (re, bk, vis) = (
+        &raw.rules.ends,
+        &raw.rules.bookkeeping,
+        &raw.rules.visibility,
+    );
     Ok(Variant {
         name,
         description: raw.description.unwrap_or_default(),
@@ -105,20 +110,16 @@ pub(super) fn validate(
         kinds,
         setup_zones,
         repetition_limit,
-        no_moves: raw.rules.ends.no_moves.unwrap_or(NoMoves::Lose),
-        max_plies: raw.rules.ends.max_plies.unwrap_or(10_000),
-        draw_offers: raw.rules.ends.draw_offers.unwrap_or(false),
-        strike_reveals: raw.rules.visibility.strike_reveals.unwrap_or(false),
-        followable_when_hidden_again: raw
-            .rules
-            .visibility
-            .followable_when_hidden_again
-            .unwrap_or(false),
-        repetition_draw: raw.rules.ends.repetition_draw.filter(|&n| n > 0),
-        repetition_counters: raw.rules.bookkeeping.repetition_counters.clone(),
+        no_moves: re.no_moves.unwrap_or(NoMoves::Lose),
+        max_plies: re.max_plies.unwrap_or(10_000),
+        draw_offers: re.draw_offers.unwrap_or(false),
+        strike_reveals: vis.strike_reveals.unwrap_or(false),
+        followable_when_hidden_again: vis.followable_when_hidden_again.unwrap_or(false),
+        repetition_draw: re.repetition_draw.filter(|&n| n > 0),
+        repetition_counters: bk.repetition_counters.clone(),
         extra_moves_when: raw.rules.script.extra_moves_when.clone(),
         no_progress,
-        move_number: raw.rules.bookkeeping.move_number.clone(),
+        move_number: bk.move_number.clone(),
         after_action_when,
         win_when,
         joint_moves,
@@ -137,12 +138,7 @@ pub(super) fn validate(
         reactions,
         containers,
         notation,
-        public_attrs: raw
-            .rules
-            .visibility
-            .public_attrs
-            .clone()
-            .unwrap_or_default(),
+        public_attrs: vis.public_attrs.clone().unwrap_or_default(),
         mark_symbols,
         show_order,
         sight,

@@ -10,7 +10,7 @@ use serde_saphyr::Location;
 use super::{player_zones, Ctx};
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
-use crate::rules::variant::raw::{RawAfterActionWhen, RawRules};
+use crate::rules::variant::raw_rules::{RawAfterActionWhen, RawRules};
 use crate::rules::variant::WinWhen;
 use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
 
@@ -45,11 +45,25 @@ fn kind_id(kinds: &[Kind], cx: &mut Ctx, loc: Location, what: &str, k: &String) 
 
 /// `rules.ends.no_progress`: the fifty-move rule and its like.
 pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Option<NoProgress> {
-    rules.ends.no_progress.as_ref().map(|np| {
+    rules.ends.no_progress.as_ref().and_then(|np| {
         let loc = np.referenced;
         let v = &np.value;
-        NoProgress {
-            plies: v.plies,
+        let whole = |v: &Value| match v {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        };
+        let plies = cx.resolve(&v.plies, loc, whole, "a whole number of plies")?;
+        let Ok(plies @ 1..) = u32::try_from(plies) else {
+            cx.err_at(
+                loc,
+                format!(
+                    "`rules.ends.no_progress.plies: {plies}`: expected a number of plies from 1"
+                ),
+            );
+            return None;
+        };
+        Some(NoProgress {
+            plies,
             counter: v.counter.clone(),
             reset_kinds: v
                 .reset_kinds
@@ -59,8 +73,8 @@ pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Opt
             reason: v
                 .reason
                 .clone()
-                .unwrap_or_else(|| format!("{} plies without a capture", v.plies)),
-        }
+                .unwrap_or_else(|| format!("{plies} plies without a capture")),
+        })
     })
 }
 
