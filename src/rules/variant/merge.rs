@@ -72,6 +72,9 @@ impl Origins {
         if raw.rules.passing.is_some() {
             set("rules.passing".into());
         }
+        if raw.rules.blast.is_some() {
+            set("rules.blast".into());
+        }
         if raw.start.is_some() {
             set("start".into());
         }
@@ -217,6 +220,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
         .or(base.rules.after_action_when);
     base.rules.joint_moves = child.rules.joint_moves.or(base.rules.joint_moves);
     base.rules.passing = child.rules.passing.or(base.rules.passing);
+    base.rules.blast = child.rules.blast.or(base.rules.blast);
     base.rules.win_when = child.rules.win_when.or(base.rules.win_when);
     base
 }

@@ -676,6 +676,12 @@ pub(super) struct RawRules {
     #[serde(default)]
     #[schemars(with = "Option<RawPassing>")]
     pub(super) passing: Option<Spanned<RawPassing>>,
+    /// A capture blasts: the capturer and every piece within `radius` of
+    /// the landing cell (but the `spared` kinds) are removed with its
+    /// victim.
+    #[serde(default)]
+    #[schemars(with = "Option<super::raw_forms::RawBlast>")]
+    pub(super) blast: Option<Spanned<super::raw_forms::RawBlast>>,
     /// A win the host checks after every rules call (`holds_attr`,
     /// `alone`), instead of a script's check after every action.
     #[serde(default)]

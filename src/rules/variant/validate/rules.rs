@@ -180,3 +180,57 @@ pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
         reason,
     })
 }
+
+/// The farthest a blast reaches (`rules.blast.radius`): bounded work per
+/// capture.
+const MAX_BLAST_RADIUS: u8 = 3;
+
+/// `rules.blast`: its radius and spared kinds, on a grid board, and never
+/// with captured pieces going to a hand (a blasted piece is gone).
+pub(super) fn blast(
+    rules: &RawRules,
+    board: &Board,
+    kinds: &[Kind],
+    hands: Option<&crate::rules::variant::forms::Hands>,
+    cx: &mut Ctx,
+) -> Option<crate::rules::variant::forms::Blast> {
+    let raw = rules.blast.as_ref()?;
+    cx.from("rules.blast");
+    let (v, loc) = (&raw.value, raw.referenced);
+    let radius = v.radius.unwrap_or(1);
+    let mut ok = true;
+    if !(1..=MAX_BLAST_RADIUS).contains(&radius) {
+        cx.err_at(
+            loc,
+            format!("`rules.blast.radius: {radius}`: expected 1 to {MAX_BLAST_RADIUS} (king steps from the landing cell)"),
+        );
+        ok = false;
+    }
+    if board.graph.is_some() || board.shape != crate::base::geometry::Shape::Square {
+        cx.err_at(
+            loc,
+            "`rules.blast` needs a square board of files and ranks (a blast's radius counts king steps)",
+        );
+        ok = false;
+    }
+    if hands.is_some_and(|h| h.captures) {
+        cx.err_at(
+            loc,
+            "`rules.blast` contradicts `hands: { captures: true }`: a blasted piece is gone, it goes to no hand",
+        );
+        ok = false;
+    }
+    let mut spared = Vec::new();
+    for k in &v.spared {
+        let id = kind_id(kinds, cx, loc, "`rules.blast.spared`", k);
+        match id {
+            Some(id) if spared.contains(&id) => {
+                cx.err_at(loc, format!("`rules.blast.spared` names `{k}` twice"));
+                ok = false;
+            }
+            Some(id) => spared.push(id),
+            None => ok = false,
+        }
+    }
+    ok.then_some(crate::rules::variant::forms::Blast { radius, spared })
+}
