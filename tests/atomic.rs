@@ -48,6 +48,9 @@ fn blasting_the_enemy_king_wins_and_blasting_ones_own_is_illegal() {
     let moves = legal(&e, &s);
     assert!(!moves.contains(&"d1-d2".to_string()), "{moves:?}");
     assert!(!moves.contains(&"e1-d2".to_string()), "{moves:?}");
+    let a = e.parse_action(&s, "d1-d2").unwrap();
+    let err = e.apply(&mut s.clone(), &a).unwrap_err().to_string();
+    assert!(err.contains("blast your own royal piece"), "{err}");
 }
 
 #[test]
