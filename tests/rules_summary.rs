@@ -43,6 +43,12 @@ snapshot!(shogi);
 snapshot!(ultima);
 snapshot!(ultimate_lightning);
 
+/// A test variant's summary: atomic chess, for the wording of blasts.
+#[test]
+fn atomic() {
+    insta::assert_snapshot!("atomic", summary("tests/variants/atomic.yaml", &[]));
+}
+
 #[test]
 fn every_bundled_variant_has_a_snapshot() {
     for v in bundled_variants() {

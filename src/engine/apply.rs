@@ -384,6 +384,7 @@ impl Engine {
             Vec::new()
         };
         side.extend_from_slice(extra_side);
+        let mut captures = false;
         match s.piece_at(to) {
             None => {
                 self.move_to_empty(s, mover, id, from, to, effects);
@@ -402,6 +403,7 @@ impl Engine {
                     to,
                     result,
                 });
+                captures = true;
                 s.shuttles[mover as usize] = Shuttle::default();
             }
         }
@@ -409,6 +411,7 @@ impl Engine {
         for c in side {
             if let Some(victim) = s.piece_at(c) {
                 if victim != id {
+                    captures = true;
                     self.take(s, victim, mover);
                     effects.push(Effect::Captured {
                         piece: victim,
@@ -416,6 +419,9 @@ impl Engine {
                     });
                 }
             }
+        }
+        if captures && self.variant.blast.is_some() {
+            self.blast(s, mover, id, to, effects);
         }
         Ok(())
     }
@@ -557,6 +563,10 @@ impl Engine {
             return 1;
         };
         let Some(id) = s.piece_at(from) else { return 1 };
+        if self.variant.blast.is_some() && s.piece_at(to).is_some() {
+            // The capture blasts the piece that would promote.
+            return 1;
+        }
         let piece = &s.pieces[id as usize];
         match self.promotion_kinds(piece.kind, piece.owner, from, to) {
             Some((to_kinds, keep)) => to_kinds.len() as u64 + u64::from(keep),

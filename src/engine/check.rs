@@ -77,7 +77,7 @@ impl Engine {
         with_rays: bool,
         known_royals: Option<&[Cell]>,
     ) -> Result<Guard, ActionError> {
-        let with_rays = with_rays && !exhaustive();
+        let with_rays = with_rays && !exhaustive() && self.variant.blast.is_none();
         let native = self.native_check();
         // Scripted check: the cells the rules say can matter.
         let relevant = if with_rays && !native && self.rules.has(RuleHook::CheckCells) {
@@ -173,6 +173,9 @@ impl Engine {
         to: Cell,
         side: &[Cell],
     ) -> bool {
+        if self.variant.blast.is_some() {
+            return self.blast_allows(s, player, from, to, side);
+        }
         if let (Some(rays), true) = (&g.rays, side.is_empty()) {
             let m = match rays {
                 Rays::Row(row) => self.royal_lines[row + from as usize],
@@ -498,6 +501,12 @@ impl Engine {
             let Some(id) = *slot else { continue };
             let piece = &s.pieces[id as usize];
             if piece.owner != player || !self.variant.kinds[piece.kind as usize].royal {
+                continue;
+            }
+            if self.variant.blast.is_some() && !self.rules.has(RuleHook::Attacked) {
+                if self.blast_threatened(s, s.board(), cell as Cell, player) {
+                    return Ok(true);
+                }
                 continue;
             }
             for q in 0..s.players {

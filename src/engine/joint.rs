@@ -67,6 +67,9 @@ impl Engine {
         }
         let players = s.players as PlayerId;
         let attacked = |board: &[Option<_>], c: Cell| {
+            if self.variant.blast.is_some() {
+                return self.blast_threatened(s, board, c, m.player);
+            }
             (0..players).any(|q| q != m.player && attacked_on(&self.moves, s, board, c, q))
         };
         let mover = s.board()[m.from as usize];
@@ -207,7 +210,14 @@ impl Engine {
         if let (Some(j), Some(id)) = (&self.variant.joint_moves, &self.counters.joint) {
             let rights = s.counter_id(id, None);
             if rights != 0 {
-                let touched = |c: Cell| [from, to].contains(&c);
+                // The cells the move left, entered or blasted.
+                let blasted = |c: Cell| {
+                    self.variant.blast.is_some()
+                        && effects
+                            .iter()
+                            .any(|e| matches!(e, Effect::Captured { cell: Some(x), .. } if *x == c))
+                };
+                let touched = |c: Cell| [from, to].contains(&c) || blasted(c);
                 let lost = j
                     .moves
                     .iter()

@@ -10,6 +10,7 @@
 //! - `setup`: the empty board, setups and the new game;
 //! - `listing`: the legal actions, and whether there is one;
 //! - `check`: check and the self-check test of moves;
+//! - `blast`: what a capture blasts, and royal safety where captures blast;
 //! - `text`: actions as text, and why one is illegal;
 //! - `apply`: applying an action, the move, promotion;
 //! - `joint`: declared joint moves and passing captures;
@@ -22,6 +23,7 @@
 mod action;
 mod apply;
 pub mod bits;
+mod blast;
 mod check;
 mod counters;
 mod declared;
@@ -78,6 +80,9 @@ pub struct Engine {
     royal_lines: Vec<u32>,
     /// The move language's placements, jumps, passes and ends.
     lang: lang::Lang,
+    /// Per cell, the cells a capture landing there blasts around it
+    /// (`blast`; empty without one).
+    blast_zones: Vec<Vec<Cell>>,
     /// The variant's `start` position, read once, when no script can take
     /// part in reading it (a new game is then a copy with its own seed).
     start: Option<crate::base::state::GameState>,
@@ -143,6 +148,7 @@ impl Engine {
         lang.steps |= rules.has(RuleHook::ExtraMoves);
         let mut engine = Engine {
             start: None,
+            blast_zones: blast::blast_zones(&variant),
             lang,
             line_next,
             counters,

@@ -230,15 +230,17 @@ impl Engine {
                 describe_moves(&kind.moves)
             );
         }
+        let side = self.extra_side_captures(s, from, to).unwrap_or_default();
         if self.has_royal
+            && self.variant.blast.is_some()
+            && !self.blast_allows(s, piece.owner, from, to, &side)
+        {
+            return "that would blast your own royal piece or leave it capturable (check)".into();
+        }
+        if self.has_royal
+            && self.variant.blast.is_none()
             && self
-                .exposes_royal(
-                    s,
-                    piece.owner,
-                    from,
-                    to,
-                    &self.extra_side_captures(s, from, to).unwrap_or_default(),
-                )
+                .exposes_royal(s, piece.owner, from, to, &side)
                 .unwrap_or(false)
         {
             return "that would leave your royal piece capturable (check)".into();

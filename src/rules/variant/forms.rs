@@ -163,6 +163,16 @@ pub struct Enclose {
     pub within: Option<Vec<Vec<crate::base::geometry::Cell>>>,
 }
 
+/// A blast (`blast`): a capture removes, besides its victim, the
+/// capturer and every piece within `radius` king steps of the landing cell
+/// whose kind is not `spared`. What it removes counts as captured (for
+/// royal safety and for the ends).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blast {
+    pub radius: u8,
+    pub spared: Vec<KindId>,
+}
+
 /// The most jumps one sequence may make (a jump sequence's text and
 /// identity hold each landing; longer ones stop here).
 pub const MAX_JUMPS: usize = 12;

@@ -97,6 +97,7 @@ impl Origins {
             ("ends", raw.ends.is_some()),
             ("sight", raw.sight.is_some()),
             ("hands", raw.hands.is_some()),
+            ("blast", raw.blast.is_some()),
         ] {
             if there {
                 set(key.into());
@@ -188,6 +189,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.ends = child.ends.or(base.ends);
     base.sight = child.sight.or(base.sight);
     base.hands = child.hands.or(base.hands);
+    base.blast = child.blast.or(base.blast);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
     base.phases = child.phases.or(base.phases);

@@ -126,6 +126,8 @@ pub struct Variant {
     pub joint_moves: Option<JointMoves>,
     /// Captures of a piece that passed a cell (`rules.bookkeeping.passing`).
     pub passing: Option<Passing>,
+    /// What a capture blasts besides its victim (`blast`).
+    pub blast: Option<forms::Blast>,
     /// When a player may pass (`pass:`); `None`: never, but by the
     /// no-move rule.
     pub pass: Option<forms::PassWhen>,

@@ -149,6 +149,12 @@ pub(super) struct RawVariant {
     #[serde(default)]
     #[schemars(with = "Option<super::raw_forms::RawHands>")]
     pub(super) hands: Option<Spanned<super::raw_forms::RawHands>>,
+    /// A capture blasts: the capturer and every piece within `radius` of
+    /// the landing cell (but the `spared` kinds) are removed with its
+    /// victim.
+    #[serde(default)]
+    #[schemars(with = "Option<super::raw_forms::RawBlast>")]
+    pub(super) blast: Option<Spanned<super::raw_forms::RawBlast>>,
     /// Fog of war: what each player's pieces see; a cell outside a
     /// player's sight shows them nothing (no piece, no mark). Absent:
     /// every cell is seen.

@@ -76,6 +76,20 @@ pub(super) struct RawEnclose {
     pub(super) within: Option<String>,
 }
 
+/// `blast`: what a capture removes besides its victim.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBlast {
+    /// How far the blast reaches from the landing cell, in king steps
+    /// (1 to 3; default 1).
+    #[serde(default)]
+    pub(super) radius: Option<u8>,
+    /// Kinds the blast leaves standing around the landing cell (the victim
+    /// and the capturer are removed whatever their kind).
+    #[serde(default)]
+    pub(super) spared: Vec<String>,
+}
+
 /// One of `ends:`: a condition key, who wins and the reason.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -1,7 +1,7 @@
 //! The pieces section: each kind, how it moves (from its move
 //! declarations), what happens when it moves onto an enemy, its promotion,
 //! its freeze, whether it is royal; then the moves of two pieces at once
-//! and the passing capture.
+//! and the passing capture, and what a capture blasts.
 //!
 //! Changes when a kind gains a declared property, or its wording changes.
 
@@ -44,6 +44,7 @@ pub(super) fn section(cx: &Ctx) -> String {
     }
     out += &joint_moves(cx);
     out += &passing(cx);
+    out += &blast(cx);
     out
 }
 
@@ -348,5 +349,30 @@ fn passing(cx: &Ctx) -> String {
     };
     format!(
         "\n### Capturing a piece that passed\n\nA {ks} that moves two or more squares {dir} leaves the square it passed open for one ply: an enemy {ks} that could move onto that square, were the passer standing there, may move there and take the passer.\n"
+    )
+}
+
+/// What a capture blasts besides its victim (`blast`).
+fn blast(cx: &Ctx) -> String {
+    let v = cx.v;
+    let Some(b) = &v.blast else {
+        return String::new();
+    };
+    let around = match b.radius {
+        1 => "on the squares around the square of the capture".to_string(),
+        r => format!("within {r} king steps of the square of the capture"),
+    };
+    let spared = if b.spared.is_empty() {
+        String::new()
+    } else {
+        format!(" but a {}", kinds(v, &b.spared, "or"))
+    };
+    let royal = if v.kinds.iter().any(|k| k.royal) {
+        " A move may not blast its own player's royal piece; one that blasts an enemy royal piece is legal even if it leaves its player's royal piece attacked. A royal piece is attacked only by a capture that would not blast the attacker's own royal piece (so royal pieces side by side attack neither), and a royal piece never captures."
+    } else {
+        ""
+    };
+    format!(
+        "\n### Blasts\n\nEvery capture blasts: the capturing piece, the captured one and every piece{spared} {around} are removed (what the blast removes counts as captured).{royal}\n"
     )
 }

@@ -85,6 +85,7 @@ pub(super) fn validate(
     let win_when = rules::win_when(&raw.rules, &mut cx);
     let joint_moves = joint::joint_moves(&raw.rules, &board, &players, &kinds, &mut cx);
     let passing = joint::passing(&raw.rules, &board, &players, &kinds, &mut cx);
+    let blast = rules::blast(&raw, &board, &kinds, hands.as_ref(), &mut cx);
     let notation = notation::notation(raw.notation, &board, &kinds, &players, &mut cx);
     cx.check()?;
     let path = files.last().cloned().unwrap_or_default();
@@ -124,6 +125,7 @@ pub(super) fn validate(
         win_when,
         joint_moves,
         passing,
+        blast,
         start_at,
         start: raw.start.map(|s| s.value),
         actions: declared,

@@ -10,6 +10,7 @@ use serde_saphyr::Location;
 use super::{player_zones, Ctx};
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
+use crate::rules::variant::raw::RawVariant;
 use crate::rules::variant::raw_rules::{RawAfterActionWhen, RawRules};
 use crate::rules::variant::WinWhen;
 use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
@@ -193,4 +194,58 @@ pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
         alone: v.alone,
         reason,
     })
+}
+
+/// The farthest a blast reaches (`blast.radius`): bounded work per
+/// capture.
+const MAX_BLAST_RADIUS: u8 = 3;
+
+/// `blast`: its radius and spared kinds, on a grid board, and never
+/// with captured pieces going to a hand (a blasted piece is gone).
+pub(super) fn blast(
+    raw: &RawVariant,
+    board: &Board,
+    kinds: &[Kind],
+    hands: Option<&crate::rules::variant::forms::Hands>,
+    cx: &mut Ctx,
+) -> Option<crate::rules::variant::forms::Blast> {
+    let raw = raw.blast.as_ref()?;
+    cx.from("blast");
+    let (v, loc) = (&raw.value, raw.referenced);
+    let radius = v.radius.unwrap_or(1);
+    let mut ok = true;
+    if !(1..=MAX_BLAST_RADIUS).contains(&radius) {
+        cx.err_at(
+            loc,
+            format!("`blast.radius: {radius}`: expected 1 to {MAX_BLAST_RADIUS} (king steps from the landing cell)"),
+        );
+        ok = false;
+    }
+    if board.graph.is_some() || board.shape != crate::base::geometry::Shape::Square {
+        cx.err_at(
+            loc,
+            "`blast` needs a square board of files and ranks (a blast's radius counts king steps)",
+        );
+        ok = false;
+    }
+    if hands.is_some_and(|h| h.captures) {
+        cx.err_at(
+            loc,
+            "`blast` contradicts `hands: { captures: true }`: a blasted piece is gone, it goes to no hand",
+        );
+        ok = false;
+    }
+    let mut spared = Vec::new();
+    for k in &v.spared {
+        let id = kind_id(kinds, cx, loc, "`blast.spared`", k);
+        match id {
+            Some(id) if spared.contains(&id) => {
+                cx.err_at(loc, format!("`blast.spared` names `{k}` twice"));
+                ok = false;
+            }
+            Some(id) => spared.push(id),
+            None => ok = false,
+        }
+    }
+    ok.then_some(crate::rules::variant::forms::Blast { radius, spared })
 }
