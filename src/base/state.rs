@@ -268,6 +268,11 @@ pub fn cell_key(cell: Cell, kind: KindId, owner: PlayerId) -> u64 {
     mix64((cell as u64) << 32 | (kind as u64) << 8 | owner as u64)
 }
 
+/// Whether two pieces may stand in one stack: one kind, one owner.
+fn same_stack(a: &Piece, b: &Piece) -> bool {
+    a.kind == b.kind && a.owner == b.owner
+}
+
 /// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
 #[inline]
 fn cell_bit(c: Cell) -> u64 {
@@ -306,6 +311,12 @@ pub struct GameState {
     pub marks: crate::base::marks::Marks,
     /// Counters per cell (public), by (name, cell).
     pub cell_counters: BTreeMap<(String, Cell), i64>,
+    /// The dice values the player to move has still to use (public).
+    pub dice: crate::base::dice::Dice,
+    /// How many pieces stand on each cell, when the variant stacks pieces
+    /// (empty otherwise): the board holds one of them, the others say the
+    /// same cell. Changed only by the methods that move pieces.
+    stacks: Vec<u8>,
     /// Set by a rule during an action to keep the turn with the same player
     /// (a turn of several actions); cleared when the action ends.
     hold_turn: bool,
@@ -359,6 +370,8 @@ impl PartialEq for GameState {
             && self.rng.get_word_pos() == o.rng.get_word_pos()
             && self.marks == o.marks
             && self.cell_counters == o.cell_counters
+            && self.dice == o.dice
+            && self.stacks == o.stacks
             && self.hold_turn == o.hold_turn
             && self.steps == o.steps
             && self.windows == o.windows
@@ -390,6 +403,8 @@ impl GameState {
             rng: ChaCha8Rng::seed_from_u64(seed),
             marks: crate::base::marks::Marks::new(),
             cell_counters: BTreeMap::new(),
+            dice: Default::default(),
+            stacks: Vec::new(),
             hold_turn: false,
             steps: TurnSteps::default(),
             windows: Vec::new(),
@@ -470,6 +485,15 @@ impl GameState {
         } else {
             1 << owner
         };
+        if let Some(top) = self.stack_top(cell) {
+            let t = &self.pieces[top as usize];
+            if (t.kind, t.owner) != (kind, owner) || self.stacks[cell as usize] == u8::MAX {
+                return Err(format!(
+                    "cell {cell} holds pieces of another kind or owner (or {} already)",
+                    u8::MAX
+                ));
+            }
+        }
         self.pieces.push(Piece {
             kind,
             owner,
@@ -478,6 +502,9 @@ impl GameState {
             moved: false,
             attrs: Attrs::new(),
         });
+        if self.stack_onto(cell) {
+            return Ok(id);
+        }
         self.board[cell as usize] = Some(id);
         self.board_key ^= cell_key(cell, kind, owner);
         self.occupied |= cell_bit(cell);
@@ -503,10 +530,72 @@ impl GameState {
         (self.containers.len() - 1) as u16
     }
 
+    /// Whether pieces stack here (several of one owner and kind on a cell).
+    pub fn stacks_pieces(&self) -> bool {
+        !self.stacks.is_empty()
+    }
+
+    /// Lets pieces stack on cells (a variant's `board.stacks`); the counts
+    /// are taken from where the pieces are.
+    pub fn enable_stacks(&mut self) {
+        let mut counts = vec![0u8; self.board.len()];
+        for p in &self.pieces {
+            if let Loc::Cell(c) = p.loc {
+                counts[c as usize] = counts[c as usize].saturating_add(1);
+            }
+        }
+        self.stacks = counts;
+    }
+
+    /// How many pieces stand on a cell (0 or 1 where nothing stacks).
+    #[inline]
+    pub fn count_at(&self, cell: Cell) -> u8 {
+        match self.stacks.get(cell as usize) {
+            Some(&n) => n,
+            None => self.piece_at(cell).is_some() as u8,
+        }
+    }
+
+    /// The piece the board shows on a cell that stacks, when it has one.
+    fn stack_top(&self, cell: Cell) -> Option<PieceId> {
+        if self.stacks.is_empty() {
+            return None;
+        }
+        self.piece_at(cell)
+    }
+
+    /// When the cell already shows a piece and pieces stack: counts one
+    /// more there (the caller has set the piece's location) and says so.
+    fn stack_onto(&mut self, cell: Cell) -> bool {
+        if self.stacks.is_empty() {
+            return false;
+        }
+        let n = &mut self.stacks[cell as usize];
+        *n = n.saturating_add(1);
+        if self.board[cell as usize].is_some() {
+            self.touched.cell(cell);
+            return true;
+        }
+        false
+    }
+
     /// Takes a piece off wherever it is (board cell or container).
     fn detach(&mut self, id: PieceId) {
         match self.pieces[id as usize].loc {
+            Loc::Cell(c) if !self.stacks.is_empty() && self.stacks[c as usize] > 1 => {
+                // Another piece of the stack is shown in its place.
+                self.stacks[c as usize] -= 1;
+                self.touched.cell(c);
+                if self.board[c as usize] == Some(id) {
+                    let other = (self.pieces.iter().enumerate())
+                        .position(|(i, p)| i != id as usize && p.loc == Loc::Cell(c));
+                    self.board[c as usize] = other.map(|i| i as PieceId);
+                }
+            }
             Loc::Cell(c) => {
+                if let Some(n) = self.stacks.get_mut(c as usize) {
+                    *n = 0;
+                }
                 if self.board[c as usize] == Some(id) {
                     self.board[c as usize] = None;
                     let p = &self.pieces[id as usize];
@@ -520,11 +609,15 @@ impl GameState {
         }
     }
 
-    /// Moves a piece to an empty cell.
+    /// Moves a piece to an empty cell, or onto a stack of its own kind and
+    /// owner where pieces stack.
     pub fn place(&mut self, id: PieceId, cell: Cell) {
         self.detach(id);
+        self.pieces[id as usize].loc = Loc::Cell(cell);
+        if self.stack_onto(cell) {
+            return;
+        }
         let p = &mut self.pieces[id as usize];
-        p.loc = Loc::Cell(cell);
         self.board_key ^= cell_key(cell, p.kind, p.owner);
         self.board[cell as usize] = Some(id);
         self.occupied |= cell_bit(cell);
@@ -729,14 +822,22 @@ impl GameState {
                 let slot = board
                     .get_mut(c as usize)
                     .ok_or_else(|| format!("piece {id}: no cell {c} on the board"))?;
-                if slot.is_some() {
-                    return Err(format!("piece {id}: cell {c} already holds a piece"));
+                match *slot {
+                    Some(top)
+                        if self.stacks.is_empty() || !same_stack(&pieces[top as usize], p) =>
+                    {
+                        return Err(format!("piece {id}: cell {c} already holds a piece"));
+                    }
+                    Some(_) => {}
+                    None => *slot = Some(id as PieceId),
                 }
-                *slot = Some(id as PieceId);
             }
         }
         self.pieces = pieces;
         self.board = board;
+        if !self.stacks.is_empty() {
+            self.enable_stacks();
+        }
         self.rekey();
         self.touched.everything();
         Ok(())
@@ -765,7 +866,10 @@ impl GameState {
         for (i, p) in self.pieces.iter().enumerate() {
             match p.loc {
                 Loc::Cell(c) => {
-                    if self.board[c as usize] != Some(i as PieceId) {
+                    let shown = self.board[c as usize];
+                    let stacked = !self.stacks.is_empty()
+                        && shown.is_some_and(|t| same_stack(&self.pieces[t as usize], p));
+                    if shown != Some(i as PieceId) && !stacked {
                         return Err(format!("piece {i} says cell {c} but is not there"));
                     }
                 }
@@ -780,6 +884,17 @@ impl GameState {
                     }
                 }
                 Loc::Carried(_) => {}
+            }
+        }
+        if !self.stacks.is_empty() {
+            let mut counts = vec![0u8; self.board.len()];
+            for p in &self.pieces {
+                if let Loc::Cell(c) = p.loc {
+                    counts[c as usize] = counts[c as usize].saturating_add(1);
+                }
+            }
+            if counts != self.stacks {
+                return Err("the stacks' counts do not match the pieces".into());
             }
         }
         if self.board_key != self.compute_board_key() {

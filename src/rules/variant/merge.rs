@@ -96,6 +96,7 @@ impl Origins {
             ("ends", raw.ends.is_some()),
             ("sight", raw.sight.is_some()),
             ("hands", raw.hands.is_some()),
+            ("dice", raw.dice.is_some()),
         ] {
             if there {
                 set(key.into());
@@ -135,6 +136,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.ranks = child.board.ranks.or(base.board.ranks);
     base.board.terrain.extend(child.board.terrain);
     base.board.blocking = child.board.blocking.or(base.board.blocking);
+    base.board.stacks = child.board.stacks.or(base.board.stacks);
     base.board.zones.extend(child.board.zones);
     base.board.directions.extend(child.board.directions);
     base.board.points = child.board.points.or(base.board.points);
@@ -206,6 +208,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.ends = child.ends.or(base.ends);
     base.sight = child.sight.or(base.sight);
     base.hands = child.hands.or(base.hands);
+    base.dice = child.dice.or(base.dice);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
     base.phases = child.phases.or(base.phases);

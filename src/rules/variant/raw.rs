@@ -141,6 +141,11 @@ pub(super) struct RawVariant {
     #[serde(default)]
     #[schemars(with = "Option<Vec<RawEnd>>")]
     pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
+    /// Dice rolled from the game's seeded generator at the start of every
+    /// turn (public chance), used by `race` moves.
+    #[serde(default)]
+    #[schemars(with = "Option<super::raw_forms::RawDice>")]
+    pub(super) dice: Option<Spanned<super::raw_forms::RawDice>>,
     /// Hands: each player's pieces waiting to be placed (`place: hand`);
     /// captured pieces change side and go to their captor's hand.
     #[serde(default)]
@@ -300,6 +305,11 @@ pub(super) struct RawBoard {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub(super) shape: Option<Spanned<String>>,
+    /// At most this many pieces of one owner and kind may stand on one
+    /// cell (a stack, its count shown with the board); default 1.
+    #[serde(default)]
+    #[schemars(with = "Option<u8>")]
+    pub(super) stacks: Option<Spanned<u8>>,
     /// With `shape: hex`, a hexagon of this many cells a side (`files` and
     /// `ranks` are `2 * size - 1`); without it, the whole rhombus.
     #[serde(default)]
@@ -555,6 +565,21 @@ pub(super) struct RawMove {
     /// legal.
     #[serde(default)]
     pub(super) longest: Option<bool>,
+    /// A race by the dice along a track: the first player's cells in the
+    /// order a piece travels, each a cell or a run along a rank or file
+    /// (`[a2:l2, l1:a1]`); the other player's track is it mirrored in rank.
+    #[serde(default)]
+    pub(super) race: Option<Vec<String>>,
+    /// With `race`: the first player's cell where hit pieces wait to enter.
+    #[serde(default)]
+    pub(super) bar: Option<String>,
+    /// With `race`: the first player's cell pieces are borne off to.
+    #[serde(default)]
+    pub(super) off: Option<String>,
+    /// With `race`: how many last cells of the track are home (where all of
+    /// a player's pieces must be before bearing off).
+    #[serde(default)]
+    pub(super) home: Option<u8>,
 }
 
 /// A kind's freeze: which enemy pieces next to it cannot move.
