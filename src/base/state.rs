@@ -11,6 +11,14 @@ pub use crate::base::counters::{CounterId, CounterNames, Counters};
 pub use crate::base::flow::{Item, Window};
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
+pub use touched::Touched;
+use touched::TOUCHED_CELLS;
+
+#[path = "stacks.rs"]
+mod stacks;
+use stacks::same_stack;
+#[path = "touched.rs"]
+mod touched;
 
 pub type PlayerId = u8;
 pub type PieceId = u16;
@@ -194,62 +202,6 @@ pub struct Shuttle {
     pub count: u32,
 }
 
-/// How many changed cells [`Touched`] lists before it gives up listing.
-const TOUCHED_CELLS: usize = 8;
-
-/// The cells whose piece changed (a piece arrived or left, or its kind
-/// changed) since the log was last cleared, for consumers that keep
-/// something up to date from ply to ply (the move sampler); or "everything"
-/// when they cannot be listed (too many, terrain changed, a fresh state).
-/// Every change of `board`, a piece's kind or `terrain` goes through
-/// [`GameState`]'s methods, which keep it.
-#[derive(Clone, Copy, Debug)]
-pub struct Touched {
-    cells: [Cell; TOUCHED_CELLS],
-    len: u8,
-    all: bool,
-}
-
-impl Default for Touched {
-    fn default() -> Self {
-        Touched {
-            cells: [0; TOUCHED_CELLS],
-            len: 0,
-            all: true,
-        }
-    }
-}
-
-impl Touched {
-    /// Notes a changed cell.
-    #[inline]
-    pub fn cell(&mut self, c: Cell) {
-        if self.all {
-            return;
-        }
-        if (self.len as usize) < TOUCHED_CELLS {
-            self.cells[self.len as usize] = c;
-            self.len += 1;
-        } else {
-            self.all = true;
-        }
-    }
-
-    /// Notes a change that cannot be listed by cell.
-    pub fn everything(&mut self) {
-        self.all = true;
-    }
-
-    /// The changed cells, or `None` for "everything"; the log starts empty
-    /// again.
-    pub fn take(&mut self) -> Option<([Cell; TOUCHED_CELLS], usize)> {
-        let out = (!self.all).then_some((self.cells, self.len as usize));
-        self.all = false;
-        self.len = 0;
-        out
-    }
-}
-
 /// A fixed 64-bit mix (SplitMix64's finaliser): stable across builds,
 /// unlike the standard hasher, so recorded position hashes keep their
 /// meaning.
@@ -266,11 +218,6 @@ pub fn mix64(mut z: u64) -> u64 {
 #[inline]
 pub fn cell_key(cell: Cell, kind: KindId, owner: PlayerId) -> u64 {
     mix64((cell as u64) << 32 | (kind as u64) << 8 | owner as u64)
-}
-
-/// Whether two pieces may stand in one stack: one kind, one owner.
-fn same_stack(a: &Piece, b: &Piece) -> bool {
-    a.kind == b.kind && a.owner == b.owner
 }
 
 /// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
@@ -528,55 +475,6 @@ impl GameState {
             items: Vec::new(),
         });
         (self.containers.len() - 1) as u16
-    }
-
-    /// Whether pieces stack here (several of one owner and kind on a cell).
-    pub fn stacks_pieces(&self) -> bool {
-        !self.stacks.is_empty()
-    }
-
-    /// Lets pieces stack on cells (a variant's `board.stacks`); the counts
-    /// are taken from where the pieces are.
-    pub fn enable_stacks(&mut self) {
-        let mut counts = vec![0u8; self.board.len()];
-        for p in &self.pieces {
-            if let Loc::Cell(c) = p.loc {
-                counts[c as usize] = counts[c as usize].saturating_add(1);
-            }
-        }
-        self.stacks = counts;
-    }
-
-    /// How many pieces stand on a cell (0 or 1 where nothing stacks).
-    #[inline]
-    pub fn count_at(&self, cell: Cell) -> u8 {
-        match self.stacks.get(cell as usize) {
-            Some(&n) => n,
-            None => self.piece_at(cell).is_some() as u8,
-        }
-    }
-
-    /// The piece the board shows on a cell that stacks, when it has one.
-    fn stack_top(&self, cell: Cell) -> Option<PieceId> {
-        if self.stacks.is_empty() {
-            return None;
-        }
-        self.piece_at(cell)
-    }
-
-    /// When the cell already shows a piece and pieces stack: counts one
-    /// more there (the caller has set the piece's location) and says so.
-    fn stack_onto(&mut self, cell: Cell) -> bool {
-        if self.stacks.is_empty() {
-            return false;
-        }
-        let n = &mut self.stacks[cell as usize];
-        *n = n.saturating_add(1);
-        if self.board[cell as usize].is_some() {
-            self.touched.cell(cell);
-            return true;
-        }
-        false
     }
 
     /// Takes a piece off wherever it is (board cell or container).
@@ -886,17 +784,7 @@ impl GameState {
                 Loc::Carried(_) => {}
             }
         }
-        if !self.stacks.is_empty() {
-            let mut counts = vec![0u8; self.board.len()];
-            for p in &self.pieces {
-                if let Loc::Cell(c) = p.loc {
-                    counts[c as usize] = counts[c as usize].saturating_add(1);
-                }
-            }
-            if counts != self.stacks {
-                return Err("the stacks' counts do not match the pieces".into());
-            }
-        }
+        self.check_stacks()?;
         if self.board_key != self.compute_board_key() {
             return Err("the board's key does not match the board".into());
         }

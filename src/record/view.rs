@@ -66,6 +66,15 @@ pub struct ViewPiece {
     pub count: u8,
 }
 
+/// The line that shows the dice left to use (empty without dice).
+fn dice_line(view: &View) -> String {
+    if view.dice.is_empty() {
+        return String::new();
+    }
+    let d: Vec<String> = view.dice.iter().map(|v| v.to_string()).collect();
+    format!("dice to use: {}\n", d.join(" "))
+}
+
 fn one() -> u8 {
     1
 }
@@ -697,11 +706,8 @@ impl<'e> Views<'e> {
                     Some(p) => {
                         let owner = p.owner.chars().next().unwrap_or('?').to_ascii_uppercase();
                         let sym = self.symbol_of(p.kind.as_deref());
-                        if p.count > 1 {
-                            format!("{owner}{}", p.count)
-                        } else {
-                            format!("{owner}{sym}")
-                        }
+                        let n = p.count.to_string();
+                        format!("{owner}{}", if p.count > 1 { &n } else { &sym })
                     }
                     None if !board.is_point(c as u16) => {
                         match crossings.as_ref().map_or(' ', |g| g[c]) {
@@ -750,10 +756,7 @@ impl<'e> Views<'e> {
         out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
         out.push_str(&self.legend(view));
-        if !view.dice.is_empty() {
-            let d: Vec<String> = view.dice.iter().map(|v| v.to_string()).collect();
-            out.push_str(&format!("dice to use: {}\n", d.join(" ")));
-        }
+        out.push_str(&dice_line(view));
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),

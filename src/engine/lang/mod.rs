@@ -400,6 +400,9 @@ impl Engine {
     pub(super) fn explain_lang(&self, s: &GameState, a: &Action) -> Option<String> {
         let b = &self.variant.board;
         match *a {
+            Action::Move { from, to } if self.lang.race.is_some() => {
+                Some(self.explain_race(s, from, to))
+            }
             Action::Place { kind, at } => {
                 let name = &self.variant.kinds[kind as usize].name;
                 Some(if s.piece_at(at).is_some() {

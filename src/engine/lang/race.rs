@@ -425,6 +425,34 @@ impl Engine {
         Some(cell(a).and_then(|from| Ok(Action::Move { from, to: cell(b)? })))
     }
 
+    /// Why a race move is not legal here.
+    pub(in crate::engine) fn explain_race(&self, s: &GameState, from: Cell, to: Cell) -> String {
+        let text = self.race_text(s, from, to).unwrap_or_default();
+        let name = self.player_name(s.to_move);
+        let mine = s
+            .piece_at(from)
+            .is_some_and(|id| s.pieces[id as usize].owner == s.to_move);
+        if !mine {
+            return format!("{text}: {name} has no piece there");
+        }
+        if s.dice.is_empty() {
+            return format!("{text}: no dice are left to use");
+        }
+        let mut legal = Vec::new();
+        self.race_moves(s, s.to_move, &mut legal);
+        let texts: Vec<String> = (legal.iter())
+            .filter_map(|a| match *a {
+                Action::Move { from, to } => self.race_text(s, from, to),
+                _ => None,
+            })
+            .collect();
+        format!(
+            "{text}: no die left ({}) makes this move in a turn that uses as many dice as it can (legal: {})",
+            s.dice.text(),
+            if texts.is_empty() { "none: pass".into() } else { texts.join(" ") }
+        )
+    }
+
     /// Whether the `borne_off` end has come for `mover`, and its outcome.
     pub(in crate::engine) fn borne_off_outcome(
         &self,

@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 pub(super) use super::raw_flow::*;
+pub(super) use super::raw_forms::RawFreeze;
 use super::{NoMoves, NotationStyle, Value};
 
 pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups, RawWhen};
@@ -580,33 +581,6 @@ pub(super) struct RawMove {
     /// a player's pieces must be before bearing off).
     #[serde(default)]
     pub(super) home: Option<u8>,
-}
-
-/// A kind's freeze: which enemy pieces next to it cannot move.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawFreeze {
-    /// Where "next to" is: a direction set (default `all`).
-    #[serde(default)]
-    pub(super) near: Option<String>,
-    /// Only enemies of these kinds (default: every kind).
-    #[serde(default)]
-    pub(super) kinds: Option<Vec<String>>,
-    /// It freezes nothing of a player while another piece of theirs, of
-    /// one of these kinds, stands next to it.
-    #[serde(default)]
-    #[schemars(with = "Option<RawUnlessBeside>")]
-    pub(super) unless_beside: Option<Spanned<RawUnlessBeside>>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawUnlessBeside {
-    /// The kinds whose presence beside the frozen piece lifts the freeze.
-    pub(super) kinds: Vec<String>,
-    /// A boolean or a boolean option (true if absent).
-    #[serde(default)]
-    pub(super) enabled: Option<Param<bool>>,
 }
 
 /// A kind that changes when it ends a move in a zone.

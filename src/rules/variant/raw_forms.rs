@@ -174,3 +174,30 @@ pub(super) struct RawDice {
     #[serde(default)]
     pub(super) doubles: Option<u8>,
 }
+
+/// A kind's freeze: which enemy pieces next to it cannot move.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFreeze {
+    /// Where "next to" is: a direction set (default `all`).
+    #[serde(default)]
+    pub(super) near: Option<String>,
+    /// Only enemies of these kinds (default: every kind).
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
+    /// It freezes nothing of a player while another piece of theirs, of
+    /// one of these kinds, stands next to it.
+    #[serde(default)]
+    #[schemars(with = "Option<RawUnlessBeside>")]
+    pub(super) unless_beside: Option<serde_saphyr::Spanned<RawUnlessBeside>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawUnlessBeside {
+    /// The kinds whose presence beside the frozen piece lifts the freeze.
+    pub(super) kinds: Vec<String>,
+    /// A boolean or a boolean option (true if absent).
+    #[serde(default)]
+    pub(super) enabled: Option<Param<bool>>,
+}

@@ -12,8 +12,7 @@ use crate::base::geometry::Cell;
 use super::pieces::Scope;
 use super::Ctx;
 use crate::rules::variant::forms::{
-    Custody, Enclose, End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PassWhen, PlaceForm,
-    Winner,
+    Custody, Enclose, End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PlaceForm, Winner,
 };
 use crate::rules::variant::raw::{RawCustody, RawMove, RawVariant};
 use crate::rules::variant::Value;
@@ -539,23 +538,6 @@ pub(super) fn terrain_bits(s: &Scope, b: &Spanned<Vec<String>>, what: &str, cx: 
         }
     }
     bits
-}
-
-/// The game's `pass:`.
-pub(super) fn pass(raw: &RawVariant, cx: &mut Ctx) -> Option<PassWhen> {
-    let p = raw.pass.as_ref()?;
-    cx.from("pass");
-    match p.value.as_str() {
-        "stuck" => Some(PassWhen::Stuck),
-        "always" => Some(PassWhen::Always),
-        other => {
-            cx.err_at(
-                p.referenced,
-                format!("`pass: {other}`: expected `stuck` (only when nothing else is legal) or `always`"),
-            );
-            None
-        }
-    }
 }
 
 /// The game's `ends:`.

@@ -75,7 +75,7 @@ pub(super) fn validate(
     let phases = flow::phases(&raw, &declared, &mut cx);
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
-    let pass = forms::pass(&raw, &mut cx);
+    let pass = race::pass(&raw, &mut cx);
     let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);

@@ -213,26 +213,7 @@ pub(super) fn race(
     };
     let bar = cell_key("bar", &m.bar, cx);
     let off = cell_key("off", &m.off, cx);
-    let home = match m.home {
-        Some(h) if h >= 1 && (h as usize) <= track.len() => Some(h),
-        Some(h) => {
-            cx.err_at(
-                loc,
-                format!(
-                    "piece `{name}`: `home: {h}`: expected 1 to the track's {} cells",
-                    track.len()
-                ),
-            );
-            None
-        }
-        None => {
-            cx.err_at(
-                loc,
-                format!("piece `{name}`: a `race` needs `home: N` (the last N cells of the track)"),
-            );
-            None
-        }
-    };
+    let home = home(name, m.home, track.len(), loc, cx);
     let (bar, off, home) = (bar?, off?, home?);
     let players = s.players.len();
     let per = |c: Cell| -> Vec<Cell> {
@@ -264,6 +245,30 @@ pub(super) fn race(
     })
 }
 
+/// A race's `home: N`: 1 to the track's length.
+fn home(name: &str, home: Option<u8>, len: usize, loc: Location, cx: &mut Ctx) -> Option<u8> {
+    match home {
+        Some(h) if h >= 1 && (h as usize) <= len => Some(h),
+        Some(h) => {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{name}`: `home: {h}`: expected 1 to the track's {} cells",
+                    len
+                ),
+            );
+            None
+        }
+        None => {
+            cx.err_at(
+                loc,
+                format!("piece `{name}`: a `race` needs `home: N` (the last N cells of the track)"),
+            );
+            None
+        }
+    }
+}
+
 /// The `borne_off: N` end (a kind must race).
 pub(super) fn borne_off_end(
     n: u16,
@@ -293,4 +298,24 @@ pub(super) fn borne_off_end(
         },
         format!("{n} pieces borne off"),
     ))
+}
+
+/// The game's `pass:`.
+pub(super) fn pass(
+    raw: &RawVariant,
+    cx: &mut Ctx,
+) -> Option<crate::rules::variant::forms::PassWhen> {
+    let p = raw.pass.as_ref()?;
+    cx.from("pass");
+    match p.value.as_str() {
+        "stuck" => Some(crate::rules::variant::forms::PassWhen::Stuck),
+        "always" => Some(crate::rules::variant::forms::PassWhen::Always),
+        other => {
+            cx.err_at(
+                p.referenced,
+                format!("`pass: {other}`: expected `stuck` (only when nothing else is legal) or `always`"),
+            );
+            None
+        }
+    }
 }
