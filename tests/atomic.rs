@@ -92,31 +92,31 @@ fn a_malformed_blast_is_refused_at_its_line_and_column() {
         (
             "brandubh",
             "rules:\n",
-            "rules:\n  blast: { radius: 0 }\n",
+            "blast: { radius: 0 }\nrules:\n",
             "`blast.radius: 0`: expected 1 to 3",
         ),
         (
             "brandubh",
             "rules:\n",
-            "rules:\n  blast: { spared: [king, knave] }\n",
+            "blast: { spared: [king, knave] }\nrules:\n",
             "`blast.spared` names `knave`, which is no piece kind",
         ),
         (
             "brandubh",
             "rules:\n",
-            "rules:\n  blast: { spared: [king, king] }\n",
+            "blast: { spared: [king, king] }\nrules:\n",
             "names `king` twice",
         ),
         (
             "brandubh",
             "rules:\n",
-            "rules:\n  blast: { radius: 1, reach: 2 }\n",
+            "blast: { radius: 1, reach: 2 }\nrules:\n",
             "unknown field `reach`",
         ),
         (
             "shogi",
             "rules:\n",
-            "rules:\n  blast: { spared: [pawn] }\n",
+            "blast: { spared: [pawn] }\nrules:\n",
             "`blast` contradicts `hands: { captures: true }`",
         ),
     ]);

@@ -29,6 +29,7 @@ macro_rules! snapshot {
     };
 }
 
+snapshot!(backgammon);
 snapshot!(brandubh);
 snapshot!(chess);
 snapshot!(classic_stratego);

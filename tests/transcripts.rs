@@ -313,6 +313,14 @@ fn brandubh_captures_by_custody_and_the_king_escapes() {
 }
 
 #[test]
+fn backgammon_rolls_moves_by_one_die_and_hits() {
+    let out = run_transcript("backgammon");
+    assert!(out.contains("black rolls 4,1"), "{out}");
+    assert!(out.contains("no die left (4,1)"), "{out}");
+    insta::assert_snapshot!("backgammon", out);
+}
+
+#[test]
 fn crazyhouse_captures_go_to_the_hand_and_come_back_as_drops() {
     let out = run_transcript("crazyhouse");
     assert!(out.contains("[Pp] w"), "each holds the pawn it took: {out}");

@@ -2,6 +2,7 @@
 //! knows nothing of rules, scripts or play.
 pub mod attrs;
 pub mod counters;
+pub mod dice;
 pub mod effect;
 pub mod flow;
 pub mod geometry;

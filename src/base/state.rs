@@ -11,6 +11,14 @@ pub use crate::base::counters::{CounterId, CounterNames, Counters};
 pub use crate::base::flow::{Item, Window};
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
+pub use touched::Touched;
+use touched::TOUCHED_CELLS;
+
+#[path = "stacks.rs"]
+mod stacks;
+use stacks::same_stack;
+#[path = "touched.rs"]
+mod touched;
 
 pub type PlayerId = u8;
 pub type PieceId = u16;
@@ -194,62 +202,6 @@ pub struct Shuttle {
     pub count: u32,
 }
 
-/// How many changed cells [`Touched`] lists before it gives up listing.
-const TOUCHED_CELLS: usize = 8;
-
-/// The cells whose piece changed (a piece arrived or left, or its kind
-/// changed) since the log was last cleared, for consumers that keep
-/// something up to date from ply to ply (the move sampler); or "everything"
-/// when they cannot be listed (too many, terrain changed, a fresh state).
-/// Every change of `board`, a piece's kind or `terrain` goes through
-/// [`GameState`]'s methods, which keep it.
-#[derive(Clone, Copy, Debug)]
-pub struct Touched {
-    cells: [Cell; TOUCHED_CELLS],
-    len: u8,
-    all: bool,
-}
-
-impl Default for Touched {
-    fn default() -> Self {
-        Touched {
-            cells: [0; TOUCHED_CELLS],
-            len: 0,
-            all: true,
-        }
-    }
-}
-
-impl Touched {
-    /// Notes a changed cell.
-    #[inline]
-    pub fn cell(&mut self, c: Cell) {
-        if self.all {
-            return;
-        }
-        if (self.len as usize) < TOUCHED_CELLS {
-            self.cells[self.len as usize] = c;
-            self.len += 1;
-        } else {
-            self.all = true;
-        }
-    }
-
-    /// Notes a change that cannot be listed by cell.
-    pub fn everything(&mut self) {
-        self.all = true;
-    }
-
-    /// The changed cells, or `None` for "everything"; the log starts empty
-    /// again.
-    pub fn take(&mut self) -> Option<([Cell; TOUCHED_CELLS], usize)> {
-        let out = (!self.all).then_some((self.cells, self.len as usize));
-        self.all = false;
-        self.len = 0;
-        out
-    }
-}
-
 /// A fixed 64-bit mix (SplitMix64's finaliser): stable across builds,
 /// unlike the standard hasher, so recorded position hashes keep their
 /// meaning.
@@ -306,6 +258,12 @@ pub struct GameState {
     pub marks: crate::base::marks::Marks,
     /// Counters per cell (public), by (name, cell).
     pub cell_counters: BTreeMap<(String, Cell), i64>,
+    /// The dice values the player to move has still to use (public).
+    pub dice: crate::base::dice::Dice,
+    /// How many pieces stand on each cell, when the variant stacks pieces
+    /// (empty otherwise): the board holds one of them, the others say the
+    /// same cell. Changed only by the methods that move pieces.
+    stacks: Vec<u8>,
     /// Set by a rule during an action to keep the turn with the same player
     /// (a turn of several actions); cleared when the action ends.
     hold_turn: bool,
@@ -359,6 +317,8 @@ impl PartialEq for GameState {
             && self.rng.get_word_pos() == o.rng.get_word_pos()
             && self.marks == o.marks
             && self.cell_counters == o.cell_counters
+            && self.dice == o.dice
+            && self.stacks == o.stacks
             && self.hold_turn == o.hold_turn
             && self.steps == o.steps
             && self.windows == o.windows
@@ -390,6 +350,8 @@ impl GameState {
             rng: ChaCha8Rng::seed_from_u64(seed),
             marks: crate::base::marks::Marks::new(),
             cell_counters: BTreeMap::new(),
+            dice: Default::default(),
+            stacks: Vec::new(),
             hold_turn: false,
             steps: TurnSteps::default(),
             windows: Vec::new(),
@@ -470,6 +432,15 @@ impl GameState {
         } else {
             1 << owner
         };
+        if let Some(top) = self.stack_top(cell) {
+            let t = &self.pieces[top as usize];
+            if (t.kind, t.owner) != (kind, owner) || self.stacks[cell as usize] == u8::MAX {
+                return Err(format!(
+                    "cell {cell} holds pieces of another kind or owner (or {} already)",
+                    u8::MAX
+                ));
+            }
+        }
         self.pieces.push(Piece {
             kind,
             owner,
@@ -478,6 +449,9 @@ impl GameState {
             moved: false,
             attrs: Attrs::new(),
         });
+        if self.stack_onto(cell) {
+            return Ok(id);
+        }
         self.board[cell as usize] = Some(id);
         self.board_key ^= cell_key(cell, kind, owner);
         self.occupied |= cell_bit(cell);
@@ -506,7 +480,20 @@ impl GameState {
     /// Takes a piece off wherever it is (board cell or container).
     fn detach(&mut self, id: PieceId) {
         match self.pieces[id as usize].loc {
+            Loc::Cell(c) if !self.stacks.is_empty() && self.stacks[c as usize] > 1 => {
+                // Another piece of the stack is shown in its place.
+                self.stacks[c as usize] -= 1;
+                self.touched.cell(c);
+                if self.board[c as usize] == Some(id) {
+                    let other = (self.pieces.iter().enumerate())
+                        .position(|(i, p)| i != id as usize && p.loc == Loc::Cell(c));
+                    self.board[c as usize] = other.map(|i| i as PieceId);
+                }
+            }
             Loc::Cell(c) => {
+                if let Some(n) = self.stacks.get_mut(c as usize) {
+                    *n = 0;
+                }
                 if self.board[c as usize] == Some(id) {
                     self.board[c as usize] = None;
                     let p = &self.pieces[id as usize];
@@ -520,11 +507,15 @@ impl GameState {
         }
     }
 
-    /// Moves a piece to an empty cell.
+    /// Moves a piece to an empty cell, or onto a stack of its own kind and
+    /// owner where pieces stack.
     pub fn place(&mut self, id: PieceId, cell: Cell) {
         self.detach(id);
+        self.pieces[id as usize].loc = Loc::Cell(cell);
+        if self.stack_onto(cell) {
+            return;
+        }
         let p = &mut self.pieces[id as usize];
-        p.loc = Loc::Cell(cell);
         self.board_key ^= cell_key(cell, p.kind, p.owner);
         self.board[cell as usize] = Some(id);
         self.occupied |= cell_bit(cell);
@@ -729,14 +720,22 @@ impl GameState {
                 let slot = board
                     .get_mut(c as usize)
                     .ok_or_else(|| format!("piece {id}: no cell {c} on the board"))?;
-                if slot.is_some() {
-                    return Err(format!("piece {id}: cell {c} already holds a piece"));
+                match *slot {
+                    Some(top)
+                        if self.stacks.is_empty() || !same_stack(&pieces[top as usize], p) =>
+                    {
+                        return Err(format!("piece {id}: cell {c} already holds a piece"));
+                    }
+                    Some(_) => {}
+                    None => *slot = Some(id as PieceId),
                 }
-                *slot = Some(id as PieceId);
             }
         }
         self.pieces = pieces;
         self.board = board;
+        if !self.stacks.is_empty() {
+            self.enable_stacks();
+        }
         self.rekey();
         self.touched.everything();
         Ok(())
@@ -765,7 +764,10 @@ impl GameState {
         for (i, p) in self.pieces.iter().enumerate() {
             match p.loc {
                 Loc::Cell(c) => {
-                    if self.board[c as usize] != Some(i as PieceId) {
+                    let shown = self.board[c as usize];
+                    let stacked = !self.stacks.is_empty()
+                        && shown.is_some_and(|t| same_stack(&self.pieces[t as usize], p));
+                    if shown != Some(i as PieceId) && !stacked {
                         return Err(format!("piece {i} says cell {c} but is not there"));
                     }
                 }
@@ -782,6 +784,7 @@ impl GameState {
                 Loc::Carried(_) => {}
             }
         }
+        self.check_stacks()?;
         if self.board_key != self.compute_board_key() {
             return Err("the board's key does not match the board".into());
         }

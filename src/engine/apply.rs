@@ -271,6 +271,10 @@ impl Engine {
                         .map_err(ActionError::Script)?,
                 }
             }
+            Action::Move { from, to } if self.lang.race.is_some() => {
+                self.apply_race(s, mover, from, to, effects)?;
+                landed = Some(to);
+            }
             Action::Move { from, to } => {
                 let side = self.extra_side_captures(s, from, to)?;
                 let kind = s.piece_at(from).map(|id| s.pieces[id as usize].kind);

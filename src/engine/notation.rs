@@ -67,6 +67,8 @@ impl Engine {
                 }
                 let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
                 let at = (rank * b.files as usize + file) as Cell;
+                let count = stack_count(&mut chars, v.stacks)
+                    .map_err(|e| format!("rank {}: {e}", rank + 1))?;
                 if !b.is_point(at) {
                     return Err(format!(
                         "rank {}: a piece on file {}, which is not a point of the board",
@@ -74,7 +76,9 @@ impl Engine {
                         (b'a' + file as u8) as char
                     ));
                 }
-                placed.push((at, kind as KindId, owner));
+                for _ in 0..count {
+                    placed.push((at, kind as KindId, owner));
+                }
                 file += 1;
             }
             if file != b.files as usize {
@@ -103,6 +107,12 @@ impl Engine {
                 )
             })?;
             s.to_move = p;
+        }
+        if let Some(d) = &v.dice {
+            s.dice = match fields.next() {
+                Some(text) => read_dice(text, d)?,
+                None => crate::base::dice::Dice::roll(&mut s.rng, d.count, d.faces, d.doubles),
+            };
         }
         // The rest (castling rights, en passant, clocks) is the rules' to read.
         let rest: Vec<&str> = fields.collect();
@@ -238,6 +248,10 @@ impl Engine {
                             c.to_ascii_lowercase()
                         };
                         out.push_str(&self.kind_code(k, c));
+                        let n = s.count_at(cell as Cell);
+                        if n > 1 {
+                            out.push_str(&format!("({n})"));
+                        }
                     }
                 }
             }
@@ -261,6 +275,10 @@ impl Engine {
             .unwrap_or(name);
         out.push(' ');
         out.push_str(side);
+        if self.variant.dice.is_some() {
+            out.push(' ');
+            out.push_str(&s.dice.text());
+        }
         out
     }
 
@@ -609,6 +627,69 @@ pub(super) fn least_origin(b: &Board, from: Cell, rivals: &[Cell], no_rank: bool
 
 /// A position's first field split into the board and the pieces in hand
 /// (`board[hand]`), when it lists them.
+/// A stack's count after a piece's code (`C(5)`: five), at most `most`;
+/// 1 when none is written.
+fn stack_count(
+    chars: &mut std::iter::Peekable<std::str::Chars>,
+    most: u8,
+) -> Result<usize, String> {
+    if chars.next_if_eq(&'(').is_none() {
+        return Ok(1);
+    }
+    let mut n = 0usize;
+    while let Some(d) = chars.next_if(|c| c.is_ascii_digit()) {
+        n = (n * 10 + d.to_digit(10).unwrap_or(0) as usize).min(1000);
+    }
+    if chars.next_if_eq(&')').is_none() {
+        return Err("a stack's count is written in parentheses after the code, as `C(5)`".into());
+    }
+    if n == 0 || n > most as usize {
+        return Err(format!(
+            "`({n})`: a stack holds 1 to {most} pieces here{}",
+            if most == 1 {
+                " (this variant does not stack pieces)"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(n)
+}
+
+/// The dice field of a position (`6,5`; `-` for none), checked against
+/// the variant's dice: each value a face, and as many as one roll gives.
+fn read_dice(
+    text: &str,
+    d: &crate::rules::variant::forms::DiceDecl,
+) -> Result<crate::base::dice::Dice, String> {
+    if text == "-" {
+        return Ok(crate::base::dice::Dice::default());
+    }
+    let mut vals = Vec::new();
+    for t in text.split(',') {
+        match t.parse::<u8>() {
+            Ok(v) if (1..=d.faces).contains(&v) => vals.push(v),
+            _ => {
+                return Err(format!(
+                    "dice `{text}`: `{t}` is not a face of a die of {} faces (write the dice left to use as `6,5`, or `-`)",
+                    d.faces
+                ))
+            }
+        }
+    }
+    let most = d.count as usize * d.doubles as usize;
+    let same = vals.iter().all(|&x| x == vals[0]);
+    let fits = vals.len() <= d.count as usize || (same && vals.len() <= most);
+    if !fits {
+        return Err(format!(
+            "dice `{text}`: {} values are more than one roll of {} dice leaves to use",
+            vals.len(),
+            d.count
+        ));
+    }
+    Ok(crate::base::dice::Dice::of(&vals))
+}
+
 fn split_hands(field: &str) -> Result<(&str, Option<&str>), String> {
     let Some((board, rest)) = field.split_once('[') else {
         return Ok((field, None));

@@ -69,6 +69,9 @@ impl Engine {
         let v = &self.variant;
         let mut s = GameState::empty(v.board.cell_count(), v.players.len() as u8, seed);
         s.terrain = v.board.terrain.clone();
+        if v.stacks > 1 {
+            s.enable_stacks();
+        }
         s.counters.number(&self.counters.names);
         s
     }

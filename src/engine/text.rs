@@ -12,7 +12,10 @@ impl Engine {
     pub fn action_text(&self, s: &GameState, a: &Action) -> String {
         let b = &self.variant.board;
         match a {
-            Action::Move { from, to } => format!("{}-{}", b.cell_name(*from), b.cell_name(*to)),
+            Action::Move { from, to } => match self.race_text(s, *from, *to) {
+                Some(t) => t,
+                None => format!("{}-{}", b.cell_name(*from), b.cell_name(*to)),
+            },
             Action::Choose { index } => s
                 .pending
                 .first()

@@ -30,6 +30,17 @@ impl Engine {
         // counters, with a fixed mix (stable across builds, unlike the
         // standard hasher, so saved games keep their meaning).
         let mut h = mix64(s.board_key() ^ s.to_move as u64 ^ self.hands_key(s));
+        if s.stacks_pieces() {
+            for c in 0..self.variant.board.cell_count() {
+                let n = s.count_at(c as crate::base::geometry::Cell);
+                if n > 1 {
+                    h = mix64(h ^ ((c as u64) << 8 | n as u64));
+                }
+            }
+        }
+        for &d in s.dice.values() {
+            h = mix64(h ^ (0xd1ce << 16 | d as u64));
+        }
         for id in &self.counters.repetition {
             for (p, v) in s.counters.iter_id(id) {
                 h = mix64(h ^ (p.map_or(0, |p| p as u64 + 1) << 56) ^ v as u64);
@@ -180,6 +191,9 @@ impl Engine {
         phase_begins: bool,
         effects: &mut Vec<crate::base::effect::Effect>,
     ) -> Result<(), ActionError> {
+        if s.outcome.is_none() {
+            self.roll_dice(s, effects);
+        }
         if phase_begins && self.rules.has(RuleHook::OnPhaseStart) {
             let name = self.variant.phases[s.phase as usize].name.clone();
             self.turn_hook(s, RuleHook::OnPhaseStart, Some(&name), effects)?;

@@ -60,6 +60,27 @@ pub struct ViewPiece {
     /// The piece's public attributes (items it carries, markers on it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attrs: Vec<(String, i64)>,
+    /// How many pieces stand in its stack (pieces of one owner and kind
+    /// on one cell, `board.stacks`); 1 for a piece alone.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: u8,
+}
+
+/// The line that shows the dice left to use (empty without dice).
+fn dice_line(view: &View) -> String {
+    if view.dice.is_empty() {
+        return String::new();
+    }
+    let d: Vec<String> = view.dice.iter().map(|v| v.to_string()).collect();
+    format!("dice to use: {}\n", d.join(" "))
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 /// A fact on a cell the viewer knows (a tile's face, an item lying there).
@@ -127,6 +148,9 @@ pub struct View {
     /// show nothing, and a page draws them shaded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unseen: Vec<String>,
+    /// The dice the player to move has left to use (public chance).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<u8>,
 }
 
 /// What another player's hidden answer to a choice is shown as (events,
@@ -193,6 +217,10 @@ impl<'e> Views<'e> {
                 .knows(s, id)
                 .then(|| self.engine.variant.kinds[p.kind as usize].name.clone()),
             moved: p.moved,
+            count: match p.loc {
+                crate::base::state::Loc::Cell(c) => s.count_at(c).max(1),
+                _ => 1,
+            },
             attrs: p
                 .attrs
                 .iter()
@@ -285,6 +313,7 @@ impl<'e> Views<'e> {
             files: b.files,
             ranks: b.ranks,
             cells,
+            dice: s.dice.values().to_vec(),
             terrain,
             containers,
             counters,
@@ -677,7 +706,8 @@ impl<'e> Views<'e> {
                     Some(p) => {
                         let owner = p.owner.chars().next().unwrap_or('?').to_ascii_uppercase();
                         let sym = self.symbol_of(p.kind.as_deref());
-                        format!("{owner}{sym}")
+                        let n = p.count.to_string();
+                        format!("{owner}{}", if p.count > 1 { &n } else { &sym })
                     }
                     None if !board.is_point(c as u16) => {
                         match crossings.as_ref().map_or(' ', |g| g[c]) {
@@ -726,6 +756,7 @@ impl<'e> Views<'e> {
         out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
         out.push_str(&self.legend(view));
+        out.push_str(&dice_line(view));
         out.push_str(&self.render_extras(view));
         match (&view.outcome, &view.pending) {
             (Some(o), _) => out.push_str(&format!("game over: {o}\n")),

@@ -75,6 +75,13 @@ impl Engine {
                     }),
                 // After the rules' hooks (`counter_ends`).
                 EndWhen::Counter { .. } => false,
+                EndWhen::BorneOff { n, scores } => {
+                    if let Some(o) = self.borne_off_outcome(s, end, *n, *scores, mover) {
+                        s.outcome = Some(o);
+                        return;
+                    }
+                    false
+                }
             };
             if hit {
                 s.outcome = Some(self.declared_outcome(s, end, mover));

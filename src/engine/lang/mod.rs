@@ -19,6 +19,7 @@ mod hands;
 mod jumps;
 mod masks;
 mod place;
+mod race;
 
 pub use draw::PlaceDraw;
 
@@ -85,6 +86,8 @@ pub(crate) struct Lang {
     masks: Option<masks::Masks>,
     /// Neighbour tables for the lines groups are joined along.
     adjs: Vec<masks::Adj>,
+    /// The kind that races by the dice, with its race form's index.
+    pub(crate) race: Option<(KindId, usize)>,
 }
 
 impl Lang {
@@ -119,6 +122,7 @@ impl Lang {
                         l.compulsory |= j.compulsory;
                         l.longest |= j.longest;
                     }
+                    Form::Race(_) => l.race = Some((k as KindId, i)),
                 }
             }
         }
@@ -165,7 +169,11 @@ impl Lang {
             .iter()
             .any(|e| matches!(e.when, EndWhen::Counter { .. }));
         l.nobody_moves = v.ends.iter().position(|e| e.when == EndWhen::NobodyMoves);
-        l.lists = !l.placers.is_empty() || l.jumps || v.pass.is_some() || l.nobody_moves.is_some();
+        l.lists = !l.placers.is_empty()
+            || l.jumps
+            || v.pass.is_some()
+            || l.nobody_moves.is_some()
+            || l.race.is_some();
         // The masked listing of a small board is cheaper than judging cells
         // one by one; groups are where a judgement alone pays.
         let masked = l.masks.is_some() && v.board.blocking == 0 && l.adjs.is_empty();
@@ -189,6 +197,7 @@ impl Lang {
             && v.pass.is_none()
             && l.nobody_moves.is_none();
         l.on = !l.placers.is_empty()
+            || l.race.is_some()
             || l.jumpers.iter().any(|j| !j.is_empty())
             || v.pass.is_some()
             || !v.ends.is_empty();
@@ -264,6 +273,9 @@ impl Engine {
         for &(kind, form) in &self.lang.placers {
             self.placements(s, p, kind, form, out)?;
         }
+        if self.lang.race.is_some() {
+            self.race_moves(s, p, out);
+        }
         if self.lang.compulsory {
             if self.lang.loose_jumps {
                 self.jump_moves(s, p, frozen, Some(false), out);
@@ -303,6 +315,7 @@ impl Engine {
                 }
                 Some(t)
             }
+            Action::Move { from, to } if self.lang.race.is_some() => self.race_text(s, from, to),
             _ => None,
         }
     }
@@ -322,6 +335,9 @@ impl Engine {
     /// `None` when the text is neither (other readings may apply).
     pub(super) fn parse_lang(&self, s: &GameState, t: &str) -> Option<Result<Action, ActionError>> {
         let b = &self.variant.board;
+        if let Some(r) = self.parse_race(s, t) {
+            return Some(r);
+        }
         if let Some((letter, cell)) = t.split_once('@') {
             let kind = self.lang.placers.iter().find(|(k, _)| {
                 self.placer_name(*k) == letter || self.variant.kinds[*k as usize].name == letter
@@ -384,6 +400,9 @@ impl Engine {
     pub(super) fn explain_lang(&self, s: &GameState, a: &Action) -> Option<String> {
         let b = &self.variant.board;
         match *a {
+            Action::Move { from, to } if self.lang.race.is_some() => {
+                Some(self.explain_race(s, from, to))
+            }
             Action::Place { kind, at } => {
                 let name = &self.variant.kinds[kind as usize].name;
                 Some(if s.piece_at(at).is_some() {

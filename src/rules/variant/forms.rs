@@ -124,11 +124,45 @@ pub struct JumpForm {
     pub longest: bool,
 }
 
+/// A race along a track by the dice (`race: [a2:l2, l1:a1]`): a move
+/// takes one piece of the mover as far along the mover's track as one of
+/// the dice says. A lone enemy piece where it lands is hit: it goes to its
+/// owner's `bar` cell, from which that player must enter pieces (a die of
+/// `n` onto the track's `n`-th cell) before any other move. Two or more
+/// enemy pieces block a cell. Once all of a player's pieces stand on the
+/// last `home` cells of the track, they may move off it onto the `off`
+/// cell: by the exact number, or by a larger one from the piece furthest
+/// back. A turn uses as many of the dice as it can, else the larger.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceForm {
+    /// Per player, the track's cells in the order a piece travels (the
+    /// first player's as declared; the others' mirrored in rank).
+    pub track: Vec<Vec<crate::base::geometry::Cell>>,
+    /// Per player, the cell where its hit pieces wait to enter.
+    pub bar: Vec<crate::base::geometry::Cell>,
+    /// Per player, the cell its pieces are borne off to.
+    pub off: Vec<crate::base::geometry::Cell>,
+    /// How many last cells of the track are home (bearing off starts when
+    /// all the player's pieces are there).
+    pub home: u8,
+}
+
+/// The variant's `dice:`: `count` dice of `faces` faces are rolled, from
+/// the game's seeded generator, when each turn begins; when they all show
+/// one value, each is played `doubles` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiceDecl {
+    pub count: u8,
+    pub faces: u8,
+    pub doubles: u8,
+}
+
 /// A kind's move of the language, beside its steps, slides and paths.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Form {
     Place(PlaceForm),
     Jump(JumpForm),
+    Race(RaceForm),
 }
 
 /// Capture by custody (`custody:` of a kind): after a piece of the kind
@@ -230,6 +264,11 @@ pub enum EndWhen {
     /// A counter reaches a value: a player's own counter of the name (that
     /// player is the holder), or the global one (the mover is).
     Counter { name: String, at_least: i64 },
+    /// The mover has borne off this many pieces (a race's `off` cell);
+    /// with `scores`, the reason gives the points won: 2 when the loser
+    /// has borne off none, 3 when a piece of theirs is also still on
+    /// their bar or in the winner's home, else 1.
+    BorneOff { n: u16, scores: bool },
 }
 
 /// One declared end: when it comes, who wins, and the reason given.

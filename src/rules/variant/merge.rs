@@ -98,6 +98,7 @@ impl Origins {
             ("sight", raw.sight.is_some()),
             ("hands", raw.hands.is_some()),
             ("blast", raw.blast.is_some()),
+            ("dice", raw.dice.is_some()),
         ] {
             if there {
                 set(key.into());
@@ -137,6 +138,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.ranks = child.board.ranks.or(base.board.ranks);
     base.board.terrain.extend(child.board.terrain);
     base.board.blocking = child.board.blocking.or(base.board.blocking);
+    base.board.stacks = child.board.stacks.or(base.board.stacks);
     base.board.zones.extend(child.board.zones);
     base.board.directions.extend(child.board.directions);
     base.board.points = child.board.points.or(base.board.points);
@@ -190,6 +192,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.sight = child.sight.or(base.sight);
     base.hands = child.hands.or(base.hands);
     base.blast = child.blast.or(base.blast);
+    base.dice = child.dice.or(base.dice);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);
     base.phases = child.phases.or(base.phases);

@@ -133,6 +133,11 @@ pub struct Variant {
     pub pass: Option<forms::PassWhen>,
     /// Pieces in hand and where captured pieces go (`hands:`).
     pub hands: Option<forms::Hands>,
+    /// Dice rolled at the start of every turn (`dice:`).
+    pub dice: Option<forms::DiceDecl>,
+    /// At most this many pieces of one owner and kind on a cell
+    /// (`board.stacks`; 1: pieces do not stack).
+    pub stacks: u8,
     /// Declared ends of the game (`ends:`), checked after every action.
     pub ends: Vec<forms::End>,
     /// Declared actions (`actions:`), listed by the host.

@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 pub(super) use super::raw_flow::*;
+pub(super) use super::raw_forms::RawFreeze;
 use super::raw_rules::RawRules;
 use super::{NotationStyle, Value};
 
@@ -144,6 +145,11 @@ pub(super) struct RawVariant {
     #[serde(default)]
     #[schemars(with = "Option<Vec<RawEnd>>")]
     pub(super) ends: Option<Vec<Spanned<RawEnd>>>,
+    /// Dice rolled from the game's seeded generator at the start of every
+    /// turn (public chance), used by `race` moves.
+    #[serde(default)]
+    #[schemars(with = "Option<super::raw_forms::RawDice>")]
+    pub(super) dice: Option<Spanned<super::raw_forms::RawDice>>,
     /// Hands: each player's pieces waiting to be placed (`place: hand`);
     /// captured pieces change side and go to their captor's hand.
     #[serde(default)]
@@ -309,6 +315,11 @@ pub(super) struct RawBoard {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub(super) shape: Option<Spanned<String>>,
+    /// At most this many pieces of one owner and kind may stand on one
+    /// cell (a stack, its count shown with the board); default 1.
+    #[serde(default)]
+    #[schemars(with = "Option<u8>")]
+    pub(super) stacks: Option<Spanned<u8>>,
     /// With `shape: hex`, a hexagon of this many cells a side (`files` and
     /// `ranks` are `2 * size - 1`); without it, the whole rhombus.
     #[serde(default)]
@@ -564,33 +575,21 @@ pub(super) struct RawMove {
     /// legal.
     #[serde(default)]
     pub(super) longest: Option<bool>,
-}
-
-/// A kind's freeze: which enemy pieces next to it cannot move.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawFreeze {
-    /// Where "next to" is: a direction set (default `all`).
+    /// A race by the dice along a track: the first player's cells in the
+    /// order a piece travels, each a cell or a run along a rank or file
+    /// (`[a2:l2, l1:a1]`); the other player's track is it mirrored in rank.
     #[serde(default)]
-    pub(super) near: Option<String>,
-    /// Only enemies of these kinds (default: every kind).
+    pub(super) race: Option<Vec<String>>,
+    /// With `race`: the first player's cell where hit pieces wait to enter.
     #[serde(default)]
-    pub(super) kinds: Option<Vec<String>>,
-    /// It freezes nothing of a player while another piece of theirs, of
-    /// one of these kinds, stands next to it.
+    pub(super) bar: Option<String>,
+    /// With `race`: the first player's cell pieces are borne off to.
     #[serde(default)]
-    #[schemars(with = "Option<RawUnlessBeside>")]
-    pub(super) unless_beside: Option<Spanned<RawUnlessBeside>>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawUnlessBeside {
-    /// The kinds whose presence beside the frozen piece lifts the freeze.
-    pub(super) kinds: Vec<String>,
-    /// A boolean or a boolean option (true if absent).
+    pub(super) off: Option<String>,
+    /// With `race`: how many last cells of the track are home (where all of
+    /// a player's pieces must be before bearing off).
     #[serde(default)]
-    pub(super) enabled: Option<Param<bool>>,
+    pub(super) home: Option<u8>,
 }
 
 /// A kind that changes when it ends a move in a zone.

@@ -116,6 +116,14 @@ pub(super) struct RawEnd {
     /// A player other than the mover has at most this many pieces left.
     #[serde(default)]
     pub(super) left: Option<u16>,
+    /// The mover has borne off this many pieces (a `race`'s `off` cell).
+    #[serde(default)]
+    pub(super) borne_off: Option<u16>,
+    /// With `borne_off`, the reason gives the points won: 2 when the loser
+    /// bore off none, 3 when one of theirs is also on their bar or in the
+    /// winner's home, else 1.
+    #[serde(default)]
+    pub(super) scores: Option<bool>,
     /// A counter that ends the game when it reaches `at_least`.
     #[serde(default)]
     pub(super) counter: Option<String>,
@@ -165,4 +173,45 @@ pub(super) struct RawDirections {
     /// the second player) or the board's (false).
     #[serde(default)]
     pub(super) relative: Option<bool>,
+}
+
+/// The variant's `dice:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDice {
+    /// How many dice are rolled at the start of each turn (1 to 4).
+    pub(super) count: u8,
+    /// How many faces each die has, numbered from 1 (2 to 64).
+    pub(super) faces: u8,
+    /// When every die shows one value, each is played this many times
+    /// (default 1; backgammon's doubles: 2).
+    #[serde(default)]
+    pub(super) doubles: Option<u8>,
+}
+
+/// A kind's freeze: which enemy pieces next to it cannot move.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFreeze {
+    /// Where "next to" is: a direction set (default `all`).
+    #[serde(default)]
+    pub(super) near: Option<String>,
+    /// Only enemies of these kinds (default: every kind).
+    #[serde(default)]
+    pub(super) kinds: Option<Vec<String>>,
+    /// It freezes nothing of a player while another piece of theirs, of
+    /// one of these kinds, stands next to it.
+    #[serde(default)]
+    #[schemars(with = "Option<RawUnlessBeside>")]
+    pub(super) unless_beside: Option<serde_saphyr::Spanned<RawUnlessBeside>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawUnlessBeside {
+    /// The kinds whose presence beside the frozen piece lifts the freeze.
+    pub(super) kinds: Vec<String>,
+    /// A boolean or a boolean option (true if absent).
+    #[serde(default)]
+    pub(super) enabled: Option<Param<bool>>,
 }

@@ -64,6 +64,15 @@ fn end(cx: &Ctx, e: &End) -> String {
         EndWhen::Counter { name, at_least } => {
             format!("When a player's counter `{name}` (or the game's) reaches {at_least}")
         }
+        EndWhen::BorneOff { n, scores } => format!(
+            "When the mover has borne off {} pieces{}",
+            number((*n).into()),
+            if *scores {
+                " (the result gives the points won: 1; 2 when the loser has borne off none; 3 when the loser has also a piece on the bar or in the winner's home)"
+            } else {
+                ""
+            }
+        ),
         EndWhen::Reaches { zone, kinds: ks } => format!(
             "When a {} just placed or moved stands on {}",
             ks.as_ref()

@@ -152,7 +152,34 @@ pub(super) fn form(v: &Variant, name: &str, f: &Form) -> String {
     match f {
         Form::Place(p) => place(v, name, p),
         Form::Jump(j) => jump(v, name, j),
+        Form::Race(r) => race(v, name, r),
     }
+}
+
+fn race(v: &Variant, name: &str, r: &crate::rules::variant::forms::RaceForm) -> String {
+    let b = &v.board;
+    let cells = |cs: &[crate::base::geometry::Cell]| -> String {
+        let names: Vec<String> = cs.iter().map(|&c| b.cell_name(c)).collect();
+        names.join(" ")
+    };
+    let mut out = format!(
+        "A {name} races by the dice along its owner's track, one die a move: {} ({}'s track, from its start; {}'s is {}).",
+        cells(&r.track[0]),
+        v.players[0],
+        v.players.get(1).map_or("", |p| p.as_str()),
+        cells(r.track.get(1).map_or(&[][..], |t| t))
+    );
+    out += &format!(
+        " It may land on an empty cell, on its owner's pieces, or on a lone enemy piece, which is hit: it goes to its owner's bar ({}), and a player with a piece on the bar must enter it first (a die of n onto the n-th cell of the track). Two or more enemy pieces block a cell.",
+        cells(&r.bar)
+    );
+    out += &format!(
+        " Once all of a player's {name}s stand on the last {} cells of the track, they may be borne off ({}): by the exact number, or by a larger one from the piece furthest back.",
+        number(r.home.into()),
+        cells(&r.off)
+    );
+    out += " A turn uses as many of the dice as it can, else the larger one; a player who can use none passes. Moves are written by points counted from the end of the mover's track (`13/7`, `bar/22`, `6/off`, `*` when it hits).";
+    out
 }
 
 fn place(v: &Variant, name: &str, p: &PlaceForm) -> String {

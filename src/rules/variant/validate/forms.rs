@@ -12,8 +12,7 @@ use crate::base::geometry::Cell;
 use super::pieces::Scope;
 use super::Ctx;
 use crate::rules::variant::forms::{
-    Custody, Enclose, End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PassWhen, PlaceForm,
-    Winner,
+    Custody, Enclose, End, EndWhen, Flank, Form, Groups, Holds, JumpForm, Ko, PlaceForm, Winner,
 };
 use crate::rules::variant::raw::{RawCustody, RawMove, RawVariant};
 use crate::rules::variant::Value;
@@ -57,6 +56,7 @@ const FORMS: &[(&str, &[&str])] = &[
             "from_zone",
         ],
     ),
+    ("race", &["bar", "off", "home"]),
 ];
 
 /// The keys a move gives, by name.
@@ -93,6 +93,10 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.repeat.is_some(), "repeat");
     put(m.compulsory.is_some(), "compulsory");
     put(m.longest.is_some(), "longest");
+    put(m.race.is_some(), "race");
+    put(m.bar.is_some(), "bar");
+    put(m.off.is_some(), "off");
+    put(m.home.is_some(), "home");
     k
 }
 
@@ -143,7 +147,7 @@ pub(super) fn keys_fit(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> b
 
 /// Whether the move is one of the language's forms checked here.
 pub(super) fn is_form(m: &RawMove) -> bool {
-    m.place.is_some() || (m.jump.is_some() && m.slide.is_none())
+    m.place.is_some() || m.race.is_some() || (m.jump.is_some() && m.slide.is_none())
 }
 
 /// A direction set's deltas and whether they are relative, or `None`
@@ -228,6 +232,9 @@ fn holds(
 pub(super) fn form(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> Option<Form> {
     if let Some(from) = &m.place {
         return place(s, m, from, loc, cx).map(Form::Place);
+    }
+    if let Some(track) = &m.race {
+        return super::race::race(s, m, track, loc, cx).map(Form::Race);
     }
     let dirs = m.jump.as_deref()?;
     let (deltas, relative) = directions(s, dirs, "jump", loc, cx)?;
@@ -533,23 +540,6 @@ pub(super) fn terrain_bits(s: &Scope, b: &Spanned<Vec<String>>, what: &str, cx: 
     bits
 }
 
-/// The game's `pass:`.
-pub(super) fn pass(raw: &RawVariant, cx: &mut Ctx) -> Option<PassWhen> {
-    let p = raw.pass.as_ref()?;
-    cx.from("pass");
-    match p.value.as_str() {
-        "stuck" => Some(PassWhen::Stuck),
-        "always" => Some(PassWhen::Always),
-        other => {
-            cx.err_at(
-                p.referenced,
-                format!("`pass: {other}`: expected `stuck` (only when nothing else is legal) or `always`"),
-            );
-            None
-        }
-    }
-}
-
 /// The game's `ends:`.
 pub(super) fn ends(
     raw: &RawVariant,
@@ -599,6 +589,7 @@ fn end_when(
         e.captures.is_some(),
         e.left.is_some(),
         e.counter.is_some(),
+        e.borne_off.is_some(),
     ]
     .iter()
     .filter(|x| **x)
@@ -606,13 +597,20 @@ fn end_when(
     if conditions != 1 {
         cx.err_at(
             loc,
-            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`, `counter: NAME`",
+            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`, `counter: NAME`, `borne_off: N`",
         );
         return None;
     }
     if e.kinds.is_some() && e.reaches.is_none() && e.left.is_none() {
         cx.err_at(loc, "`kinds` goes with `reaches` or `left`");
         return None;
+    }
+    if e.scores.is_some() && e.borne_off.is_none() {
+        cx.err_at(loc, "`scores` goes with `borne_off`");
+        return None;
+    }
+    if let Some(n) = e.borne_off {
+        return super::race::borne_off_end(n, e.scores, loc, kinds, cx);
     }
     if e.captures.is_some() || e.left.is_some() || e.counter.is_some() || e.at_least.is_some() {
         return count_end(e, loc, kinds, cx);

@@ -21,6 +21,7 @@ mod notation;
 mod options;
 mod pieces;
 mod players;
+mod race;
 mod rules;
 mod setup;
 mod sight;
@@ -74,10 +75,13 @@ pub(super) fn validate(
     let phases = flow::phases(&raw, &declared, &mut cx);
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
-    let pass = forms::pass(&raw, &mut cx);
+    let pass = race::pass(&raw, &mut cx);
     let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);
+    let dice = race::dice(&raw, &mut cx);
+    let stacks = race::stacks(&raw, &mut cx);
+    race::race_needs(&raw, &kinds, dice.is_some(), stacks, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -131,6 +135,8 @@ pub(super) fn validate(
         actions: declared,
         pass,
         hands,
+        dice,
+        stacks,
         ends,
         queries,
         tokens,
