@@ -79,9 +79,7 @@ pub(super) fn validate(
     let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);
-    let dice = race::dice(&raw, &mut cx);
-    let stacks = race::stacks(&raw, &mut cx);
-    race::race_needs(&raw, &kinds, dice.is_some(), stacks, &mut cx);
+    let (dice, stacks) = race::dice_and_stacks(&raw, &kinds, &mut cx);
     cx.check()?;
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
@@ -151,11 +149,16 @@ pub(super) fn validate(
         show_order,
         sight,
         internal_counters,
-        words: super::Words {
-            events: raw.words.events.into_iter().collect(),
-            questions: raw.words.questions.into_iter().collect(),
-        },
+        words: words(raw.words),
     })
+}
+
+/// The variant's own words for events and questions.
+fn words(raw: super::raw::RawWords) -> super::Words {
+    super::Words {
+        events: raw.events.into_iter().collect(),
+        questions: raw.questions.into_iter().collect(),
+    }
 }
 
 /// Kind indices in the declared show order (kinds it does not name last,

@@ -16,7 +16,7 @@ use crate::rules::variant::Kind;
 
 /// The variant's `dice:`, checked: 1 to 4 dice of 2 to 64 faces, a double
 /// played 1 to 4 times, at most [`MAX_DICE`] values in one turn.
-pub(super) fn dice(raw: &RawVariant, cx: &mut Ctx) -> Option<DiceDecl> {
+fn dice(raw: &RawVariant, cx: &mut Ctx) -> Option<DiceDecl> {
     let d = raw.dice.as_ref()?;
     cx.from("dice");
     let loc = d.referenced;
@@ -64,7 +64,7 @@ pub(super) fn dice(raw: &RawVariant, cx: &mut Ctx) -> Option<DiceDecl> {
 }
 
 /// `board.stacks`: at least 1 (the default, no stacking).
-pub(super) fn stacks(raw: &RawVariant, cx: &mut Ctx) -> u8 {
+fn stacks(raw: &RawVariant, cx: &mut Ctx) -> u8 {
     let Some(n) = &raw.board.stacks else {
         return 1;
     };
@@ -81,7 +81,19 @@ pub(super) fn stacks(raw: &RawVariant, cx: &mut Ctx) -> u8 {
 
 /// A race needs dice to roll and stacks to stand in; dice with no race
 /// would never be used.
-pub(super) fn race_needs(raw: &RawVariant, kinds: &[Kind], dice: bool, stacks: u8, cx: &mut Ctx) {
+/// `dice:` and `board.stacks`, and what a race form needs of them.
+pub(super) fn dice_and_stacks(
+    raw: &RawVariant,
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> (Option<DiceDecl>, u8) {
+    let dice = dice(raw, cx);
+    let stacks = stacks(raw, cx);
+    race_needs(raw, kinds, dice.is_some(), stacks, cx);
+    (dice, stacks)
+}
+
+fn race_needs(raw: &RawVariant, kinds: &[Kind], dice: bool, stacks: u8, cx: &mut Ctx) {
     let racers: Vec<usize> = (0..kinds.len())
         .filter(|&k| kinds[k].forms.iter().any(|f| matches!(f, Form::Race(_))))
         .collect();
