@@ -45,6 +45,22 @@ impl GameState {
         self.stacks = counts;
     }
 
+    /// Makes `id`, one of the pieces of the stack on `cell`, the one the
+    /// board shows (a position read from a file names it first).
+    pub fn show_on_stack(&mut self, cell: Cell, id: PieceId) -> Result<(), String> {
+        let on_cell = self
+            .pieces
+            .get(id as usize)
+            .is_some_and(|p| p.loc == super::Loc::Cell(cell));
+        match self.board.get(cell as usize) {
+            Some(Some(_)) if on_cell => {
+                self.board[cell as usize] = Some(id);
+                Ok(())
+            }
+            _ => Err(format!("piece {id} is not on cell {cell}")),
+        }
+    }
+
     /// How many pieces stand on a cell (0 or 1 where nothing stacks).
     #[inline]
     pub fn count_at(&self, cell: Cell) -> u8 {

@@ -658,7 +658,7 @@ fn stack_count(
 
 /// The dice field of a position (`6,5`; `-` for none), checked against
 /// the variant's dice: each value a face, and as many as one roll gives.
-fn read_dice(
+pub(crate) fn read_dice(
     text: &str,
     d: &crate::rules::variant::forms::DiceDecl,
 ) -> Result<crate::base::dice::Dice, String> {

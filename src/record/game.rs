@@ -19,6 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::base::geometry::Cell;
 use crate::base::limits::{read_user_file, MAX_CONTAINERS};
 use crate::base::state::{
     Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle, TurnSteps,
@@ -152,6 +153,9 @@ pub struct Position {
     /// Container items, reaction windows, the phase.
     #[serde(default, skip_serializing_if = "FlowPos::is_empty")]
     pub flow: FlowPos,
+    /// The dice left to use this turn (`6,5`), in a variant with dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -273,8 +277,16 @@ impl<'e> Positions<'e> {
         let pieces = s
             .board()
             .iter()
-            .flatten()
-            .map(|&id| self.piece_pos(s, id))
+            .enumerate()
+            .filter_map(|(c, top)| top.map(|t| (c, t)))
+            .flat_map(|(c, top)| {
+                // A stack's shown piece first, then the rest of it by id.
+                let rest = s.pieces.iter().enumerate().filter(move |(id, p)| {
+                    s.stacks_pieces() && p.loc == Loc::Cell(c as Cell) && *id != top as usize
+                });
+                std::iter::once(top).chain(rest.map(|(id, _)| id as PieceId))
+            })
+            .map(|id| self.piece_pos(s, id))
             .collect();
         let containers = s
             .containers
@@ -366,6 +378,14 @@ impl<'e> Positions<'e> {
             hold_turn: s.holds_turn(),
             steps: s.steps.clone(),
             flow: self.flow_pos(s),
+            dice: self.engine.variant.dice.as_ref().map(|_| {
+                let v: Vec<String> = s.dice.values().iter().map(|d| d.to_string()).collect();
+                if v.is_empty() {
+                    "-".to_string()
+                } else {
+                    v.join(",")
+                }
+            }),
         }
     }
 
@@ -382,6 +402,10 @@ impl<'e> Positions<'e> {
             s.to_move = self.engine.player_id(t)?;
         }
         self.read_pieces(pos, &mut s)?;
+        if let (Some(text), Some(d)) = (&pos.dice, &self.engine.variant.dice) {
+            s.dice =
+                crate::engine::notation::read_dice(text, d).map_err(|e| format!("dice: {e}"))?;
+        }
         self.read_bookkeeping(pos, &mut s)?;
         self.read_flow(&pos.flow, &mut s)?;
         s.check_consistency()?;
@@ -513,7 +537,7 @@ impl<'e> Positions<'e> {
             if s.terrain[cell as usize] & b.blocking != 0 {
                 return Err(format!("{what}: {at} cannot hold a piece"));
             }
-            if taken[cell as usize] {
+            if taken[cell as usize] && !s.stacks_pieces() {
                 return Err(format!("{what}: {at} already holds a piece"));
             }
             let piece = self.read_piece(pp, Loc::Cell(cell), &what, s)?;
@@ -542,12 +566,19 @@ impl<'e> Positions<'e> {
                 slots[id as usize] = Some(piece);
             }
         }
+        let tops = first_listed_per_cell(&pos.pieces, b);
         s.set_pieces(
             slots
                 .into_iter()
                 .map(|p| p.expect("every id filled"))
                 .collect(),
-        )
+        )?;
+        if s.stacks_pieces() && ids_given {
+            for (cell, id) in tops {
+                s.show_on_stack(cell, id)?;
+            }
+        }
+        Ok(())
     }
 
     /// That a position's pending choices and outcome can go on or be shown:
@@ -616,4 +647,19 @@ impl<'e> Positions<'e> {
         s.outcome = pos.outcome.clone();
         Ok(())
     }
+}
+
+/// The first piece a position lists on each cell (with its id): the piece a
+/// stack shows.
+fn first_listed_per_cell(
+    pieces: &[PiecePos],
+    b: &crate::base::geometry::Board,
+) -> Vec<(Cell, PieceId)> {
+    let mut seen = std::collections::BTreeMap::new();
+    for pp in pieces {
+        if let (Some(cell), Some(id)) = (pp.at.as_deref().and_then(|a| b.parse_cell(a)), pp.id) {
+            seen.entry(cell).or_insert(id as PieceId);
+        }
+    }
+    seen.into_iter().collect()
 }
