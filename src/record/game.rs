@@ -274,20 +274,7 @@ impl<'e> Positions<'e> {
     /// The position of a state, as saved to a file.
     pub fn to_position(&self, s: &GameState) -> Position {
         let b = &self.engine.variant.board;
-        let pieces = s
-            .board()
-            .iter()
-            .enumerate()
-            .filter_map(|(c, top)| top.map(|t| (c, t)))
-            .flat_map(|(c, top)| {
-                // A stack's shown piece first, then the rest of it by id.
-                let rest = s.pieces.iter().enumerate().filter(move |(id, p)| {
-                    s.stacks_pieces() && p.loc == Loc::Cell(c as Cell) && *id != top as usize
-                });
-                std::iter::once(top).chain(rest.map(|(id, _)| id as PieceId))
-            })
-            .map(|id| self.piece_pos(s, id))
-            .collect();
+        let pieces = self.board_pieces(s);
         let containers = s
             .containers
             .iter()
@@ -378,15 +365,25 @@ impl<'e> Positions<'e> {
             hold_turn: s.holds_turn(),
             steps: s.steps.clone(),
             flow: self.flow_pos(s),
-            dice: self.engine.variant.dice.as_ref().map(|_| {
-                let v: Vec<String> = s.dice.values().iter().map(|d| d.to_string()).collect();
-                if v.is_empty() {
-                    "-".to_string()
-                } else {
-                    v.join(",")
-                }
-            }),
+            dice: self.engine.variant.dice.as_ref().map(|_| dice_text(s)),
         }
+    }
+
+    /// The pieces on the board in cell order: a stack's shown piece first,
+    /// then the rest of it by id.
+    fn board_pieces(&self, s: &GameState) -> Vec<PiecePos> {
+        s.board()
+            .iter()
+            .enumerate()
+            .filter_map(|(c, top)| top.map(|t| (c, t)))
+            .flat_map(|(c, top)| {
+                let rest = s.pieces.iter().enumerate().filter(move |(id, p)| {
+                    s.stacks_pieces() && p.loc == Loc::Cell(c as Cell) && *id != top as usize
+                });
+                std::iter::once(top).chain(rest.map(|(id, _)| id as PieceId))
+            })
+            .map(|id| self.piece_pos(s, id))
+            .collect()
     }
 
     /// Builds a state from a position (checked against this variant).
@@ -662,4 +659,14 @@ fn first_listed_per_cell(
         }
     }
     seen.into_iter().collect()
+}
+
+/// The dice left to use as a position writes them (`6,5`; `-`: none).
+fn dice_text(s: &GameState) -> String {
+    let v: Vec<String> = s.dice.values().iter().map(|d| d.to_string()).collect();
+    if v.is_empty() {
+        "-".to_string()
+    } else {
+        v.join(",")
+    }
 }
