@@ -184,7 +184,7 @@ pub(super) struct RawDice {
     /// How many faces each die has, numbered from 1 (2 to 64).
     pub(super) faces: u8,
     /// When every die shows one value, each is played this many times
-    /// (default 1; backgammon's doubles: 2).
+    /// (default 1; 2 plays a double twice).
     #[serde(default)]
     pub(super) doubles: Option<u8>,
 }
