@@ -89,8 +89,18 @@ impl Dice {
         if self.is_empty() {
             return "-".into();
         }
-        let v: Vec<String> = self.values().iter().map(|x| x.to_string()).collect();
-        v.join(",")
+        let mut t = String::with_capacity(2 * self.len());
+        for (i, &x) in self.values().iter().enumerate() {
+            if i > 0 {
+                t.push(',');
+            }
+            if x >= 10 {
+                t.push_str(&x.to_string());
+            } else {
+                t.push(char::from(b'0' + x));
+            }
+        }
+        t
     }
 }
 

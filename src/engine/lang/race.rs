@@ -8,6 +8,8 @@
 //! The must-use rule searches whole-turn sequences on [`Race`], a copy of
 //! the counts along the mover's track (no state is cloned).
 
+use std::ops::ControlFlow;
+
 use crate::base::dice::Dice;
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
@@ -27,13 +29,19 @@ struct Step {
 /// The bar as a [`Step`]'s origin.
 const BAR: u16 = u16::MAX;
 
-/// The mover's view of a race: counts along the mover's track.
+/// The most cells of a track (the loader refuses longer ones).
+const MAX_TRACK: usize = 250;
+
+/// The mover's view of a race: counts along the mover's track, in
+/// fixed-size arrays (no allocation per search).
 #[derive(Clone, Debug)]
 struct Race {
+    /// The cells of the track.
+    len: usize,
     /// The mover's pieces on each track cell.
-    own: Vec<u8>,
+    own: [u8; MAX_TRACK],
     /// The enemy pieces on each track cell.
-    foe: Vec<u8>,
+    foe: [u8; MAX_TRACK],
     /// The mover's pieces waiting on the bar.
     bar: u8,
     /// How many pieces one cell holds at most.
@@ -45,7 +53,7 @@ struct Race {
 
 impl Race {
     fn len(&self) -> usize {
-        self.own.len()
+        self.len
     }
 
     /// Whether a piece may land on track index `j`.
@@ -55,24 +63,58 @@ impl Race {
 
     /// The moves of one die of each value left, each (from, to) once with
     /// the smallest die that makes it.
+    #[cfg(test)]
     fn steps(&self, out: &mut Vec<Step>) {
         out.clear();
+        self.push_steps(out);
+    }
+
+    /// [`Race::steps`] pushed after what `out` holds.
+    fn push_steps(&self, out: &mut Vec<Step>) {
+        let base = out.len();
         let n = self.len();
+        let _ = self.each_step(|step| {
+            if (step.to as usize) < n {
+                out.push(step);
+            } else {
+                // Dice come largest first: a smaller one replaces.
+                match out[base..]
+                    .iter_mut()
+                    .find(|s| (s.from, s.to) == (step.from, step.to))
+                {
+                    Some(s) => s.die = step.die,
+                    None => out.push(step),
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Whether some die left makes some step (stops at the first).
+    fn has_step(&self) -> bool {
+        self.each_step(|_| ControlFlow::Break(())).is_break()
+    }
+
+    /// Calls `f` with each step of one die of each value left (dice
+    /// largest first; a bearing off may come once per die that makes
+    /// it), until `f` breaks.
+    fn each_step(&self, mut f: impl FnMut(Step) -> ControlFlow<()>) -> ControlFlow<()> {
+        let n = self.len();
+        let first = self.own[..n].iter().position(|&c| c > 0);
+        let all_home = first.is_none_or(|i| i >= self.home);
         for d in self.dice.distinct() {
             let du = d as usize;
             if self.bar > 0 {
                 if du <= n && self.lands(du - 1) {
-                    out.push(Step {
+                    f(Step {
                         from: BAR,
                         to: du as u16 - 1,
                         die: d,
-                    });
+                    })?;
                 }
                 continue;
             }
-            let first = self.own.iter().position(|&c| c > 0);
-            let all_home = first.is_none_or(|i| i >= self.home);
-            for i in 0..n {
+            for i in first.unwrap_or(n)..n {
                 if self.own[i] == 0 {
                     continue;
                 }
@@ -84,20 +126,14 @@ impl Race {
                 };
                 if j < n {
                     if self.lands(j) {
-                        out.push(step);
+                        f(step)?;
                     }
                 } else if all_home && (j == n || first == Some(i)) {
-                    // Dice come largest first: a smaller one replaces.
-                    match out
-                        .iter_mut()
-                        .find(|s| (s.from, s.to) == (step.from, step.to))
-                    {
-                        Some(s) => s.die = d,
-                        None => out.push(step),
-                    }
+                    f(step)?;
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// Plays a step; returns whether it hit.
@@ -137,24 +173,31 @@ impl Race {
     }
 
     /// The most dice a sequence from here uses (stops once all are).
-    fn most(&mut self, budget: &mut u32) -> usize {
+    /// `stack` holds every level's steps, one after another (one buffer
+    /// for the whole search).
+    fn most(&mut self, budget: &mut u32, stack: &mut Vec<Step>) -> usize {
         let left = self.dice.len();
         if left == 0 || *budget == 0 {
             return 0;
         }
         *budget -= 1;
-        let mut steps = Vec::new();
-        self.steps(&mut steps);
+        if left == 1 {
+            return usize::from(self.has_step());
+        }
+        let base = stack.len();
+        self.push_steps(stack);
         let mut best = 0;
-        for st in steps {
+        for i in base..stack.len() {
+            let st = stack[i];
             let dice = self.dice;
             let hit = self.play(st);
-            best = best.max(1 + self.most(budget));
+            best = best.max(1 + self.most(budget, stack));
             self.undo(st, dice, hit);
             if best == left {
                 break;
             }
         }
+        stack.truncate(base);
         best
     }
 
@@ -162,35 +205,36 @@ impl Race {
     /// many dice as possible; when only one die can be used, the larger
     /// when it can be.
     fn legal_steps(&mut self) -> Vec<Step> {
-        let mut steps = Vec::new();
-        self.steps(&mut steps);
+        let mut steps = Vec::with_capacity(32);
+        self.push_steps(&mut steps);
         if self.dice.len() <= 1 || steps.is_empty() {
             return steps;
         }
         // Bounded work: at most this many positions are searched.
         let mut budget = 200_000;
-        let scored: Vec<(Step, usize)> = steps
-            .iter()
+        let mut stack = Vec::with_capacity(64);
+        let scores: Vec<usize> = (steps.iter())
             .map(|&st| {
                 let dice = self.dice;
                 let hit = self.play(st);
-                let n = 1 + self.most(&mut budget);
+                let n = 1 + self.most(&mut budget, &mut stack);
                 self.undo(st, dice, hit);
-                (st, n)
+                n
             })
             .collect();
-        let best = scored.iter().map(|x| x.1).max().unwrap_or(0);
-        let mut keep: Vec<Step> = (scored.iter())
-            .filter(|x| x.1 == best)
-            .map(|x| x.0)
-            .collect();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let mut i = 0;
+        steps.retain(|_| {
+            i += 1;
+            scores[i - 1] == best
+        });
         if best == 1 {
             let high = self.dice.values()[0];
-            if keep.iter().any(|s| self.can_use(*s, high)) {
-                keep.retain(|s| self.can_use(*s, high));
+            if steps.iter().any(|s| self.can_use(*s, high)) {
+                steps.retain(|s| self.can_use(*s, high));
             }
         }
-        keep
+        steps
     }
 
     /// Whether a step's (from, to) could be made with a die of `d`.
@@ -217,9 +261,9 @@ impl Engine {
     fn race_of(&self, s: &GameState, f: &RaceForm, p: PlayerId) -> Race {
         let track = &f.track[p as usize];
         let owner = |c: Cell| s.piece_at(c).map(|id| s.pieces[id as usize].owner);
-        let mut own = vec![0u8; track.len()];
-        let mut foe = vec![0u8; track.len()];
-        for (i, &c) in track.iter().enumerate() {
+        let mut own = [0u8; MAX_TRACK];
+        let mut foe = [0u8; MAX_TRACK];
+        for (i, &c) in track.iter().take(MAX_TRACK).enumerate() {
             match owner(c) {
                 Some(o) if o == p => own[i] = s.count_at(c),
                 Some(_) => foe[i] = s.count_at(c),
@@ -227,6 +271,7 @@ impl Engine {
             }
         }
         Race {
+            len: track.len().min(MAX_TRACK),
             own,
             foe,
             bar: s.count_at(f.bar[p as usize]),
@@ -271,35 +316,38 @@ impl Engine {
     /// (the smallest among equals).
     fn race_step(
         &self,
-        s: &GameState,
+        r: &mut Race,
         f: &RaceForm,
         p: PlayerId,
         from: Cell,
         to: Cell,
     ) -> Option<Step> {
-        let mut r = self.race_of(s, f, p);
         let mut all = Vec::new();
-        let mut dice: Vec<u8> = r.dice.distinct().collect();
-        dice.reverse();
-        for d in dice {
-            let one = r.dice;
-            let mut only = r.clone();
-            only.dice = Dice::of(&[d]);
-            let mut steps = Vec::new();
-            only.steps(&mut steps);
-            r.dice = one;
+        let mut steps = Vec::with_capacity(32);
+        let dice = r.dice;
+        let mut values: Vec<u8> = dice.distinct().collect();
+        values.reverse();
+        for d in values {
+            r.dice = Dice::of(&[d]);
+            steps.clear();
+            r.push_steps(&mut steps);
             all.extend(
-                (steps.into_iter())
-                    .filter(|st| self.step_cells(f, p, *st) == (from, to))
-                    .map(|st| Step { die: d, ..st }),
+                (steps.iter())
+                    .filter(|st| self.step_cells(f, p, **st) == (from, to))
+                    .map(|&st| Step { die: d, ..st }),
             );
         }
+        r.dice = dice;
+        if all.len() <= 1 {
+            return all.first().copied();
+        }
         let mut budget = 200_000;
+        let mut stack = Vec::with_capacity(64);
         let mut best: Option<(Step, usize)> = None;
         for st in all {
             let dice = r.dice;
             let hit = r.play(st);
-            let n = r.most(&mut budget);
+            let n = r.most(&mut budget, &mut stack);
             r.undo(st, dice, hit);
             if best.is_none_or(|b| n > b.1) {
                 best = Some((st, n));
@@ -322,8 +370,9 @@ impl Engine {
         let f = self
             .race_form()
             .ok_or_else(|| ActionError::Illegal("no race here".into()))?;
+        let mut r = self.race_of(s, f, mover);
         let st = self
-            .race_step(s, f, mover, from, to)
+            .race_step(&mut r, f, mover, from, to)
             .ok_or_else(|| ActionError::Illegal("no die makes this move".into()))?;
         s.dice.take(st.die);
         if let Some(id) = s.piece_at(to) {
@@ -342,9 +391,9 @@ impl Engine {
             s.pieces[id as usize].moved = true;
             s.place(id, to);
         }
-        let mut left = Vec::new();
-        self.race_moves(s, mover, &mut left);
-        if !left.is_empty() {
+        // A legal move is left exactly when some die left makes a step.
+        r.play(st);
+        if r.has_step() {
             s.set_hold_turn(true);
         }
         Ok(())
@@ -503,14 +552,18 @@ mod tests {
     use super::*;
 
     fn race(own: &[u8], foe: &[u8], dice: &[u8]) -> Race {
-        Race {
-            own: own.to_vec(),
-            foe: foe.to_vec(),
+        let mut r = Race {
+            len: own.len(),
+            own: [0; MAX_TRACK],
+            foe: [0; MAX_TRACK],
             bar: 0,
             cap: 15,
             home: own.len() - 2,
             dice: Dice::of(dice),
-        }
+        };
+        r.own[..own.len()].copy_from_slice(own);
+        r.foe[..foe.len()].copy_from_slice(foe);
+        r
     }
 
     #[test]
