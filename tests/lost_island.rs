@@ -967,17 +967,17 @@ fn check_names_the_line_and_column_of_a_bad_query_or_token() {
     let yaml = include_str!("../variants/lost_island.yaml");
     let line_of = |s: &str| 1 + yaml.lines().position(|l| l.contains(s)).unwrap();
     let e = load_edited(
-        "first_zone outer middle centre",
-        "first_zone outer middel centre",
+        "first_zone: [outer, middle, centre]",
+        "first_zone: [outer, middel, centre]",
     );
-    let at = format!("lost_island.yaml:{}:", line_of("first_zone outer"));
+    let at = format!("lost_island.yaml:{}:", line_of("first_zone: [outer"));
     assert!(
         e.contains(&at) && e.contains("unknown zone `middel`"),
         "{e}"
     );
     let e = load_edited(
-        "where: [mark tile, not mark stone",
-        "where: [tiled, not mark stone",
+        "where: [{ mark: tile }, { not: { mark: stone } }",
+        "where: [tiled, { not: { mark: stone } }",
     );
     assert!(e.contains("unknown condition `tiled`"), "{e}");
     let e = load_edited("perform_if: { param: to,", "perform_if: { param: dest,");
@@ -986,8 +986,19 @@ fn check_names_the_line_and_column_of_a_bad_query_or_token() {
         e.contains(&at) && e.contains("`dest` is not a parameter of this action"),
         "{e}"
     );
-    let e = load_edited("mark item, counter coins]", "mark item, counters coins]");
-    assert!(e.contains("unknown condition `counters coins`"), "{e}");
+    let e = load_edited(
+        "{ mark: item }, { counter: coins }]",
+        "{ mark: item }, { counters: coins }]",
+    );
+    assert!(e.contains("unknown condition `{ counters: coins }`"), "{e}");
+    let e = load_edited(
+        "where: [{ not: { attr: ring } }]",
+        "where: [{ not: { attr: [ring] } }]",
+    );
+    assert!(
+        e.contains("expected an attribute's name, found `[ring]`"),
+        "{e}"
+    );
     let e = load_edited("prefer: [empty]", "prefer: [vacant]");
     assert!(e.contains("unknown condition `vacant`"), "{e}");
     let e = load_edited("loot1: { loot: 1 }", "loot1: { \"lo ot\": 1 }");

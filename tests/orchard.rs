@@ -160,8 +160,8 @@ fn load_edited(old: &str, new: &str) -> String {
 #[test]
 fn check_names_the_line_and_column_of_a_bad_declaration() {
     let e = load_edited(
-        "from: near_own, where: [mark",
-        "from: near_mine, where: [mark",
+        "from: near_own, where: [{ mark",
+        "from: near_mine, where: [{ mark",
     );
     assert!(
         e.contains("orchard.yaml:35:21:") && e.contains("unknown source `near_mine`"),
@@ -172,6 +172,26 @@ fn check_names_the_line_and_column_of_a_bad_declaration() {
         "where: [vacant] }\n    moves",
     );
     assert!(e.contains("unknown condition `vacant`"), "{e}");
+    // A condition written as words (before conditions were typed) is
+    // refused with its typed form.
+    let e = load_edited(
+        "where: [{ mark: { tile: down } }, empty]",
+        "where: [mark tile=down, empty]",
+    );
+    assert!(
+        e.contains("orchard.yaml:35:")
+            && e.contains(
+                "conditions are YAML now: write `{ mark: { tile: down } }` for `mark tile=down`"
+            ),
+        "{e}"
+    );
+    let e = load_edited("from: { next_to: from }", "from: next_to from");
+    assert!(
+        e.contains("sources are YAML now: write `{ next_to: from }` for `next_to from`"),
+        "{e}"
+    );
+    let e = load_edited("from: { next_to: from }", "from: { next_to: goal }");
+    assert!(e.contains("`goal` is not an earlier parameter"), "{e}");
     let e = load_edited("perform: dig", "perform: excavate");
     assert!(
         e.contains("orchard.yaml:") && e.contains("no function rules.excavate"),

@@ -205,10 +205,13 @@ pub fn holds(s: &GameState, (p, frozen): (PlayerId, &[Cell]), f: &Filter, c: Cel
             };
             ok == *has
         }
-        Filter::NoAttr(a) => piece.is_none_or(|q| q.attrs.iter().all(|(n, v)| n != a || *v == 0)),
+        Filter::Attr(a, has) => {
+            piece.is_some_and(|q| q.attrs.iter().any(|(n, v)| n == a && *v != 0)) == *has
+        }
         Filter::Counter(name, has) => (s.cell_counter(name, c) != 0) == *has,
         Filter::Kind(kinds, has) => piece.is_some_and(|q| kinds.contains(&q.kind)) == *has,
         Filter::Frozen(has) => frozen.contains(&c) == *has,
+        Filter::Not(f) => !holds(s, (p, frozen), f, c),
     }
 }
 

@@ -138,8 +138,9 @@ pub enum Filter {
     Terrain(u32, bool),
     /// Has (`true`) or lacks the mark, with this value when given.
     Mark(String, Option<String>, bool),
-    /// The piece on it has the attribute at 0 (or not at all).
-    NoAttr(String),
+    /// The piece on it has (`true`) the attribute other than 0, or there
+    /// is no piece or its attribute is 0.
+    Attr(String, bool),
     /// Has (`true`) or lacks a cell counter of this name other than 0.
     Counter(String, bool),
     /// The piece on it is (`true`) or is not of one of these kinds.
@@ -147,6 +148,9 @@ pub enum Filter {
     /// The piece on it is (`true`) or is not one of the player's pieces
     /// that cannot move now (a declared freeze or `rules.frozen`).
     Frozen(bool),
+    /// The condition does not hold (`{ not: empty }`; the conditions with
+    /// a flag flip it instead).
+    Not(Box<Filter>),
 }
 
 impl ParamDecl {

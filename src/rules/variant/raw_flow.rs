@@ -12,6 +12,7 @@ use serde_saphyr::Spanned;
 
 use super::raw::Param;
 use super::schema::OPTION_REF;
+use super::Value;
 
 /// `turn:` how many counted actions a turn allows.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -261,32 +262,34 @@ pub(super) struct RawPerformIf {
     #[schemars(with = "String")]
     pub(super) param: Spanned<String>,
     /// Conditions (as in `where`), one of which must hold.
-    #[schemars(with = "Vec<String>")]
-    pub(super) any: Vec<Spanned<String>>,
+    #[schemars(schema_with = "super::schema::conditions_schema")]
+    pub(super) any: Vec<Spanned<Value>>,
 }
 
 /// An action parameter: where its values come from and what they must be.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawActionParam {
-    /// Where the cells come from: `own_pieces`, `near_own`, `cells`, `zone
-    /// NAME`, `first_zone NAME...`, `sight`, `next_to PARAM`, `flood PARAM
-    /// through TERRAIN`.
-    #[schemars(with = "String")]
-    pub(super) from: Spanned<String>,
-    /// Conditions every cell must pass (`empty`, `enemy`, `own`, `[not] terrain
-    /// T`, `[not] kind K`, ...).
+    /// Where the cells come from: `own_pieces`, `near_own`, `cells`,
+    /// `sight`, `{ zone: NAME }`, `{ first_zone: [NAME, ...] }`, `{ next_to:
+    /// PARAM }`, `{ flood: PARAM, through: TERRAIN }`.
+    #[schemars(schema_with = "super::schema::source_schema")]
+    pub(super) from: Spanned<Value>,
+    /// Conditions every cell must pass (`empty`, `enemy`, `own`, `not_own`,
+    /// `frozen`, `{ terrain: T }`, `{ mark: NAME }`, `{ mark: { NAME: VALUE
+    /// } }`, `{ attr: NAME }`, `{ counter: NAME }`, `{ kind: KIND }`, `{ not:
+    /// CONDITION }`).
     #[serde(default, rename = "where")]
-    #[schemars(with = "Vec<String>")]
-    pub(super) filters: Vec<Spanned<String>>,
+    #[schemars(schema_with = "super::schema::conditions_schema")]
+    pub(super) filters: Vec<Spanned<Value>>,
     /// A source used when `from` gives no cell that passes.
     #[serde(default, rename = "else")]
-    #[schemars(with = "Option<String>")]
-    pub(super) fallback: Option<Spanned<String>>,
+    #[schemars(schema_with = "super::schema::optional_source_schema")]
+    pub(super) fallback: Option<Spanned<Value>>,
     /// When some cells pass these conditions, only those.
     #[serde(default)]
-    #[schemars(with = "Vec<String>")]
-    pub(super) prefer: Vec<Spanned<String>>,
+    #[schemars(schema_with = "super::schema::conditions_schema")]
+    pub(super) prefer: Vec<Spanned<Value>>,
 }
 
 /// What an action costs: an amount of one of the player's counters.

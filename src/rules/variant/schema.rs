@@ -114,6 +114,82 @@ pub(super) fn closes_schema(g: &mut schemars::SchemaGenerator) -> schemars::Sche
     })
 }
 
+/// A name (of a zone, a parameter, a kind, ...).
+fn name_schema() -> serde_json::Value {
+    serde_json::json!({ "type": "string", "pattern": r"^\S+$" })
+}
+
+/// One map of a single key `key` whose value follows `value`.
+fn single(key: &str, value: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": { key: value },
+        "required": [key],
+        "additionalProperties": false
+    })
+}
+
+/// A source of cells: `own_pieces`, `near_own`, `cells`, `sight`, `{ zone:
+/// NAME }`, `{ first_zone: [NAME, ...] }`, `{ next_to: PARAM }`, `{ flood:
+/// PARAM, through: TERRAIN }`.
+fn source_value() -> serde_json::Value {
+    let name = name_schema();
+    serde_json::json!({
+        "description": "Where the cells come from.",
+        "anyOf": [
+            { "enum": ["own_pieces", "near_own", "cells", "sight"] },
+            single("zone", name.clone()),
+            single("first_zone", serde_json::json!({ "type": "array", "items": name, "minItems": 1 })),
+            single("next_to", name.clone()),
+            {
+                "type": "object",
+                "properties": { "flood": name, "through": name },
+                "required": ["flood", "through"],
+                "additionalProperties": false
+            }
+        ]
+    })
+}
+
+pub(super) fn source_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::Schema::try_from(source_value()).expect("an object")
+}
+
+pub(super) fn optional_source_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::Schema::try_from(serde_json::json!({ "anyOf": [source_value(), { "type": "null" }] }))
+        .expect("an object")
+}
+
+/// A list of conditions on a cell (`Condition` in the schema's
+/// definitions: it refers to itself through `not`).
+pub(super) fn conditions_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let name = name_schema();
+    let cond = serde_json::json!({ "$ref": "#/definitions/Condition" });
+    g.definitions_mut().insert(
+        "Condition".into(),
+        serde_json::json!({
+            "description": "A condition on a cell.",
+            "anyOf": [
+                { "enum": ["empty", "enemy", "own", "not_own", "frozen"] },
+                single("terrain", name.clone()),
+                single("mark", serde_json::json!({ "anyOf": [
+                    name.clone(),
+                    { "type": "object", "minProperties": 1, "maxProperties": 1,
+                      "additionalProperties": { "type": ["string", "integer", "boolean"] } }
+                ] })),
+                single("attr", name.clone()),
+                single("counter", name.clone()),
+                single("kind", serde_json::json!({ "anyOf": [
+                    name.clone(), { "type": "array", "items": name, "minItems": 1 }
+                ] })),
+                single("not", cond.clone())
+            ]
+        }),
+    );
+    schemars::Schema::try_from(serde_json::json!({ "type": "array", "items": cond }))
+        .expect("an object")
+}
+
 /// Either form: `{ default, doc }`, or a plain value (a boolean, a number
 /// or a text: lists and maps are declared with `default:`).
 impl JsonSchema for RawOption {

@@ -57,7 +57,8 @@ fn filter(cx: &Ctx, f: &Filter) -> String {
             let val = val.as_ref().map(|x| format!("={x}")).unwrap_or_default();
             format!("with {}mark `{m}{val}`", not(*yes))
         }
-        Filter::NoAttr(a) => format!("whose piece lacks `{a}`"),
+        Filter::Attr(a, true) => format!("whose piece has `{a}`"),
+        Filter::Attr(a, false) => format!("whose piece lacks `{a}`"),
         Filter::Counter(c, yes) => format!("with {}counter `{c}`", not(*yes)),
         Filter::Kind(k, yes) => format!(
             "whose piece is {}a {}",
@@ -68,6 +69,10 @@ fn filter(cx: &Ctx, f: &Filter) -> String {
             "whose piece {} move now (frozen)",
             if *yes { "cannot" } else { "can" }
         ),
+        Filter::Not(inner) => match **inner {
+            Filter::Empty => "holding a piece".into(),
+            _ => format!("not {}", filter(cx, inner)),
+        },
     }
 }
 

@@ -4,13 +4,10 @@
 //!
 //! Changes when the vocabulary of declared actions grows.
 
-use serde_saphyr::Spanned;
-
 use super::Ctx;
-use crate::base::geometry::{Board, Cell};
-use crate::base::state::KindId;
+use crate::base::geometry::Board;
 use crate::rules::variant::actions::{
-    parse_template, ActionChoose, ActionDecl, Does, Filter, ParamDecl, Source, TextPart,
+    parse_template, ActionChoose, ActionDecl, Does, Filter, ParamDecl, TextPart,
 };
 use crate::rules::variant::raw::{
     Param, RawAction, RawActionChoose, RawActionParam, RawDoes, RawPerformIf, RawVariant,
@@ -96,7 +93,7 @@ fn enabled(a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) -> bool {
 }
 
 /// The board and the piece kinds, which sources and conditions name.
-type Names<'a> = (&'a Board, &'a [Kind]);
+use super::conditions::{filter, source, Names};
 
 fn action(
     name: &str,
@@ -478,120 +475,4 @@ fn param(
         fallback,
         prefer,
     })
-}
-
-/// Reads a source: `own_pieces`, `near_own`, `cells`, `sight`,
-/// `next_to <param>`, `zone <name>`, `first_zone <name> <name>...`,
-/// `flood <param> through <terrain>`.
-fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) -> Option<Source> {
-    let words: Vec<&str> = s.value.split_whitespace().collect();
-    let param = |w: &str, cx: &mut Ctx| match earlier.iter().position(|p| p == w) {
-        Some(i) => Some(i),
-        None => {
-            cx.err_at(
-                s.referenced,
-                format!("`{w}` is not an earlier parameter of this action"),
-            );
-            None
-        }
-    };
-    match words.as_slice() {
-        ["own_pieces"] => Some(Source::OwnPieces),
-        ["near_own"] => Some(Source::NearOwn),
-        ["cells"] => Some(Source::Cells),
-        ["sight"] => Some(Source::Sight),
-        ["next_to", p] => param(p, cx).map(Source::NextTo),
-        ["zone", z] => zone(z, s, board, cx).map(Source::Zone),
-        ["first_zone", zs @ ..] if !zs.is_empty() => {
-            let zones: Vec<_> = zs.iter().map(|z| zone(z, s, board, cx)).collect();
-            zones
-                .into_iter()
-                .collect::<Option<_>>()
-                .map(Source::FirstZone)
-        }
-        ["flood", p, "through", t] => {
-            let from = param(p, cx)?;
-            let through = terrain(t, s, board, cx)?;
-            Some(Source::Flood { from, through })
-        }
-        _ => {
-            cx.err_at(
-                s.referenced,
-                format!(
-                    "unknown source `{}` (sources: own_pieces, near_own, cells, sight, \
-                     next_to <param>, zone <name>, first_zone <name> <name>..., \
-                     flood <param> through <terrain>)",
-                    s.value
-                ),
-            );
-            None
-        }
-    }
-}
-
-fn zone(z: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<Vec<Cell>> {
-    let cells = board.zone(z).map(|c| c.to_vec());
-    if cells.is_none() {
-        cx.err_at(s.referenced, format!("unknown zone `{z}`"));
-    }
-    cells
-}
-
-fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<u32> {
-    let bit = board.terrain_bit(t);
-    if bit.is_none() {
-        cx.err_at(s.referenced, format!("unknown terrain `{t}`"));
-    }
-    bit
-}
-
-/// Reads a filter: `empty`, `enemy`, `own`, `not_own`, `[not] terrain
-/// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`, `[not] counter
-/// <name>` (a cell counter other than 0), `[not] kind <kind>`, `[not] frozen`.
-fn filter(s: &Spanned<String>, (board, kinds): Names, cx: &mut Ctx) -> Option<Filter> {
-    let words: Vec<&str> = s.value.split_whitespace().collect();
-    let (has, rest) = match words.split_first() {
-        Some((&"not", rest)) => (false, rest),
-        _ => (true, &words[..]),
-    };
-    match (has, rest) {
-        (true, ["empty"]) => Some(Filter::Empty),
-        (true, ["enemy"]) => Some(Filter::Enemy),
-        (true, ["own"]) => Some(Filter::Own),
-        (true, ["not_own"]) => Some(Filter::NotOwn),
-        (_, ["terrain", t]) => terrain(t, s, board, cx).map(|b| Filter::Terrain(b, has)),
-        (_, ["mark", m]) => {
-            let (name, value) = match m.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (m.to_string(), None),
-            };
-            Some(Filter::Mark(name, value, has))
-        }
-        (false, ["attr", a]) => Some(Filter::NoAttr(a.to_string())),
-        (_, ["counter", n]) => Some(Filter::Counter(n.to_string(), has)),
-        (_, ["frozen"]) => Some(Filter::Frozen(has)),
-        (_, ["kind", k]) => match kinds.iter().position(|x| x.name == *k) {
-            Some(i) => Some(Filter::Kind(vec![i as KindId], has)),
-            None => {
-                let known: Vec<&str> = kinds.iter().map(|x| x.name.as_str()).collect();
-                cx.err_at(
-                    s.referenced,
-                    format!("`{k}` is no piece kind (kinds: {})", known.join(", ")),
-                );
-                None
-            }
-        },
-        _ => {
-            cx.err_at(
-                s.referenced,
-                format!(
-                    "unknown condition `{}` (conditions: empty, enemy, own, not_own, \
-                     [not] terrain <t>, [not] mark <name>[=<value>], not attr <name>, \
-                     [not] counter <name>, [not] kind <kind>, [not] frozen)",
-                    s.value
-                ),
-            );
-            None
-        }
-    }
 }

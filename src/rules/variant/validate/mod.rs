@@ -13,6 +13,7 @@ use crate::base::geometry::{Board, Cell};
 
 mod actions;
 mod board;
+mod conditions;
 mod flow;
 mod forms;
 mod hands;
