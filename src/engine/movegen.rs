@@ -96,17 +96,39 @@ impl Scan<'_> {
             if target.when.as_ref().is_some_and(|w| !w.holds(s, owner)) {
                 continue;
             }
-            match pat {
-                MovePattern::Step { target, .. } => scan.steps(dirs, target, emit),
-                MovePattern::Slide {
-                    max,
-                    strike_at_range,
-                    target,
-                    jump,
-                    ..
-                } => scan.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
-                MovePattern::Path { steps, target, .. } => scan.paths(dirs, *steps, target, emit),
+            match &target.to_zone {
+                Some(zone) => {
+                    let zone = &zone[owner as usize];
+                    scan.pattern(pat, dirs, &mut |c: Cell| {
+                        if zone[c as usize] {
+                            emit(c)
+                        }
+                    })
+                }
+                None => scan.pattern(pat, dirs, emit),
             }
+        }
+    }
+
+    /// The targets of one pattern along its directions `dirs`.
+    #[inline]
+    fn pattern(&self, pat: &MovePattern, dirs: &[u16], emit: &mut impl FnMut(Cell)) {
+        match pat {
+            MovePattern::Step { target, lame, .. } => self.steps(dirs, target, *lame, emit),
+            MovePattern::Slide {
+                max,
+                target,
+                screens: n @ 1..,
+                ..
+            } => self.hops(dirs, *max, *n, target, emit),
+            MovePattern::Slide {
+                max,
+                strike_at_range,
+                target,
+                jump,
+                ..
+            } => self.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
+            MovePattern::Path { steps, target, .. } => self.paths(dirs, *steps, target, emit),
         }
     }
 }
@@ -147,11 +169,19 @@ impl Scan<'_> {
     /// A step pattern's targets: one step along each of `dirs`, onto an
     /// empty cell or an enemy the pattern strikes.
     #[inline]
-    fn steps(&self, dirs: &[u16], target: &Target, emit: &mut impl FnMut(Cell)) {
+    fn steps(&self, dirs: &[u16], target: &Target, lame: bool, emit: &mut impl FnMut(Cell)) {
         let tables = self.tables;
         for &d in dirs {
             let to = tables.line(d)[self.from as usize];
             if to == Cell::MAX || !self.passable(to) {
+                continue;
+            }
+            if lame
+                && tables.legs(d).iter().any(|&l| {
+                    let c = tables.line(l)[self.from as usize];
+                    c == Cell::MAX || !self.passable(c) || self.piece_at(c).is_some()
+                })
+            {
                 continue;
             }
             match self.piece_at(to) {
@@ -225,6 +255,43 @@ impl Scan<'_> {
                         }
                         break;
                     }
+                }
+                at = to;
+            }
+        }
+    }
+
+    /// A slide over `screens` pieces: along each of `dirs` (up to `max`
+    /// cells), past exactly `screens` pieces of any owner, onto the empty
+    /// cells beyond the last of them or the first piece after it.
+    #[inline]
+    fn hops(
+        &self,
+        dirs: &[u16],
+        max: u8,
+        screens: u8,
+        target: &Target,
+        emit: &mut impl FnMut(Cell),
+    ) {
+        let tables = self.tables;
+        for &d in dirs {
+            let line = tables.line(d);
+            let (mut at, mut passed) = (self.from, 0u8);
+            for _ in 0..max {
+                let to = line[at as usize];
+                if to == Cell::MAX || !self.passable(to) {
+                    break;
+                }
+                match self.piece_at(to) {
+                    None if passed == screens && target.empty => emit(to),
+                    None => {}
+                    Some(_) if passed == screens => {
+                        if self.enemy(to).is_some_and(|k| target.strikes(k)) {
+                            emit(to);
+                        }
+                        break;
+                    }
+                    Some(_) => passed += 1,
                 }
                 at = to;
             }
@@ -427,16 +494,30 @@ fn reaches_along_lines(
     let piece = &s.pieces[id as usize];
     for pat in &m.variant.kinds[piece.kind as usize].moves {
         let (deltas, target, max, strike) = match pat {
-            MovePattern::Step { deltas, target } => (deltas, target, 1, false),
+            MovePattern::Step {
+                deltas,
+                target,
+                lame: false,
+            } => (deltas, target, 1, false),
             MovePattern::Slide {
                 deltas,
                 max,
                 strike_at_range,
                 target,
                 jump: None,
+                screens: 0,
                 ..
             } => (deltas, target, *max as u32, *strike_at_range),
-            _ => continue,
+            MovePattern::Path { .. } => continue,
+            _ => {
+                // Lame leaps and slides over screens: generate them.
+                let mut hit = false;
+                piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
+                if hit {
+                    return true;
+                }
+                continue;
+            }
         };
         if target
             .from_zone
@@ -489,12 +570,15 @@ pub(crate) fn reaches(
     let (dx, dy) = (f1 - f0, r1 - r0);
     let flip = piece.owner % 2 == 1;
     // What stands on `cell` and whether the pattern may end there.
-    let ends = |target: &Target| match occupant[cell as usize] {
-        None => target.empty,
-        Some(o) => {
-            let o = &s.pieces[o as usize];
-            o.owner != piece.owner && target.strikes(o.kind)
-        }
+    let ends = |target: &Target| {
+        target.lands(piece.owner, cell)
+            && match occupant[cell as usize] {
+                None => target.empty,
+                Some(o) => {
+                    let o = &s.pieces[o as usize];
+                    o.owner != piece.owner && target.strikes(o.kind)
+                }
+            }
     };
     if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
         return false;
@@ -519,8 +603,37 @@ pub(crate) fn reaches(
             }
         };
         match pat {
-            MovePattern::Step { deltas, target } => {
-                if deltas.iter().any(|d| dir(d) == (dx, dy)) && ends(target) {
+            MovePattern::Step {
+                deltas,
+                target,
+                lame,
+            } => {
+                if deltas.iter().any(|d| dir(d) == (dx, dy))
+                    && ends(target)
+                    && (!lame || lame_clear(m, s, occupant, from, (dx, dy)))
+                {
+                    return true;
+                }
+            }
+            MovePattern::Slide {
+                deltas,
+                max,
+                target,
+                jump: None,
+                screens: screens @ 1..,
+                ..
+            } => {
+                if hop_reaches(
+                    m,
+                    s,
+                    occupant,
+                    from,
+                    (dx, dy),
+                    deltas.iter().map(dir),
+                    *max,
+                    *screens,
+                ) && ends(target)
+                {
                     return true;
                 }
             }
@@ -569,6 +682,69 @@ pub(crate) fn reaches(
     false
 }
 
+/// Whether the cells a lame leap by `d` from `from` passes are empty and
+/// passable.
+fn lame_clear(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    from: Cell,
+    d: (i32, i32),
+) -> bool {
+    let board = &m.variant.board;
+    let (f0, r0) = board.coords(from);
+    crate::rules::variant::lame_legs((d.0 as i8, d.1 as i8)).all(|(x, y)| {
+        board.cell(f0 + x as i32, r0 + y as i32).is_some_and(|c| {
+            occupant[c as usize].is_none() && s.terrain[c as usize] & board.blocking == 0
+        })
+    })
+}
+
+/// Whether a slide over `screens` pieces along one of `dirs` goes from
+/// `from` to `cell` (`d` apart): on its line within `max` cells, nothing
+/// blocking, exactly `screens` pieces between.
+#[allow(clippy::too_many_arguments)]
+fn hop_reaches(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    from: Cell,
+    (dx, dy): (i32, i32),
+    dirs: impl Iterator<Item = (i32, i32)>,
+    max: u8,
+    screens: u8,
+) -> bool {
+    let board = &m.variant.board;
+    let (f0, r0) = board.coords(from);
+    for (ddx, ddy) in dirs {
+        let k = match (ddx, ddy) {
+            (0, 0) => continue,
+            (0, _) => dy / ddy,
+            _ => dx / ddx,
+        };
+        if k < 1 || k > max as i32 || (ddx * k, ddy * k) != (dx, dy) {
+            continue;
+        }
+        let mut passed = 0;
+        let mut open = true;
+        for i in 1..k {
+            let Some(c) = board.cell(f0 + ddx * i, r0 + ddy * i) else {
+                open = false;
+                break;
+            };
+            if s.terrain[c as usize] & board.blocking != 0 {
+                open = false;
+                break;
+            }
+            passed += occupant[c as usize].is_some() as u8;
+        }
+        if open && passed == screens {
+            return true;
+        }
+    }
+    false
+}
+
 /// Marks in `map` every cell where player `by` could capture a piece of
 /// kind `victim` standing there, on the board `occupant`, with plain steps
 /// and slides (the variants the line shortcut serves): the same answer as
@@ -601,6 +777,7 @@ pub(crate) fn capture_map(
             if !target.strikes(victim) {
                 continue;
             }
+            let lands = |c: Cell| target.lands(piece.owner, c);
             if let Some(z) = &target.from_zone {
                 if !z[piece.owner as usize].contains(&from) {
                     continue;
@@ -608,12 +785,12 @@ pub(crate) fn capture_map(
             }
             let dirs = tables.dirs(piece.kind as usize, pi, piece.owner);
             match pat {
-                MovePattern::Step { .. } => {
+                MovePattern::Step { lame: false, .. } => {
                     for &d in dirs {
                         let to = tables.line(d)[from as usize];
                         // Whatever stands there now, the royal piece would
                         // stand there after its move.
-                        if to != Cell::MAX && passable(to) {
+                        if to != Cell::MAX && passable(to) && lands(to) {
                             map[to as usize] = true;
                         }
                     }
@@ -622,6 +799,7 @@ pub(crate) fn capture_map(
                     max,
                     strike_at_range,
                     jump: None,
+                    screens: 0,
                     ..
                 } => {
                     for &d in dirs {
@@ -632,7 +810,7 @@ pub(crate) fn capture_map(
                             if to == Cell::MAX || !passable(to) {
                                 break;
                             }
-                            if dist == 1 || *strike_at_range {
+                            if (dist == 1 || *strike_at_range) && lands(to) {
                                 map[to as usize] = true;
                             }
                             if occupant[to as usize].is_some() {
@@ -642,8 +820,8 @@ pub(crate) fn capture_map(
                         }
                     }
                 }
-                // Paths and jumping slides: no map (the caller tests moves
-                // one by one).
+                // Paths, jumping slides, lame leaps and slides over
+                // screens: no map (the caller tests moves one by one).
                 _ => return false,
             }
         }

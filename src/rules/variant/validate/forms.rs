@@ -19,7 +19,10 @@ use crate::rules::variant::Value;
 
 /// The ways of travelling, each with the keys it takes.
 const FORMS: &[(&str, &[&str])] = &[
-    ("step", &["onto", "onto_kinds", "from_zone", "when"]),
+    (
+        "step",
+        &["onto", "onto_kinds", "from_zone", "to_zone", "lame", "when"],
+    ),
     (
         "slide",
         &[
@@ -31,13 +34,22 @@ const FORMS: &[(&str, &[&str])] = &[
             "jump",
             "jump_kinds",
             "max_jumps",
+            "screens",
             "from_zone",
+            "to_zone",
             "when",
         ],
     ),
     (
         "path",
-        &["steps", "onto", "onto_kinds", "from_zone", "when"],
+        &[
+            "steps",
+            "onto",
+            "onto_kinds",
+            "from_zone",
+            "to_zone",
+            "when",
+        ],
     ),
     (
         "place",
@@ -81,6 +93,9 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.jump_kinds.is_some(), "jump_kinds");
     put(m.max_jumps.is_some(), "max_jumps");
     put(m.from_zone.is_some(), "from_zone");
+    put(m.to_zone.is_some(), "to_zone");
+    put(m.lame.is_some(), "lame");
+    put(m.screens.is_some(), "screens");
     put(m.falls.is_some(), "falls");
     put(m.flank.is_some(), "flank");
     put(m.groups.is_some(), "groups");

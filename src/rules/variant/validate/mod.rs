@@ -76,7 +76,8 @@ pub(super) fn validate(
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
     let pass = race::pass(&raw, &mut cx);
-    let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
+    let mut ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
+    ends.extend(captured_royals(&kinds));
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);
     let (dice, stacks) = race::dice_and_stacks(&raw, &kinds, &mut cx);
@@ -304,4 +305,20 @@ fn player_zones(board: &Board, players: &[String], zone: &str) -> Option<Vec<Vec
         })
         .collect();
     zones.into_iter().collect()
+}
+
+/// The end each kind declared `royal: captured` brings: its capture wins
+/// the game for the captor.
+fn captured_royals(
+    kinds: &[crate::rules::variant::Kind],
+) -> Vec<crate::rules::variant::forms::End> {
+    use crate::rules::variant::forms::{End, EndWhen, Winner};
+    (kinds.iter().enumerate())
+        .filter(|(_, k)| k.royal_captured)
+        .map(|(i, k)| End {
+            when: EndWhen::Captures(vec![i as crate::base::state::KindId]),
+            winner: Winner::Mover,
+            reason: format!("the {}'s capture", k.display),
+        })
+        .collect()
 }
