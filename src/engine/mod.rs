@@ -34,6 +34,7 @@ pub mod movegen;
 pub mod notation;
 mod playout;
 pub mod quiet;
+mod reach;
 pub mod sampler;
 mod san;
 pub mod setup;

@@ -140,24 +140,7 @@ impl AttackTable {
                 rays.push(here);
             }
             t.slide_rays[parity] = rays;
-            t.hop_rays[parity] = (0..n)
-                .map(|c| {
-                    let mut here = Vec::new();
-                    for &(d, screens, set) in &t.hops[parity].clone() {
-                        let start = t.ray_cells.len() as u32;
-                        let mut at = c;
-                        while let Some(next) = board.offset(at, (-d.0, -d.1)) {
-                            t.ray_cells.push(next);
-                            at = next;
-                        }
-                        let len = t.ray_cells.len() as u32 - start;
-                        if len > 0 {
-                            here.push((set, screens, start, len));
-                        }
-                    }
-                    here
-                })
-                .collect();
+            t.hop_rays[parity] = t.lay_hop_rays(board, parity);
         }
         let hops = t.hops.iter().any(|h| !h.is_empty());
         if t.others == 0 && !hops && (n as usize) <= MASK_CELLS {
@@ -176,6 +159,30 @@ impl AttackTable {
             t.bits = AttackBits::new(n as usize, &t.step_from, lines);
         }
         t
+    }
+
+    /// Per cell, the lines a slide over screens could come along (see
+    /// [`AttackTable::hop_rays`]), their cells laid in `ray_cells`.
+    fn lay_hop_rays(&mut self, board: &Board, parity: usize) -> Vec<Vec<(KindSet, u8, u32, u32)>> {
+        let hops = self.hops[parity].clone();
+        (0..board.cell_count() as u16)
+            .map(|c| {
+                let mut here = Vec::new();
+                for &(d, screens, set) in &hops {
+                    let start = self.ray_cells.len() as u32;
+                    let mut at = c;
+                    while let Some(next) = board.offset(at, (-d.0, -d.1)) {
+                        self.ray_cells.push(next);
+                        at = next;
+                    }
+                    let len = self.ray_cells.len() as u32 - start;
+                    if len > 0 {
+                        here.push((set, screens, start, len));
+                    }
+                }
+                here
+            })
+            .collect()
     }
 
     /// Calls `candidate(from)` for every cell whose piece might reach `cell`

@@ -172,7 +172,7 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     let mut moves = Vec::new();
     let mut forms = Vec::new();
     for m in p.moves.iter().flatten() {
-        if !super::forms::keys_fit(s, &m.value, m.referenced, cx) {
+        if !super::keys::keys_fit(s, &m.value, m.referenced, cx) {
             continue;
         }
         if super::forms::is_form(&m.value) {
