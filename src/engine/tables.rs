@@ -42,10 +42,10 @@ pub struct AttackTable {
     ray_cells: Vec<u16>,
     /// Per owner parity: the directions of slides over screens, their
     /// number of screens and the kinds that slide so.
-    hops: [Vec<((i8, i8), u8, KindSet)>; 2],
+    hops: [Vec<Hop>; 2],
     /// Per owner parity and cell: the lines a slide over screens could
     /// come along (the kinds, the screens, and a range of `ray_cells`).
-    hop_rays: [Vec<Vec<(KindSet, u8, u32, u32)>>; 2],
+    hop_rays: [Vec<Vec<HopRay>>; 2],
     /// The same as masks, for boards of at most 64 cells where every kind
     /// steps or slides plainly.
     pub bits: Option<AttackBits>,
@@ -58,7 +58,15 @@ fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
     }
 }
 
-fn add_hop(list: &mut Vec<((i8, i8), u8, KindSet)>, d: (i8, i8), screens: u8, kind: usize) {
+/// A slide over screens: its direction, its number of screens, and the
+/// kinds that slide so.
+type Hop = ((i8, i8), u8, KindSet);
+
+/// A line a slide over screens could come along to a cell: the kinds, the
+/// screens, and a range of the table's `ray_cells`.
+type HopRay = (KindSet, u8, u32, u32);
+
+fn add_hop(list: &mut Vec<Hop>, d: (i8, i8), screens: u8, kind: usize) {
     match list.iter_mut().find(|e| e.0 == d && e.1 == screens) {
         Some(e) => e.2 |= 1 << kind,
         None => list.push((d, screens, 1 << kind)),
@@ -163,7 +171,7 @@ impl AttackTable {
 
     /// Per cell, the lines a slide over screens could come along (see
     /// [`AttackTable::hop_rays`]), their cells laid in `ray_cells`.
-    fn lay_hop_rays(&mut self, board: &Board, parity: usize) -> Vec<Vec<(KindSet, u8, u32, u32)>> {
+    fn lay_hop_rays(&mut self, board: &Board, parity: usize) -> Vec<Vec<HopRay>> {
         let hops = self.hops[parity].clone();
         (0..board.cell_count() as u16)
             .map(|c| {
