@@ -249,6 +249,16 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, compulsory: true, max: 3 }\n    promote", "`max` is not a key of a `jump` move"),
         ("english_draughts", "jump: forward_diagonal", "jump: backwardish", "unknown direction set"),
         ("english_draughts", "repeat: true, compulsory: true }\n    promote", "repeat: true, longest: true }\n    promote", "`longest: true` goes with `compulsory: true`"),
+        ("tests/variants/xiangqi", "{ step: knight, lame: true }", "{ slide: knight, lame: true }", "`lame` is not a key of a `slide` move"),
+        ("tests/variants/xiangqi", "lame: true }", "lame: maybe }", "expected true or false"),
+        ("tests/variants/xiangqi", "to_zone: palace", "to_zone: courtyard", "`to_zone: courtyard` names no zone"),
+        ("tests/variants/xiangqi", "screens: 1,", "screens: 0,", "`screens` is at least 1"),
+        ("tests/variants/xiangqi", "screens: 1,", "screens: 1, jump: enemy,", "not with `jump`"),
+        ("tests/variants/xiangqi", "{ step: forward }", "{ step: forward, screens: 1 }", "`screens` is not a key of a `step` move"),
+        ("tests/variants/xiangqi", "not_facing: orthogonal", "not_facing: file", "unknown direction set"),
+        ("tests/variants/xiangqi", "not_facing: orthogonal", "not_facing: forward", "not relative"),
+        ("tests/variants/xiangqi", "royal: true", "royal: captured", "`not_facing` is for a checked royal kind"),
+        ("tests/variants/xiangqi", "royal: true", "royal: sometimes", "expected true, false, checked or captured"),
     ];
     common::refused_at_their_place(cases);
 }
@@ -426,4 +436,26 @@ fn a_finite_supply_runs_out_and_then_the_moves_that_wait_for_it_begin() {
     play(&e, &mut s, &["c2-c1"]);
     let o = s.outcome.clone().expect("three in a row");
     assert_eq!(o.winners, vec![1]);
+}
+
+#[test]
+fn a_royal_kind_that_is_captured_knows_no_check_and_its_capture_wins() {
+    let e = common::engine("tests/variants/captured_king.yaml", &[]);
+    assert!(!e.variant.kinds.iter().any(|k| k.royal));
+    let mut s = e.new_game(1, &[]);
+    // The fool's mate: in chess Qh4 ends the game; here White plays on,
+    // even leaving the king attacked, and Black takes it.
+    common::play(&e, &mut s, &["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);
+    assert!(s.outcome.is_none());
+    common::play(&e, &mut s, &["a2-a3"]);
+    assert!(s.outcome.is_none());
+    common::play(&e, &mut s, &["h4-e1"]);
+    let o = s.outcome.clone().expect("the king's capture ends the game");
+    assert_eq!(o.winners, vec![1]);
+    assert!(o.reason.contains("King"), "{}", o.reason);
+    // The same moves in chess: Qh4 is mate.
+    let chess = common::engine("chess", &[]);
+    let mut s = chess.new_game(1, &[]);
+    common::play(&chess, &mut s, &["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);
+    assert_eq!(s.outcome.expect("mate").winners, vec![1]);
 }

@@ -608,7 +608,7 @@ impl Engine {
             (k.forms.iter()).any(|f| matches!(f, crate::rules::variant::forms::Form::Jump(_)));
         jumps
             || k.moves.iter().any(|m| {
-                let (MovePattern::Step { deltas, target }
+                let (MovePattern::Step { deltas, target, .. }
                 | MovePattern::Slide { deltas, target, .. }
                 | MovePattern::Path { deltas, target, .. }) = m;
                 deltas.iter().any(|&d| {

@@ -392,7 +392,7 @@ impl Engine {
                 q != player
                     && s.eliminated & (1 << q) == 0
                     && attacked_masked(&self.moves, s, scratch, stops(masks), r, q)
-            })
+            }) || self.faces_royal(s, scratch, r, player)
         });
         scratch[from as usize] = scratch[to as usize];
         scratch[to as usize] = saved_to;
@@ -440,7 +440,52 @@ impl Engine {
         {
             return Ok(false);
         }
-        self.try_royal_attacked(&t, player)
+        Ok(self.try_royal_attacked(&t, player)? || self.royals_face(&t, player))
+    }
+
+    /// Whether the piece on `r` (one of `player`'s, of a kind with
+    /// `not_facing`) faces an enemy royal piece on the board `occupant`:
+    /// the first piece along one of its kind's `not_facing` directions,
+    /// past empty cells only, is royal and of a player still in the game.
+    pub(crate) fn faces_royal(
+        &self,
+        s: &GameState,
+        occupant: &[Option<PieceId>],
+        r: Cell,
+        player: PlayerId,
+    ) -> bool {
+        let Some(id) = occupant[r as usize] else {
+            return false;
+        };
+        let kinds = &self.variant.kinds;
+        let board = &self.variant.board;
+        kinds[s.pieces[id as usize].kind as usize]
+            .not_facing
+            .iter()
+            .any(|&d| {
+                let mut at = r;
+                while let Some(c) = board.offset(at, d) {
+                    if s.terrain[c as usize] & board.blocking != 0 {
+                        return false;
+                    }
+                    if let Some(o) = occupant[c as usize] {
+                        let o = &s.pieces[o as usize];
+                        return o.owner != player
+                            && s.eliminated & (1 << o.owner) == 0
+                            && kinds[o.kind as usize].royal;
+                    }
+                    at = c;
+                }
+                false
+            })
+    }
+
+    /// Whether one of `player`'s royal pieces faces an enemy royal piece
+    /// ([`Engine::faces_royal`]) in `s`.
+    fn royals_face(&self, s: &GameState, player: PlayerId) -> bool {
+        self.royal_cells(s, player)
+            .into_iter()
+            .any(|r| self.faces_royal(s, s.board(), r, player))
     }
 
     /// Whether dropping `piece` (one of `player`'s, off the board) on the
@@ -482,7 +527,7 @@ impl Engine {
         }
         let mut t = s.clone();
         t.place(piece, at);
-        self.try_royal_attacked(&t, player)
+        Ok(self.try_royal_attacked(&t, player)? || self.royals_face(&t, player))
     }
 
     /// Whether a royal piece of `player` could be captured by another player

@@ -34,6 +34,7 @@ pub mod movegen;
 pub mod notation;
 mod playout;
 pub mod quiet;
+mod reach;
 pub mod sampler;
 mod san;
 pub mod setup;
@@ -102,7 +103,10 @@ impl Engine {
             match (pat, slide_lines.as_mut()) {
                 (
                     MovePattern::Slide {
-                        deltas, jump: None, ..
+                        deltas,
+                        jump: None,
+                        screens: 0,
+                        ..
                     },
                     Some(lines),
                 ) => {
@@ -116,9 +120,14 @@ impl Engine {
                         }
                     }
                 }
-                (MovePattern::Step { .. }, _) => {}
+                (MovePattern::Step { lame: false, .. }, _) => {}
                 _ => slide_lines = None,
             }
+        }
+        // Royal pieces that may not face each other: a line can open
+        // between them anywhere (no shortcut).
+        if variant.kinds.iter().any(|k| !k.not_facing.is_empty()) {
+            slide_lines = None;
         }
         // For each slide line, the next cell along it from every cell.
         let line_next: Vec<Vec<Cell>> = slide_lines

@@ -10,6 +10,8 @@ use crate::engine::bits::CellMask;
 use crate::engine::tables::{AttackTable, MoveTables};
 use crate::rules::variant::{Jump, MovePattern, Target, Variant};
 
+pub(crate) use super::reach::{capture_map, reaches};
+
 /// A variant's declared movement with the tables built from it.
 pub struct Moves {
     pub variant: Arc<Variant>,
@@ -96,17 +98,39 @@ impl Scan<'_> {
             if target.when.as_ref().is_some_and(|w| !w.holds(s, owner)) {
                 continue;
             }
-            match pat {
-                MovePattern::Step { target, .. } => scan.steps(dirs, target, emit),
-                MovePattern::Slide {
-                    max,
-                    strike_at_range,
-                    target,
-                    jump,
-                    ..
-                } => scan.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
-                MovePattern::Path { steps, target, .. } => scan.paths(dirs, *steps, target, emit),
+            match &target.to_zone {
+                Some(zone) => {
+                    let zone = &zone[owner as usize];
+                    scan.pattern(pat, dirs, &mut |c: Cell| {
+                        if zone[c as usize] {
+                            emit(c)
+                        }
+                    })
+                }
+                None => scan.pattern(pat, dirs, emit),
             }
+        }
+    }
+
+    /// The targets of one pattern along its directions `dirs`.
+    #[inline]
+    fn pattern(&self, pat: &MovePattern, dirs: &[u16], emit: &mut impl FnMut(Cell)) {
+        match pat {
+            MovePattern::Step { target, lame, .. } => self.steps(dirs, target, *lame, emit),
+            MovePattern::Slide {
+                max,
+                target,
+                screens: n @ 1..,
+                ..
+            } => self.hops(dirs, *max, *n, target, emit),
+            MovePattern::Slide {
+                max,
+                strike_at_range,
+                target,
+                jump,
+                ..
+            } => self.slides(dirs, *max, *strike_at_range, target, jump.as_ref(), emit),
+            MovePattern::Path { steps, target, .. } => self.paths(dirs, *steps, target, emit),
         }
     }
 }
@@ -147,11 +171,19 @@ impl Scan<'_> {
     /// A step pattern's targets: one step along each of `dirs`, onto an
     /// empty cell or an enemy the pattern strikes.
     #[inline]
-    fn steps(&self, dirs: &[u16], target: &Target, emit: &mut impl FnMut(Cell)) {
+    fn steps(&self, dirs: &[u16], target: &Target, lame: bool, emit: &mut impl FnMut(Cell)) {
         let tables = self.tables;
         for &d in dirs {
             let to = tables.line(d)[self.from as usize];
             if to == Cell::MAX || !self.passable(to) {
+                continue;
+            }
+            if lame
+                && tables.legs(d).iter().any(|&l| {
+                    let c = tables.line(l)[self.from as usize];
+                    c == Cell::MAX || !self.passable(c) || self.piece_at(c).is_some()
+                })
+            {
                 continue;
             }
             match self.piece_at(to) {
@@ -225,6 +257,43 @@ impl Scan<'_> {
                         }
                         break;
                     }
+                }
+                at = to;
+            }
+        }
+    }
+
+    /// A slide over `screens` pieces: along each of `dirs` (up to `max`
+    /// cells), past exactly `screens` pieces of any owner, onto the empty
+    /// cells beyond the last of them or the first piece after it.
+    #[inline]
+    fn hops(
+        &self,
+        dirs: &[u16],
+        max: u8,
+        screens: u8,
+        target: &Target,
+        emit: &mut impl FnMut(Cell),
+    ) {
+        let tables = self.tables;
+        for &d in dirs {
+            let line = tables.line(d);
+            let (mut at, mut passed) = (self.from, 0u8);
+            for _ in 0..max {
+                let to = line[at as usize];
+                if to == Cell::MAX || !self.passable(to) {
+                    break;
+                }
+                match self.piece_at(to) {
+                    None if passed == screens && target.empty => emit(to),
+                    None => {}
+                    Some(_) if passed == screens => {
+                        if self.enemy(to).is_some_and(|k| target.strikes(k)) {
+                            emit(to);
+                        }
+                        break;
+                    }
+                    Some(_) => passed += 1,
                 }
                 at = to;
             }
@@ -409,244 +478,4 @@ pub(crate) fn attacked_except(
         }
     }
     false
-}
-
-/// [`reaches`] on a graph board, where a delta is a number of steps along
-/// its lines: walks each step and plain slide of the piece to `cell`.
-#[cold]
-fn reaches_along_lines(
-    m: &Moves,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    id: PieceId,
-    from: Cell,
-    cell: Cell,
-    ends: &dyn Fn(&Target) -> bool,
-) -> bool {
-    let board = &m.variant.board;
-    let piece = &s.pieces[id as usize];
-    for pat in &m.variant.kinds[piece.kind as usize].moves {
-        let (deltas, target, max, strike) = match pat {
-            MovePattern::Step { deltas, target } => (deltas, target, 1, false),
-            MovePattern::Slide {
-                deltas,
-                max,
-                strike_at_range,
-                target,
-                jump: None,
-                ..
-            } => (deltas, target, *max as u32, *strike_at_range),
-            _ => continue,
-        };
-        if target
-            .from_zone
-            .as_ref()
-            .is_some_and(|z| !z[piece.owner as usize].contains(&from))
-        {
-            continue;
-        }
-        for &d in deltas {
-            let d = crate::engine::lang::oriented(d, target.relative, piece.owner);
-            let mut at = from;
-            for k in 1..=max {
-                let Some(next) = board.offset(at, d) else {
-                    break;
-                };
-                if next == cell {
-                    if ends(target) && (occupant[cell as usize].is_none() || k == 1 || strike) {
-                        return true;
-                    }
-                    break;
-                }
-                if occupant[next as usize].is_some()
-                    || s.terrain[next as usize] & board.blocking != 0
-                {
-                    break;
-                }
-                at = next;
-            }
-        }
-    }
-    false
-}
-
-/// Whether one of the piece's declared moves ends on `cell`: the same answer
-/// as generating them all, looking only along the lines that lead there.
-pub(crate) fn reaches(
-    m: &Moves,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    id: PieceId,
-    from: Cell,
-    cell: Cell,
-) -> bool {
-    let variant = &*m.variant;
-    let piece = &s.pieces[id as usize];
-    let kind = &variant.kinds[piece.kind as usize];
-    let board = &variant.board;
-    let (f0, r0) = board.coords(from);
-    let (f1, r1) = board.coords(cell);
-    let (dx, dy) = (f1 - f0, r1 - r0);
-    let flip = piece.owner % 2 == 1;
-    // What stands on `cell` and whether the pattern may end there.
-    let ends = |target: &Target| match occupant[cell as usize] {
-        None => target.empty,
-        Some(o) => {
-            let o = &s.pieces[o as usize];
-            o.owner != piece.owner && target.strikes(o.kind)
-        }
-    };
-    if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
-        return false;
-    }
-    if board.graph.is_some() {
-        return reaches_along_lines(m, s, occupant, id, from, cell, &ends);
-    }
-    for pat in &kind.moves {
-        let (MovePattern::Step { target, .. }
-        | MovePattern::Slide { target, .. }
-        | MovePattern::Path { target, .. }) = pat;
-        if let Some(z) = &target.from_zone {
-            if !z[piece.owner as usize].contains(&from) {
-                continue;
-            }
-        }
-        let dir = |d: &(i8, i8)| {
-            if target.relative && flip {
-                (d.0 as i32, -(d.1 as i32))
-            } else {
-                (d.0 as i32, d.1 as i32)
-            }
-        };
-        match pat {
-            MovePattern::Step { deltas, target } => {
-                if deltas.iter().any(|d| dir(d) == (dx, dy)) && ends(target) {
-                    return true;
-                }
-            }
-            MovePattern::Slide {
-                deltas,
-                max,
-                strike_at_range,
-                target,
-                jump: None,
-                ..
-            } => {
-                for d in deltas {
-                    let (ddx, ddy) = dir(d);
-                    // `cell` = from + k * (ddx, ddy) for some k >= 1?
-                    let k = match (ddx, ddy) {
-                        (0, 0) => continue,
-                        (0, _) => dy / ddy,
-                        _ => dx / ddx,
-                    };
-                    if k < 1 || k > *max as i32 || (ddx * k, ddy * k) != (dx, dy) {
-                        continue;
-                    }
-                    let clear = (1..k).all(|i| {
-                        let c = board.cell(f0 + ddx * i, r0 + ddy * i).expect("on the line");
-                        occupant[c as usize].is_none()
-                            && s.terrain[c as usize] & board.blocking == 0
-                    });
-                    if clear
-                        && ends(target)
-                        && (occupant[cell as usize].is_none() || k == 1 || *strike_at_range)
-                    {
-                        return true;
-                    }
-                }
-            }
-            _ => {
-                // Jumping slides and paths: generate them.
-                let mut hit = false;
-                piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
-                if hit {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// Marks in `map` every cell where player `by` could capture a piece of
-/// kind `victim` standing there, on the board `occupant`, with plain steps
-/// and slides (the variants the line shortcut serves): the same answer as
-/// [`reaches`] for each cell, found by walking each piece's moves once.
-/// Returns false (the map is no good) when a piece has other moves.
-pub(crate) fn capture_map(
-    m: &Moves,
-    s: &GameState,
-    occupant: &[Option<PieceId>],
-    by: PlayerId,
-    victim: KindId,
-    map: &mut [bool],
-) -> bool {
-    let variant = &*m.variant;
-    let blocking = variant.board.blocking;
-    let terrain = &s.terrain[..];
-    let passable = |c: Cell| terrain[c as usize] & blocking == 0;
-    let tables = &m.steps;
-    for (from, slot) in occupant.iter().enumerate() {
-        let Some(id) = *slot else { continue };
-        let piece = &s.pieces[id as usize];
-        if piece.owner != by {
-            continue;
-        }
-        let from = from as Cell;
-        for (pi, pat) in variant.kinds[piece.kind as usize].moves.iter().enumerate() {
-            let (MovePattern::Step { target, .. }
-            | MovePattern::Slide { target, .. }
-            | MovePattern::Path { target, .. }) = pat;
-            if !target.strikes(victim) {
-                continue;
-            }
-            if let Some(z) = &target.from_zone {
-                if !z[piece.owner as usize].contains(&from) {
-                    continue;
-                }
-            }
-            let dirs = tables.dirs(piece.kind as usize, pi, piece.owner);
-            match pat {
-                MovePattern::Step { .. } => {
-                    for &d in dirs {
-                        let to = tables.line(d)[from as usize];
-                        // Whatever stands there now, the royal piece would
-                        // stand there after its move.
-                        if to != Cell::MAX && passable(to) {
-                            map[to as usize] = true;
-                        }
-                    }
-                }
-                MovePattern::Slide {
-                    max,
-                    strike_at_range,
-                    jump: None,
-                    ..
-                } => {
-                    for &d in dirs {
-                        let line = tables.line(d);
-                        let mut at = from;
-                        for dist in 1..=*max as u32 {
-                            let to = line[at as usize];
-                            if to == Cell::MAX || !passable(to) {
-                                break;
-                            }
-                            if dist == 1 || *strike_at_range {
-                                map[to as usize] = true;
-                            }
-                            if occupant[to as usize].is_some() {
-                                break;
-                            }
-                            at = to;
-                        }
-                    }
-                }
-                // Paths and jumping slides: no map (the caller tests moves
-                // one by one).
-                _ => return false,
-            }
-        }
-    }
-    true
 }

@@ -44,10 +44,12 @@ impl QuietSteps {
                     && kind.barred == 0
                     && kind.no_stop == 0
                     && kind.moves.iter().all(|m| match m {
-                        MovePattern::Step { target, .. } => {
+                        MovePattern::Step { target, lame, .. } => {
                             target.empty
                                 && !target.enemy
+                                && !lame
                                 && target.from_zone.is_none()
+                                && target.to_zone.is_none()
                                 && target.when.is_none()
                         }
                         _ => false,

@@ -14,7 +14,7 @@
 
 use crate::base::geometry::Board;
 use crate::engine::bits::{AttackBits, MASK_CELLS};
-use crate::rules::variant::{Kind, MovePattern, Target};
+use crate::rules::variant::{lame_legs, Kind, MovePattern, Target};
 
 /// A set of kinds as a bit mask (the table is only built for at most 128
 /// kinds).
@@ -40,6 +40,12 @@ pub struct AttackTable {
     /// along (the kinds, and a range of `ray_cells`, nearest cell first).
     slide_rays: [Vec<Vec<(KindSet, u32, u32)>>; 2],
     ray_cells: Vec<u16>,
+    /// Per owner parity: the directions of slides over screens, their
+    /// number of screens and the kinds that slide so.
+    hops: [Vec<Hop>; 2],
+    /// Per owner parity and cell: the lines a slide over screens could
+    /// come along (the kinds, the screens, and a range of `ray_cells`).
+    hop_rays: [Vec<Vec<HopRay>>; 2],
     /// The same as masks, for boards of at most 64 cells where every kind
     /// steps or slides plainly.
     pub bits: Option<AttackBits>,
@@ -49,6 +55,21 @@ fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
     match list.iter_mut().find(|e| e.0 == d) {
         Some(e) => e.1 |= 1 << kind,
         None => list.push((d, 1 << kind)),
+    }
+}
+
+/// A slide over screens: its direction, its number of screens, and the
+/// kinds that slide so.
+type Hop = ((i8, i8), u8, KindSet);
+
+/// A line a slide over screens could come along to a cell: the kinds, the
+/// screens, and a range of the table's `ray_cells`.
+type HopRay = (KindSet, u8, u32, u32);
+
+fn add_hop(list: &mut Vec<Hop>, d: (i8, i8), screens: u8, kind: usize) {
+    match list.iter_mut().find(|e| e.0 == d && e.1 == screens) {
+        Some(e) => e.2 |= 1 << kind,
+        None => list.push((d, screens, 1 << kind)),
     }
 }
 
@@ -65,7 +86,7 @@ impl AttackTable {
             for pat in &kind.moves {
                 for parity in 0..2 {
                     match pat {
-                        MovePattern::Step { deltas, target } => {
+                        MovePattern::Step { deltas, target, .. } => {
                             for &d in deltas {
                                 let d = if target.relative && parity == 1 {
                                     (d.0, -d.1)
@@ -79,6 +100,7 @@ impl AttackTable {
                             deltas,
                             target,
                             jump: None,
+                            screens,
                             ..
                         } => {
                             for &d in deltas {
@@ -87,7 +109,10 @@ impl AttackTable {
                                 } else {
                                     d
                                 };
-                                add(&mut t.slides[parity], d, k);
+                                match *screens {
+                                    0 => add(&mut t.slides[parity], d, k),
+                                    n => add_hop(&mut t.hops[parity], d, n, k),
+                                }
                             }
                         }
                         _ => t.others |= 1 << k,
@@ -123,8 +148,10 @@ impl AttackTable {
                 rays.push(here);
             }
             t.slide_rays[parity] = rays;
+            t.hop_rays[parity] = t.lay_hop_rays(board, parity);
         }
-        if t.others == 0 && (n as usize) <= MASK_CELLS {
+        let hops = t.hops.iter().any(|h| !h.is_empty());
+        if t.others == 0 && !hops && (n as usize) <= MASK_CELLS {
             let lines = [0, 1].map(|parity| {
                 t.slide_rays[parity]
                     .iter()
@@ -140,6 +167,30 @@ impl AttackTable {
             t.bits = AttackBits::new(n as usize, &t.step_from, lines);
         }
         t
+    }
+
+    /// Per cell, the lines a slide over screens could come along (see
+    /// [`AttackTable::hop_rays`]), their cells laid in `ray_cells`.
+    fn lay_hop_rays(&mut self, board: &Board, parity: usize) -> Vec<Vec<HopRay>> {
+        let hops = self.hops[parity].clone();
+        (0..board.cell_count() as u16)
+            .map(|c| {
+                let mut here = Vec::new();
+                for &(d, screens, set) in &hops {
+                    let start = self.ray_cells.len() as u32;
+                    let mut at = c;
+                    while let Some(next) = board.offset(at, (-d.0, -d.1)) {
+                        self.ray_cells.push(next);
+                        at = next;
+                    }
+                    let len = self.ray_cells.len() as u32 - start;
+                    if len > 0 {
+                        here.push((set, screens, start, len));
+                    }
+                }
+                here
+            })
+            .collect()
     }
 
     /// Calls `candidate(from)` for every cell whose piece might reach `cell`
@@ -175,6 +226,24 @@ impl AttackTable {
                         return true;
                     }
                     break;
+                }
+            }
+        }
+        for &(set, screens, start, len) in &self.hop_rays[parity][c] {
+            // The piece met after `screens` others, if nothing blocks.
+            let mut passed = 0;
+            for &at in &self.ray_cells[start as usize..(start + len) as usize] {
+                if blocked(at) {
+                    break;
+                }
+                if kind_owner(at).is_some() {
+                    if passed == screens {
+                        if mine(at, set) && candidate(at) {
+                            return true;
+                        }
+                        break;
+                    }
+                    passed += 1;
                 }
             }
         }
@@ -235,6 +304,9 @@ pub struct MoveTables {
     direct: Vec<Option<DirectRule>>,
     /// Whether some kind moves by paths (turning steps).
     has_path: bool,
+    /// Per direction: the directions (from the same start) of the cells a
+    /// lame leap along it passes ([`lame_legs`]).
+    legs: Vec<Vec<u16>>,
     /// Per kind, per owner parity, per cell: at most how many cells its
     /// path patterns can end on (empty for kinds without paths), added to
     /// the span: the cells within the paths' steps, whatever stands there.
@@ -287,7 +359,7 @@ impl MoveTables {
         for kind in kinds {
             let mut per_pattern = Vec::new();
             for pat in &kind.moves {
-                let (MovePattern::Step { deltas, target }
+                let (MovePattern::Step { deltas, target, .. }
                 | MovePattern::Slide { deltas, target, .. }
                 | MovePattern::Path { deltas, target, .. }) = pat;
                 let far = match pat {
@@ -315,7 +387,36 @@ impl MoveTables {
             }
             self.dirs.push(per_pattern);
         }
+        // The cells lame leaps pass, as directions of their own.
+        let mut legs = Vec::new();
+        for (k, kind) in kinds.iter().enumerate() {
+            for (pi, pat) in kind.moves.iter().enumerate() {
+                let MovePattern::Step {
+                    deltas,
+                    target,
+                    lame: true,
+                } = pat
+                else {
+                    continue;
+                };
+                for parity in 0..2 {
+                    for (i, &d) in deltas.iter().enumerate() {
+                        let d = if target.relative && parity == 1 {
+                            (d.0, -d.1)
+                        } else {
+                            d
+                        };
+                        let mine: Vec<u16> = lame_legs(d).map(|l| id(self, l)).collect();
+                        legs.push((self.dirs[k][pi][parity][i], mine));
+                    }
+                }
+            }
+        }
         let dirs = self.next.len();
+        self.legs = vec![Vec::new(); dirs];
+        for (d, mine) in legs {
+            self.legs[d as usize] = mine;
+        }
         self.reach = vec![[vec![0; dirs], vec![0; dirs]]; kinds.len()];
         for (kind, parity, d, far) in reaches {
             let r = &mut self.reach[kind][parity][d as usize];
@@ -448,13 +549,18 @@ impl MoveTables {
             .enumerate()
             .map(|(k, kind)| {
                 let rule = match kind.moves.as_slice() {
-                    [MovePattern::Step { target, .. }] => DirectRule {
+                    [MovePattern::Step {
+                        target,
+                        lame: false,
+                        ..
+                    }] => DirectRule {
                         target: target.clone(),
                         strike_at_range: false,
                     },
                     [MovePattern::Slide {
                         target,
                         jump: None,
+                        screens: 0,
                         strike_at_range,
                         ..
                     }] => DirectRule {
@@ -466,7 +572,8 @@ impl MoveTables {
                 let distinct = self.dirs[k][0]
                     .iter()
                     .all(|dirs| dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d)));
-                (rule.target.from_zone.is_none() && distinct && dirs <= 256).then_some(rule)
+                let anywhere = rule.target.from_zone.is_none() && rule.target.to_zone.is_none();
+                (anywhere && distinct && dirs <= 256).then_some(rule)
             })
             .collect()
     }
@@ -529,6 +636,12 @@ impl MoveTables {
         &self.dirs[kind][pattern][(owner % 2) as usize]
     }
 
+    /// The directions of the cells a lame leap along `dir` passes.
+    #[inline]
+    pub fn legs(&self, dir: u16) -> &[u16] {
+        &self.legs[dir as usize]
+    }
+
     /// The next cell from each cell in direction `dir` (`u16::MAX` off the
     /// board).
     #[inline]
@@ -541,5 +654,55 @@ impl MoveTables {
     pub fn next(&self, dir: u16, cell: u16) -> Option<u16> {
         let c = self.next[dir as usize][cell as usize];
         (c != u16::MAX).then_some(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::movegen::{attacked_on, piece_targets};
+    use crate::engine::Engine;
+    use rand::SeedableRng;
+
+    /// The attack table's answer (candidates from the cell outwards, each
+    /// confirmed by `reaches`) equals generating every move of the
+    /// attacker's pieces, on positions of random games of variants with
+    /// lame leaps, slides over screens and moves confined to zones.
+    #[test]
+    fn the_attack_table_answers_as_generating_every_move() {
+        let e = Engine::load("tests/variants/xiangqi.yaml", &[]).unwrap();
+        let mut out = Vec::new();
+        let mut tried = 0;
+        for seed in 0..6 {
+            let mut s = e.new_game(seed, &[]);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..60 {
+                let cells = s.board().len() as u16;
+                for by in 0..2 {
+                    let mut reach = vec![false; cells as usize];
+                    for from in 0..cells {
+                        let Some(id) = s.board()[from as usize] else {
+                            continue;
+                        };
+                        if s.pieces[id as usize].owner == by {
+                            piece_targets(&e.moves, &s, id, from, &mut out);
+                            out.iter().for_each(|&c| reach[c as usize] = true);
+                        }
+                    }
+                    for cell in 0..cells {
+                        let own = s.board()[cell as usize]
+                            .is_some_and(|id| s.pieces[id as usize].owner == by);
+                        if !own {
+                            let got = attacked_on(&e.moves, &s, s.board(), cell, by);
+                            assert_eq!(got, reach[cell as usize], "seed {seed} cell {cell}");
+                            tried += 1;
+                        }
+                    }
+                }
+                if e.random_playout(&mut s, &mut rng, 1).unwrap() == 0 {
+                    break;
+                }
+            }
+        }
+        assert!(tried > 10_000, "{tried}");
     }
 }

@@ -336,7 +336,18 @@ fn describe_moves(moves: &[MovePattern]) -> String {
         .iter()
         .map(|m| {
             let (base, target) = match m {
+                MovePattern::Step {
+                    target, lame: true, ..
+                } => (
+                    "one leap, blocked by a piece on a cell it passes".to_string(),
+                    target,
+                ),
                 MovePattern::Step { target, .. } => ("one step".to_string(), target),
+                MovePattern::Slide {
+                    target,
+                    screens: n @ 1..,
+                    ..
+                } => (format!("slides over exactly {n} piece(s)"), target),
                 MovePattern::Slide {
                     strike_at_range,
                     target,
@@ -354,6 +365,10 @@ fn describe_moves(moves: &[MovePattern]) -> String {
                 MovePattern::Path { steps, target, .. } => {
                     (format!("up to {steps} steps through empty cells"), target)
                 }
+            };
+            let base = match target.to_zone {
+                Some(_) => format!("{base}, only within its zone"),
+                None => base,
             };
             match (target.empty, target.enemy) {
                 (true, false) => format!("{base}, only onto empty cells"),

@@ -129,16 +129,20 @@ pub fn run_bin(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> std::proce
     child.wait_with_output().unwrap()
 }
 
-/// The error of loading bundled `variant` with its first `from` replaced
-/// by `to` (written to a temporary folder).
+/// The error of loading bundled `variant` (or a test variant's path
+/// without `.yaml`: `tests/variants/xiangqi`) with its first `from`
+/// replaced by `to` (written to a temporary folder).
 pub fn refused(variant: &str, from: &str, to: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{variant}.yaml")),
-    )
-    .unwrap();
+    let file = match variant.contains('/') {
+        true => format!("{variant}.yaml"),
+        false => format!("variants/{variant}.yaml"),
+    };
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap();
     assert!(text.contains(from), "{variant}: no `{from}`");
-    let path = dir.path().join(format!("{variant}.yaml"));
+    let name = variant.rsplit('/').next().unwrap_or(variant);
+    let path = dir.path().join(format!("{name}.yaml"));
     std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
     match Engine::load(path.to_str().unwrap(), &[]) {
         Ok(_) => panic!("{variant} with `{to}` loaded"),
@@ -151,7 +155,8 @@ pub fn refused(variant: &str, from: &str, to: &str) -> String {
 pub fn refused_at_their_place(cases: &[(&str, &str, &str, &str)]) {
     for &(variant, from, to, words) in cases {
         let e = refused(variant, from, to);
-        let at = format!("{variant}.yaml:");
+        let name = variant.rsplit('/').next().unwrap_or(variant);
+        let at = format!("{name}.yaml:");
         let located = e.split(&at).nth(1).is_some_and(|rest| {
             let mut parts = rest.splitn(3, ':');
             parts.next().is_some_and(|l| l.parse::<u32>().is_ok())

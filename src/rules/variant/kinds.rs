@@ -22,6 +22,9 @@ pub struct Target {
     pub relative: bool,
     /// When set, the move is only made from these cells (one list per player).
     pub from_zone: Option<Vec<Vec<Cell>>>,
+    /// When set, the move only ends on these cells (`to_zone`): per player,
+    /// per cell, whether it is one.
+    pub to_zone: Option<Vec<Vec<bool>>>,
     /// When set, the move is only made while this holds for the mover.
     pub when: Option<When>,
 }
@@ -62,8 +65,16 @@ impl Target {
         enemy_kinds: None,
         relative: false,
         from_zone: None,
+        to_zone: None,
         when: None,
     };
+    /// Whether the move may end on `cell` for `player` (its `to_zone`).
+    #[inline]
+    pub fn lands(&self, player: crate::base::state::PlayerId, cell: Cell) -> bool {
+        self.to_zone
+            .as_ref()
+            .is_none_or(|z| z[player as usize][cell as usize])
+    }
     /// Whether an enemy of `kind` may be struck.
     pub fn strikes(&self, kind: KindId) -> bool {
         self.enemy && self.enemy_kinds.as_ref().is_none_or(|k| k.contains(&kind))
@@ -82,10 +93,13 @@ pub struct Jump {
 /// A movement pattern, generated natively by the host.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MovePattern {
-    /// One step in any of the directions.
+    /// One step in any of the directions. A `lame` leap is blocked when
+    /// one of the cells it passes ([`lame_legs`]) holds a piece or
+    /// blocking terrain.
     Step {
         deltas: Vec<(i8, i8)>,
         target: Target,
+        lame: bool,
     },
     /// Any number of empty squares in a straight line (up to `max`).
     /// A strike is allowed from an adjacent square, or at the end of a longer
@@ -98,6 +112,9 @@ pub enum MovePattern {
         reveal_beyond: Option<u8>,
         target: Target,
         jump: Option<Jump>,
+        /// How many pieces (of any owner) the slide must pass before it
+        /// may end (`screens`): 0 for a plain slide.
+        screens: u8,
     },
     /// Up to `steps` single steps through empty squares, turning freely; the
     /// last square may hold an enemy.
@@ -128,7 +145,14 @@ pub struct Kind {
     pub attrs: Vec<(String, Value)>,
     /// The letter naming the kind in move notation, if any.
     pub letter: Option<String>,
+    /// Royal and checked: a move that leaves it capturable is illegal.
     pub royal: bool,
+    /// Royal and captured (`royal: captured`): no check rule; its capture
+    /// wins the game for the captor.
+    pub royal_captured: bool,
+    /// The directions along which this royal kind may not face an enemy
+    /// royal piece with nothing between (`not_facing`); empty: none.
+    pub not_facing: Vec<(i8, i8)>,
     pub promote: Option<Promote>,
     /// Which enemy pieces next to a piece of this kind cannot move.
     pub freezes: Option<Freeze>,
@@ -172,5 +196,41 @@ pub struct Promote {
 impl Kind {
     pub fn is_mobile(&self) -> bool {
         !self.moves.is_empty() || !self.forms.is_empty()
+    }
+}
+
+/// The cells a lame leap by `d` passes, as offsets from its start: its
+/// straight steps first, then its diagonal ones, every cell before the
+/// last (`(1, 2)` passes `(0, 1)`; `(2, 2)` passes `(1, 1)`; a step of one
+/// cell passes none).
+pub fn lame_legs(d: (i8, i8)) -> impl Iterator<Item = (i8, i8)> {
+    let (ax, ay) = (d.0.unsigned_abs(), d.1.unsigned_abs());
+    let (sx, sy) = (d.0.signum(), d.1.signum());
+    let diagonal = ax.min(ay);
+    let straight = ax.max(ay) - diagonal;
+    // A straight step goes along the longer component.
+    let along = if ax >= ay { (sx, 0) } else { (0, sy) };
+    let total = straight + diagonal;
+    (1..total).map(move |i| {
+        let s = i.min(straight) as i8;
+        let g = i.saturating_sub(straight) as i8;
+        (along.0 * s + sx * g, along.1 * s + sy * g)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lame_legs;
+
+    #[test]
+    fn lame_legs_go_straight_first_then_diagonally() {
+        let legs = |d| lame_legs(d).collect::<Vec<_>>();
+        assert_eq!(legs((1, 2)), vec![(0, 1)]);
+        assert_eq!(legs((-2, 1)), vec![(-1, 0)]);
+        assert_eq!(legs((2, -2)), vec![(1, -1)]);
+        assert_eq!(legs((3, 1)), vec![(1, 0), (2, 0)]);
+        assert_eq!(legs((0, 3)), vec![(0, 1), (0, 2)]);
+        assert!(legs((1, 1)).is_empty());
+        assert!(legs((0, -1)).is_empty());
     }
 }

@@ -253,6 +253,7 @@ fn merge_piece(b: Spanned<RawPiece>, p: Spanned<RawPiece>) -> Spanned<RawPiece> 
             moves: c.moves.or(b.moves),
             letter: c.letter.or(b.letter),
             royal: c.royal.or(b.royal),
+            not_facing: c.not_facing.or(b.not_facing),
             promote: c.promote.or(b.promote),
             freezes: c.freezes.or(b.freezes),
             custody: c.custody.or(b.custody),

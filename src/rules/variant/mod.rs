@@ -46,7 +46,7 @@ mod words;
 
 pub use diagnostic::{Diagnostic, LoadError};
 pub use joint::{JointMove, JointMoves, Passing};
-pub use kinds::{Freeze, Jump, Kind, MovePattern, Promote, Target, When};
+pub use kinds::{lame_legs, Freeze, Jump, Kind, MovePattern, Promote, Target, When};
 pub use load::{bundled_variants, display_path, resolve_variant_path, yaml_error};
 pub use notation::{NamedMove, Notation, NotationStyle, Numbering, RecordName};
 pub use schema::{schema_json, SCHEMA_PATH};

@@ -177,6 +177,16 @@ pub(super) struct RawVariant {
     pub(super) removed: Vec<String>,
 }
 
+/// A kind's `royal:`: `true`/`false`, or `checked` or `captured`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(super) enum RawRoyal {
+    /// `true`: checked (as `checked`); `false`: not royal.
+    Flag(bool),
+    /// `checked` or `captured`.
+    Word(String),
+}
+
 /// `words:`: event labels and choice questions in the variant's language.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -436,10 +446,17 @@ pub(super) struct RawPiece {
     /// The letter that names the kind in move notation (none: from-to).
     #[serde(default)]
     pub(super) letter: Option<String>,
-    /// Royal: a move that leaves such a piece capturable is illegal, and a
-    /// player who cannot move while it is attacked is checkmated.
+    /// Royal: `true` (or `checked`): a move that leaves such a piece
+    /// capturable is illegal, and a player who cannot move while it is
+    /// attacked is checkmated; `captured`: no check rule, and the player
+    /// who captures it wins.
     #[serde(default)]
-    pub(super) royal: Option<bool>,
+    pub(super) royal: Option<RawRoyal>,
+    /// A direction set: a move that leaves a piece of this royal kind and
+    /// an enemy royal piece on one line along these directions, nothing
+    /// between them, is illegal (the royal pieces may not face each other).
+    #[serde(default)]
+    pub(super) not_facing: Option<String>,
     /// Promotion: ending a move in a zone, the owner chooses a new kind.
     #[serde(default)]
     pub(super) promote: Option<RawPromote>,
@@ -523,6 +540,22 @@ pub(super) struct RawMove {
     /// one for the mover, else `<zone>`).
     #[serde(default)]
     pub(super) from_zone: Option<String>,
+    /// A step, slide or path only onto the cells of this zone
+    /// (`<player>_<zone>` when the board has one for the mover, else
+    /// `<zone>`): the piece is confined to it.
+    #[serde(default)]
+    pub(super) to_zone: Option<String>,
+    /// With `step`: a lame leap, blocked when a cell it passes holds a
+    /// piece or blocking terrain (the cells of its straight steps first,
+    /// then of its diagonal ones: `(1, 2)` passes `(0, 1)`, `(2, 2)`
+    /// passes `(1, 1)`).
+    #[serde(default)]
+    pub(super) lame: Option<bool>,
+    /// With `slide`: the slide passes exactly this many pieces (screens,
+    /// of any owner) and may end only beyond the last of them, on the
+    /// empty cells after it or on the first piece after it.
+    #[serde(default)]
+    pub(super) screens: Option<u8>,
     /// A placement: a new piece from the mover's supply (`place: supply`),
     /// or one of the mover's pieces in hand (`place: hand`, a drop).
     #[serde(default)]

@@ -15,7 +15,18 @@ use crate::rules::variant::{Jump, MovePattern, Target, Variant};
 /// (`slides any number of empty squares orthogonally`).
 pub(super) fn pattern(v: &Variant, m: &MovePattern) -> String {
     let (body, target, after) = match m {
-        MovePattern::Step { deltas, target } => (step(v, deltas, target), target, String::new()),
+        MovePattern::Step {
+            deltas,
+            target,
+            lame,
+        } => (step(v, deltas, target, *lame), target, String::new()),
+        MovePattern::Slide {
+            deltas,
+            max,
+            target,
+            screens: n @ 1..,
+            ..
+        } => (hop(v, deltas, *max, *n, target), target, String::new()),
         MovePattern::Slide {
             deltas,
             max,
@@ -23,6 +34,7 @@ pub(super) fn pattern(v: &Variant, m: &MovePattern) -> String {
             reveal_beyond,
             target,
             jump,
+            ..
         } => (
             slide(v, deltas, *max, *strike_at_range, target, jump.as_ref()),
             target,
@@ -42,16 +54,52 @@ pub(super) fn pattern(v: &Variant, m: &MovePattern) -> String {
         ),
         None => body,
     };
+    let body = match &target.to_zone {
+        Some(z) => {
+            let cells: Vec<Vec<Cell>> = (z.iter())
+                .map(|p| (0..p.len() as Cell).filter(|&c| p[c as usize]).collect())
+                .collect();
+            format!("{body}, only onto {}", text::zone(v, &cells))
+        }
+        None => body,
+    };
     match &target.from_zone {
         Some(z) => format!("{body}, only from {}{after}", text::zone(v, z)),
         None => body + &after,
     }
 }
 
+/// A slide over screens: past exactly `screens` pieces, then on.
+fn hop(v: &Variant, deltas: &[(i8, i8)], max: u8, screens: u8, target: &Target) -> String {
+    let dir = directions(deltas, target.relative);
+    let how_far = match max {
+        u8::MAX => String::new(),
+        n => format!(" (at most {} in all)", squares(n.into())),
+    };
+    let pieces = match screens {
+        1 => "exactly one piece (of either side)".to_string(),
+        n => format!("exactly {} pieces (of any side)", text::number(n.into())),
+    };
+    let foe = enemy(v, target);
+    let onto = match (target.empty, target.enemy) {
+        (true, true) => {
+            format!("onto an empty square beyond it or the first piece after it, if that is {foe}")
+        }
+        (true, false) => "onto an empty square beyond it".into(),
+        (false, _) => format!("onto the first piece after it, if that is {foe}"),
+    };
+    format!("moves in a line {dir} over {pieces}{how_far}, {onto}")
+}
+
 /// A step of one square, or a leap to a square further away.
-fn step(v: &Variant, deltas: &[(i8, i8)], target: &Target) -> String {
+fn step(v: &Variant, deltas: &[(i8, i8)], target: &Target, lame: bool) -> String {
     let far = deltas.iter().any(|&(f, r)| f.abs() > 1 || r.abs() > 1);
-    let how = if text::is_knight(deltas) {
+    let how = if far && lame {
+        format!(
+            "leaps {}, blocked by a piece on a square it passes (straight first, then diagonally)",
+            directions(deltas, target.relative)
+        )
+    } else if text::is_knight(deltas) {
         "leaps to a square a knight's move away (two squares one way and one to the side), over anything between".to_string()
     } else if far {
         format!(
@@ -413,6 +461,7 @@ mod tests {
         let m = MovePattern::Step {
             deltas: orth,
             target: Target::ANY,
+            lame: false,
         };
         assert_eq!(
             pattern(&v, &m),
@@ -424,6 +473,7 @@ mod tests {
                 relative: true,
                 ..target(false, true)
             },
+            lame: false,
         };
         assert_eq!(
             pattern(&v, &pawn),
@@ -442,6 +492,7 @@ mod tests {
         let m = MovePattern::Step {
             deltas: knight,
             target: Target::ANY,
+            lame: false,
         };
         assert!(pattern(&v, &m).starts_with("leaps to a square a knight's move away"));
     }
@@ -456,6 +507,7 @@ mod tests {
             reveal_beyond: None,
             target: t,
             jump,
+            screens: 0,
         };
         assert_eq!(
             pattern(&v, &slide(u8::MAX, true, Target::ANY, None)),
@@ -493,6 +545,7 @@ mod tests {
                 ..target(true, false)
             },
             jump: None,
+            screens: 0,
         };
         assert_eq!(
             pattern(&v, &m),

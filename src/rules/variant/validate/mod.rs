@@ -18,6 +18,7 @@ mod flow;
 mod forms;
 mod hands;
 mod joint;
+mod keys;
 mod notation;
 mod options;
 mod pieces;
@@ -77,7 +78,7 @@ pub(super) fn validate(
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
     let pass = race::pass(&raw, &mut cx);
-    let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
+    let ends = captured_royals(&kinds, forms::ends(&raw, &board, &players, &kinds, &mut cx));
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);
     let (dice, stacks) = race::dice_and_stacks(&raw, &kinds, &mut cx);
@@ -305,4 +306,22 @@ fn player_zones(board: &Board, players: &[String], zone: &str) -> Option<Vec<Vec
         })
         .collect();
     zones.into_iter().collect()
+}
+
+/// The declared `ends`, then the end each kind declared `royal: captured`
+/// brings: its capture wins the game for the captor.
+fn captured_royals(
+    kinds: &[crate::rules::variant::Kind],
+    mut ends: Vec<crate::rules::variant::forms::End>,
+) -> Vec<crate::rules::variant::forms::End> {
+    use crate::rules::variant::forms::{End, EndWhen, Winner};
+    let royals = (kinds.iter().enumerate())
+        .filter(|(_, k)| k.royal_captured)
+        .map(|(i, k)| End {
+            when: EndWhen::Captures(vec![i as crate::base::state::KindId]),
+            winner: Winner::Mover,
+            reason: format!("the {}'s capture", k.display),
+        });
+    ends.extend(royals);
+    ends
 }

@@ -5,11 +5,11 @@
 use serde_saphyr::{Location, Spanned};
 
 use super::{player_zones, Ctx};
-use crate::base::geometry::Board;
+use crate::base::geometry::{Board, Cell};
 use crate::base::limits::{MAX_ARMY, MAX_COUNT};
 use crate::base::state::KindId;
 use crate::rules::variant::image::{read_image, PieceImage};
-use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawVariant};
+use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawRoyal, RawVariant};
 use crate::rules::variant::{Freeze, Jump, Kind, MovePattern, Promote, Target, Value, When};
 
 /// What the checks of one kind need besides the context.
@@ -107,7 +107,7 @@ pub(super) fn kinds(
         .pieces
         .iter()
         .flat_map(|(_, p)| p)
-        .find(|p| p.value.royal == Some(true));
+        .find(|p| matches!(royalty(&p.value.royal), Some(Royalty::Checked)));
     for (name, p) in raw
         .pieces
         .iter()
@@ -172,7 +172,7 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     let mut moves = Vec::new();
     let mut forms = Vec::new();
     for m in p.moves.iter().flatten() {
-        if !super::forms::keys_fit(s, &m.value, m.referenced, cx) {
+        if !super::keys::keys_fit(s, &m.value, m.referenced, cx) {
             continue;
         }
         if super::forms::is_form(&m.value) {
@@ -205,6 +205,13 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
             ),
         );
     }
+    let royal = royalty(&p.royal);
+    if let (Some(RawRoyal::Word(w)), None) = (&p.royal, royal) {
+        cx.err_at(
+            loc,
+            format!("piece `{name}`: `royal: {w}`: expected true, false, checked or captured"),
+        );
+    }
     Kind {
         name: name.to_string(),
         display: p.name.clone().unwrap_or_else(|| name.to_string()),
@@ -225,7 +232,9 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
         letter: p.letter.clone(),
-        royal: p.royal.unwrap_or(false),
+        royal: royal == Some(Royalty::Checked),
+        royal_captured: royal == Some(Royalty::Captured),
+        not_facing: not_facing(s, p, royal, loc, cx),
         promote: p.promote.as_ref().and_then(|pr| promote(s, pr, loc, cx)),
         freezes,
         custody,
@@ -443,10 +452,21 @@ fn move_pattern(s: &Scope, m: &RawMove, mloc: Location, cx: &mut Ctx) -> Option<
         return None;
     }
     Some(if m.step.is_some() {
-        MovePattern::Step { deltas, target }
+        MovePattern::Step {
+            deltas,
+            target,
+            lame: m.lame.unwrap_or(false),
+        }
     } else if m.slide.is_some() {
         let jump = jump(s, m, mloc, jump_kinds, cx);
         let strike_at_range = strike_at_range(m, mloc, cx);
+        if m.screens == Some(0) || (m.screens.is_some() && m.jump.is_some()) {
+            cx.err_at(
+                mloc,
+                format!("piece `{name}`: `screens` is at least 1, and not with `jump`"),
+            );
+            return None;
+        }
         MovePattern::Slide {
             deltas,
             max: m.max.unwrap_or(u8::MAX),
@@ -454,6 +474,7 @@ fn move_pattern(s: &Scope, m: &RawMove, mloc: Location, cx: &mut Ctx) -> Option<
             reveal_beyond: m.reveal_beyond,
             target,
             jump,
+            screens: m.screens.unwrap_or(0),
         }
     } else {
         MovePattern::Path {
@@ -497,6 +518,21 @@ fn target(
         }
         zones
     });
+    let to_zone = m.to_zone.as_ref().and_then(|z| {
+        let zones = player_zones(s.board, s.players, z);
+        if zones.is_none() {
+            cx.err_at(
+                mloc,
+                format!("piece `{name}`: `to_zone: {z}` names no zone"),
+            );
+        }
+        let cells = s.board.cell_count();
+        zones.map(|zones| {
+            (zones.iter())
+                .map(|z| (0..cells).map(|c| z.contains(&(c as Cell))).collect())
+                .collect()
+        })
+    });
     let when = m.when.as_ref().and_then(|w| match &w.placed_all {
         // The supply's size is set once every kind is read (`kinds`).
         Some(k) if s.kind_names.contains(&k) => Some(When::PlacedAll {
@@ -525,6 +561,7 @@ fn target(
         enemy_kinds,
         relative,
         from_zone,
+        to_zone,
         when,
     }
 }
@@ -605,4 +642,66 @@ fn promote(s: &Scope, pr: &RawPromote, loc: Location, cx: &mut Ctx) -> Option<Pr
         optional: pr.optional.unwrap_or(false),
         leaving: pr.leaving.unwrap_or(false),
     })
+}
+
+/// What a kind's `royal:` says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Royalty {
+    /// `true` or `checked`.
+    Checked,
+    /// `captured`.
+    Captured,
+}
+
+/// A kind's `royal:` read (`None`: not royal, or a word that is none of
+/// the known ones).
+fn royalty(r: &Option<RawRoyal>) -> Option<Royalty> {
+    match r {
+        Some(RawRoyal::Flag(true)) => Some(Royalty::Checked),
+        Some(RawRoyal::Word(w)) if w == "checked" => Some(Royalty::Checked),
+        Some(RawRoyal::Word(w)) if w == "captured" => Some(Royalty::Captured),
+        _ => None,
+    }
+}
+
+/// A royal kind's `not_facing`: the directions of its direction set.
+fn not_facing(
+    s: &Scope,
+    p: &RawPiece,
+    royal: Option<Royalty>,
+    loc: Location,
+    cx: &mut Ctx,
+) -> Vec<(i8, i8)> {
+    let Some(set) = &p.not_facing else {
+        return Vec::new();
+    };
+    let name = s.name;
+    if royal != Some(Royalty::Checked) {
+        cx.err_at(
+            loc,
+            format!("piece `{name}`: `not_facing` is for a checked royal kind (`royal: true`)"),
+        );
+        return Vec::new();
+    }
+    match s.board.directions(set) {
+        Some(d) if !d.relative => d.deltas.clone(),
+        Some(_) => {
+            cx.err_at(
+                loc,
+                format!("piece `{name}`: `not_facing: {set}`: a direction set the same for every player (not relative)"),
+            );
+            Vec::new()
+        }
+        None => {
+            let known: Vec<_> = s.board.directions.iter().map(|d| d.name.as_str()).collect();
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{name}`: `not_facing: {set}`: unknown direction set (expected one of: {})",
+                    known.join(", ")
+                ),
+            );
+            Vec::new()
+        }
+    }
 }
