@@ -38,6 +38,7 @@ pub mod sampler;
 mod san;
 pub mod setup;
 mod sight;
+mod sow;
 pub mod tables;
 mod text;
 mod turn;

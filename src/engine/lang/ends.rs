@@ -49,6 +49,7 @@ impl Engine {
                 }
                 EndWhen::Passes(n) => *a == Action::Pass && s.counter(PASS_RUN, None) >= *n as i64,
                 EndWhen::NobodyMoves => false,
+                EndWhen::AnyoneStuck => self.anyone_stuck(s),
                 EndWhen::Reaches { zone, kinds } => landed.is_some_and(|c| {
                     zone[mover as usize].contains(&c)
                         && s.piece_at(c).is_some_and(|id| {
@@ -178,6 +179,22 @@ impl Engine {
         Ok(false)
     }
 
+    /// Whether some player in the game could make no action but a pass
+    /// were it their turn now (a fresh turn; a rule that fails leaves
+    /// that player able to move).
+    fn anyone_stuck(&self, s: &GameState) -> bool {
+        (0..s.players)
+            .filter(|&q| s.eliminated & (1 << q) == 0)
+            .any(|q| {
+                let mut t = s.clone();
+                t.to_move = q;
+                t.steps = Default::default();
+                t.set_hold_turn(false);
+                self.try_legal_actions(&t)
+                    .is_ok_and(|l| !l.iter().any(|a| !a.is_social() && *a != Action::Pass))
+            })
+    }
+
     /// How a declared end comes out.
     fn declared_outcome(&self, s: &GameState, end: &End, mover: PlayerId) -> Outcome {
         let name = |p: PlayerId| self.player_name(p).to_string();
@@ -223,6 +240,23 @@ impl Engine {
                     n[s.pieces[*id as usize].owner as usize] += 1.0;
                 }
                 by_score(n, "pieces")
+            }
+            Winner::Tally {
+                cells,
+                zone,
+                counter,
+            } => {
+                let n = (0..s.players)
+                    .map(|p| {
+                        let on_cells: i64 = cells.as_ref().map_or(0, |c| {
+                            let mine = zone.get(p as usize).map_or(&[][..], |z| &z[..]);
+                            mine.iter().map(|&x| s.cell_counter(c, x)).sum()
+                        });
+                        let own = counter.as_ref().map_or(0, |c| s.counter(c, Some(p)));
+                        on_cells.saturating_add(own) as f64
+                    })
+                    .collect();
+                by_score(n, "points")
             }
             Winner::Area { bonus, lines } => {
                 let mut n = self.area_scores(s, lines);

@@ -19,6 +19,10 @@ fn source(cx: &Ctx, s: &Source, params: &[ParamDecl]) -> String {
         Source::NearOwn => "a cell orthogonally next to one of the player's pieces".into(),
         Source::Cells => "any cell".into(),
         Source::Zone(z) => format!("a cell of {}", cells(b, z)),
+        Source::OwnZone(zs) => {
+            let each: Vec<String> = zs.iter().map(|z| cells(b, z)).collect();
+            format!("a cell of the player's own zone ({})", each.join(" / "))
+        }
         Source::FirstZone(zs) => {
             let each: Vec<String> = zs.iter().map(|z| format!("({})", cells(b, z))).collect();
             format!(

@@ -29,6 +29,7 @@ pub(super) fn actions(
     raw: &RawVariant,
     board: &Board,
     kinds: &[Kind],
+    players: &[String],
     cx: &mut Ctx,
 ) -> Vec<ActionDecl> {
     let Some(list) = &raw.actions else {
@@ -44,8 +45,16 @@ pub(super) fn actions(
     let mut fixed: Vec<(String, &str)> = Vec::new();
     list.iter()
         .filter_map(|(name, a)| {
-            let decl = enabled(&a.value, a.referenced, cx)
-                .then(|| action(name, &a.value, a.referenced, (board, kinds), &queries, cx))??;
+            let decl = enabled(&a.value, a.referenced, cx).then(|| {
+                action(
+                    name,
+                    &a.value,
+                    a.referenced,
+                    (board, kinds, players),
+                    &queries,
+                    cx,
+                )
+            })??;
             if let [TextPart::Lit(t)] = decl.text.as_slice() {
                 let at = a.value.text.as_ref().map_or(a.referenced, |t| t.referenced);
                 match fixed.iter().find(|f| f.0 == *t) {
@@ -96,7 +105,7 @@ fn enabled(a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) -> bool {
 }
 
 /// The board and the piece kinds, which sources and conditions name.
-type Names<'a> = (&'a Board, &'a [Kind]);
+type Names<'a> = (&'a Board, &'a [Kind], &'a [String]);
 
 fn action(
     name: &str,
@@ -133,7 +142,14 @@ fn action(
     };
     let mut does = Vec::new();
     for d in &a.does {
-        does.push(does_item(name, &d.value, d.referenced, &names, cx)?);
+        does.push(does_item(
+            name,
+            &d.value,
+            d.referenced,
+            &names,
+            (board.0, board.2),
+            cx,
+        )?);
     }
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
@@ -190,6 +206,7 @@ fn does_item(
     d: &RawDoes,
     at: serde_saphyr::Location,
     names: &[String],
+    wh: super::sow::Where,
     cx: &mut Ctx,
 ) -> Option<Does> {
     let given = [
@@ -197,6 +214,7 @@ fn does_item(
         d.capture.is_some(),
         d.send.is_some(),
         d.add.is_some(),
+        d.sow.is_some(),
     ];
     let fail = |cx: &mut Ctx, what: String| {
         cx.err_at(at, format!("actions.{name}.does: {what}"));
@@ -206,7 +224,8 @@ fn does_item(
         return fail(
             cx,
             "each item is exactly one of `flip: PARAM`, `capture: PARAM`, \
-             `send: PARAM, to: CONTAINER` or `add: N, counter: NAME, at: PARAM`"
+             `send: PARAM, to: CONTAINER`, `add: N, counter: NAME, at: PARAM` \
+             or `sow: PARAM, counter: NAME, circuit: ZONE`"
                 .into(),
         );
     }
@@ -226,8 +245,30 @@ fn does_item(
     if d.send.is_none() && d.to.is_some() {
         return fail(cx, "`to` goes with `send` only".into());
     }
-    if d.add.is_none() && (d.counter.is_some() || d.at.is_some()) {
-        return fail(cx, "`counter` and `at` go with `add` only".into());
+    if d.add.is_none() && d.at.is_some() {
+        return fail(cx, "`at` goes with `add` only".into());
+    }
+    if d.add.is_none() && d.sow.is_none() && d.counter.is_some() {
+        return fail(cx, "`counter` goes with `add` or `sow` only".into());
+    }
+    if d.sow.is_none() && super::sow::has_sow_keys(d) {
+        return fail(
+            cx,
+            "`circuit`, `skip_origin`, `again`, `store`, `score`, `opposite`, `take`, \
+             `back`, `within` and `not_all` go with `sow` only"
+                .into(),
+        );
+    }
+    if let Some(p) = &d.sow {
+        let from = param(cx, p)?;
+        let mut why = None;
+        let sow = super::sow::sow(d, from, wh, &mut |m| {
+            why.get_or_insert(m);
+        });
+        return match (sow, why) {
+            (Some(x), None) => Some(Does::Sow(Box::new(x))),
+            (_, w) => fail(cx, w.unwrap_or_default()),
+        };
     }
     if let Some(p) = &d.flip {
         return Some(Does::Flip(param(cx, p)?));
@@ -438,12 +479,13 @@ pub(super) fn queries(
     raw: &RawVariant,
     board: &Board,
     kinds: &[Kind],
+    players: &[String],
     cx: &mut Ctx,
 ) -> Vec<ParamDecl> {
     cx.from("queries");
     raw.queries
         .iter()
-        .filter_map(|(name, q)| param(name, &q.value, &[], (board, kinds), cx))
+        .filter_map(|(name, q)| param(name, &q.value, &[], (board, kinds, players), cx))
         .collect()
 }
 
@@ -456,11 +498,11 @@ fn param(
     board: Names,
     cx: &mut Ctx,
 ) -> Option<ParamDecl> {
-    let src = source(&p.from, earlier, board.0, cx);
+    let src = source(&p.from, earlier, (board.0, board.2), cx);
     let fallback = p
         .fallback
         .as_ref()
-        .and_then(|f| source(f, earlier, board.0, cx));
+        .and_then(|f| source(f, earlier, (board.0, board.2), cx));
     let filters = p
         .filters
         .iter()
@@ -483,7 +525,12 @@ fn param(
 /// Reads a source: `own_pieces`, `near_own`, `cells`, `sight`,
 /// `next_to <param>`, `zone <name>`, `first_zone <name> <name>...`,
 /// `flood <param> through <terrain>`.
-fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) -> Option<Source> {
+fn source(
+    s: &Spanned<String>,
+    earlier: &[String],
+    (board, players): (&Board, &[String]),
+    cx: &mut Ctx,
+) -> Option<Source> {
     let words: Vec<&str> = s.value.split_whitespace().collect();
     let param = |w: &str, cx: &mut Ctx| match earlier.iter().position(|p| p == w) {
         Some(i) => Some(i),
@@ -502,6 +549,13 @@ fn source(s: &Spanned<String>, earlier: &[String], board: &Board, cx: &mut Ctx) 
         ["sight"] => Some(Source::Sight),
         ["next_to", p] => param(p, cx).map(Source::NextTo),
         ["zone", z] => zone(z, s, board, cx).map(Source::Zone),
+        ["own_zone", z] => match super::player_zones(board, players, z) {
+            Some(cells) => Some(Source::OwnZone(cells)),
+            None => {
+                cx.err_at(s.referenced, format!("unknown zone `{z}`"));
+                None
+            }
+        },
         ["first_zone", zs @ ..] if !zs.is_empty() => {
             let zones: Vec<_> = zs.iter().map(|z| zone(z, s, board, cx)).collect();
             zones
@@ -548,7 +602,7 @@ fn terrain(t: &str, s: &Spanned<String>, board: &Board, cx: &mut Ctx) -> Option<
 /// Reads a filter: `empty`, `enemy`, `own`, `not_own`, `[not] terrain
 /// <t>`, `[not] mark <name>[=<value>]`, `not attr <name>`, `[not] counter
 /// <name>` (a cell counter other than 0), `[not] kind <kind>`, `[not] frozen`.
-fn filter(s: &Spanned<String>, (board, kinds): Names, cx: &mut Ctx) -> Option<Filter> {
+fn filter(s: &Spanned<String>, (board, kinds, _): Names, cx: &mut Ctx) -> Option<Filter> {
     let words: Vec<&str> = s.value.split_whitespace().collect();
     let (has, rest) = match words.split_first() {
         Some((&"not", rest)) => (false, rest),

@@ -584,6 +584,7 @@ fn end_when(
     let conditions = [
         e.in_a_row.is_some(),
         e.nobody_moves.is_some(),
+        e.anyone_stuck.is_some(),
         e.passes.is_some(),
         e.reaches.is_some(),
         e.captures.is_some(),
@@ -597,7 +598,7 @@ fn end_when(
     if conditions != 1 {
         cx.err_at(
             loc,
-            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`, `counter: NAME`, `borne_off: N`",
+            "an end needs exactly one of `in_a_row: N`, `nobody_moves: true`, `anyone_stuck: true`, `passes: N`, `reaches: ZONE`, `captures: [KINDS]`, `left: N`, `counter: NAME`, `borne_off: N`",
         );
         return None;
     }
@@ -660,6 +661,12 @@ fn end_when(
             return None;
         }
         (EndWhen::Passes(n), format!("{n} passes in a row"))
+    } else if let Some(stuck) = e.anyone_stuck {
+        if !stuck {
+            cx.err_at(loc, "`anyone_stuck` must be `true`");
+            return None;
+        }
+        (EndWhen::AnyoneStuck, "a player unable to move".to_string())
     } else {
         if e.nobody_moves != Some(true) {
             cx.err_at(loc, "`nobody_moves` must be `true`");
@@ -746,6 +753,13 @@ fn end(
         cx.err_at(loc, "`bonus` goes with `winner: area`");
         return None;
     }
+    if e.tally.is_some() != (e.winner == "tally") {
+        cx.err_at(
+            loc,
+            "`winner: tally` and `tally: { cells, zone, counter }` go together",
+        );
+        return None;
+    }
     let winner = match e.winner.as_str() {
         "mover" => Winner::Mover,
         "holder" if e.counter.is_some() => Winner::Holder,
@@ -755,6 +769,7 @@ fn end(
         }
         "most_pieces" => Winner::MostPieces,
         "draw" => Winner::Draw,
+        "tally" => tally(e.tally.as_ref()?, loc, board, players, cx)?,
         "area" => {
             let bonus = match &e.bonus {
                 None => Some(0.0),
@@ -779,7 +794,9 @@ fn end(
         other => {
             cx.err_at(
                 loc,
-                format!("`winner: {other}`: expected mover, most_pieces, area, draw or holder"),
+                format!(
+                    "`winner: {other}`: expected mover, most_pieces, area, draw, tally or holder"
+                ),
             );
             return None;
         }
@@ -788,5 +805,38 @@ fn end(
         when,
         winner,
         reason: e.reason.clone().unwrap_or(reason),
+    })
+}
+
+/// `winner: tally`'s `tally:`: a cell counter over a zone, a counter, or
+/// both.
+fn tally(
+    t: &crate::rules::variant::raw::RawTally,
+    loc: Location,
+    board: &crate::base::geometry::Board,
+    players: &[String],
+    cx: &mut Ctx,
+) -> Option<Winner> {
+    if t.cells.is_some() != t.zone.is_some() || (t.cells.is_none() && t.counter.is_none()) {
+        cx.err_at(
+            loc,
+            "`tally` needs `cells: COUNTER` with `zone: ZONE`, `counter: NAME`, or both",
+        );
+        return None;
+    }
+    let zone = match &t.zone {
+        Some(z) => match super::player_zones(board, players, z) {
+            Some(cells) => cells,
+            None => {
+                cx.err_at(loc, format!("`tally.zone: {z}` names no zone of the board"));
+                return None;
+            }
+        },
+        None => Vec::new(),
+    };
+    Some(Winner::Tally {
+        cells: t.cells.clone(),
+        zone,
+        counter: t.counter.clone(),
     })
 }

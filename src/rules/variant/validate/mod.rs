@@ -25,6 +25,7 @@ mod race;
 mod rules;
 mod setup;
 mod sight;
+mod sow;
 mod tokens;
 
 /// The symbols drawn for cell marks (`rules.display.mark_symbols`).
@@ -67,9 +68,9 @@ pub(super) fn validate(
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
-    let declared = actions::actions(&raw, &board, &kinds, &mut cx);
+    let declared = actions::actions(&raw, &board, &kinds, &players, &mut cx);
     actions::needs_exist(&raw, &scripts, &mut cx);
-    let queries = actions::queries(&raw, &board, &kinds, &mut cx);
+    let queries = actions::queries(&raw, &board, &kinds, &players, &mut cx);
     let tokens = tokens::tokens(&raw, &mut cx);
     let first = flow::first(&raw, &players, &mut cx);
     let phases = flow::phases(&raw, &declared, &mut cx);
