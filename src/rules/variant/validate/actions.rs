@@ -248,9 +248,7 @@ fn does_item(
     if d.add.is_none() && d.at.is_some() {
         return fail(cx, "`at` goes with `add` only".into());
     }
-    if d.add.is_none() && d.sow.is_none() && d.counter.is_some() {
-        return fail(cx, "`counter` goes with `add` or `sow` only".into());
-    }
+    // The keys of `sow` alone first: an item with them is a misspelt sowing.
     if d.sow.is_none() && super::sow::has_sow_keys(d) {
         return fail(
             cx,
@@ -258,6 +256,9 @@ fn does_item(
              `back`, `within` and `not_all` go with `sow` only"
                 .into(),
         );
+    }
+    if d.add.is_none() && d.sow.is_none() && d.counter.is_some() {
+        return fail(cx, "`counter` goes with `add` or `sow` only".into());
     }
     if let Some(p) = &d.sow {
         let from = param(cx, p)?;
