@@ -29,7 +29,8 @@ pub(super) fn sow(s: &mut GameState, w: &Sow, origin: Cell, mover: PlayerId, boa
     for (i, &c) in circuit.iter().take(len).enumerate() {
         counts[i] = s.cell_counter(&w.counter, c);
     }
-    let before = counts;
+    let mut before = [0i64; CIRCUIT_MAX];
+    before[..len].copy_from_slice(&counts[..len]);
     counts[start] = 0;
     // The cells sown, in order: those after the origin, round to the
     // origin itself unless it is skipped.
@@ -115,20 +116,20 @@ fn take(t: &Take, circuit: &[Cell], counts: &mut [i64], last: usize, mover: Play
             .enumerate()
             .any(|(p, cells)| p != mover as usize && cells.contains(&c))
     };
-    let holds = |i: usize, counts: &[i64]| theirs(circuit[i]) && t.counts.contains(&counts[i]);
-    let mut cells = Vec::new();
-    let mut i = last;
-    while holds(i, counts) && cells.len() < len {
-        cells.push(i);
+    let holds = |i: usize| theirs(circuit[i]) && t.counts.contains(&counts[i]);
+    // The run of cells taken: `last`, then (going back) those before it.
+    let back = |k: usize| (last + len - k) % len;
+    let mut run = 0;
+    while run < len && holds(back(run)) {
+        run += 1;
         if !t.back {
             break;
         }
-        i = (i + len - 1) % len;
     }
-    if cells.is_empty() {
+    if run == 0 {
         return 0;
     }
-    let sum: i64 = cells.iter().map(|&i| counts[i]).sum();
+    let sum: i64 = (0..run).map(|k| counts[back(k)]).sum();
     if t.not_all {
         let all: i64 = (0..len)
             .filter(|&i| theirs(circuit[i]))
@@ -138,8 +139,8 @@ fn take(t: &Take, circuit: &[Cell], counts: &mut [i64], last: usize, mover: Play
             return 0;
         }
     }
-    for &i in &cells {
-        counts[i] = 0;
+    for k in 0..run {
+        counts[back(k)] = 0;
     }
     sum
 }

@@ -11,6 +11,11 @@ use crate::engine::turn::Next;
 use crate::engine::{Action, ActionError, Engine, Event};
 use crate::rules::variant::forms::{End, EndWhen, Winner};
 
+thread_local! {
+    /// [`Engine::anyone_stuck`]'s listing, kept from one action to the next.
+    static STUCK_LIST: std::cell::Cell<Vec<Action>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 impl Engine {
     /// A pass of the turn: the run of passes grows.
     pub(in crate::engine) fn pass_turn(
@@ -181,18 +186,24 @@ impl Engine {
 
     /// Whether some player in the game could make no action but a pass
     /// were it their turn now (a fresh turn; a rule that fails leaves
-    /// that player able to move).
-    fn anyone_stuck(&self, s: &GameState) -> bool {
-        (0..s.players)
-            .filter(|&q| s.eliminated & (1 << q) == 0)
-            .any(|q| {
-                let mut t = s.clone();
-                t.to_move = q;
-                t.steps = Default::default();
-                t.set_hold_turn(false);
-                self.try_legal_actions(&t)
-                    .is_ok_and(|l| !l.iter().any(|a| !a.is_social() && *a != Action::Pass))
-            })
+    /// that player able to move). Asked of `s` itself, its turn set aside
+    /// and put back, into a kept buffer: no state is copied.
+    fn anyone_stuck(&self, s: &mut GameState) -> bool {
+        let (to_move, hold) = (s.to_move, s.holds_turn());
+        let steps = std::mem::take(&mut s.steps);
+        s.set_hold_turn(false);
+        // Taken, not borrowed: a listing that applies moves may come back here.
+        let mut list = STUCK_LIST.take();
+        let out = s.eliminated;
+        let stuck = (0..s.players).filter(|&q| out & (1 << q) == 0).any(|q| {
+            s.to_move = q;
+            self.try_legal_actions_into(s, &mut list).is_ok()
+                && !list.iter().any(|a| !a.is_social() && *a != Action::Pass)
+        });
+        STUCK_LIST.set(list);
+        (s.to_move, s.steps) = (to_move, steps);
+        s.set_hold_turn(hold);
+        stuck
     }
 
     /// How a declared end comes out.
