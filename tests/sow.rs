@@ -14,6 +14,7 @@ use sandtable::base::state::GameState;
 use sandtable::engine::Engine;
 use sandtable::front::render::Svg;
 use sandtable::record::view::{Viewer, Views};
+use sandtable::record::{parse_yaml, to_yaml, Position, Positions};
 
 const V: &str = "tests/variants/kalah.yaml";
 
@@ -176,6 +177,35 @@ fn the_counts_are_drawn_in_text_and_svg() {
         svg.contains("data-counter=\"seeds\" data-at=\"h1\"") && svg.contains(">5</text>"),
         "{svg}"
     );
+}
+
+#[test]
+fn a_saved_position_keeps_the_counts_and_the_text_board_shows_them() {
+    let e = engine(V, &[]);
+    let mut s = e.new_game(1, &[]);
+    play(&e, &mut s, &["sow-d1", "sow-g1", "sow-b2"]);
+    let positions = Positions::new(&e);
+    let yaml = to_yaml(&positions.to_position(&s)).unwrap();
+    assert!(
+        yaml.contains("cell_counters:") && yaml.contains("seeds"),
+        "{yaml}"
+    );
+    let pos: Position = parse_yaml(&yaml, "<kalah>").unwrap();
+    let back = positions.from_position(&pos).unwrap();
+    assert_eq!(back, s, "{yaml}");
+    assert_eq!(seeds(&e, &back, "h1"), 2);
+    assert_eq!(legal(&e, &back), legal(&e, &s));
+    // The text board: each cell its count (south's row 5 5 1 5 5 . 2,
+    // north's 1 . 4 5 5 5 5).
+    let views = Views::new(&e);
+    let text = views.render(&views.view(&s, Viewer::Omniscient), None);
+    let row = |r: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(r))
+            .unwrap()
+    };
+    assert!(row("1").contains("$5") && row("1").contains("$2"), "{text}");
+    assert!(row("2").contains("$4") && row("2").contains("$1"), "{text}");
 }
 
 /// The load error of the Kalah file with `from` replaced by `to`.
