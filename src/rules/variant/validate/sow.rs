@@ -106,13 +106,13 @@ pub(super) fn sow(
     })
 }
 
+/// Resolves a zone a sowing names (the zone, the key naming it), reporting
+/// an unknown one.
+type ZoneOf<'a> = dyn Fn(&str, &str, &mut dyn FnMut(String)) -> Option<PerPlayer> + 'a;
+
 /// A sowing's `take` with `back`, `within` and `not_all`: `Some(None)`
 /// when there is none.
-fn take(
-    d: &RawDoes,
-    zone: &dyn Fn(&str, &str, &mut dyn FnMut(String)) -> Option<PerPlayer>,
-    fail: &mut dyn FnMut(String),
-) -> Option<Option<Take>> {
+fn take(d: &RawDoes, zone: &ZoneOf<'_>, fail: &mut dyn FnMut(String)) -> Option<Option<Take>> {
     let Some(counts) = &d.take else {
         if d.back.is_some() || d.within.is_some() || d.not_all.is_some() {
             fail("`back`, `within` and `not_all` go with `take`".into());
