@@ -13,6 +13,7 @@ use crate::base::geometry::{Board, Cell};
 
 mod actions;
 mod board;
+mod ends;
 mod flow;
 mod forms;
 mod hands;
@@ -77,7 +78,7 @@ pub(super) fn validate(
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
     let pass = race::pass(&raw, &mut cx);
-    let ends = forms::ends(&raw, &board, &players, &kinds, &mut cx);
+    let ends = ends::ends(&raw, &board, &players, &kinds, &mut cx);
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);
     let (dice, stacks) = race::dice_and_stacks(&raw, &kinds, &mut cx);
