@@ -109,6 +109,8 @@ fn random_games_keep_every_invariant_in_every_variant() {
     );
     // And the example of phases, containers and reaction windows.
     variants.push(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/variants/pond.yaml").to_string());
+    // And sowing, whose state is all cell counters.
+    variants.push(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants/kalah.yaml").to_string());
     for name in &variants {
         let e = common::engine(name, &[]);
         simulate(&e, name);

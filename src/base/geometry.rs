@@ -124,6 +124,8 @@ pub struct Board {
     pub blocking: u32,
     /// Named sets of cells (setup areas, back rows, ...).
     pub zones: Vec<(String, Vec<Cell>)>,
+    /// Cell counters at the start of a game: (counter, cell, value).
+    pub counts: Vec<(String, Cell, i64)>,
     pub directions: Vec<Directions>,
     /// How the board is drawn.
     pub shape: Shape,
@@ -140,6 +142,7 @@ impl Board {
             terrain: vec![0; files as usize * ranks as usize],
             blocking: 0,
             zones: Vec::new(),
+            counts: Vec::new(),
             directions: builtin_directions(),
             shape: Shape::Square,
             graph: None,

@@ -56,11 +56,7 @@ impl GameState {
             .iter()
             .map(|((_, k), m)| size_of::<((Cell, String), Mark)>() + k.len() + m.value.len())
             .sum::<usize>();
-        n += self
-            .cell_counters
-            .keys()
-            .map(|(k, _)| size_of::<((String, Cell), i64)>() + k.len())
-            .sum::<usize>();
+        n += self.cell_counters.heap_size();
         n
     }
 }

@@ -14,6 +14,9 @@ pub use crate::base::limits::MAX_PIECES;
 pub use touched::Touched;
 use touched::TOUCHED_CELLS;
 
+#[path = "cell_counters.rs"]
+mod cell_counters;
+pub use cell_counters::CellCounters;
 #[path = "stacks.rs"]
 mod stacks;
 use stacks::same_stack;
@@ -257,7 +260,7 @@ pub struct GameState {
     /// Facts on cells, by (cell, name), each with its own visibility.
     pub marks: crate::base::marks::Marks,
     /// Counters per cell (public), by (name, cell).
-    pub cell_counters: BTreeMap<(String, Cell), i64>,
+    pub cell_counters: CellCounters,
     /// The dice values the player to move has still to use (public).
     pub dice: crate::base::dice::Dice,
     /// How many pieces stand on each cell, when the variant stacks pieces
@@ -349,7 +352,7 @@ impl GameState {
             seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
             marks: crate::base::marks::Marks::new(),
-            cell_counters: BTreeMap::new(),
+            cell_counters: CellCounters::default(),
             dice: Default::default(),
             stacks: Vec::new(),
             hold_turn: false,
@@ -587,22 +590,6 @@ impl GameState {
         });
         self.containers[container as usize].pieces.push(id);
         Ok(id)
-    }
-
-    pub fn cell_counter(&self, name: &str, cell: Cell) -> i64 {
-        self.cell_counters
-            .get(&(name.to_string(), cell))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    /// Sets a cell counter; zero removes it.
-    pub fn set_cell_counter(&mut self, name: &str, cell: Cell, value: i64) {
-        if value == 0 {
-            self.cell_counters.remove(&(name.to_string(), cell));
-        } else {
-            self.cell_counters.insert((name.to_string(), cell), value);
-        }
     }
 
     /// Removes a piece from the board: it goes to its owner's `captured` pile.

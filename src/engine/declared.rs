@@ -352,7 +352,7 @@ impl Engine {
             self.place_from_container(s, d, a, mover, effects);
         }
         for x in &d.does {
-            does(s, x, a, mover, effects);
+            does(s, x, a, mover, effects, &self.variant.board);
         }
         if let Some(c) = &d.choose {
             if self.declared_choice(s, c, mover, effects)? {
@@ -579,7 +579,14 @@ impl Engine {
 /// One native effect of a declared action (`does:`), on the cell of one of
 /// its parameters; nothing when that cell holds no piece (an effect on a
 /// piece) or is off the board.
-fn does(s: &mut GameState, x: &Does, a: &Action, mover: PlayerId, effects: &mut Vec<Effect>) {
+fn does(
+    s: &mut GameState,
+    x: &Does,
+    a: &Action,
+    mover: PlayerId,
+    effects: &mut Vec<Effect>,
+    board: &crate::base::geometry::Board,
+) {
     let Action::Declared {
         a: first,
         b: second,
@@ -632,5 +639,6 @@ fn does(s: &mut GameState, x: &Does, a: &Action, mover: PlayerId, effects: &mut 
                 s.set_cell_counter(counter, c, v);
             }
         }
+        Does::Sow(w) => super::sow::sow(s, w, cell(w.from), mover, board),
     }
 }

@@ -39,6 +39,7 @@ pub mod sampler;
 mod san;
 pub mod setup;
 mod sight;
+mod sow;
 pub mod tables;
 mod text;
 mod turn;

@@ -76,6 +76,13 @@ impl Engine {
         s
     }
 
+    /// The board's cell counters at the start (`board.counts`).
+    fn lay_counts(&self, s: &mut GameState) {
+        for (name, c, v) in &self.variant.board.counts {
+            s.set_cell_counter(name, *c, *v);
+        }
+    }
+
     /// The army of a player: kind ids in declaration order, each `count` times.
     pub fn army(&self) -> Vec<KindId> {
         let mut army = Vec::new();
@@ -198,11 +205,13 @@ impl Engine {
         }
         if let Some(start) = &self.variant.start {
             // Checked when the variant loaded.
-            if let Ok(s) = self.parse_fen(start, seed) {
+            if let Ok(mut s) = self.parse_fen(start, seed) {
+                self.lay_counts(&mut s);
                 return s;
             }
         }
         let mut state = self.empty_state(seed);
+        self.lay_counts(&mut state);
         let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
         for p in 0..self.variant.players.len() as PlayerId {
             if self.variant.setup_zones[p as usize].is_empty() {

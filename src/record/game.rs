@@ -356,10 +356,10 @@ impl<'e> Positions<'e> {
             cell_counters: s
                 .cell_counters
                 .iter()
-                .map(|((n, c), v)| CellCounterPos {
-                    name: n.clone(),
-                    cell: b.cell_name(*c),
-                    value: *v,
+                .map(|(n, c, v)| CellCounterPos {
+                    name: n.to_string(),
+                    cell: b.cell_name(c),
+                    value: v,
                 })
                 .collect(),
             hold_turn: s.holds_turn(),

@@ -336,7 +336,7 @@ impl<'e> Views<'e> {
             cell_counters: s
                 .cell_counters
                 .iter()
-                .map(|((n, c), v)| (n.clone(), b.cell_name(*c), *v))
+                .map(|(n, c, v)| (n.to_string(), b.cell_name(c), v))
                 .collect(),
             window: s
                 .windows

@@ -83,6 +83,11 @@ fn source_cells(
     match src {
         Source::Cells => (0..n).for_each(|c| hit.set(c)),
         Source::Zone(cells) => cells.iter().for_each(|&c| hit.set(c as usize)),
+        Source::OwnZone(zones) => zones
+            .get(p as usize)
+            .into_iter()
+            .flatten()
+            .for_each(|&c| hit.set(c as usize)),
         Source::FirstZone(_) => {}
         Source::OwnPieces => (0..n).filter(|&c| own(c)).for_each(|c| hit.set(c)),
         Source::NextTo(i) => {

@@ -11,6 +11,11 @@ use crate::engine::turn::Next;
 use crate::engine::{Action, ActionError, Engine, Event};
 use crate::rules::variant::forms::{End, EndWhen, Winner};
 
+thread_local! {
+    /// [`Engine::anyone_stuck`]'s listing, kept from one action to the next.
+    static STUCK_LIST: std::cell::Cell<Vec<Action>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 impl Engine {
     /// A pass of the turn: the run of passes grows.
     pub(in crate::engine) fn pass_turn(
@@ -49,6 +54,7 @@ impl Engine {
                 }
                 EndWhen::Passes(n) => *a == Action::Pass && s.counter(PASS_RUN, None) >= *n as i64,
                 EndWhen::NobodyMoves => false,
+                EndWhen::AnyoneStuck => self.anyone_stuck(s),
                 EndWhen::Reaches { zone, kinds } => landed.is_some_and(|c| {
                     zone[mover as usize].contains(&c)
                         && s.piece_at(c).is_some_and(|id| {
@@ -178,6 +184,28 @@ impl Engine {
         Ok(false)
     }
 
+    /// Whether some player in the game could make no action but a pass
+    /// were it their turn now (a fresh turn; a rule that fails leaves
+    /// that player able to move). Asked of `s` itself, its turn set aside
+    /// and put back, into a kept buffer: no state is copied.
+    fn anyone_stuck(&self, s: &mut GameState) -> bool {
+        let (to_move, hold) = (s.to_move, s.holds_turn());
+        let steps = std::mem::take(&mut s.steps);
+        s.set_hold_turn(false);
+        // Taken, not borrowed: a listing that applies moves may come back here.
+        let mut list = STUCK_LIST.take();
+        let out = s.eliminated;
+        let stuck = (0..s.players).filter(|&q| out & (1 << q) == 0).any(|q| {
+            s.to_move = q;
+            self.try_legal_actions_into(s, &mut list).is_ok()
+                && !list.iter().any(|a| !a.is_social() && *a != Action::Pass)
+        });
+        STUCK_LIST.set(list);
+        (s.to_move, s.steps) = (to_move, steps);
+        s.set_hold_turn(hold);
+        stuck
+    }
+
     /// How a declared end comes out.
     fn declared_outcome(&self, s: &GameState, end: &End, mover: PlayerId) -> Outcome {
         let name = |p: PlayerId| self.player_name(p).to_string();
@@ -223,6 +251,23 @@ impl Engine {
                     n[s.pieces[*id as usize].owner as usize] += 1.0;
                 }
                 by_score(n, "pieces")
+            }
+            Winner::Tally {
+                cells,
+                zone,
+                counter,
+            } => {
+                let n = (0..s.players)
+                    .map(|p| {
+                        let on_cells: i64 = cells.as_ref().map_or(0, |c| {
+                            let mine = zone.get(p as usize).map_or(&[][..], |z| &z[..]);
+                            mine.iter().map(|&x| s.cell_counter(c, x)).sum()
+                        });
+                        let own = counter.as_ref().map_or(0, |c| s.counter(c, Some(p)));
+                        on_cells.saturating_add(own) as f64
+                    })
+                    .collect();
+                by_score(n, "points")
             }
             Winner::Area { bonus, lines } => {
                 let mut n = self.area_scores(s, lines);

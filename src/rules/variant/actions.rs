@@ -62,6 +62,66 @@ pub enum Does {
     Send(usize, String),
     /// The cell's counter of that name gains the amount (may be negative).
     Add(usize, String, i64),
+    /// The cell's counter is lifted and sown along a circuit (`sow:`).
+    Sow(Box<Sow>),
+}
+
+/// A player's cells of a zone, by player (`<player>_<zone>`, else the
+/// zone itself for every player).
+pub type PerPlayer = Vec<Vec<Cell>>;
+
+/// `does: [{ sow: PARAM, ... }]`: the cell counter on the parameter's
+/// cell is lifted and dropped one by one on the cells after it along the
+/// mover's circuit; then what the last cell holds may take counts into the
+/// mover's store, and landing in the mover's `again` cells keeps the turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sow {
+    /// The parameter whose cell is lifted.
+    pub from: usize,
+    /// The cell counter sown.
+    pub counter: String,
+    /// Each player's circuit, in sowing order (from any cell of it, the
+    /// next one follows, the last wraps round to the first).
+    pub circuit: PerPlayer,
+    /// The lifted cell is passed over when the circuit comes round to it.
+    pub skip_origin: bool,
+    /// The last count landing in one of the mover's cells here keeps the
+    /// turn with the mover.
+    pub again: Option<PerPlayer>,
+    /// Where taken counts go.
+    pub store: Option<Store>,
+    /// The last count landing in an empty cell of the mover's here (now
+    /// holding 1) takes it and the opposite cell's counts, when that cell
+    /// has any (the opposite: same file, rank mirrored).
+    pub opposite: Option<PerPlayer>,
+    /// The last cell's count in a set takes it (and the cells before it
+    /// while they hold), in another player's cells of a zone.
+    pub take: Option<Take>,
+}
+
+/// Where a sowing's taken counts go.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Store {
+    /// Onto the first cell of the mover's zone (a store drawn on the
+    /// board).
+    Cell(PerPlayer),
+    /// Into the mover's counter of that name.
+    Counter(String),
+}
+
+/// A sowing's capture by count (`take:`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Take {
+    /// The counts that are taken.
+    pub counts: Vec<i64>,
+    /// Going back along the circuit, each earlier cell is taken too while
+    /// it is in `within` and holds a count of the set.
+    pub back: bool,
+    /// Only other players' cells of this zone are taken.
+    pub within: PerPlayer,
+    /// No capture when it would take every count the other players have
+    /// in `within` (the move stands, nothing is taken).
+    pub not_all: bool,
 }
 
 /// `actions.<name>.choose`: after the action, the player picks a cell of
@@ -111,6 +171,9 @@ pub enum Source {
     Cells,
     /// The cells of a zone (`zone <name>`).
     Zone(Vec<Cell>),
+    /// The player's cells of a zone (`own_zone <name>`: the zone
+    /// `<player>_<name>`, else `<name>` for every player).
+    OwnZone(Vec<Vec<Cell>>),
     /// The cells of the first of these zones that has a cell passing the
     /// conditions (`first_zone <name> <name> ...`).
     FirstZone(Vec<Vec<Cell>>),

@@ -235,6 +235,14 @@ pub enum Winner {
     Area { bonus: f64, lines: Vec<(i8, i8)> },
     /// Nobody: a draw.
     Draw,
+    /// The highest tally (a draw when tied): each player's sum of the
+    /// cell counter `cells` over their cells of `zone`, plus their own
+    /// counter `counter`.
+    Tally {
+        cells: Option<String>,
+        zone: Vec<Vec<crate::base::geometry::Cell>>,
+        counter: Option<String>,
+    },
 }
 
 /// When a declared end comes (`ends:`).
@@ -245,6 +253,9 @@ pub enum EndWhen {
     InARow { n: u8, lines: Vec<(i8, i8)> },
     /// No player can make an action other than passing.
     NobodyMoves,
+    /// Some player could make no action other than passing, were it
+    /// their turn (checked after every action).
+    AnyoneStuck,
     /// This many passes in a row.
     Passes(u8),
     /// The piece just placed or moved stands in its owner's cells of a

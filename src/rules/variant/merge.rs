@@ -44,6 +44,9 @@ impl Origins {
         for k in raw.board.zones.keys() {
             set(format!("zones.{k}"));
         }
+        for k in raw.board.counts.keys() {
+            set(format!("counts.{k}"));
+        }
         for k in raw.options.keys() {
             set(format!("options.{k}"));
         }
@@ -140,6 +143,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.board.blocking = child.board.blocking.or(base.board.blocking);
     base.board.stacks = child.board.stacks.or(base.board.stacks);
     base.board.zones.extend(child.board.zones);
+    base.board.counts.extend(child.board.counts);
     base.board.directions.extend(child.board.directions);
     base.board.points = child.board.points.or(base.board.points);
     base.board.lines = child.board.lines.or(base.board.lines);

@@ -22,7 +22,7 @@ pub(super) use super::raw_forms::RawFreeze;
 use super::raw_rules::RawRules;
 use super::{NotationStyle, Value};
 
-pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups, RawWhen};
+pub(super) use super::raw_forms::{RawCustody, RawEnd, RawFlank, RawGroups, RawTally, RawWhen};
 pub(super) use super::raw_sight::RawSight;
 
 /// A literal, or `$name` naming one of the variant's options.
@@ -303,6 +303,11 @@ pub(super) struct RawBoard {
     #[serde(default)]
     #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
+    /// Cell counters at the start, by counter then zone: every cell of
+    /// the zone starts with that value (`seeds: { pits: 4 }`).
+    #[serde(default)]
+    #[schemars(with = "IndexMap<String, IndexMap<String, i64>>")]
+    pub(super) counts: IndexMap<String, Spanned<IndexMap<String, i64>>>,
     /// Direction sets of the variant's own, by name, beside the built-in
     /// ones (`orthogonal`, `knight`, `forward`...).
     #[serde(default)]

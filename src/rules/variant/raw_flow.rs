@@ -232,6 +232,52 @@ pub(super) struct RawDoes {
     /// With `add`: the parameter whose cell it is.
     #[serde(default)]
     pub(super) at: Option<String>,
+    /// Sows the cell counter `counter` of this parameter's cell: lifted,
+    /// then one dropped on each following cell of the mover's `circuit`.
+    #[serde(default)]
+    pub(super) sow: Option<String>,
+    /// With `sow`: the zone whose cells, in the order written, are the
+    /// circuit (`<player>_<zone>` per player, else the zone for all).
+    #[serde(default)]
+    pub(super) circuit: Option<String>,
+    /// With `sow`: the lifted cell is passed over when the circuit comes
+    /// round to it (default false).
+    #[serde(default)]
+    pub(super) skip_origin: Option<bool>,
+    /// With `sow`: a zone; the last drop in the mover's cells of it keeps
+    /// the turn with the mover.
+    #[serde(default)]
+    pub(super) again: Option<String>,
+    /// With `sow`: a zone whose first cell (the mover's) receives what is
+    /// taken.
+    #[serde(default)]
+    pub(super) store: Option<String>,
+    /// With `sow`: a per-player counter that receives what is taken
+    /// (instead of a `store` cell).
+    #[serde(default)]
+    pub(super) score: Option<String>,
+    /// With `sow`: a zone; the last drop in an empty cell of the mover's
+    /// there takes it and the opposite cell's counts (same file, rank
+    /// mirrored) when that cell has some.
+    #[serde(default)]
+    pub(super) opposite: Option<String>,
+    /// With `sow`: the counts the last cell may hold to be taken
+    /// (`[2, 3]`), when it is another player's cell of `within`.
+    #[serde(default)]
+    pub(super) take: Option<Vec<i64>>,
+    /// With `take`: the cells before the last one along the circuit are
+    /// taken too, while each is another player's cell of `within` and
+    /// holds a count of the set.
+    #[serde(default)]
+    pub(super) back: Option<bool>,
+    /// With `take`: the zone (its other players' cells) where counts are
+    /// taken.
+    #[serde(default)]
+    pub(super) within: Option<String>,
+    /// With `take`: nothing is taken when it would take every count the
+    /// other players have in `within` (the sowing stands).
+    #[serde(default)]
+    pub(super) not_all: Option<bool>,
 }
 
 /// `actions.<name>.choose`: a choice of a cell of a named query that the

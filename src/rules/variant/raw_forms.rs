@@ -106,6 +106,10 @@ pub(super) struct RawEnd {
     /// This many passes in a row.
     #[serde(default)]
     pub(super) passes: Option<u8>,
+    /// Some player could act only by passing, were it their turn
+    /// (checked after every action).
+    #[serde(default)]
+    pub(super) anyone_stuck: Option<bool>,
     /// The piece just placed or moved stands in this zone
     /// (`<player>_<zone>` per player).
     #[serde(default)]
@@ -135,12 +139,30 @@ pub(super) struct RawEnd {
     pub(super) kinds: Option<Vec<String>>,
     /// `mover`, `most_pieces`, `area` or `draw`.
     pub(super) winner: String,
+    /// With `winner: tally`, what each player's tally adds up.
+    #[serde(default)]
+    pub(super) tally: Option<RawTally>,
     /// With `winner: area`, the points added to the last player's area.
     #[serde(default)]
     pub(super) bonus: Option<Param<f64>>,
     /// The outcome's reason (default: from the condition).
     #[serde(default)]
     pub(super) reason: Option<String>,
+}
+
+/// `ends[].tally`: what a player's tally adds up (`winner: tally`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTally {
+    /// A cell counter, summed over the player's cells of `zone`.
+    #[serde(default)]
+    pub(super) cells: Option<String>,
+    /// With `cells`: the zone (`<player>_<zone>` per player).
+    #[serde(default)]
+    pub(super) zone: Option<String>,
+    /// The player's own counter of this name, added.
+    #[serde(default)]
+    pub(super) counter: Option<String>,
 }
 
 /// A move's `when:`: one condition on the mover.

@@ -49,7 +49,7 @@ pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
                 let s = cx.state();
                 if value != 0
                     && s.cell_counters.len() >= CELL_COUNTERS_MAX
-                    && !s.cell_counters.contains_key(&(name.0.clone(), c))
+                    && !s.cell_counters.contains(&name, c)
                 {
                     return Err(over(
                         &format!("a game has at most {CELL_COUNTERS_MAX} cell counters"),

@@ -4,9 +4,11 @@
 //! Changes when the vocabulary of declared actions, windows or containers
 //! grows, or its wording changes.
 
-use super::text::{cells, join, kinds};
+use super::text::{cells, join, kinds, player};
 use super::Ctx;
-use crate::rules::variant::actions::{ActionDecl, Filter, ParamDecl, Source, TextPart};
+use crate::rules::variant::actions::{
+    ActionDecl, Does, Filter, ParamDecl, PerPlayer, Source, Sow, Store, TextPart,
+};
 use crate::rules::variant::flow::{Order, Sees, Who};
 
 /// Where a parameter's cells come from.
@@ -19,6 +21,10 @@ fn source(cx: &Ctx, s: &Source, params: &[ParamDecl]) -> String {
         Source::NearOwn => "a cell orthogonally next to one of the player's pieces".into(),
         Source::Cells => "any cell".into(),
         Source::Zone(z) => format!("a cell of {}", cells(b, z)),
+        Source::OwnZone(zs) => {
+            let each: Vec<String> = zs.iter().map(|z| cells(b, z)).collect();
+            format!("a cell of the player's own zone ({})", each.join(" / "))
+        }
         Source::FirstZone(zs) => {
             let each: Vec<String> = zs.iter().map(|z| format!("({})", cells(b, z))).collect();
             format!(
@@ -140,6 +146,11 @@ fn action(cx: &Ctx, a: &ActionDecl) -> String {
             more.push(format!("Its front piece is placed on `{}`.", param(0)));
         }
     }
+    for d in &a.does {
+        if let Does::Sow(w) = d {
+            more.push(sow(cx, w, param(w.from)));
+        }
+    }
     if let Some((counter, n)) = &a.cost {
         more.push(format!("It costs {n} `{counter}`."));
     }
@@ -195,6 +206,74 @@ fn action(cx: &Ctx, a: &ActionDecl) -> String {
         out += &format!(" {more}");
     }
     out + "\n"
+}
+
+/// A zone read per player: the same cells for all, else each player's.
+fn per_player(
+    cx: &Ctx,
+    z: &PerPlayer,
+    show: &dyn Fn(&[crate::base::geometry::Cell]) -> String,
+) -> String {
+    if z.windows(2).all(|w| w[0] == w[1]) {
+        return z.first().map_or_else(|| "no cells".into(), |c| show(c));
+    }
+    let each: Vec<String> = z
+        .iter()
+        .enumerate()
+        .map(|(p, c)| format!("{} {}", player(cx.v, p), show(c)))
+        .collect();
+    each.join("; ")
+}
+
+/// A sowing (`does: - sow:`) in sentences.
+fn sow(cx: &Ctx, w: &Sow, from: &str) -> String {
+    let b = &cx.v.board;
+    let area = |z: &PerPlayer| per_player(cx, z, &|c| cells(b, c));
+    let order = |c: &[crate::base::geometry::Cell]| {
+        let names: Vec<String> = c.iter().map(|&x| b.cell_name(x)).collect();
+        names.join(" → ")
+    };
+    let mut out = format!(
+        "The `{}` on `{from}` are lifted and sown one on each cell that follows it along the player's circuit ({}){}.",
+        w.counter,
+        per_player(cx, &w.circuit, &order),
+        if w.skip_origin { ", passing over the cell sown from" } else { "" }
+    );
+    let store = match &w.store {
+        Some(Store::Cell(z)) => {
+            let first: Vec<Vec<_>> = z
+                .iter()
+                .map(|c| c.iter().take(1).copied().collect())
+                .collect();
+            format!("the player's store ({})", area(&first))
+        }
+        Some(Store::Counter(n)) => format!("the player's `{n}` counter"),
+        None => "nowhere".into(),
+    };
+    if let Some(z) = &w.opposite {
+        out += &format!(
+            " When the last lands in an empty cell of the player's among {}, it and the `{}` across the board (same file) go to {store}, if there are some.",
+            area(z),
+            w.counter
+        );
+    }
+    if let Some(t) = &w.take {
+        let counts: Vec<String> = t.counts.iter().map(|n| n.to_string()).collect();
+        out += &format!(
+            " When the last lands in another player's cell of {} that then holds {}, those are taken{}{} into {store}.",
+            area(&t.within),
+            join(&counts, "or"),
+            if t.back { ", and so are the cells before it while they hold such counts" } else { "" },
+            if t.not_all { " (nothing is taken when that would take all the other side's)" } else { "" }
+        );
+    }
+    if let Some(z) = &w.again {
+        out += &format!(
+            " When the last lands on one of the player's cells of {}, the player plays again.",
+            area(z)
+        );
+    }
+    out
 }
 
 /// The actions section.

@@ -34,6 +34,21 @@ fn winner(cx: &Ctx, w: &Winner) -> String {
             )
         }
         Winner::Draw => "the game is drawn".into(),
+        Winner::Tally { cells, counter, .. } => {
+            let parts: Vec<String> = [
+                cells
+                    .as_ref()
+                    .map(|c| format!("the {c} on their own cells")),
+                counter.as_ref().map(|c| format!("their {c} counter")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            format!(
+                "the player with the highest tally ({}) wins, or it is a draw when they are tied",
+                parts.join(" plus ")
+            )
+        }
     }
 }
 
@@ -47,6 +62,9 @@ fn end(cx: &Ctx, e: &End) -> String {
             text::lines(lines)
         ),
         EndWhen::NobodyMoves => "When no player can act but by passing".into(),
+        EndWhen::AnyoneStuck => {
+            "When, after an action, some player could act only by passing were it their turn".into()
+        }
         EndWhen::Passes(n) => format!(
             "After {} pass{} in a row",
             number((*n).into()),

@@ -26,6 +26,7 @@ pub(super) fn actions(
     raw: &RawVariant,
     board: &Board,
     kinds: &[Kind],
+    players: &[String],
     cx: &mut Ctx,
 ) -> Vec<ActionDecl> {
     let Some(list) = &raw.actions else {
@@ -41,8 +42,16 @@ pub(super) fn actions(
     let mut fixed: Vec<(String, &str)> = Vec::new();
     list.iter()
         .filter_map(|(name, a)| {
-            let decl = enabled(&a.value, a.referenced, cx)
-                .then(|| action(name, &a.value, a.referenced, (board, kinds), &queries, cx))??;
+            let decl = enabled(&a.value, a.referenced, cx).then(|| {
+                action(
+                    name,
+                    &a.value,
+                    a.referenced,
+                    (board, kinds, players),
+                    &queries,
+                    cx,
+                )
+            })??;
             if let [TextPart::Lit(t)] = decl.text.as_slice() {
                 let at = a.value.text.as_ref().map_or(a.referenced, |t| t.referenced);
                 match fixed.iter().find(|f| f.0 == *t) {
@@ -130,7 +139,14 @@ fn action(
     };
     let mut does = Vec::new();
     for d in &a.does {
-        does.push(does_item(name, &d.value, d.referenced, &names, cx)?);
+        does.push(does_item(
+            name,
+            &d.value,
+            d.referenced,
+            &names,
+            (board.0, board.2),
+            cx,
+        )?);
     }
     let mut params = Vec::new();
     for (i, (pname, p)) in a.params.iter().enumerate() {
@@ -187,6 +203,7 @@ fn does_item(
     d: &RawDoes,
     at: serde_saphyr::Location,
     names: &[String],
+    wh: super::sow::Where,
     cx: &mut Ctx,
 ) -> Option<Does> {
     let given = [
@@ -194,6 +211,7 @@ fn does_item(
         d.capture.is_some(),
         d.send.is_some(),
         d.add.is_some(),
+        d.sow.is_some(),
     ];
     let fail = |cx: &mut Ctx, what: String| {
         cx.err_at(at, format!("actions.{name}.does: {what}"));
@@ -203,7 +221,8 @@ fn does_item(
         return fail(
             cx,
             "each item is exactly one of `flip: PARAM`, `capture: PARAM`, \
-             `send: PARAM, to: CONTAINER` or `add: N, counter: NAME, at: PARAM`"
+             `send: PARAM, to: CONTAINER`, `add: N, counter: NAME, at: PARAM` \
+             or `sow: PARAM, counter: NAME, circuit: ZONE`"
                 .into(),
         );
     }
@@ -223,8 +242,31 @@ fn does_item(
     if d.send.is_none() && d.to.is_some() {
         return fail(cx, "`to` goes with `send` only".into());
     }
-    if d.add.is_none() && (d.counter.is_some() || d.at.is_some()) {
-        return fail(cx, "`counter` and `at` go with `add` only".into());
+    if d.add.is_none() && d.at.is_some() {
+        return fail(cx, "`at` goes with `add` only".into());
+    }
+    // The keys of `sow` alone first: an item with them is a misspelt sowing.
+    if d.sow.is_none() && super::sow::has_sow_keys(d) {
+        return fail(
+            cx,
+            "`circuit`, `skip_origin`, `again`, `store`, `score`, `opposite`, `take`, \
+             `back`, `within` and `not_all` go with `sow` only"
+                .into(),
+        );
+    }
+    if d.add.is_none() && d.sow.is_none() && d.counter.is_some() {
+        return fail(cx, "`counter` goes with `add` or `sow` only".into());
+    }
+    if let Some(p) = &d.sow {
+        let from = param(cx, p)?;
+        let mut why = None;
+        let sow = super::sow::sow(d, from, wh, &mut |m| {
+            why.get_or_insert(m);
+        });
+        return match (sow, why) {
+            (Some(x), None) => Some(Does::Sow(Box::new(x))),
+            (_, w) => fail(cx, w.unwrap_or_default()),
+        };
     }
     if let Some(p) = &d.flip {
         return Some(Does::Flip(param(cx, p)?));
@@ -435,12 +477,13 @@ pub(super) fn queries(
     raw: &RawVariant,
     board: &Board,
     kinds: &[Kind],
+    players: &[String],
     cx: &mut Ctx,
 ) -> Vec<ParamDecl> {
     cx.from("queries");
     raw.queries
         .iter()
-        .filter_map(|(name, q)| param(name, &q.value, &[], (board, kinds), cx))
+        .filter_map(|(name, q)| param(name, &q.value, &[], (board, kinds, players), cx))
         .collect()
 }
 
@@ -453,11 +496,11 @@ fn param(
     board: Names,
     cx: &mut Ctx,
 ) -> Option<ParamDecl> {
-    let src = source(&p.from, earlier, board.0, cx);
+    let src = source(&p.from, earlier, (board.0, board.2), cx);
     let fallback = p
         .fallback
         .as_ref()
-        .and_then(|f| source(f, earlier, board.0, cx));
+        .and_then(|f| source(f, earlier, (board.0, board.2), cx));
     let filters = p
         .filters
         .iter()

@@ -48,6 +48,7 @@ pub(super) fn board(raw: &RawBoard, cx: &mut Ctx) -> Result<Board, LoadError> {
     graph(raw, hexagon, &mut board, cx);
     blocking(raw, &mut board, cx);
     zones(raw, &mut board, cx);
+    counts(raw, &mut board, cx);
     directions(raw, &mut board, cx);
     Ok(board)
 }
@@ -252,5 +253,35 @@ fn zones(raw: &RawBoard, board: &mut Board, cx: &mut Ctx) {
             }
         }
         board.zones.push((zone.clone(), list));
+    }
+}
+
+/// `board.counts`: cell counters at the start, each zone's cells set to a
+/// value (at most 1000000 each).
+fn counts(raw: &RawBoard, board: &mut Board, cx: &mut Ctx) {
+    for (counter, by_zone) in &raw.counts {
+        cx.from(&format!("counts.{counter}"));
+        for (zone, &value) in &by_zone.value {
+            let Some(cells) = board.zone(zone).map(<[Cell]>::to_vec) else {
+                cx.err_at(
+                    by_zone.referenced,
+                    format!("counts.{counter}: `{zone}` names no zone of the board"),
+                );
+                continue;
+            };
+            if !(-1_000_000..=1_000_000).contains(&value) {
+                cx.err_at(
+                    by_zone.referenced,
+                    format!("counts.{counter}.{zone}: {value}: expected -1000000 to 1000000"),
+                );
+                continue;
+            }
+            for c in cells {
+                board.counts.retain(|x| !(x.0 == *counter && x.1 == c));
+                if value != 0 {
+                    board.counts.push((counter.clone(), c, value));
+                }
+            }
+        }
     }
 }

@@ -15,10 +15,10 @@ use crate::base::state::KindId;
 use crate::rules::variant::actions::{Filter, Source};
 use crate::rules::variant::{Kind, Value};
 
-/// The board and the kinds, to resolve names.
-pub(super) type Names<'a> = (&'a Board, &'a [Kind]);
+/// The board, the kinds and the players, to resolve names.
+pub(super) type Names<'a> = (&'a Board, &'a [Kind], &'a [String]);
 
-const SOURCES: &str = "own_pieces, near_own, cells, sight, { zone: NAME }, \
+const SOURCES: &str = "own_pieces, near_own, cells, sight, { zone: NAME }, { own_zone: NAME }, \
      { first_zone: [NAME, ...] }, { next_to: PARAM }, { flood: PARAM, through: TERRAIN }";
 
 const CONDITIONS: &str = "empty, enemy, own, not_own, frozen, { terrain: T }, \
@@ -29,7 +29,7 @@ const CONDITIONS: &str = "empty, enemy, own, not_own, frozen, { terrain: T }, \
 pub(super) fn source(
     s: &Spanned<Value>,
     earlier: &[String],
-    board: &Board,
+    (board, players): (&Board, &[String]),
     cx: &mut Ctx,
 ) -> Option<Source> {
     let at = s.referenced;
@@ -56,6 +56,14 @@ pub(super) fn source(
             let keys: Vec<&str> = m.keys().map(String::as_str).collect();
             match keys.as_slice() {
                 ["zone"] => zone(&m["zone"], at, board, cx).map(Source::Zone),
+                ["own_zone"] => {
+                    let z = word(&m["own_zone"], at, "a zone's name", cx)?;
+                    let cells = super::player_zones(board, players, z);
+                    if cells.is_none() {
+                        cx.err_at(at, format!("unknown zone `{z}`"));
+                    }
+                    cells.map(Source::OwnZone)
+                }
                 ["first_zone"] => {
                     let Value::List(zs) = &m["first_zone"] else {
                         cx.err_at(
@@ -96,7 +104,7 @@ pub(super) fn filter(s: &Spanned<Value>, names: Names, cx: &mut Ctx) -> Option<F
 }
 
 fn condition(v: &Value, at: Location, names: Names, depth: u8, cx: &mut Ctx) -> Option<Filter> {
-    let (board, kinds) = names;
+    let (board, kinds, _) = names;
     match v {
         Value::Str(w) => match w.as_str() {
             "empty" => Some(Filter::Empty),
@@ -246,7 +254,7 @@ fn unknown<T>(
 fn old_source(text: &str) -> Option<String> {
     let w: Vec<&str> = text.split_whitespace().collect();
     match w.as_slice() {
-        ["zone", z] => Some(format!("{{ zone: {z} }}")),
+        ["zone" | "own_zone", z] => Some(format!("{{ {}: {z} }}", w[0])),
         ["next_to", p] => Some(format!("{{ next_to: {p} }}")),
         ["first_zone", zs @ ..] if !zs.is_empty() => {
             Some(format!("{{ first_zone: [{}] }}", zs.join(", ")))

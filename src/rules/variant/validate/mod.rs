@@ -14,6 +14,7 @@ use crate::base::geometry::{Board, Cell};
 mod actions;
 mod board;
 mod conditions;
+mod ends;
 mod flow;
 mod forms;
 mod hands;
@@ -27,6 +28,7 @@ mod race;
 mod rules;
 mod setup;
 mod sight;
+mod sow;
 mod tokens;
 
 /// The symbols drawn for cell marks (`rules.display.mark_symbols`).
@@ -69,16 +71,16 @@ pub(super) fn validate(
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
-    let declared = actions::actions(&raw, &board, &kinds, &mut cx);
+    let declared = actions::actions(&raw, &board, &kinds, &players, &mut cx);
     actions::needs_exist(&raw, &scripts, &mut cx);
-    let queries = actions::queries(&raw, &board, &kinds, &mut cx);
+    let queries = actions::queries(&raw, &board, &kinds, &players, &mut cx);
     let tokens = tokens::tokens(&raw, &mut cx);
     let first = flow::first(&raw, &players, &mut cx);
     let phases = flow::phases(&raw, &declared, &mut cx);
     let reactions = flow::reactions(&raw, &declared, &mut cx);
     let containers = flow::containers(&raw, &mut cx);
     let pass = race::pass(&raw, &mut cx);
-    let ends = captured_royals(&kinds, forms::ends(&raw, &board, &players, &kinds, &mut cx));
+    let ends = captured_royals(&kinds, ends::ends(&raw, &board, &players, &kinds, &mut cx));
     let sight = sight::sight(&raw, &board, &players, &kinds, &mut cx);
     let hands = hands::hands(&raw, &kinds, &mut cx);
     let (dice, stacks) = race::dice_and_stacks(&raw, &kinds, &mut cx);
