@@ -235,7 +235,7 @@ fn a_malformed_declaration_of_each_part_is_refused_at_its_line_and_column() {
         ("connect_four", "{ place: supply", "{ step: all, place: supply", "exactly one of"),
         ("connect_four", "in_a_row: 4", "in_a_row: 1", "expected 2 to 32"),
         ("connect_four", "in_a_row: 4,", "in_a_row: 4, passes: 2,", "exactly one of"),
-        ("connect_four", "winner: mover", "winner: red", "expected mover, most_pieces, area, draw or holder"),
+        ("connect_four", "winner: mover", "winner: red", "expected mover, most_pieces, area, draw, tally or holder"),
         ("othello", "lines: all, needed", "lines: sideways, needed", "unknown direction set"),
         ("othello", "needed: true", "needed: maybe", "expected true or false"),
         ("othello", "pass: stuck", "pass: sometimes", "expected `stuck`"),

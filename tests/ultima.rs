@@ -453,7 +453,7 @@ fn check_names_the_line_and_column_of_a_bad_freeze_or_suicide() {
         e.contains("ultima.yaml:62:22:") && e.contains("unknown option `pure`"),
         "{e}"
     );
-    let e = load_edited("not kind king]", "not kind kings]");
+    let e = load_edited("{ not: { kind: king } }]", "{ not: { kind: kings } }]");
     assert!(
         e.contains("ultima.yaml:86:49:") && e.contains("`kings` is no piece kind"),
         "{e}"

@@ -317,7 +317,7 @@ pub(super) struct RawPerformIf {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawActionParam {
     /// Where the cells come from: `own_pieces`, `near_own`, `cells`,
-    /// `sight`, `{ zone: NAME }`, `{ first_zone: [NAME, ...] }`, `{ next_to:
+    /// `sight`, `{ zone: NAME }`, `{ own_zone: NAME }`, `{ first_zone: [NAME, ...] }`, `{ next_to:
     /// PARAM }`, `{ flood: PARAM, through: TERRAIN }`.
     #[schemars(schema_with = "super::schema::source_schema")]
     pub(super) from: Spanned<Value>,

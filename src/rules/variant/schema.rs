@@ -130,7 +130,7 @@ fn single(key: &str, value: serde_json::Value) -> serde_json::Value {
 }
 
 /// A source of cells: `own_pieces`, `near_own`, `cells`, `sight`, `{ zone:
-/// NAME }`, `{ first_zone: [NAME, ...] }`, `{ next_to: PARAM }`, `{ flood:
+/// NAME }`, `{ own_zone: NAME }`, `{ first_zone: [NAME, ...] }`, `{ next_to: PARAM }`, `{ flood:
 /// PARAM, through: TERRAIN }`.
 fn source_value() -> serde_json::Value {
     let name = name_schema();
@@ -139,6 +139,7 @@ fn source_value() -> serde_json::Value {
         "anyOf": [
             { "enum": ["own_pieces", "near_own", "cells", "sight"] },
             single("zone", name.clone()),
+            single("own_zone", name.clone()),
             single("first_zone", serde_json::json!({ "type": "array", "items": name, "minItems": 1 })),
             single("next_to", name.clone()),
             {
