@@ -359,7 +359,7 @@ fn marks_svg(e: &Engine, view: &View, pos: &dyn Fn(usize) -> (usize, usize)) -> 
     out
 }
 
-/// Cell counters (a pit's seeds, coins on a cell): a dark badge with the
+/// Cell counters (stones in a hole, coins on a cell): a dark badge with the
 /// value in the cell's lower right corner, `data-counter="name"`.
 fn counters_svg(e: &Engine, view: &View, pos: &dyn Fn(usize) -> (usize, usize)) -> String {
     let mut out = String::new();

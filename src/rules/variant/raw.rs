@@ -304,7 +304,7 @@ pub(super) struct RawBoard {
     #[schemars(with = "IndexMap<String, Vec<String>>")]
     pub(super) zones: IndexMap<String, Vec<Spanned<String>>>,
     /// Cell counters at the start, by counter then zone: every cell of
-    /// the zone starts with that value (`seeds: { pits: 4 }`).
+    /// the zone starts with that value (`stones: { holes: 4 }`).
     #[serde(default)]
     #[schemars(with = "IndexMap<String, IndexMap<String, i64>>")]
     pub(super) counts: IndexMap<String, Spanned<IndexMap<String, i64>>>,

@@ -1,5 +1,5 @@
-//! How a variant words what happens: the labels of its events (a capture in
-//! chess, a strike in Stratego) and the questions its pending choices ask.
+//! How a variant words what happens: the labels of its events (a strike
+//! called a capture, or a fight) and the questions its pending choices ask.
 //!
 //! Changes when a variant may word something more. Declared in YAML under
 //! `words:`; what is not declared keeps the host's wording.
