@@ -3,11 +3,11 @@
 //! A position may be partial (a few pieces), so rule tests stay short:
 //!
 //! ```yaml
-//! variant: classic_stratego
+//! variant: my_variant
 //! to_move: red
 //! pieces:
-//!   - { at: b2, owner: red, kind: scout }
-//!   - { at: b7, owner: blue, kind: bomb, known_by: [blue] }
+//!   - { at: b2, owner: red, kind: runner }
+//!   - { at: b7, owner: blue, kind: mine, known_by: [blue] }
 //! ```
 //!
 //! A record is a starting position plus the actions played, in text form.
@@ -365,7 +365,7 @@ impl<'e> Positions<'e> {
             hold_turn: s.holds_turn(),
             steps: s.steps.clone(),
             flow: self.flow_pos(s),
-            dice: self.engine.variant.dice.as_ref().map(|_| dice_text(s)),
+            dice: self.engine.variant.dice.as_ref().map(|_| s.dice.text()),
         }
     }
 
@@ -659,14 +659,4 @@ fn first_listed_per_cell(
         }
     }
     seen.into_iter().collect()
-}
-
-/// The dice left to use as a position writes them (`6,5`; `-`: none).
-fn dice_text(s: &GameState) -> String {
-    let v: Vec<String> = s.dice.values().iter().map(|d| d.to_string()).collect();
-    if v.is_empty() {
-        "-".to_string()
-    } else {
-        v.join(",")
-    }
 }

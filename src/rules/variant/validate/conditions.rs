@@ -83,7 +83,8 @@ pub(super) fn source(
                         .map(Source::FirstZone)
                 }
                 ["next_to"] => param(&m["next_to"], cx).map(Source::NextTo),
-                ["flood", "through"] | ["through", "flood"] => {
+                // A map's keys come sorted.
+                ["flood", "through"] => {
                     let from = param(&m["flood"], cx);
                     let through = terrain(&m["through"], at, board, cx)?;
                     Some(Source::Flood {
