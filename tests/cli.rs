@@ -505,7 +505,7 @@ fn perft_reads_a_fen_position() {
     );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
-    assert!(out.starts_with("perft 1 25 "), "{out}");
+    assert!(out.starts_with("perft 1 25\n"), "{out}");
 }
 
 #[test]

@@ -7,8 +7,25 @@ use std::ops::{Deref, DerefMut};
 /// The attributes of one piece (see the module's note).
 // The box is what keeps it one pointer wide (a `Vec` is three).
 #[allow(clippy::box_collection)]
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Attrs(Option<Box<Vec<(String, i64)>>>);
+
+impl Clone for Attrs {
+    fn clone(&self) -> Self {
+        Attrs(self.0.clone())
+    }
+
+    /// Reuses `self`'s list when both have one; nothing to do when
+    /// neither has (the usual case).
+    #[inline]
+    fn clone_from(&mut self, src: &Self) {
+        match (&mut self.0, &src.0) {
+            (None, None) => {}
+            (Some(a), Some(b)) => a.clone_from(b),
+            _ => self.0 = src.0.clone(),
+        }
+    }
+}
 
 impl Attrs {
     pub fn new() -> Self {

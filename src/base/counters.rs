@@ -42,12 +42,44 @@ const UNNUMBERED: u16 = u16::MAX;
 /// `&str` allocate nothing, and a copy shares the names. Each counter also
 /// carries its name's number in the variant's list ([`Counters::number`]),
 /// so that the host's rules find theirs without comparing strings.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Counters {
     /// (name, player, value, the name's number in `names` or
     /// `UNNUMBERED`).
     entries: Vec<(Arc<str>, Option<PlayerId>, i64, u16)>,
     names: CounterNames,
+}
+
+impl Clone for Counters {
+    fn clone(&self) -> Self {
+        Counters {
+            entries: self.entries.clone(),
+            names: self.names.clone(),
+        }
+    }
+
+    /// Copies the values only when `self` has the same counters (the
+    /// usual case in a search, whose states share their names): no
+    /// reference count is touched.
+    fn clone_from(&mut self, src: &Self) {
+        let same = self.entries.len() == src.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&src.entries)
+                .all(|(a, b)| Arc::ptr_eq(&a.0, &b.0) && a.1 == b.1);
+        if same {
+            for (a, b) in self.entries.iter_mut().zip(&src.entries) {
+                a.2 = b.2;
+                a.3 = b.3;
+            }
+        } else {
+            self.entries.clone_from(&src.entries);
+        }
+        if !Arc::ptr_eq(&self.names, &src.names) {
+            self.names = src.names.clone();
+        }
+    }
 }
 
 impl PartialEq for Counters {

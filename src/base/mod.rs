@@ -1,6 +1,7 @@
 //! The bottom layer: board geometry and the game state, plain data that
 //! knows nothing of rules, scripts or play.
 pub mod attrs;
+pub mod cell_set;
 pub mod counters;
 pub mod dice;
 pub mod effect;

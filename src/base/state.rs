@@ -20,6 +20,8 @@ pub use cell_counters::CellCounters;
 #[path = "stacks.rs"]
 mod stacks;
 use stacks::same_stack;
+#[path = "copy.rs"]
+mod copy;
 #[path = "touched.rs"]
 mod touched;
 
@@ -41,8 +43,8 @@ pub enum Loc {
     Carried(PieceId),
 }
 
-/// One piece.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One piece (cloned in copy.rs).
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     pub kind: KindId,
     pub owner: PlayerId,
@@ -56,7 +58,7 @@ pub struct Piece {
 }
 
 /// An ordered container of pieces (a captured pile, a boat, a hand).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Container {
     pub name: String,
     pub owner: Option<PlayerId>,
@@ -229,8 +231,9 @@ fn cell_bit(c: Cell) -> u64 {
     1u64.checked_shl(c as u32).unwrap_or(0)
 }
 
-/// The whole state of a game in progress.
-#[derive(Clone, Debug)]
+/// The whole state of a game in progress (cloned in copy.rs, whose
+/// `clone_from` reuses the target's buffers).
+#[derive(Debug)]
 pub struct GameState {
     pub pieces: Vec<Piece>,
     /// The piece on each cell: changed only by the methods that keep

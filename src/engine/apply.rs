@@ -590,8 +590,8 @@ impl Engine {
         to: Cell,
     ) -> Option<(&[KindId], bool)> {
         let pr = self.variant.kinds[kind as usize].promote.as_ref()?;
-        let zone = &pr.zone[owner as usize];
-        if pr.to.is_empty() || !(zone.contains(&to) || pr.leaving && zone.contains(&from)) {
+        let zone = &pr.zone_set[owner as usize];
+        if pr.to.is_empty() || !(zone.contains(to) || pr.leaving && zone.contains(from)) {
             return None;
         }
         Some((&pr.to, pr.optional && self.could_move_from(kind, owner, to)))

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::base::state::GameState;
 use crate::engine::sampler::Sampler;
 use crate::engine::turn::Next;
-use crate::engine::{Action, ActionError, Engine};
+use crate::engine::{Action, ActionError, Engine, Event};
 
 impl Engine {
     /// Whether random playouts may draw moves with a [`Sampler`] instead of
@@ -115,7 +115,60 @@ impl Engine {
         if depth == 0 {
             return Ok(1);
         }
-        self.perft_listed(s, depth, &self.try_legal_actions(s)?)
+        self.perft_listed(
+            s,
+            depth,
+            &self.try_legal_actions(s)?,
+            &mut Spares::default(),
+        )
+    }
+
+    /// The leaf counts of [`Engine::perft`] at every depth from 1 to
+    /// `depth`, in one walk of the tree to `depth`: the nodes of each level
+    /// are counted on the way down, so the shallower depths cost nothing
+    /// beyond the deepest.
+    pub fn perft_levels(&self, s: &GameState, depth: u32) -> Result<Vec<u64>, ActionError> {
+        let mut counts = vec![0; depth as usize];
+        if depth > 0 {
+            let actions = self.try_legal_actions(s)?;
+            self.levels_listed(s, &actions, &mut counts, &mut Spares::default())?;
+        }
+        Ok(counts)
+    }
+
+    /// [`Engine::perft_levels`] below a position whose actions are listed:
+    /// `counts[i]` gathers the nodes `i + 1` plies below it.
+    fn levels_listed(
+        &self,
+        s: &GameState,
+        actions: &[Action],
+        counts: &mut [u64],
+        spares: &mut Spares,
+    ) -> Result<(), ActionError> {
+        if counts.len() == 1 {
+            counts[0] += self.perft_listed(s, 1, actions, spares)?;
+            return Ok(());
+        }
+        let actor = self.acting_player(s);
+        let (mut next, mut listed) = spares.take(s);
+        for a in actions {
+            next.clone_from(s);
+            let have =
+                self.apply_next(&mut next, a, Next::List(&mut listed), &mut spares.events)?;
+            if !have {
+                self.try_legal_actions_into(&next, &mut listed)?;
+            }
+            // A choice the mover makes at once is part of the action: it
+            // is no node of its own.
+            if !next.pending.is_empty() && self.acting_player(&next) == actor {
+                self.levels_listed(&next, &listed, counts, spares)?;
+            } else {
+                counts[0] += 1;
+                self.levels_listed(&next, &listed, &mut counts[1..], spares)?;
+            }
+        }
+        spares.give_back(next, listed);
+        Ok(())
     }
 
     /// Whether the only choices a move, placement or jump sequence can leave
@@ -140,6 +193,7 @@ impl Engine {
         s: &GameState,
         depth: u32,
         actions: &[Action],
+        spares: &mut Spares,
     ) -> Result<u64, ActionError> {
         if depth == 0 {
             return Ok(1);
@@ -155,22 +209,43 @@ impl Engine {
         }
         let actor = self.acting_player(s);
         let mut total = 0;
-        // One list for every child: it keeps its capacity.
-        let mut listed = Vec::new();
+        let (mut next, mut listed) = spares.take(s);
         for a in actions {
             if native && !Self::asks_after(a) {
                 total += self.promotion_options(s, a);
                 continue;
             }
-            let mut next = s.clone();
-            let have = self.apply_listing(&mut next, a, Some(&mut listed))?.1;
+            next.clone_from(s);
+            let have =
+                self.apply_next(&mut next, a, Next::List(&mut listed), &mut spares.events)?;
             let same_turn = !next.pending.is_empty() && self.acting_player(&next) == actor;
             let depth = if same_turn { depth } else { depth - 1 };
             if !have {
                 self.try_legal_actions_into(&next, &mut listed)?;
             }
-            total += self.perft_listed(&next, depth, &listed)?;
+            total += self.perft_listed(&next, depth, &listed, spares)?;
         }
+        spares.give_back(next, listed);
         Ok(total)
+    }
+}
+
+/// The buffers a perft walk reuses: one spare state and action list per
+/// level (copied into with `clone_from`, so no child allocates) and one
+/// events buffer.
+#[derive(Default)]
+struct Spares {
+    levels: Vec<(GameState, Vec<Action>)>,
+    events: Vec<Event>,
+}
+
+impl Spares {
+    /// A state and a list for the children of `s`.
+    fn take(&mut self, s: &GameState) -> (GameState, Vec<Action>) {
+        self.levels.pop().unwrap_or_else(|| (s.clone(), Vec::new()))
+    }
+
+    fn give_back(&mut self, state: GameState, list: Vec<Action>) {
+        self.levels.push((state, list));
     }
 }

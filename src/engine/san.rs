@@ -231,7 +231,7 @@ impl Engine {
             .and_then(|k| self.variant.kinds[k as usize].promote.as_ref())
             .filter(|pr| {
                 self.mover(s, from)
-                    .is_some_and(|m| pr.zone[m.owner as usize].contains(&to))
+                    .is_some_and(|m| pr.zone_set[m.owner as usize].contains(to))
             })
             .map(|pr| pr.to.clone())
             .unwrap_or_default();

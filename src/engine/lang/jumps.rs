@@ -232,7 +232,7 @@ impl Engine {
         self.variant.kinds[piece.kind as usize]
             .promote
             .as_ref()
-            .is_some_and(|pr| !pr.to.is_empty() && pr.zone[piece.owner as usize].contains(&at))
+            .is_some_and(|pr| !pr.to.is_empty() && pr.zone_set[piece.owner as usize].contains(at))
     }
 
     fn may_jump(&self, s: &GameState, w: &Walk, over: Cell, n: usize) -> bool {

@@ -5,6 +5,7 @@
 //! engine's move generation reads these).
 
 use super::Value;
+use crate::base::cell_set::CellSet;
 use crate::base::geometry::Cell;
 use crate::base::state::KindId;
 
@@ -185,6 +186,8 @@ pub struct Freeze {
 pub struct Promote {
     /// The promotion cells of each player.
     pub zone: Vec<Vec<Cell>>,
+    /// `zone` as sets, for the moves' membership tests.
+    pub zone_set: Vec<CellSet>,
     pub to: Vec<KindId>,
     /// The owner may keep the kind, unless the piece could never move
     /// again where it stands (`optional:`).

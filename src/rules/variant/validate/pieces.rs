@@ -5,6 +5,7 @@
 use serde_saphyr::{Location, Spanned};
 
 use super::{player_zones, Ctx};
+use crate::base::cell_set::CellSet;
 use crate::base::geometry::{Board, Cell};
 use crate::base::limits::{MAX_ARMY, MAX_COUNT};
 use crate::base::state::KindId;
@@ -637,6 +638,7 @@ fn promote(s: &Scope, pr: &RawPromote, loc: Location, cx: &mut Ctx) -> Option<Pr
     }
     let to = s.kind_ids(cx, loc, &pr.to, "promote.to");
     zone.map(|zone| Promote {
+        zone_set: zone.iter().map(|z| CellSet::of(z)).collect(),
         zone,
         to,
         optional: pr.optional.unwrap_or(false),
