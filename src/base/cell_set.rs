@@ -38,6 +38,31 @@ impl CellSet {
     }
 }
 
+/// The cells of a 64-bit mask, lowest first.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let c = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(c)
+    }
+}
+
+/// The cells that may hold a piece, in cell order: the occupied ones among
+/// the first 64 (from the state's mask), then every cell beyond them.
+#[inline]
+pub fn maybe_occupied(occupied: u64, cells: usize) -> std::iter::Chain<Bits, std::ops::Range<usize>> {
+    Bits(occupied).chain(64..cells.max(64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +75,13 @@ mod tests {
             assert_eq!(set.contains(c), cells.contains(&c), "cell {c}");
         }
         assert!(!CellSet::of(&[]).contains(0));
+    }
+
+    #[test]
+    fn bits_and_the_cells_beyond_come_in_order() {
+        let got: Vec<usize> = maybe_occupied(0b1010_0001, 40).collect();
+        assert_eq!(got, [0, 5, 7]);
+        let got: Vec<usize> = maybe_occupied(1 << 63 | 1, 67).collect();
+        assert_eq!(got, [0, 63, 64, 65, 66]);
     }
 }

@@ -2,6 +2,7 @@
 //! extra and filtered moves, frozen pieces, the back-and-forth ban, draw
 //! offers) and asking whether any exists.
 
+use crate::base::cell_set::maybe_occupied;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
@@ -184,15 +185,15 @@ impl Engine {
             .as_ref()
             .filter(|_| all && !super::check::exhaustive());
         let empty = quiet.map_or(0, |q| q.all & !s.occupied());
-        for (from, slot) in s.board().iter().enumerate() {
-            let Some(id) = *slot else { continue };
+        for from in maybe_occupied(s.occupied(), s.board().len()) {
+            let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
             if piece.owner != p {
                 continue;
             }
             let kind = piece.kind;
             let from = from as Cell;
-            if frozen.contains(&from) {
+            if !frozen.is_empty() && frozen.contains(&from) {
                 continue;
             }
             if let Some(steps) = quiet.and_then(|q| q.of(kind, p, from as usize)) {

@@ -4,6 +4,7 @@
 //! ends where the piece would promote, and is at most
 //! [`JumpPath::MAX`] jumps long.
 
+use crate::base::cell_set::maybe_occupied;
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PlayerId};
@@ -50,27 +51,16 @@ impl Engine {
         compulsory: Option<bool>,
         out: &mut Vec<Action>,
     ) {
-        let starts = self.jump_starts(s, p, compulsory);
         // Only the pieces that can start a jump, when the masks know them.
-        let mut left = starts.unwrap_or(0);
-        let mut all = 0..s.board().len();
-        loop {
-            let from = match starts {
-                Some(_) if left == 0 => break,
-                Some(_) => {
-                    let c = left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    c
-                }
-                None => match all.next() {
-                    Some(c) => c,
-                    None => break,
-                },
-            };
+        let starts = match self.jump_starts(s, p, compulsory) {
+            Some(mask) => maybe_occupied(mask, 0),
+            None => maybe_occupied(s.occupied(), s.board().len()),
+        };
+        for from in starts {
             let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
             let from = from as Cell;
-            if piece.owner != p || frozen.contains(&from) {
+            if piece.owner != p || !frozen.is_empty() && frozen.contains(&from) {
                 continue;
             }
             for &i in &self.lang.jumpers[piece.kind as usize] {
@@ -124,7 +114,7 @@ impl Engine {
         let enemy = occupied & !own;
         let empty = m.all & !occupied;
         let mut starts = 0u64;
-        for (k, mask) in own_kind.iter().enumerate() {
+        for (k, mask) in own_kind.iter().enumerate().take(kinds.len()) {
             if *mask == 0 {
                 continue;
             }
