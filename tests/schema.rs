@@ -229,6 +229,24 @@ fn schema_and_check_both_refuse_a_misspelt_key() {
 }
 
 #[test]
+fn schema_and_check_both_refuse_a_key_of_another_way_of_travelling() {
+    // `steps` belongs to a path: a placement may not take it, though the
+    // loader reads every move into one struct (`check_edited` holds the
+    // unedited placement valid to both).
+    let (text, code, said) = check_edited(|t| t.replace("falls: down", "falls: down, steps: 2"));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("`steps` is not a key of a `place` move"),
+        "{said}"
+    );
+    let errors = schema_errors(&validator(), &text);
+    assert!(
+        errors.iter().any(|e| e.starts_with("/pieces/disc")),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn schema_and_check_both_refuse_a_wrong_type() {
     let (text, code, said) = check_edited(|t| t.replace("files: 7", "files: seven"));
     assert_eq!(code, Some(1), "{said}");

@@ -59,7 +59,10 @@ impl Iterator for Bits {
 /// The cells that may hold a piece, in cell order: the occupied ones among
 /// the first 64 (from the state's mask), then every cell beyond them.
 #[inline]
-pub fn maybe_occupied(occupied: u64, cells: usize) -> std::iter::Chain<Bits, std::ops::Range<usize>> {
+pub fn maybe_occupied(
+    occupied: u64,
+    cells: usize,
+) -> std::iter::Chain<Bits, std::ops::Range<usize>> {
     Bits(occupied).chain(64..cells.max(64))
 }
 

@@ -532,15 +532,21 @@ pub(super) struct RawMove {
     /// Only these enemy kinds may be struck (default: any).
     #[serde(default)]
     pub(super) onto_kinds: Option<Vec<String>>,
-    /// A slide may jump enemy pieces (`enemy`), each followed by an empty cell.
+    /// A jump sequence: the directions of each jump (`diagonal`, ...).
     #[serde(default)]
     pub(super) jump: Option<String>,
-    /// Only these enemy kinds may be jumped (default: any).
+    /// The old name of a slide's `over_kinds` (refused with that hint).
     #[serde(default)]
+    #[schemars(skip)]
     pub(super) jump_kinds: Option<Vec<String>>,
-    /// At most this many jumps in one slide.
+    /// The old name of a slide's `max_over` (refused with that hint).
     #[serde(default)]
+    #[schemars(skip)]
     pub(super) max_jumps: Option<Param<i64>>,
+    /// With `over: enemy` on a slide: at most this many pieces leapt in
+    /// one slide.
+    #[serde(default)]
+    pub(super) max_over: Option<Param<i64>>,
     /// Only from the cells of this zone (`<player>_<zone>` when the board has
     /// one for the mover, else `<zone>`).
     #[serde(default)]
@@ -594,10 +600,12 @@ pub(super) struct RawMove {
     /// A step, slide or path only while this holds for the mover.
     #[serde(default)]
     pub(super) when: Option<RawWhen>,
-    /// What a jump leaps over: `enemy`, `own` or `piece`.
+    /// What a jump leaps over: `enemy`, `own` or `piece`. On a slide,
+    /// `enemy`: the slide may leap enemy pieces, each followed by an empty
+    /// cell, and captures them.
     #[serde(default)]
     pub(super) over: Option<String>,
-    /// Only these kinds may be jumped over.
+    /// Only these kinds may be jumped (or leapt by a slide) over.
     #[serde(default)]
     pub(super) over_kinds: Option<Vec<String>>,
     /// What a jump does to what it leaps over: `jumped` removes it.

@@ -33,6 +33,9 @@ pub fn schema_json() -> String {
     let mut value = schema.to_value();
     unwrap_descriptions(&mut value);
     drop_raw_prefix(&mut value);
+    if let Some(m) = value.pointer_mut("/definitions/Move") {
+        *m = tagged_move(m);
+    }
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
@@ -84,6 +87,35 @@ fn drop_raw_prefix(v: &mut serde_json::Value) {
         serde_json::Value::Array(items) => items.iter_mut().for_each(drop_raw_prefix),
         _ => {}
     }
+}
+
+/// A move as the loader reads it: one form per way of travelling, each
+/// with only its own keys (`FORMS`), from the flat struct's properties.
+fn tagged_move(flat: &serde_json::Value) -> serde_json::Value {
+    let props = flat.get("properties").cloned().unwrap_or_default();
+    let forms: Vec<serde_json::Value> = super::validate::FORMS
+        .iter()
+        .map(|(way, keys)| {
+            let mut own = serde_json::Map::new();
+            for k in std::iter::once(way).chain(keys.iter()) {
+                if let Some(p) = props.get(*k) {
+                    own.insert(k.to_string(), p.clone());
+                }
+            }
+            serde_json::json!({
+                "title": way,
+                "type": "object",
+                "properties": own,
+                "required": [way],
+                "additionalProperties": false
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "description": "One way of travelling (`step`, `slide`, `path`, `place`, `jump` or \
+                        `race`) with that way's keys only.",
+        "oneOf": forms
+    })
 }
 
 /// An option's name as a value: `$name`.

@@ -10,8 +10,9 @@ use super::pieces::Scope;
 use super::Ctx;
 use crate::rules::variant::raw::RawMove;
 
-/// The ways of travelling, each with the keys it takes.
-const FORMS: &[(&str, &[&str])] = &[
+/// The ways of travelling, each with the keys it takes (the schema's
+/// `Move` is one form per way, from this list).
+pub(in crate::rules::variant) const FORMS: &[(&str, &[&str])] = &[
     (
         "step",
         &["onto", "onto_kinds", "from_zone", "to_zone", "lame", "when"],
@@ -24,9 +25,9 @@ const FORMS: &[(&str, &[&str])] = &[
             "reveal_beyond",
             "onto",
             "onto_kinds",
-            "jump",
-            "jump_kinds",
-            "max_jumps",
+            "over",
+            "over_kinds",
+            "max_over",
             "screens",
             "from_zone",
             "to_zone",
@@ -46,7 +47,17 @@ const FORMS: &[(&str, &[&str])] = &[
     ),
     (
         "place",
-        &["onto", "falls", "flank", "groups", "zone", "supply"],
+        &[
+            "onto",
+            "falls",
+            "flank",
+            "groups",
+            "zone",
+            "outside",
+            "not_in_file_with",
+            "no_mate",
+            "supply",
+        ],
     ),
     (
         "jump",
@@ -85,6 +96,10 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.onto_kinds.is_some(), "onto_kinds");
     put(m.jump_kinds.is_some(), "jump_kinds");
     put(m.max_jumps.is_some(), "max_jumps");
+    put(m.max_over.is_some(), "max_over");
+    put(m.outside.is_some(), "outside");
+    put(m.not_in_file_with.is_some(), "not_in_file_with");
+    put(m.no_mate.is_some(), "no_mate");
     put(m.from_zone.is_some(), "from_zone");
     put(m.to_zone.is_some(), "to_zone");
     put(m.lame.is_some(), "lame");
@@ -108,15 +123,33 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     k
 }
 
+/// The keys a slide once took under other names, with their names now.
+const RENAMED: &[(&str, &str)] = &[
+    ("jump", "over: enemy"),
+    ("jump_kinds", "over_kinds"),
+    ("max_jumps", "max_over"),
+];
+
 /// Whether the move names exactly one way of travelling and only that
-/// way's keys (else the problem is reported at `loc`). A `jump` beside a
-/// `slide` is the slide's jumping over enemies, not a way of its own.
+/// way's keys (else the problem is reported at `loc`).
 pub(super) fn keys_fit(s: &Scope, m: &RawMove, loc: Location, cx: &mut Ctx) -> bool {
     let keys = given(m);
+    if m.slide.is_some() {
+        if let Some((old, new)) = RENAMED.iter().find(|(old, _)| keys.contains(old)) {
+            cx.err_at(
+                loc,
+                format!(
+                    "piece `{}`: a slide's `{old}` is `{new}` now (as a jump's)",
+                    s.name
+                ),
+            );
+            return false;
+        }
+    }
     let ways: Vec<&str> = FORMS
         .iter()
         .map(|f| f.0)
-        .filter(|w| keys.contains(w) && !(*w == "jump" && m.slide.is_some()))
+        .filter(|w| keys.contains(w))
         .collect();
     let names: Vec<&str> = FORMS.iter().map(|f| f.0).collect();
     if ways.len() != 1 {

@@ -20,6 +20,7 @@ mod forms;
 mod hands;
 mod joint;
 mod keys;
+pub(super) use keys::FORMS;
 mod notation;
 mod options;
 mod pieces;

@@ -440,10 +440,11 @@ fn move_pattern(s: &Scope, m: &RawMove, mloc: Location, cx: &mut Ctx) -> Option<
         .onto_kinds
         .as_ref()
         .map(|l| s.kind_ids(cx, mloc, l, "onto_kinds"));
-    let jump_kinds = m
-        .jump_kinds
+    let over_kinds = m
+        .over_kinds
         .as_ref()
-        .map(|l| s.kind_ids(cx, mloc, l, "jump_kinds"));
+        .filter(|_| m.slide.is_some())
+        .map(|l| s.kind_ids(cx, mloc, l, "over_kinds"));
     let target = target(s, m, mloc, enemy_kinds, relative, cx);
     if m.slide.is_none() && m.strike_at_range.is_some() {
         cx.err_at(
@@ -459,12 +460,12 @@ fn move_pattern(s: &Scope, m: &RawMove, mloc: Location, cx: &mut Ctx) -> Option<
             lame: m.lame.unwrap_or(false),
         }
     } else if m.slide.is_some() {
-        let jump = jump(s, m, mloc, jump_kinds, cx);
+        let jump = jump(s, m, mloc, over_kinds, cx);
         let strike_at_range = strike_at_range(m, mloc, cx);
-        if m.screens == Some(0) || (m.screens.is_some() && m.jump.is_some()) {
+        if m.screens == Some(0) || (m.screens.is_some() && m.over.is_some()) {
             cx.err_at(
                 mloc,
-                format!("piece `{name}`: `screens` is at least 1, and not with `jump`"),
+                format!("piece `{name}`: `screens` is at least 1, and not with `over`"),
             );
             return None;
         }
@@ -567,7 +568,7 @@ fn target(
     }
 }
 
-/// A slide's `jump` (with `jump_kinds` and `max_jumps`).
+/// A slide's `over` (with `over_kinds` and `max_over`).
 fn jump(
     s: &Scope,
     m: &RawMove,
@@ -575,10 +576,10 @@ fn jump(
     kinds: Option<Vec<KindId>>,
     cx: &mut Ctx,
 ) -> Option<Jump> {
-    match m.jump.as_deref() {
+    match m.over.as_deref() {
         None => None,
         Some("enemy") => {
-            let max = match &m.max_jumps {
+            let max = match &m.max_over {
                 None => Some(u8::MAX as i64),
                 Some(pv) => cx.resolve(
                     pv,
@@ -598,7 +599,10 @@ fn jump(
         Some(other) => {
             cx.err_at(
                 mloc,
-                format!("piece `{}`: `jump: {other}`: expected `enemy`", s.name),
+                format!(
+                    "piece `{}`: a slide's `over: {other}`: expected `enemy`",
+                    s.name
+                ),
             );
             None
         }
