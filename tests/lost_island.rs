@@ -176,8 +176,7 @@ fn coins(e: &Engine, s: &GameState, player: &str) -> i64 {
 fn attr(e: &Engine, s: &GameState, cell: &str, name: &str) -> i64 {
     let c = e.variant.board.parse_cell(cell).unwrap();
     let id = s.piece_at(c).expect("a piece");
-    s.pieces[id as usize]
-        .attrs
+    s.attrs(id)
         .iter()
         .find(|(k, _)| k == name)
         .map(|x| x.1)

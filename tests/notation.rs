@@ -232,7 +232,8 @@ fn internal_counters_are_in_the_state_but_in_no_view() {
         let a = e.legal_actions(&s)[0];
         e.apply(&mut s, &a).unwrap();
     }
-    let kept = |a: &str| s.pieces.iter().any(|p| p.attrs.iter().any(|(k, _)| k == a));
+    let kept =
+        |a: &str| (0..s.pieces.len()).any(|id| s.attrs(id as u16).iter().any(|(k, _)| k == a));
     assert!(
         kept("moved_last") && kept("left_from"),
         "the pieces keep it"

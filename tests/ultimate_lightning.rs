@@ -521,10 +521,9 @@ fn the_chasing_rule_stops_a_fourth_chase_in_a_row_when_enabled() {
     assert!(l.contains(&"j2-j3".to_string()));
     // A move in between resets the count (kept on the chasing piece).
     let chases = |s: &sandtable::base::state::GameState| -> Vec<i64> {
-        s.pieces
-            .iter()
-            .flat_map(|p| {
-                p.attrs
+        (0..s.pieces.len())
+            .flat_map(|id| {
+                s.attrs(id as u16)
                     .iter()
                     .filter(|(k, _)| k == "chases")
                     .map(|(_, v)| *v)

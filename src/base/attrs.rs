@@ -28,6 +28,9 @@ impl Clone for Attrs {
 }
 
 impl Attrs {
+    /// No attributes.
+    pub const NONE: Attrs = Attrs(None);
+
     pub fn new() -> Self {
         Attrs(None)
     }

@@ -7,38 +7,7 @@
 //! Changes when the state gains a field (the destructuring below makes
 //! that a compile error here until the field is copied).
 
-use super::{Container, GameState, Piece};
-
-impl Clone for Piece {
-    fn clone(&self) -> Self {
-        Piece {
-            kind: self.kind,
-            owner: self.owner,
-            loc: self.loc,
-            known_by: self.known_by,
-            moved: self.moved,
-            attrs: self.attrs.clone(),
-        }
-    }
-
-    #[inline]
-    fn clone_from(&mut self, src: &Self) {
-        let Piece {
-            kind,
-            owner,
-            loc,
-            known_by,
-            moved,
-            attrs,
-        } = src;
-        self.kind = *kind;
-        self.owner = *owner;
-        self.loc = *loc;
-        self.known_by = *known_by;
-        self.moved = *moved;
-        self.attrs.clone_from(attrs);
-    }
-}
+use super::{Container, GameState};
 
 impl Clone for Container {
     fn clone(&self) -> Self {
@@ -68,6 +37,7 @@ impl Clone for GameState {
     fn clone(&self) -> Self {
         GameState {
             pieces: self.pieces.clone(),
+            piece_attrs: self.piece_attrs.clone(),
             board: self.board.clone(),
             terrain: self.terrain.clone(),
             containers: self.containers.clone(),
@@ -102,6 +72,7 @@ impl Clone for GameState {
     fn clone_from(&mut self, src: &Self) {
         let GameState {
             pieces,
+            piece_attrs,
             board,
             terrain,
             containers,
@@ -132,6 +103,7 @@ impl Clone for GameState {
             occupied,
         } = src;
         self.pieces.clone_from(pieces);
+        self.piece_attrs.clone_from(piece_attrs);
         self.board.clone_from(board);
         self.terrain.clone_from(terrain);
         self.containers.clone_from(containers);

@@ -7,14 +7,10 @@
 use std::mem::size_of;
 
 use crate::base::geometry::Cell;
-use crate::base::state::{Choice, GameState, Mark, Piece};
+use crate::base::state::{Choice, GameState, Mark};
 
 fn vec_bytes<T>(v: &[T]) -> usize {
     std::mem::size_of_val(v)
-}
-
-fn piece_bytes(p: &Piece) -> usize {
-    p.attrs.heap_bytes()
 }
 
 fn choice_bytes(c: &Choice) -> usize {
@@ -25,7 +21,7 @@ impl GameState {
     /// The bytes a clone of this state occupies (see the module's note).
     pub fn clone_bytes(&self) -> usize {
         let mut n = size_of::<GameState>();
-        n += vec_bytes(&self.pieces) + self.pieces.iter().map(piece_bytes).sum::<usize>();
+        n += vec_bytes(&self.pieces) + self.attrs_bytes();
         n += vec_bytes(self.board()) + vec_bytes(&self.terrain);
         n += vec_bytes(&self.containers);
         n += self

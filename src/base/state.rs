@@ -22,6 +22,8 @@ mod stacks;
 use stacks::same_stack;
 #[path = "copy.rs"]
 mod copy;
+#[path = "piece_attrs.rs"]
+mod piece_attrs;
 #[path = "touched.rs"]
 mod touched;
 
@@ -43,8 +45,9 @@ pub enum Loc {
     Carried(PieceId),
 }
 
-/// One piece (cloned in copy.rs).
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// One piece: plain copyable data (its rule-set attributes live beside
+/// it, in [`GameState::attrs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     pub kind: KindId,
     pub owner: PlayerId,
@@ -53,8 +56,6 @@ pub struct Piece {
     pub known_by: PlayerSet,
     /// Whether the piece has ever moved (public knowledge).
     pub moved: bool,
-    /// Variant-defined attributes set by rules during play.
-    pub attrs: Attrs,
 }
 
 /// An ordered container of pieces (a captured pile, a boat, a hand).
@@ -236,6 +237,10 @@ fn cell_bit(c: Cell) -> u64 {
 #[derive(Debug)]
 pub struct GameState {
     pub pieces: Vec<Piece>,
+    /// Each piece's attributes set by rules, by piece id; shorter than
+    /// `pieces` when the last pieces have none (empty in a game without
+    /// attributes). Read with [`GameState::attrs`].
+    piece_attrs: Vec<Attrs>,
     /// The piece on each cell: changed only by the methods that keep
     /// `board_key` and `occupied` with it (read it with [`GameState::board`]).
     board: Vec<Option<PieceId>>,
@@ -306,6 +311,7 @@ impl Default for GameState {
 impl PartialEq for GameState {
     fn eq(&self, o: &Self) -> bool {
         self.pieces == o.pieces
+            && self.same_attrs(o)
             && self.board == o.board
             && self.terrain == o.terrain
             && self.containers == o.containers
@@ -339,6 +345,7 @@ impl GameState {
     pub fn empty(cells: usize, players: u8, seed: u64) -> GameState {
         GameState {
             pieces: Vec::new(),
+            piece_attrs: Vec::new(),
             board: vec![None; cells],
             terrain: vec![0; cells],
             containers: Vec::new(),
@@ -453,7 +460,6 @@ impl GameState {
             loc: Loc::Cell(cell),
             known_by,
             moved: false,
-            attrs: Attrs::new(),
         });
         if self.stack_onto(cell) {
             return Ok(id);
@@ -589,7 +595,6 @@ impl GameState {
             loc: Loc::Container(container),
             known_by: known_by | (1 << owner),
             moved: false,
-            attrs: Attrs::new(),
         });
         self.containers[container as usize].pieces.push(id);
         Ok(id)
@@ -722,6 +727,7 @@ impl GameState {
             }
         }
         self.pieces = pieces;
+        self.piece_attrs.clear();
         self.board = board;
         if !self.stacks.is_empty() {
             self.enable_stacks();

@@ -224,14 +224,14 @@ impl Engine {
         let (Some(w), None) = (&self.variant.win_when, &s.outcome) else {
             return;
         };
-        let holds = |p: &crate::base::state::Piece| {
+        let holds = |id: crate::base::state::PieceId| {
             w.holds_attr
                 .as_deref()
-                .is_some_and(|a| p.attrs.iter().any(|(n, v)| n == a && *v != 0))
+                .is_some_and(|a| s.attrs(id).iter().any(|(n, v)| n == a && *v != 0))
         };
         let pieces = s.board().iter().flatten().map(|&id| {
             let p = &s.pieces[id as usize];
-            (p.owner, holds(p))
+            (p.owner, holds(id))
         });
         if let Some(winner) = w.winner(pieces) {
             s.outcome = Some(Outcome {

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::geometry::Cell;
 use crate::base::limits::{read_user_file, MAX_CONTAINERS};
 use crate::base::state::{
-    Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle, TurnSteps,
+    Attrs, Choice, GameState, Loc, Outcome, Piece, PieceId, PlayerId, Shuttle, TurnSteps,
 };
 use crate::engine::Engine;
 use crate::record::flow_pos::FlowPos;
@@ -267,7 +267,7 @@ impl<'e> Positions<'e> {
             kind: self.engine.variant.kinds[p.kind as usize].name.clone(),
             known_by: (p.known_by != default_known).then(|| self.players_of(p.known_by)),
             moved: p.moved,
-            attrs: p.attrs.iter().cloned().collect(),
+            attrs: s.attrs(id).iter().cloned().collect(),
         }
     }
 
@@ -455,7 +455,7 @@ impl<'e> Positions<'e> {
         loc: Loc,
         what: &str,
         s: &GameState,
-    ) -> Result<Piece, String> {
+    ) -> Result<(Piece, Attrs), String> {
         let owner = self
             .engine
             .player_id(&pp.owner)
@@ -479,14 +479,17 @@ impl<'e> Positions<'e> {
             None if self.engine.variant.hidden_identities => 1 << owner,
             None => s.all_players(),
         };
-        Ok(Piece {
+        let piece = Piece {
             kind: kind as u16,
             owner,
             loc,
             known_by,
             moved: pp.moved,
-            attrs: pp.attrs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-        })
+        };
+        Ok((
+            piece,
+            pp.attrs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        ))
     }
 
     /// A position's pieces, on the board and in containers, under the ids
@@ -506,7 +509,7 @@ impl<'e> Positions<'e> {
             .iter()
             .chain(pos.containers.iter().flat_map(|c| c.pieces.iter()))
             .all(|p| p.id.is_some());
-        let mut slots: Vec<Option<Piece>> = vec![None; total];
+        let mut slots: Vec<Option<(Piece, Attrs)>> = vec![None; total];
         let mut taken = vec![false; s.board().len()];
         let mut next_id = 0usize;
         let mut take_id = |pp: &PiecePos, what: &str| -> Result<PieceId, String> {
@@ -564,12 +567,16 @@ impl<'e> Positions<'e> {
             }
         }
         let tops = first_listed_per_cell(&pos.pieces, b);
-        s.set_pieces(
-            slots
-                .into_iter()
-                .map(|p| p.expect("every id filled"))
-                .collect(),
-        )?;
+        let (pieces, attrs): (Vec<Piece>, Vec<Attrs>) = slots
+            .into_iter()
+            .map(|p| p.expect("every id filled"))
+            .unzip();
+        s.set_pieces(pieces)?;
+        for (id, a) in attrs.into_iter().enumerate() {
+            if !a.is_empty() {
+                *s.attrs_mut(id as PieceId) = a;
+            }
+        }
         if s.stacks_pieces() && ids_given {
             for (cell, id) in tops {
                 s.show_on_stack(cell, id)?;

@@ -221,8 +221,8 @@ impl<'e> Views<'e> {
                 crate::base::state::Loc::Cell(c) => s.count_at(c).max(1),
                 _ => 1,
             },
-            attrs: p
-                .attrs
+            attrs: s
+                .attrs(id)
                 .iter()
                 .filter(|(k, _)| self.engine.variant.public_attrs.contains(k))
                 .cloned()

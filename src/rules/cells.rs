@@ -211,7 +211,8 @@ pub fn holds(s: &GameState, (p, frozen): (PlayerId, &[Cell]), f: &Filter, c: Cel
             ok == *has
         }
         Filter::Attr(a, has) => {
-            piece.is_some_and(|q| q.attrs.iter().any(|(n, v)| n == a && *v != 0)) == *has
+            let id = s.board()[c as usize];
+            id.is_some_and(|id| s.attrs(id).iter().any(|(n, v)| n == a && *v != 0)) == *has
         }
         Filter::Counter(name, has) => (s.cell_counter(name, c) != 0) == *has,
         Filter::Kind(kinds, has) => piece.is_some_and(|q| kinds.contains(&q.kind)) == *has,

@@ -144,7 +144,8 @@ pub(super) fn piece_args(lua: &Lua, id: PieceId) -> mlua::Result<PieceArgs> {
             Loc::Cell(c) => Some(c),
             _ => None,
         };
-        let own = (!p.attrs.is_empty()).then(|| p.attrs.to_vec());
+        let attrs = cx.state().attrs(id);
+        let own = (!attrs.is_empty()).then(|| attrs.to_vec());
         Ok((p.kind, p.owner, cell, p.moved, own))
     })?;
     let own = own.map(|own| lua.create_table_from(own)).transpose()?;

@@ -66,7 +66,7 @@ pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
         |lua, _, (id, name, value): (PieceArg, Name, i64)| {
             with_ctx(lua, |cx| {
                 let id = check_piece(cx, id)?;
-                let attrs = &mut cx.state_mut().pieces[id as usize].attrs;
+                let attrs = cx.state_mut().attrs_mut(id);
                 match attrs.binary_search_by(|(k, _)| k.as_str().cmp(&name)) {
                     Ok(i) => attrs[i].1 = value,
                     Err(_) if attrs.len() >= ATTRS_MAX => {
@@ -84,9 +84,7 @@ pub(super) fn register_counters<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("clear_attr", |lua, _, (id, name): (PieceArg, Name)| {
         with_ctx(lua, |cx| {
             let id = check_piece(cx, id)?;
-            cx.state_mut().pieces[id as usize]
-                .attrs
-                .retain(|(k, _)| *k != *name);
+            cx.state_mut().attrs_mut(id).retain(|(k, _)| *k != *name);
             Ok(())
         })
     });

@@ -109,7 +109,7 @@ fn filtered_pieces(
                 && kind.is_none_or(|k| p.kind == k)
                 && attr
                     .as_deref()
-                    .is_none_or(|a| p.attrs.iter().any(|(n, v)| n == a && *v != 0))
+                    .is_none_or(|a| state.attrs(id).iter().any(|(n, v)| n == a && *v != 0))
                 && mobile.is_none_or(|m| variant.kinds[p.kind as usize].is_mobile() == m)
             {
                 each(id);
