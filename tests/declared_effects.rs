@@ -104,3 +104,17 @@ fn a_malformed_effect_is_refused_at_its_line_and_column() {
         assert!(err.contains(says), "{does}: {err}");
     }
 }
+
+#[test]
+fn the_rules_summary_says_what_each_effect_does() {
+    let e = engine(V, &[]);
+    let text = sandtable::rules::variant::describe::rules_markdown(&e.variant);
+    for said in [
+        "The piece on `at` becomes the player's.",
+        "The piece on `at` is captured.",
+        "The piece on `at` goes to the player's `prisoners`.",
+        "`seeds` on `at` gains 2. `seeds` on `at` loses 1.",
+    ] {
+        assert!(text.contains(said), "`{said}` not in:\n{text}");
+    }
+}

@@ -147,9 +147,20 @@ fn action(cx: &Ctx, a: &ActionDecl) -> String {
         }
     }
     for d in &a.does {
-        if let Does::Sow(w) = d {
-            more.push(sow(cx, w, param(w.from)));
-        }
+        more.push(match d {
+            Does::Flip(i) => format!("The piece on `{}` becomes the player's.", param(*i)),
+            Does::Capture(i) => format!("The piece on `{}` is captured.", param(*i)),
+            Does::Send(i, to) => {
+                format!("The piece on `{}` goes to the player's `{to}`.", param(*i))
+            }
+            Does::Add(i, counter, n) => format!(
+                "`{counter}` on `{}` {} {}.",
+                param(*i),
+                if *n < 0 { "loses" } else { "gains" },
+                n.unsigned_abs()
+            ),
+            Does::Sow(w) => sow(cx, w, param(w.from)),
+        });
     }
     if let Some((counter, n)) = &a.cost {
         more.push(format!("It costs {n} `{counter}`."));
