@@ -62,14 +62,16 @@ impl Engine {
         with_rays: bool,
     ) -> Result<Guard, ActionError> {
         let pool = GUARD_POOL.with(|p| p.take());
-        let mut g = self.guard_in(pool, s, player, with_rays, None)?;
+        let mut g = self.guard_in(pool, s, player, with_rays, None, with_rays)?;
         g.pooled = true;
         Ok(g)
     }
 
     /// [`Engine::guard`] with the caller's buffers, which
     /// [`Guard::into_buffers`] hands back, and the cells of `player`'s
-    /// royal pieces when the caller knows them.
+    /// royal pieces when the caller knows them. `constrain`: find what the
+    /// royal piece asks of every move (`legal.rs`), worth it when most
+    /// moves are tested, not for a few random draws.
     pub(crate) fn guard_in(
         &self,
         mut pool: GuardPool,
@@ -77,6 +79,7 @@ impl Engine {
         player: PlayerId,
         with_rays: bool,
         known_royals: Option<&[Cell]>,
+        constrain: bool,
     ) -> Result<Guard, ActionError> {
         let with_rays = with_rays && !exhaustive() && self.variant.blast.is_none();
         let native = self.native_check();
@@ -113,14 +116,16 @@ impl Engine {
         let mut scratch = std::mem::take(&mut pool.scratch);
         // One royal piece and plain movement: the moves of the others are
         // decided by what the position asks of them (`legal.rs`).
-        let legal = (with_rays && native && royals.len() == 1 && self.constrains()).then(|| {
-            let mut c = std::mem::take(&mut pool.constraints);
-            self.constrain(&mut c, s, player, royals[0], stops(masks), &mut scratch);
-            c
-        });
+        let constrain = constrain && with_rays && native && royals.len() == 1;
+        let mut constraints = pool.constraints.take();
+        let legal = constrain && self.constrains();
+        if legal {
+            let c = constraints.get_or_insert_with(Default::default);
+            self.constrain(c, s, player, royals[0], stops(masks), &mut scratch);
+        }
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
-            && legal.is_none()
+            && !legal
             && native
             && self.slide_lines.is_some()
             && lines.len() < 32
@@ -160,6 +165,7 @@ impl Engine {
             scratch,
             royals,
             legal,
+            constraints,
             rays,
             reach: None,
             spare_map: std::mem::take(&mut pool.map),
@@ -187,7 +193,7 @@ impl Engine {
         if self.variant.blast.is_some() {
             return self.blast_allows(s, player, from, to, side);
         }
-        if let (Some(c), true) = (&g.legal, side.is_empty()) {
+        if let (Some(c), true, true) = (&g.constraints, g.legal, side.is_empty()) {
             if from != c.royal {
                 return c.allows(from, to);
             }
@@ -665,9 +671,12 @@ pub(crate) struct Guard {
     /// masks, when check is native and the attack table has masks.
     masks: Option<(CellMask, CellMask)>,
     royals: Vec<Cell>,
-    /// What the single royal piece asks of the others' moves, when
-    /// movement is plain (`legal.rs`); `rays` are then not needed.
-    legal: Option<Constraints>,
+    /// Whether `constraints` hold what the single royal piece asks of the
+    /// others' moves (movement is plain, `legal.rs`); `rays` are then not
+    /// needed.
+    legal: bool,
+    /// Their buffers, kept between positions (boxed: a guard moves).
+    constraints: Option<Box<Constraints>>,
     /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
     /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
     /// move in full.
@@ -706,7 +715,10 @@ impl Guard {
     /// the position's constraints are known.
     #[inline]
     pub(crate) fn need(&self, from: Cell) -> Need {
-        self.legal.as_ref().map_or(Need::Each, |c| c.need(from))
+        match (&self.constraints, self.legal) {
+            (Some(c), true) => c.need(from),
+            _ => Need::Each,
+        }
     }
 
     /// The error of a query hook that failed while moves were tested (they
@@ -728,7 +740,7 @@ pub(crate) struct GuardPool {
     rays: Vec<u32>,
     scratch: Vec<Option<PieceId>>,
     map: Vec<bool>,
-    constraints: Constraints,
+    constraints: Option<Box<Constraints>>,
 }
 
 thread_local! {
@@ -754,7 +766,7 @@ impl Guard {
                 Some(Some(map)) => map,
                 _ => std::mem::take(&mut self.spare_map),
             },
-            constraints: self.legal.take().unwrap_or_default(),
+            constraints: self.constraints.take(),
         };
         pool.royals.clear();
         pool.rays.clear();

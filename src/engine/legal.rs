@@ -27,6 +27,39 @@ use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::movegen::{each_attacker, reaches};
 use crate::engine::Engine;
+use crate::rules::variant::{Kind, MovePattern};
+
+/// Per slide line (`slide_lines`) and owner parity: the kinds (a bit each,
+/// the 128th standing for all beyond) with a slide that strikes and runs
+/// against the line, so could attack its first cell from further along it.
+pub(super) fn line_sliders(kinds: &[Kind], lines: &[(i8, i8)]) -> Vec<[u128; 2]> {
+    let mut out = vec![[0u128; 2]; lines.len()];
+    for (k, kind) in kinds.iter().enumerate() {
+        let bit = 1u128 << k.min(127);
+        for pat in &kind.moves {
+            let MovePattern::Slide { deltas, target, .. } = pat else {
+                continue;
+            };
+            if !target.enemy {
+                continue;
+            }
+            for &(x, y) in deltas {
+                // As the first player sees it, and as the second.
+                let flipped = if target.relative { (x, -y) } else { (x, y) };
+                for (line, sets) in lines.iter().zip(out.iter_mut()) {
+                    let towards = (-line.0, -line.1);
+                    if towards == (x, y) {
+                        sets[0] |= bit;
+                    }
+                    if towards == flipped {
+                        sets[1] |= bit;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
 
 /// Whether cell `c` is in the set `bits` (64 cells a word).
 #[inline]
@@ -183,7 +216,7 @@ impl Engine {
             let o = s.pieces[id as usize].owner;
             o != player && s.eliminated & (1 << o) == 0
         };
-        for next in &self.line_next {
+        for (next, sliders) in self.line_next.iter().zip(&self.line_sliders) {
             let Some(c1) = first_piece(next, royal, board, s, blocking) else {
                 continue;
             };
@@ -195,7 +228,10 @@ impl Engine {
                 continue;
             };
             let id2 = board[c2 as usize].unwrap_or_default();
-            if !enemy(id2) {
+            let p2 = &s.pieces[id2 as usize];
+            let slides = sliders[(p2.owner % 2) as usize] >> p2.kind.min(127);
+            if !enemy(id2) || slides & 1 == 0 {
+                // Only a slide along the line can be opened by moving c1.
                 continue;
             }
             if scratch.is_empty() {

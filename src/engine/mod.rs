@@ -81,6 +81,9 @@ pub struct Engine {
     /// (a multiple of it): then a cell lies on at most one line from a
     /// royal piece (see `legal.rs`).
     plain_lines: bool,
+    /// Per slide line and owner parity: the kinds that could attack along
+    /// it (`legal::line_sliders`).
+    line_sliders: Vec<[u128; 2]>,
     /// The host rules' counters, numbered.
     counters: counters::HostCounters,
     /// Per pair of cells, the slide lines from the first that hold the
@@ -158,6 +161,8 @@ impl Engine {
                 })
             })
         });
+        let line_sliders =
+            legal::line_sliders(&variant.kinds, slide_lines.as_deref().unwrap_or(&[]));
         let counters = counters::HostCounters::new(&variant);
         let has_royal = variant.kinds.iter().any(|k| k.royal);
         let royal_lines = match has_royal {
@@ -179,6 +184,7 @@ impl Engine {
             lang,
             line_next,
             plain_lines,
+            line_sliders,
             counters,
             royal_lines,
             slide_lines,
