@@ -5,6 +5,7 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, Loc, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
+use crate::engine::legal::{Constraints, Need, ROYAL_CELL};
 use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::lua::RuleHook;
@@ -61,14 +62,16 @@ impl Engine {
         with_rays: bool,
     ) -> Result<Guard, ActionError> {
         let pool = GUARD_POOL.with(|p| p.take());
-        let mut g = self.guard_in(pool, s, player, with_rays, None)?;
+        let mut g = self.guard_in(pool, s, player, with_rays, None, with_rays)?;
         g.pooled = true;
         Ok(g)
     }
 
     /// [`Engine::guard`] with the caller's buffers, which
     /// [`Guard::into_buffers`] hands back, and the cells of `player`'s
-    /// royal pieces when the caller knows them.
+    /// royal pieces when the caller knows them. `constrain`: find what the
+    /// royal piece asks of every move (`legal.rs`), worth it when most
+    /// moves are tested, not for a few random draws.
     pub(crate) fn guard_in(
         &self,
         mut pool: GuardPool,
@@ -76,6 +79,7 @@ impl Engine {
         player: PlayerId,
         with_rays: bool,
         known_royals: Option<&[Cell]>,
+        constrain: bool,
     ) -> Result<Guard, ActionError> {
         let with_rays = with_rays && !exhaustive() && self.variant.blast.is_none();
         let native = self.native_check();
@@ -109,8 +113,19 @@ impl Engine {
         // The exhaustive test walks the board instead: it checks the masks too.
         let masks = (native && self.moves.attack.bits.is_some() && !exhaustive())
             .then(|| board_masks(self, s));
+        let mut scratch = std::mem::take(&mut pool.scratch);
+        // One royal piece and plain movement: the moves of the others are
+        // decided by what the position asks of them (`legal.rs`).
+        let constrain = constrain && with_rays && native && royals.len() == 1;
+        let mut constraints = pool.constraints.take();
+        let legal = constrain && self.constrains();
+        if legal {
+            let c = constraints.get_or_insert_with(Default::default);
+            self.constrain(c, s, player, royals[0], stops(masks), &mut scratch);
+        }
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
         let rays = (with_rays
+            && !legal
             && native
             && self.slide_lines.is_some()
             && lines.len() < 32
@@ -147,8 +162,10 @@ impl Engine {
         Ok(Guard {
             native,
             masks,
-            scratch: std::mem::take(&mut pool.scratch),
+            scratch,
             royals,
+            legal,
+            constraints,
             rays,
             reach: None,
             spare_map: std::mem::take(&mut pool.map),
@@ -176,7 +193,18 @@ impl Engine {
         if self.variant.blast.is_some() {
             return self.blast_allows(s, player, from, to, side);
         }
-        if let (Some(rays), true) = (&g.rays, side.is_empty()) {
+        if let (Some(c), true, true) = (&g.constraints, g.legal, side.is_empty()) {
+            if from != c.royal {
+                return c.allows(from, to);
+            }
+            // Without masks the map of enemy reach serves the royal
+            // piece's moves; with them, the full test is as cheap.
+            if g.masks.is_none() {
+                if let Some(safe) = self.royal_map_safe(g, s, player, from, to) {
+                    return safe;
+                }
+            }
+        } else if let (Some(rays), true) = (&g.rays, side.is_empty()) {
             let m = match rays {
                 Rays::Row(row) => self.royal_lines[row + from as usize],
                 Rays::Built(rays) => rays[from as usize],
@@ -190,16 +218,8 @@ impl Engine {
                 g.scratch.extend_from_slice(s.board());
             }
             if m == ROYAL_CELL && g.royals.len() == 1 {
-                // The royal piece moves: is its new cell reachable by an
-                // enemy once it has left the old one? One map per position;
-                // a guard for random draws makes it for the second move
-                // tested (a draw often tests one, which the full test
-                // answers for less).
-                g.royal_moves = g.royal_moves.saturating_add(1);
-                if g.royal_moves > 1 {
-                    if let Some(safe) = self.royal_move_safe(g, s, player, from, to) {
-                        return safe;
-                    }
+                if let Some(safe) = self.royal_map_safe(g, s, player, from, to) {
+                    return safe;
                 }
             }
             if m != ROYAL_CELL && g.royals.len() == 1 {
@@ -229,6 +249,30 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// The (single) royal piece moves: is its new cell reachable by an
+    /// enemy once it has left the old one? One map per position; a guard
+    /// for random draws makes it for the second move tested (a draw often
+    /// tests one, which the full test answers for less). `None`: test it
+    /// in full.
+    #[inline]
+    fn royal_map_safe(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<bool> {
+        if g.scratch.is_empty() {
+            g.scratch.extend_from_slice(s.board());
+        }
+        g.royal_moves = g.royal_moves.saturating_add(1);
+        if g.royal_moves > 1 {
+            return self.royal_move_safe(g, s, player, from, to);
+        }
+        None
     }
 
     /// The line shortcut when the (single) royal piece itself moves
@@ -589,40 +633,10 @@ impl Engine {
     }
 }
 
-/// Marks the royal piece's own cell in [`Guard::rays`].
-const ROYAL_CELL: u32 = u32::MAX;
-
-/// The most cells a board may have for [`royal_lines`]' table.
-const LINE_TABLE_CELLS: usize = 256;
-
-/// Per pair of cells (a royal piece's `r`, then `c`), at `r * cells + c`:
-/// bit `i` when `c` lies on slide line `i` (`line_next`) from `r`, and
-/// [`ROYAL_CELL`] when `c` is `r`, so that a guard for a single royal piece
-/// looks its lines up instead of walking them. Empty for larger boards or
-/// 32 lines or more.
-pub(super) fn royal_lines(line_next: &[Vec<Cell>], cells: usize) -> Vec<u32> {
-    if cells > LINE_TABLE_CELLS || line_next.len() >= 32 {
-        return Vec::new();
-    }
-    let mut table = vec![0; cells * cells];
-    for r in 0..cells {
-        let row = &mut table[r * cells..][..cells];
-        row[r] = ROYAL_CELL;
-        for (i, next) in line_next.iter().enumerate() {
-            let mut c = next[r];
-            while c != Cell::MAX {
-                row[c as usize] |= 1 << i;
-                c = next[c as usize];
-            }
-        }
-    }
-    table
-}
-
 /// The lines from the royal pieces, per cell (see [`Guard::rays`]).
 enum Rays {
     /// The row of the engine's table for the one royal piece's cell
-    /// ([`royal_lines`]), at this offset.
+    /// ([`royal_lines`](super::legal::royal_lines)), at this offset.
     Row(usize),
     /// Built for this position (several royal pieces).
     Built(Vec<u32>),
@@ -657,6 +671,12 @@ pub(crate) struct Guard {
     /// masks, when check is native and the attack table has masks.
     masks: Option<(CellMask, CellMask)>,
     royals: Vec<Cell>,
+    /// Whether `constraints` hold what the single royal piece asks of the
+    /// others' moves (movement is plain, `legal.rs`); `rays` are then not
+    /// needed.
+    legal: bool,
+    /// Their buffers, kept between positions (boxed: a guard moves).
+    constraints: Option<Box<Constraints>>,
     /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
     /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
     /// move in full.
@@ -691,6 +711,16 @@ impl Guard {
         self
     }
 
+    /// What the moves of the piece on `from` need: [`Need::Each`] unless
+    /// the position's constraints are known.
+    #[inline]
+    pub(crate) fn need(&self, from: Cell) -> Need {
+        match (&self.constraints, self.legal) {
+            (Some(c), true) => c.need(from),
+            _ => Need::Each,
+        }
+    }
+
     /// The error of a query hook that failed while moves were tested (they
     /// were then forbidden), if any.
     pub(crate) fn result(&mut self) -> Result<(), ActionError> {
@@ -710,6 +740,7 @@ pub(crate) struct GuardPool {
     rays: Vec<u32>,
     scratch: Vec<Option<PieceId>>,
     map: Vec<bool>,
+    constraints: Option<Box<Constraints>>,
 }
 
 thread_local! {
@@ -735,6 +766,7 @@ impl Guard {
                 Some(Some(map)) => map,
                 _ => std::mem::take(&mut self.spare_map),
             },
+            constraints: self.constraints.take(),
         };
         pool.royals.clear();
         pool.rays.clear();

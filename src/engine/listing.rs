@@ -8,6 +8,7 @@ use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
 use crate::engine::check::Guard;
 use crate::engine::joint::ExtraMove;
+use crate::engine::legal::Need;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
@@ -171,12 +172,14 @@ impl Engine {
             None
         };
         let mut stop = false;
-        let legal = |guard: &mut Option<Guard>, from: Cell, to: Cell, side: &[Cell]| {
+        // `free`: the piece's moves need no self-check test.
+        let legal = |guard: &mut Option<Guard>, from: Cell, to: Cell, side: &[Cell], free| {
             let a = Action::Move { from, to };
             banned != Some(a)
-                && guard
-                    .as_mut()
-                    .is_none_or(|g| self.guard_allows(g, s, p, from, to, side))
+                && (free
+                    || guard
+                        .as_mut()
+                        .is_none_or(|g| self.guard_allows(g, s, p, from, to, side)))
         };
         let mut targets = Vec::new();
         let quiet = self
@@ -196,13 +199,17 @@ impl Engine {
             if !frozen.is_empty() && frozen.contains(&from) {
                 continue;
             }
+            let free = match guard.as_ref().map_or(Need::Each, |g| g.need(from)) {
+                Need::Barred => continue,
+                need => need == Need::Free,
+            };
             if let Some(steps) = quiet.and_then(|q| q.of(kind, p, from as usize)) {
                 // Only quiet steps: the empty cells among them, in order.
                 let mut to_cells = steps & empty;
                 while to_cells != 0 {
                     let to = to_cells.trailing_zeros() as Cell;
                     to_cells &= to_cells - 1;
-                    if legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }) {
+                    if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
                         stop = true;
                         break;
                     }
@@ -210,7 +217,7 @@ impl Engine {
             } else if all {
                 piece_targets(&self.moves, s, id, from, &mut targets);
                 for &to in &targets {
-                    if legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }) {
+                    if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
                         stop = true;
                         break;
                     }
@@ -218,7 +225,8 @@ impl Engine {
             } else {
                 self.piece_moves(s, id, from, &mut |to| {
                     stop = stop
-                        || (legal(&mut guard, from, to, &[]) && take(Action::Move { from, to }));
+                        || (legal(&mut guard, from, to, &[], free)
+                            && take(Action::Move { from, to }));
                 });
             }
             if stop {
@@ -230,7 +238,7 @@ impl Engine {
             for (from, to, side) in self.extra_moves(s, p)? {
                 extras = true;
                 if !frozen.contains(&from)
-                    && legal(&mut guard, from, to, &side)
+                    && legal(&mut guard, from, to, &side, false)
                     && take(Action::Move { from, to })
                 {
                     break;

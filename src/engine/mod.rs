@@ -10,6 +10,7 @@
 //! - `setup`: the empty board, setups and the new game;
 //! - `listing`: the legal actions, and whether there is one;
 //! - `check`: check and the self-check test of moves;
+//! - `legal`: what a royal piece asks of a position's moves, found once;
 //! - `blast`: what a capture blasts, and royal safety where captures blast;
 //! - `text`: actions as text, and why one is illegal;
 //! - `apply`: applying an action, the move, promotion;
@@ -29,6 +30,7 @@ mod counters;
 mod declared;
 mod joint;
 mod lang;
+mod legal;
 mod listing;
 pub mod movegen;
 pub mod notation;
@@ -75,10 +77,17 @@ pub struct Engine {
     /// Per slide line: the next cell along it from each cell (`Cell::MAX`
     /// off the board).
     line_next: Vec<Vec<Cell>>,
+    /// Whether `slide_lines` are known and none runs the way of another
+    /// (a multiple of it): then a cell lies on at most one line from a
+    /// royal piece (see `legal.rs`).
+    plain_lines: bool,
+    /// Per slide line and owner parity: the kinds that could attack along
+    /// it (`legal::line_sliders`).
+    line_sliders: Vec<[u128; 2]>,
     /// The host rules' counters, numbered.
     counters: counters::HostCounters,
     /// Per pair of cells, the slide lines from the first that hold the
-    /// second (empty on large boards: `check::royal_lines`).
+    /// second (empty on large boards: `legal::royal_lines`).
     royal_lines: Vec<u32>,
     /// The move language's placements, jumps, passes and ends.
     lang: lang::Lang,
@@ -113,8 +122,10 @@ impl Engine {
                 ) => {
                     for &(x, y) in deltas {
                         // Both ways up (relative directions flip for the
-                        // second player), each line once.
-                        for d in [(x, y), (x, -y)] {
+                        // second player) and both ways along (the line
+                        // from a royal piece towards a slider runs against
+                        // its slide), each line once.
+                        for d in [(x, y), (x, -y), (-x, -y), (-x, y)] {
                             if !lines.contains(&d) {
                                 lines.push(d);
                             }
@@ -141,10 +152,21 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let plain_lines = slide_lines.as_deref().is_some_and(|lines| {
+            lines.iter().enumerate().all(|(i, a)| {
+                lines[..i].iter().all(|b| {
+                    let parallel = a.0 as i32 * b.1 as i32 == a.1 as i32 * b.0 as i32;
+                    let same_way = a.0 as i32 * b.0 as i32 + a.1 as i32 * b.1 as i32 > 0;
+                    !(parallel && same_way)
+                })
+            })
+        });
+        let line_sliders =
+            legal::line_sliders(&variant.kinds, slide_lines.as_deref().unwrap_or(&[]));
         let counters = counters::HostCounters::new(&variant);
         let has_royal = variant.kinds.iter().any(|k| k.royal);
         let royal_lines = match has_royal {
-            true => check::royal_lines(&line_next, variant.board.cell_count()),
+            true => legal::royal_lines(&line_next, variant.board.cell_count()),
             false => Vec::new(),
         };
         let variant = Arc::new(variant);
@@ -161,6 +183,8 @@ impl Engine {
             blast_zones: blast::blast_zones(&variant),
             lang,
             line_next,
+            plain_lines,
+            line_sliders,
             counters,
             royal_lines,
             slide_lines,

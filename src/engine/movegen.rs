@@ -479,3 +479,44 @@ pub(crate) fn attacked_except(
     }
     false
 }
+
+/// Calls `found(from)` for every piece of player `by` that could capture
+/// the piece on `cell` on the board `occupant` (each once), as
+/// [`attacked_masked`] asks with `stops` (the cells that stop movement as
+/// a mask, when the attack table has masks). A piece may be found twice
+/// (a kind that steps and slides the same way). Frozen pieces are not
+/// considered.
+pub(crate) fn each_attacker(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    stops: Option<CellMask>,
+    cell: Cell,
+    by: PlayerId,
+    found: &mut impl FnMut(Cell),
+) {
+    let board = &m.variant.board;
+    let blocked = |c: Cell| s.terrain[c as usize] & board.blocking != 0;
+    let mut hit = |from: Cell| {
+        if occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)) {
+            found(from);
+        }
+        false
+    };
+    match (&m.attack.bits, stops) {
+        (Some(bits), Some(stops)) => {
+            bits.any_candidate(cell, by, stops, kind_owner(s, occupant), blocked, hit);
+        }
+        _ if m.attack.usable => {
+            m.attack
+                .any_candidate(board, cell, by, kind_owner(s, occupant), blocked, hit);
+        }
+        _ => {
+            for (from, slot) in occupant.iter().enumerate() {
+                if slot.is_some_and(|id| s.pieces[id as usize].owner == by) {
+                    hit(from as Cell);
+                }
+            }
+        }
+    }
+}

@@ -342,7 +342,8 @@ impl Sampler {
                     let g = match guard.get_or_insert_with(|| {
                         let pool = std::mem::take(&mut self.guard);
                         let royals = Some(&self.royals[p as usize][..]);
-                        e.guard_in(pool, s, p, true, royals).map(Guard::for_draws)
+                        e.guard_in(pool, s, p, true, royals, false)
+                            .map(Guard::for_draws)
                     }) {
                         Ok(g) => g,
                         Err(err) => {
