@@ -42,30 +42,30 @@ impl Clone for GameState {
             terrain: self.terrain.clone(),
             containers: self.containers.clone(),
             counters: self.counters.clone(),
-            players: self.players.clone(),
-            to_move: self.to_move.clone(),
-            eliminated: self.eliminated.clone(),
-            ply: self.ply.clone(),
+            players: self.players,
+            to_move: self.to_move,
+            eliminated: self.eliminated,
+            ply: self.ply,
             pending: self.pending.clone(),
             shuttles: self.shuttles.clone(),
             positions: self.positions.clone(),
             boards: self.boards.clone(),
             outcome: self.outcome.clone(),
-            seed: self.seed.clone(),
+            seed: self.seed,
             rng: self.rng.clone(),
             marks: self.marks.clone(),
             cell_counters: self.cell_counters.clone(),
-            dice: self.dice.clone(),
+            dice: self.dice,
             stacks: self.stacks.clone(),
-            hold_turn: self.hold_turn.clone(),
+            hold_turn: self.hold_turn,
             steps: self.steps.clone(),
             windows: self.windows.clone(),
-            phase: self.phase.clone(),
-            phase_turns: self.phase_turns.clone(),
-            first_player: self.first_player.clone(),
-            touched: self.touched.clone(),
-            board_key: self.board_key.clone(),
-            occupied: self.occupied.clone(),
+            phase: self.phase,
+            phase_turns: self.phase_turns,
+            first_player: self.first_player,
+            touched: self.touched,
+            board_key: self.board_key,
+            occupied: self.occupied,
         }
     }
 
@@ -129,7 +129,7 @@ impl Clone for GameState {
         self.phase = *phase;
         self.phase_turns = *phase_turns;
         self.first_player = *first_player;
-        self.touched.clone_from(touched);
+        self.touched = *touched;
         self.board_key = *board_key;
         self.occupied = *occupied;
     }

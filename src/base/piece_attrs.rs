@@ -59,4 +59,17 @@ mod tests {
         assert_eq!(b.attrs(1).iter().next(), Some(&("hp".to_string(), 2)));
         assert!(b.attrs(7).is_empty());
     }
+
+    #[test]
+    fn replacing_the_pieces_keeps_each_ids_attributes() {
+        let mut s = GameState::empty(4, 2, 0);
+        s.add_piece(0, 0, 1, true).unwrap();
+        s.add_piece(0, 1, 2, true).unwrap();
+        s.attrs_mut(1).push(("hp".into(), 3));
+        let pieces = s.pieces.clone();
+        s.set_pieces(pieces).unwrap();
+        assert_eq!(s.attrs(1).iter().next(), Some(&("hp".to_string(), 3)));
+        s.set_pieces(Vec::new()).unwrap();
+        assert!(s.attrs(1).is_empty());
+    }
 }

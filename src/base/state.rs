@@ -727,7 +727,8 @@ impl GameState {
             }
         }
         self.pieces = pieces;
-        self.piece_attrs.clear();
+        // Attributes stay with the ids (a caller that renumbers moves them).
+        self.piece_attrs.truncate(self.pieces.len());
         self.board = board;
         if !self.stacks.is_empty() {
             self.enable_stacks();

@@ -205,10 +205,7 @@ const OFF_BOARD: Loc = Loc::Carried(PieceId::MAX);
 /// `new_id[old]` its new id; every place that names a piece follows.
 fn renumber(s: &mut GameState, order: &[PieceId], new_id: &[PieceId]) {
     let map = |id: PieceId| new_id.get(id as usize).copied().unwrap_or(id);
-    let mut pieces: Vec<_> = order
-        .iter()
-        .map(|&o| s.pieces[o as usize].clone())
-        .collect();
+    let mut pieces: Vec<_> = order.iter().map(|&o| s.pieces[o as usize]).collect();
     for p in &mut pieces {
         if let Loc::Carried(c) = p.loc {
             p.loc = Loc::Carried(map(c));
@@ -225,6 +222,12 @@ fn renumber(s: &mut GameState, order: &[PieceId], new_id: &[PieceId]) {
     for sh in &mut s.shuttles {
         sh.piece = sh.piece.map(map);
     }
+    let attrs: Vec<_> = order.iter().map(|&o| s.attrs(o).clone()).collect();
     s.set_pieces(pieces)
         .expect("the same pieces on the same cells");
+    for (id, a) in attrs.into_iter().enumerate() {
+        if !a.is_empty() || !s.attrs(id as PieceId).is_empty() {
+            *s.attrs_mut(id as PieceId) = a;
+        }
+    }
 }

@@ -573,7 +573,7 @@ impl<'e> Positions<'e> {
             .unzip();
         s.set_pieces(pieces)?;
         for (id, a) in attrs.into_iter().enumerate() {
-            if !a.is_empty() {
+            if !a.is_empty() || !s.attrs(id as PieceId).is_empty() {
                 *s.attrs_mut(id as PieceId) = a;
             }
         }
