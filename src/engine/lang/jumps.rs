@@ -7,7 +7,7 @@
 use crate::base::cell_set::maybe_occupied;
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, PlayerId};
+use crate::base::state::{GameState, Loc, PlayerId};
 use crate::engine::action::JumpPath;
 use crate::engine::lang::oriented;
 use crate::engine::{Action, Engine, Event};
@@ -99,16 +99,13 @@ impl Engine {
         let mut own_kind = [0u64; KINDS];
         let mut own = 0u64;
         let occupied = s.occupied();
-        let mut left = occupied;
-        while left != 0 {
-            let c = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if let Some(id) = s.board()[c] {
-                let piece = &s.pieces[id as usize];
-                if piece.owner == p {
-                    own |= 1 << c;
-                    own_kind[piece.kind as usize] |= 1 << c;
-                }
+        // From the piece list (no board lookups); the masks hold at most
+        // 64 cells, so every board piece's cell has its bit.
+        for piece in &s.pieces {
+            if let (Loc::Cell(c), true) = (piece.loc, piece.owner == p) {
+                let bit = 1u64 << (c & 63);
+                own |= bit;
+                own_kind[piece.kind as usize % KINDS] |= bit;
             }
         }
         let enemy = occupied & !own;
