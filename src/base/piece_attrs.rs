@@ -25,6 +25,17 @@ impl GameState {
         &mut self.piece_attrs[i]
     }
 
+    /// Every piece's attributes at once, by id (after the pieces were
+    /// replaced or renumbered); none kept past the last piece that has some.
+    pub fn set_attrs(&mut self, mut attrs: Vec<Attrs>) {
+        let kept = attrs
+            .iter()
+            .rposition(|a| !a.is_empty())
+            .map_or(0, |i| i + 1);
+        attrs.truncate(kept);
+        self.piece_attrs = attrs;
+    }
+
     /// The bytes the attributes' list and blocks occupy.
     pub fn attrs_bytes(&self) -> usize {
         std::mem::size_of_val(&self.piece_attrs[..])
@@ -69,6 +80,8 @@ mod tests {
         let pieces = s.pieces.clone();
         s.set_pieces(pieces).unwrap();
         assert_eq!(s.attrs(1).iter().next(), Some(&("hp".to_string(), 3)));
+        s.set_attrs(vec![Attrs::new(), Attrs::new()]);
+        assert!(s.attrs(1).is_empty() && s.piece_attrs.is_empty());
         s.set_pieces(Vec::new()).unwrap();
         assert!(s.attrs(1).is_empty());
     }

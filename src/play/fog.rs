@@ -193,8 +193,8 @@ impl Determinizer<'_> {
         self.engine.variant.kinds[p.kind as usize]
             .promote
             .as_ref()
-            .and_then(|pr| pr.zone.get(p.owner as usize))
-            .is_none_or(|z| !z.contains(&cell))
+            .and_then(|pr| pr.zone_set.get(p.owner as usize))
+            .is_none_or(|z| !z.contains(cell))
     }
 }
 
@@ -225,9 +225,5 @@ fn renumber(s: &mut GameState, order: &[PieceId], new_id: &[PieceId]) {
     let attrs: Vec<_> = order.iter().map(|&o| s.attrs(o).clone()).collect();
     s.set_pieces(pieces)
         .expect("the same pieces on the same cells");
-    for (id, a) in attrs.into_iter().enumerate() {
-        if !a.is_empty() || !s.attrs(id as PieceId).is_empty() {
-            *s.attrs_mut(id as PieceId) = a;
-        }
-    }
+    s.set_attrs(attrs);
 }

@@ -572,11 +572,7 @@ impl<'e> Positions<'e> {
             .map(|p| p.expect("every id filled"))
             .unzip();
         s.set_pieces(pieces)?;
-        for (id, a) in attrs.into_iter().enumerate() {
-            if !a.is_empty() || !s.attrs(id as PieceId).is_empty() {
-                *s.attrs_mut(id as PieceId) = a;
-            }
-        }
+        s.set_attrs(attrs);
         if s.stacks_pieces() && ids_given {
             for (cell, id) in tops {
                 s.show_on_stack(cell, id)?;
