@@ -208,6 +208,9 @@ fn declared_moves_are_drawn_uniformly() {
     // Jumping slides, overlapping patterns, zone moves.
     let e = common::engine("tests/variants/mixed.yaml", &[]);
     assert!(uniform_from(&e, &after(&e, 0, 39)) >= 10);
+    // Slides that stop in a marsh, knights that may not land in it.
+    let e = common::engine("tests/variants/marsh_chess.yaml", &[]);
+    assert!(uniform_from(&e, &after(&e, 0, 24)) >= 10);
 }
 
 #[test]

@@ -108,39 +108,7 @@ impl Engine {
 
     pub fn from_variant(variant: Variant) -> Result<Engine, LoadError> {
         let rules = Rules::load(&variant)?;
-        let mut slide_lines = Some(Vec::new());
-        for pat in variant.kinds.iter().flat_map(|k| &k.moves) {
-            match (pat, slide_lines.as_mut()) {
-                (
-                    MovePattern::Slide {
-                        deltas,
-                        jump: None,
-                        screens: 0,
-                        ..
-                    },
-                    Some(lines),
-                ) => {
-                    for &(x, y) in deltas {
-                        // Both ways up (relative directions flip for the
-                        // second player) and both ways along (the line
-                        // from a royal piece towards a slider runs against
-                        // its slide), each line once.
-                        for d in [(x, y), (x, -y), (-x, -y), (-x, y)] {
-                            if !lines.contains(&d) {
-                                lines.push(d);
-                            }
-                        }
-                    }
-                }
-                (MovePattern::Step { lame: false, .. }, _) => {}
-                _ => slide_lines = None,
-            }
-        }
-        // Royal pieces that may not face each other: a line can open
-        // between them anywhere (no shortcut).
-        if variant.kinds.iter().any(|k| !k.not_facing.is_empty()) {
-            slide_lines = None;
-        }
+        let slide_lines = slide_lines(&variant);
         // For each slide line, the next cell along it from every cell.
         let line_next: Vec<Vec<Cell>> = slide_lines
             .as_deref()
@@ -274,4 +242,48 @@ impl Engine {
     pub(crate) fn has_freeze(&self) -> bool {
         self.declared_freeze || self.rules.has(RuleHook::Frozen)
     }
+}
+
+/// The lines of every plain slide of the variant, both ways up and both
+/// ways along, each once (for the line shortcuts of check and pins), or
+/// `None` when a kind moves otherwise than by plain steps and slides.
+fn slide_lines(variant: &Variant) -> Option<Vec<(i8, i8)>> {
+    let mut slide_lines = Some(Vec::new());
+    for pat in variant.kinds.iter().flat_map(|k| &k.moves) {
+        if pat.target().conditioned() {
+            // Conditions on cells: no line shortcut.
+            slide_lines = None;
+        }
+        match (pat, slide_lines.as_mut()) {
+            (
+                MovePattern::Slide {
+                    deltas,
+                    jump: None,
+                    screens: 0,
+                    ..
+                },
+                Some(lines),
+            ) => {
+                for &(x, y) in deltas {
+                    // Both ways up (relative directions flip for the
+                    // second player) and both ways along (the line
+                    // from a royal piece towards a slider runs against
+                    // its slide), each line once.
+                    for d in [(x, y), (x, -y), (-x, -y), (-x, y)] {
+                        if !lines.contains(&d) {
+                            lines.push(d);
+                        }
+                    }
+                }
+            }
+            (MovePattern::Step { lame: false, .. }, _) => {}
+            _ => slide_lines = None,
+        }
+    }
+    // Royal pieces that may not face each other: a line can open
+    // between them anywhere (no shortcut).
+    if variant.kinds.iter().any(|k| !k.not_facing.is_empty()) {
+        slide_lines = None;
+    }
+    slide_lines
 }

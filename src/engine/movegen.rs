@@ -8,6 +8,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, Piece, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::tables::{AttackTable, MoveTables};
+use crate::rules::variant::actions::Filter;
 use crate::rules::variant::{Jump, MovePattern, Target, Variant};
 
 pub(crate) use super::reach::{capture_map, reaches};
@@ -50,7 +51,7 @@ pub(crate) fn piece_moves_on(
     let piece = &s.pieces[id as usize];
     let kind = &variant.kinds[piece.kind as usize];
     let owner = piece.owner;
-    let scan = Scan {
+    let scan = Scan::<false> {
         tables: &m.steps,
         occupant,
         terrain: &s.terrain[..],
@@ -58,6 +59,8 @@ pub(crate) fn piece_moves_on(
         pieces: &s.pieces[..],
         owner,
         from,
+        state: s,
+        through: &[],
     };
     if kind.no_stop != 0 {
         // Cells the kind may pass but not stop on.
@@ -72,7 +75,7 @@ pub(crate) fn piece_moves_on(
     scan.patterns(s, kind, piece.kind, emit)
 }
 
-impl Scan<'_> {
+impl<const THROUGH: bool> Scan<'_, THROUGH> {
     /// Every target of the kind's patterns, from the scan's cell.
     #[inline]
     fn patterns(
@@ -98,6 +101,10 @@ impl Scan<'_> {
             if target.when.as_ref().is_some_and(|w| !w.holds(s, owner)) {
                 continue;
             }
+            if kind.conditioned && target.conditioned() {
+                self.conditioned(pat, target, dirs, emit);
+                continue;
+            }
             match &target.to_zone {
                 Some(zone) => {
                     let zone = &zone[owner as usize];
@@ -110,6 +117,46 @@ impl Scan<'_> {
                 None => scan.pattern(pat, dirs, emit),
             }
         }
+    }
+
+    /// The targets of a pattern with conditions on cells (`where`,
+    /// `through`), kept out of the plain patterns' loop.
+    #[inline(never)]
+    fn conditioned(
+        &self,
+        pat: &MovePattern,
+        target: &Target,
+        dirs: &[u16],
+        emit: &mut impl FnMut(Cell),
+    ) {
+        let scan = Scan::<true> {
+            tables: self.tables,
+            occupant: self.occupant,
+            terrain: self.terrain,
+            blocking: self.blocking,
+            pieces: self.pieces,
+            owner: self.owner,
+            from: self.from,
+            state: self.state,
+            through: &target.through,
+        };
+        scan.pattern(pat, dirs, &mut |c: Cell| {
+            if target.lands(self.owner, c) && scan.meets(&target.landing, c) {
+                emit(c)
+            }
+        });
+    }
+
+    /// Whether cell `c` passes every one of a move's cell conditions.
+    #[inline]
+    fn meets(&self, conditions: &[Filter], c: Cell) -> bool {
+        (conditions.iter()).all(|f| crate::rules::cells::holds(self.state, (self.owner, &[]), f, c))
+    }
+
+    /// Whether the move may pass on beyond cell `c` (its `through`).
+    #[inline]
+    fn passes(&self, c: Cell) -> bool {
+        !THROUGH || self.meets(self.through, c)
     }
 
     /// The targets of one pattern along its directions `dirs`.
@@ -136,9 +183,12 @@ impl Scan<'_> {
 }
 
 /// What generating one piece's moves reads: the movement tables, the
-/// board `occupant`, the terrain, the pieces, and the moving piece's owner
-/// and cell.
-struct Scan<'a> {
+/// board `occupant`, the terrain, the pieces, the moving piece's owner
+/// and cell, the state (for cell conditions) and the pattern's conditions
+/// on the cells it passes (`through`; `THROUGH` says whether there are
+/// any, so that a plain move tests nothing).
+#[derive(Clone, Copy)]
+struct Scan<'a, const THROUGH: bool> {
     tables: &'a MoveTables,
     occupant: &'a [Option<PieceId>],
     terrain: &'a [u32],
@@ -146,9 +196,11 @@ struct Scan<'a> {
     pieces: &'a [Piece],
     owner: PlayerId,
     from: Cell,
+    state: &'a GameState,
+    through: &'a [Filter],
 }
 
-impl Scan<'_> {
+impl<const THROUGH: bool> Scan<'_, THROUGH> {
     #[inline]
     fn piece_at(&self, c: Cell) -> Option<PieceId> {
         self.occupant[c as usize]
@@ -181,7 +233,10 @@ impl Scan<'_> {
             if lame
                 && tables.legs(d).iter().any(|&l| {
                     let c = tables.line(l)[self.from as usize];
-                    c == Cell::MAX || !self.passable(c) || self.piece_at(c).is_some()
+                    c == Cell::MAX
+                        || !self.passable(c)
+                        || self.piece_at(c).is_some()
+                        || !self.passes(c)
                 })
             {
                 continue;
@@ -232,6 +287,9 @@ impl Scan<'_> {
                         if target.empty {
                             emit(to);
                         }
+                        if !self.passes(to) {
+                            break;
+                        }
                     }
                     Some(_) => {
                         let ek = self.enemy(to);
@@ -243,6 +301,7 @@ impl Scan<'_> {
                             if jumps < j.max
                                 && j.kinds.as_ref().is_none_or(|ks| ks.contains(&k))
                                 && beyond.is_some()
+                                && self.passes(to)
                             {
                                 jumps += 1;
                                 at = to;
@@ -294,6 +353,9 @@ impl Scan<'_> {
                         break;
                     }
                     Some(_) => passed += 1,
+                }
+                if !self.passes(to) {
+                    break;
                 }
                 at = to;
             }
@@ -348,7 +410,9 @@ impl Scan<'_> {
                     match self.piece_at(to) {
                         None => {
                             seen.push(to);
-                            next.push(to);
+                            if self.passes(to) {
+                                next.push(to);
+                            }
                             if target.empty {
                                 emit(to);
                             }

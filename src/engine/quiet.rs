@@ -51,6 +51,7 @@ impl QuietSteps {
                                 && target.from_zone.is_none()
                                 && target.to_zone.is_none()
                                 && target.when.is_none()
+                                && !target.conditioned()
                         }
                         _ => false,
                     });

@@ -24,6 +24,15 @@ fn reaches_along_lines(
     let board = &m.variant.board;
     let piece = &s.pieces[id as usize];
     for pat in &m.variant.kinds[piece.kind as usize].moves {
+        if pat.target().conditioned() {
+            // Conditions on cells: generate the moves, which test them.
+            let mut hit = false;
+            piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
+            if hit {
+                return true;
+            }
+            continue;
+        }
         let (deltas, target, max, strike) = match pat {
             MovePattern::Step {
                 deltas,
@@ -125,6 +134,15 @@ pub(crate) fn reaches(
             if !z[piece.owner as usize].contains(&from) {
                 continue;
             }
+        }
+        if target.conditioned() {
+            // Conditions on cells: generate the moves, which test them.
+            let mut hit = false;
+            piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
+            if hit {
+                return true;
+            }
+            continue;
         }
         let dir = |d: &(i8, i8)| {
             if target.relative && flip {
@@ -267,6 +285,9 @@ pub(crate) fn capture_map(
             | MovePattern::Path { target, .. }) = pat;
             if !target.strikes(victim) {
                 continue;
+            }
+            if target.conditioned() {
+                return false;
             }
             let lands = |c: Cell| target.lands(piece.owner, c);
             if let Some(z) = &target.from_zone {

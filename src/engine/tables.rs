@@ -84,6 +84,11 @@ impl AttackTable {
         }
         for (k, kind) in kinds.iter().enumerate() {
             for pat in &kind.moves {
+                if pat.target().conditioned() {
+                    // Conditions on cells: every such piece is tested.
+                    t.others |= 1 << k;
+                    continue;
+                }
                 for parity in 0..2 {
                     match pat {
                         MovePattern::Step { deltas, target, .. } => {
@@ -572,7 +577,9 @@ impl MoveTables {
                 let distinct = self.dirs[k][0]
                     .iter()
                     .all(|dirs| dirs.iter().enumerate().all(|(i, d)| !dirs[..i].contains(d)));
-                let anywhere = rule.target.from_zone.is_none() && rule.target.to_zone.is_none();
+                let anywhere = rule.target.from_zone.is_none()
+                    && rule.target.to_zone.is_none()
+                    && !rule.target.conditioned();
                 (anywhere && distinct && dirs <= 256).then_some(rule)
             })
             .collect()

@@ -230,7 +230,7 @@ impl Engine {
             return format!(
                 "the {} on {fname} cannot reach {tname} (it moves: {})",
                 kind.display,
-                describe_moves(&kind.moves)
+                describe_moves(&self.variant, &kind.moves)
             );
         }
         let side = self.extra_side_captures(s, from, to).unwrap_or_default();
@@ -331,7 +331,7 @@ impl Engine {
     }
 }
 
-fn describe_moves(moves: &[MovePattern]) -> String {
+fn describe_moves(v: &crate::rules::variant::Variant, moves: &[MovePattern]) -> String {
     moves
         .iter()
         .map(|m| {
@@ -369,6 +369,15 @@ fn describe_moves(moves: &[MovePattern]) -> String {
             let base = match target.to_zone {
                 Some(_) => format!("{base}, only within its zone"),
                 None => base,
+            };
+            let conditions = crate::rules::variant::describe::cell_conditions;
+            let base = match target.landing.as_slice() {
+                [] => base,
+                fs => format!("{base}, only onto a cell {}", conditions(v, fs)),
+            };
+            let base = match target.through.as_slice() {
+                [] => base,
+                fs => format!("{base}, passing only cells {}", conditions(v, fs)),
             };
             match (target.empty, target.enemy) {
                 (true, false) => format!("{base}, only onto empty cells"),

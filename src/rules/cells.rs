@@ -215,6 +215,7 @@ pub fn holds(s: &GameState, (p, frozen): (PlayerId, &[Cell]), f: &Filter, c: Cel
             id.is_some_and(|id| s.attrs(id).iter().any(|(n, v)| n == a && *v != 0)) == *has
         }
         Filter::Counter(name, has) => (s.cell_counter(name, c) != 0) == *has,
+        Filter::Zone(_, cells, has) => cells[p as usize].contains(c) == *has,
         Filter::Kind(kinds, has) => piece.is_some_and(|q| kinds.contains(&q.kind)) == *has,
         Filter::Frozen(has) => frozen.contains(&c) == *has,
         Filter::Not(f) => !holds(s, (p, frozen), f, c),

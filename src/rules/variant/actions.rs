@@ -206,6 +206,10 @@ pub enum Filter {
     Attr(String, bool),
     /// Has (`true`) or lacks a cell counter of this name other than 0.
     Counter(String, bool),
+    /// Is (`true`) or is not in the player's cells of the zone of this name
+    /// (`<player>_<name>` when the board has one, else `<name>`): per
+    /// player, the cells.
+    Zone(String, Vec<crate::base::cell_set::CellSet>, bool),
     /// The piece on it is (`true`) or is not of one of these kinds.
     Kind(Vec<KindId>, bool),
     /// The piece on it is (`true`) or is not one of the player's pieces

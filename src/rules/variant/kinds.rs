@@ -4,6 +4,7 @@
 //! Changes when what a kind of piece can be or how it may move changes (the
 //! engine's move generation reads these).
 
+use super::actions::Filter;
 use super::Value;
 use crate::base::cell_set::CellSet;
 use crate::base::geometry::Cell;
@@ -28,6 +29,11 @@ pub struct Target {
     pub to_zone: Option<Vec<Vec<bool>>>,
     /// When set, the move is only made while this holds for the mover.
     pub when: Option<When>,
+    /// Conditions on the landing cell itself (`where`): every one holds.
+    pub landing: Vec<Filter>,
+    /// Conditions on every cell the move passes (`through`): the move may
+    /// end on a cell that fails one, but not pass it.
+    pub through: Vec<Filter>,
 }
 
 /// A condition on the mover under which a move may be made (`when:`).
@@ -59,6 +65,18 @@ impl When {
     }
 }
 
+impl MovePattern {
+    /// What the pattern may end on, and its other conditions.
+    #[inline]
+    pub fn target(&self) -> &Target {
+        match self {
+            MovePattern::Step { target, .. }
+            | MovePattern::Slide { target, .. }
+            | MovePattern::Path { target, .. } => target,
+        }
+    }
+}
+
 impl Target {
     pub const ANY: Target = Target {
         empty: true,
@@ -68,7 +86,17 @@ impl Target {
         from_zone: None,
         to_zone: None,
         when: None,
+        landing: Vec::new(),
+        through: Vec::new(),
     };
+    /// Whether the move tests cells beyond what stands on them
+    /// (`where`, `through`): the fast paths that assume plain movement
+    /// (attack masks, pins, drawn slots, quiet masks) leave such a move to
+    /// the generator, which tests them.
+    #[inline]
+    pub fn conditioned(&self) -> bool {
+        !self.landing.is_empty() || !self.through.is_empty()
+    }
     /// Whether the move may end on `cell` for `player` (its `to_zone`).
     #[inline]
     pub fn lands(&self, player: crate::base::state::PlayerId, cell: Cell) -> bool {
@@ -165,6 +193,9 @@ pub struct Kind {
     /// Terrain tags (as bits) whose cells a piece of this kind may pass
     /// but not stop on (`no_stop:`).
     pub no_stop: u32,
+    /// Some move of the kind tests cells (`where`, `through`; see
+    /// [`Target::conditioned`]).
+    pub conditioned: bool,
     /// The kind's picture (`image:`), checked at load.
     pub image: Option<super::image::PieceImage>,
 }

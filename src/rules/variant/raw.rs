@@ -556,6 +556,20 @@ pub(super) struct RawMove {
     /// `<zone>`): the piece is confined to it.
     #[serde(default)]
     pub(super) to_zone: Option<String>,
+    /// A step, slide or path only onto a cell that passes every one of
+    /// these conditions on the cell itself (`{ terrain: T }`, `{ mark:
+    /// NAME }`, `{ mark: { NAME: VALUE } }`, `{ counter: NAME }`, `{ zone:
+    /// NAME }`, `{ not: CONDITION }`); what may stand there is `onto`.
+    #[serde(default, rename = "where")]
+    #[schemars(schema_with = "super::schema::conditions_schema")]
+    pub(super) landing: Vec<Spanned<Value>>,
+    /// A slide or path only through cells that pass every one of these
+    /// conditions (as in `where`), and a lame leap only past such cells:
+    /// the move may still end on a cell that fails (its `where` decides),
+    /// but goes no further.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::conditions_schema")]
+    pub(super) through: Vec<Spanned<Value>>,
     /// With `step`: a lame leap, blocked when a cell it passes holds a
     /// piece or blocking terrain (the cells of its straight steps first,
     /// then of its diagonal ones: `(1, 2)` passes `(0, 1)`, `(2, 2)`

@@ -212,6 +212,7 @@ pub(super) fn conditions_schema(g: &mut schemars::SchemaGenerator) -> schemars::
                 ] })),
                 single("attr", name.clone()),
                 single("counter", name.clone()),
+                single("zone", name.clone()),
                 single("kind", serde_json::json!({ "anyOf": [
                     name.clone(), { "type": "array", "items": name, "minItems": 1 }
                 ] })),

@@ -66,6 +66,8 @@ fn filter(cx: &Ctx, f: &Filter) -> String {
         Filter::Attr(a, true) => format!("whose piece has `{a}`"),
         Filter::Attr(a, false) => format!("whose piece lacks `{a}`"),
         Filter::Counter(c, yes) => format!("with {}counter `{c}`", not(*yes)),
+        Filter::Zone(z, _, true) => format!("in the player's zone `{z}`"),
+        Filter::Zone(z, _, false) => format!("outside the player's zone `{z}`"),
         Filter::Kind(k, yes) => format!(
             "whose piece is {}a {}",
             if *yes { "" } else { "not " },
@@ -80,6 +82,16 @@ fn filter(cx: &Ctx, f: &Filter) -> String {
             _ => format!("not {}", filter(cx, inner)),
         },
     }
+}
+
+/// A move's conditions on a cell (`where`, `through`), joined by "and"
+/// (`with mark `tile=stone` and with no `water` terrain`).
+pub fn cell_conditions(v: &crate::rules::variant::Variant, fs: &[Filter]) -> String {
+    let cx = Ctx {
+        v,
+        hooks: Vec::new(),
+    };
+    filters(&cx, fs, "and")
 }
 
 fn filters(cx: &Ctx, fs: &[Filter], joint: &str) -> String {

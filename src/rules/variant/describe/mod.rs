@@ -16,6 +16,7 @@ mod sight;
 mod text;
 mod turn;
 
+pub use actions::cell_conditions;
 pub use hooks::{hooks_in, Hook};
 
 use super::Variant;

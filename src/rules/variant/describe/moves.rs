@@ -63,6 +63,20 @@ pub(super) fn pattern(v: &Variant, m: &MovePattern) -> String {
         }
         None => body,
     };
+    let body = match target.landing.as_slice() {
+        [] => body,
+        fs => format!(
+            "{body}, only onto a square {}",
+            super::cell_conditions(v, fs)
+        ),
+    };
+    let body = match target.through.as_slice() {
+        [] => body,
+        fs => format!(
+            "{body}, passing only squares {}",
+            super::cell_conditions(v, fs)
+        ),
+    };
     match &target.from_zone {
         Some(z) => format!("{body}, only from {}{after}", text::zone(v, z)),
         None => body + &after,

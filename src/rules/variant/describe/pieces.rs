@@ -8,7 +8,7 @@
 use super::moves::{self, sentence};
 use super::text::{self, cells, kind, kinds, player};
 use super::Ctx;
-use crate::rules::variant::{Kind, MovePattern, Value};
+use crate::rules::variant::{Kind, Value};
 
 /// Stands for the kind's name while kinds are compared (kinds that read
 /// alike are described once).
@@ -54,7 +54,7 @@ fn captures(cx: &Ctx) -> String {
     let onto_enemy = v
         .kinds
         .iter()
-        .any(|k| k.moves.iter().any(|m| target(m).enemy));
+        .any(|k| k.moves.iter().any(|m| m.target().enemy));
     let mut out = String::new();
     if onto_enemy {
         out += if cx.has_hook("strike") {
@@ -74,14 +74,6 @@ fn captures(cx: &Ctx) -> String {
         out += "\nA move may also capture other pieces, in the ways the script says (`rules.captures`).\n";
     }
     out
-}
-
-fn target(m: &MovePattern) -> &crate::rules::variant::Target {
-    match m {
-        MovePattern::Step { target, .. }
-        | MovePattern::Slide { target, .. }
-        | MovePattern::Path { target, .. } => target,
-    }
 }
 
 /// The army at a glance: symbol, letters, rank, how many.

@@ -10,6 +10,7 @@
 use serde_saphyr::{Location, Spanned};
 
 use super::Ctx;
+use crate::base::cell_set::CellSet;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::actions::{Filter, Source};
@@ -22,7 +23,7 @@ const SOURCES: &str = "own_pieces, near_own, cells, sight, { zone: NAME }, { own
      { first_zone: [NAME, ...] }, { next_to: PARAM }, { flood: PARAM, through: TERRAIN }";
 
 const CONDITIONS: &str = "empty, enemy, own, not_own, frozen, { terrain: T }, \
-     { mark: NAME }, { mark: { NAME: VALUE } }, { attr: NAME }, { counter: NAME }, \
+     { mark: NAME }, { mark: { NAME: VALUE } }, { attr: NAME }, { counter: NAME }, { zone: NAME }, \
      { kind: KIND } or { kind: [KIND, ...] }, { not: CONDITION }";
 
 /// Reads a source; `earlier` names the action's earlier parameters.
@@ -99,6 +100,54 @@ pub(super) fn source(
     }
 }
 
+/// Reads a move's conditions on a cell itself (`where`, `through`: what
+/// stands on the cell is the move's `onto`, `onto_kinds` or `over`, so
+/// conditions on pieces are refused with those names). `key` names the
+/// list in messages.
+pub(super) fn cell_conditions(
+    list: &[Spanned<Value>],
+    key: &str,
+    (board, players): (&Board, &[String]),
+    cx: &mut Ctx,
+) -> Vec<Filter> {
+    let mut out = Vec::new();
+    for c in list {
+        if let Some(w) = piece_word(&c.value) {
+            cx.err_at(
+                c.referenced,
+                format!(
+                    "a move's `{key}` is about the cell itself ({CELL_CONDITIONS}); \
+                     `{w}` is about what stands on it: say that with `onto`, `onto_kinds` or `over`"
+                ),
+            );
+            continue;
+        }
+        out.extend(filter(c, (board, &[], players), cx));
+    }
+    out
+}
+
+const CELL_CONDITIONS: &str = "{ terrain: T }, { mark: NAME }, { mark: { NAME: VALUE } }, \
+     { counter: NAME }, { zone: NAME }, { not: CONDITION }";
+
+/// The first condition word in `v` that is about a piece, not a cell.
+fn piece_word(v: &Value) -> Option<&str> {
+    match v {
+        Value::Str(w) if ["empty", "enemy", "own", "not_own", "frozen"].contains(&w.as_str()) => {
+            Some(w)
+        }
+        Value::Map(m) if m.len() == 1 => {
+            let (key, arg) = m.iter().next()?;
+            match key.as_str() {
+                "attr" | "kind" => Some(key),
+                "not" => piece_word(arg),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Reads a condition.
 pub(super) fn filter(s: &Spanned<Value>, names: Names, cx: &mut Ctx) -> Option<Filter> {
     condition(&s.value, s.referenced, names, 0, cx)
@@ -134,6 +183,15 @@ fn condition(v: &Value, at: Location, names: Names, depth: u8, cx: &mut Ctx) -> 
                 "counter" => word(arg, at, "a cell counter's name", cx)
                     .map(|c| Filter::Counter(c.to_string(), true)),
                 "kind" => kinds_of(arg, at, kinds, cx).map(|k| Filter::Kind(k, true)),
+                "zone" => {
+                    let z = word(arg, at, "a zone's name", cx)?;
+                    let cells = super::player_zones(board, names.2, z);
+                    if cells.is_none() {
+                        cx.err_at(at, format!("unknown zone `{z}`"));
+                    }
+                    let sets = cells?.iter().map(|c| CellSet::of(c)).collect();
+                    Some(Filter::Zone(z.to_string(), sets, true))
+                }
                 "not" if depth < 4 => condition(arg, at, names, depth + 1, cx).map(negated),
                 "not" => {
                     cx.err_at(at, "`not` nested too deeply");
@@ -153,6 +211,7 @@ fn negated(f: Filter) -> Filter {
         Filter::Mark(m, v, has) => Filter::Mark(m, v, !has),
         Filter::Attr(a, has) => Filter::Attr(a, !has),
         Filter::Counter(c, has) => Filter::Counter(c, !has),
+        Filter::Zone(z, cells, has) => Filter::Zone(z, cells, !has),
         Filter::Kind(k, has) => Filter::Kind(k, !has),
         Filter::Frozen(has) => Filter::Frozen(!has),
         Filter::Not(inner) => *inner,

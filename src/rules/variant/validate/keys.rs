@@ -15,7 +15,16 @@ use crate::rules::variant::raw::RawMove;
 pub(in crate::rules::variant) const FORMS: &[(&str, &[&str])] = &[
     (
         "step",
-        &["onto", "onto_kinds", "from_zone", "to_zone", "lame", "when"],
+        &[
+            "onto",
+            "onto_kinds",
+            "from_zone",
+            "to_zone",
+            "where",
+            "through",
+            "lame",
+            "when",
+        ],
     ),
     (
         "slide",
@@ -31,6 +40,8 @@ pub(in crate::rules::variant) const FORMS: &[(&str, &[&str])] = &[
             "screens",
             "from_zone",
             "to_zone",
+            "where",
+            "through",
             "when",
         ],
     ),
@@ -42,6 +53,8 @@ pub(in crate::rules::variant) const FORMS: &[(&str, &[&str])] = &[
             "onto_kinds",
             "from_zone",
             "to_zone",
+            "where",
+            "through",
             "when",
         ],
     ),
@@ -102,6 +115,8 @@ fn given(m: &RawMove) -> Vec<&'static str> {
     put(m.no_mate.is_some(), "no_mate");
     put(m.from_zone.is_some(), "from_zone");
     put(m.to_zone.is_some(), "to_zone");
+    put(!m.landing.is_empty(), "where");
+    put(!m.through.is_empty(), "through");
     put(m.lame.is_some(), "lame");
     put(m.screens.is_some(), "screens");
     put(m.falls.is_some(), "falls");

@@ -225,6 +225,7 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         }),
         rank: p.rank.unwrap_or(0),
         count: count(name, p.count, loc, cx),
+        conditioned: moves.iter().any(|m| m.target().conditioned()),
         moves,
         forms,
         attrs: p
@@ -557,6 +558,7 @@ fn target(
             None
         }
     });
+    let names = (s.board, s.players);
     Target {
         empty,
         enemy,
@@ -565,6 +567,8 @@ fn target(
         from_zone,
         to_zone,
         when,
+        landing: super::conditions::cell_conditions(&m.landing, "where", names, cx),
+        through: super::conditions::cell_conditions(&m.through, "through", names, cx),
     }
 }
 
