@@ -268,3 +268,28 @@ fn a_move_that_may_pass_no_cell_is_a_single_step() {
     let b = child("stepping", "[{ step: orthogonal }, { step: diagonal }]");
     assert!(same_moves(&a, &b, 10, 200) > 500);
 }
+
+#[test]
+fn a_zone_condition_is_the_movers_zone_as_to_zone_is() {
+    // Kings confined to their own half, said both ways.
+    let dir = tempfile::tempdir().unwrap();
+    let child = |name: &str, king: &str| {
+        let path = dir.path().join(format!("{name}.yaml"));
+        std::fs::write(
+            &path,
+            format!(
+                "extends: chess\nname: {name}\nboard:\n  zones: {{ white_half: [a1:h4], black_half: [a5:h8] }}\n\
+                 pieces:\n  king: {{ moves: [{king}] }}\n"
+            ),
+        )
+        .unwrap();
+        engine(path.to_str().unwrap(), &[])
+    };
+    let a = child("where_half", "{ step: all, where: [{ zone: half }] }");
+    let b = child("to_half", "{ step: all, to_zone: half }");
+    assert!(same_moves(&a, &b, 20, 200) > 2000);
+    // Face to face across the line: neither king may cross it, so the
+    // black king attacks nothing on White's half (d4 and f4 are safe).
+    let s = fen(&a, "8/8/8/4k3/4K3/8/8/8 w - - 0 1");
+    assert_eq!(targets(&a, &s, "e4"), ["d3", "d4", "e3", "f3", "f4"]);
+}

@@ -322,9 +322,9 @@ pub(super) struct RawActionParam {
     #[schemars(schema_with = "super::schema::source_schema")]
     pub(super) from: Spanned<Value>,
     /// Conditions every cell must pass (`empty`, `enemy`, `own`, `not_own`,
-    /// `frozen`, `{ terrain: T }`, `{ mark: NAME }`, `{ mark: { NAME: VALUE
-    /// } }`, `{ attr: NAME }`, `{ counter: NAME }`, `{ kind: KIND }`, `{ not:
-    /// CONDITION }`).
+    /// `frozen`, `{ terrain: T }`, `{ zone: NAME }`, `{ mark: NAME }`, `{
+    /// mark: { NAME: VALUE } }`, `{ attr: NAME }`, `{ counter: NAME }`, `{
+    /// kind: KIND }`, `{ not: CONDITION }`).
     #[serde(default, rename = "where")]
     #[schemars(schema_with = "super::schema::conditions_schema")]
     pub(super) filters: Vec<Spanned<Value>>,
