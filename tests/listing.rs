@@ -231,3 +231,41 @@ fn quiet_steps_from_masks_list_what_the_step_scan_lists() {
         assert!(n > 20, "{variant}: only {n} positions compared");
     }
 }
+
+/// Plain steps and slides as masks (`src/engine/slide_masks.rs`) list
+/// what the cell-by-cell scan lists (the exhaustive test turns them off):
+/// chess (pawns' double steps from a zone, every kind maskable),
+/// crazyhouse (drops beside them), marsh chess (kings and pawns as masks,
+/// the sliders with their conditions by the scan), and two that keep the
+/// scan: shogi (81 cells) and the mixed test game (blocking lakes).
+#[test]
+fn slides_from_masks_list_what_the_slide_scan_lists() {
+    for (variant, masked, games, plies) in [
+        ("chess", true, 40, 200),
+        ("shogi", false, 10, 150),
+        ("crazyhouse", true, 10, 150),
+        ("tests/variants/marsh_chess.yaml", true, 20, 150),
+        ("tests/variants/mixed.yaml", false, 10, 100),
+    ] {
+        let e = common::engine(variant, &[]);
+        assert_eq!(e.moves.slides.is_some(), masked, "{variant}");
+        let n = common::shortcuts_agree(variant, &[], games, plies);
+        assert!(n > 200, "{variant}: only {n} positions compared");
+    }
+    // The mixed game with lakes that do not block: scouts that strike
+    // only when adjacent, limited slides, a kind whose step and slide
+    // overlap, and the leaper (leaping enemies) left to the scan.
+    let dir = tempfile::tempdir().unwrap();
+    let mixed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/variants/mixed.yaml"
+    ))
+    .unwrap();
+    assert!(mixed.contains("  blocking: [lake]\n"));
+    let path = dir.path().join("dry_mixed.yaml");
+    std::fs::write(&path, mixed.replace("  blocking: [lake]\n", "")).unwrap();
+    let variant = path.to_str().unwrap();
+    assert!(common::engine(variant, &[]).moves.slides.is_some());
+    let n = common::shortcuts_agree(variant, &[], 20, 150);
+    assert!(n > 1000, "dry mixed: only {n} positions compared");
+}

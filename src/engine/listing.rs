@@ -188,6 +188,8 @@ impl Engine {
             .as_ref()
             .filter(|_| all && !super::check::exhaustive());
         let empty = quiet.map_or(0, |q| q.all & !s.occupied());
+        let slides = (self.moves.slides.as_ref()).filter(|_| all && !super::check::exhaustive());
+        let enemy = slides.map_or(0, |_| enemy_cells(s, p));
         for from in maybe_occupied(s.occupied(), s.board().len()) {
             let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
@@ -206,6 +208,18 @@ impl Engine {
             if let Some(steps) = quiet.and_then(|q| q.of(kind, p, from as usize)) {
                 // Only quiet steps: the empty cells among them, in order.
                 let mut to_cells = steps & empty;
+                while to_cells != 0 {
+                    let to = to_cells.trailing_zeros() as Cell;
+                    to_cells &= to_cells - 1;
+                    if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
+                        stop = true;
+                        break;
+                    }
+                }
+            } else if let Some(mut to_cells) =
+                slides.and_then(|m| m.targets(kind, p, from as usize, s.occupied(), enemy))
+            {
+                // Plain steps and slides: their cells, in order.
                 while to_cells != 0 {
                     let to = to_cells.trailing_zeros() as Cell;
                     to_cells &= to_cells - 1;
@@ -469,4 +483,18 @@ impl Engine {
     ) {
         piece_moves_on(&self.moves, s, s.board(), id, from, emit)
     }
+}
+
+/// The cells of the pieces of players other than `p`, as a mask (a board
+/// of at most 64 cells).
+fn enemy_cells(s: &GameState, p: PlayerId) -> u64 {
+    let mut enemy = 0u64;
+    for c in crate::base::cell_set::Bits(s.occupied()) {
+        if let Some(id) = s.board()[c] {
+            if s.pieces[id as usize].owner != p {
+                enemy |= 1 << c;
+            }
+        }
+    }
+    enemy
 }

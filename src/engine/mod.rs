@@ -41,6 +41,7 @@ pub mod sampler;
 mod san;
 pub mod setup;
 mod sight;
+pub mod slide_masks;
 mod sow;
 pub mod tables;
 mod text;

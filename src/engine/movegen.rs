@@ -22,6 +22,8 @@ pub struct Moves {
     pub steps: MoveTables,
     /// The quiet steps of kinds that have only those, as masks.
     pub quiet: Option<crate::engine::quiet::QuietSteps>,
+    /// The plain steps and slides of kinds that have only those, as masks.
+    pub slides: Option<crate::engine::slide_masks::SlideMasks>,
 }
 
 impl Moves {
@@ -29,7 +31,9 @@ impl Moves {
         let attack = AttackTable::new(&variant.kinds, &variant.board);
         let steps = MoveTables::new(&variant.kinds, &variant.board);
         let quiet = crate::engine::quiet::QuietSteps::new(&variant, &steps);
+        let slides = crate::engine::slide_masks::SlideMasks::new(&variant, &steps, quiet.as_ref());
         Moves {
+            slides,
             variant,
             attack,
             steps,

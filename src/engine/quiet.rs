@@ -84,6 +84,11 @@ impl QuietSteps {
         Some(QuietSteps { cells, kinds, all })
     }
 
+    /// Whether every move of `kind` is a quiet step.
+    pub fn covers(&self, kind: usize) -> bool {
+        self.kinds.get(kind).is_some_and(Option::is_some)
+    }
+
     /// The cells one quiet step from `from` for a `kind` of player `p`,
     /// when every move of the kind is one.
     #[inline]

@@ -656,6 +656,12 @@ impl MoveTables {
         &self.next[dir as usize]
     }
 
+    /// How many lines (directions as the tables number them) there are.
+    #[inline]
+    pub fn lines(&self) -> usize {
+        self.next.len()
+    }
+
     /// The next cell from `cell` in direction `dir`, if on the board.
     #[inline]
     pub fn next(&self, dir: u16, cell: u16) -> Option<u16> {
