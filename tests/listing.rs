@@ -234,21 +234,26 @@ fn quiet_steps_from_masks_list_what_the_step_scan_lists() {
 
 /// Plain steps and slides as masks (`src/engine/slide_masks.rs`) list
 /// what the cell-by-cell scan lists (the exhaustive test turns them off):
-/// chess (pawns' double steps from a zone, every kind maskable),
-/// crazyhouse (drops beside them), marsh chess (kings and pawns as masks,
-/// the sliders with their conditions by the scan), and two that keep the
-/// scan: shogi (81 cells) and the mixed test game (blocking lakes).
+/// in 64-bit masks chess (pawns' double steps from a zone), crazyhouse
+/// (drops beside them), marsh chess (kings and pawns as masks, the sliders
+/// with their conditions by the scan) and the mixed test game (blocking
+/// lakes, strikes at range, a kind whose step and slide overlap); in
+/// 128-bit masks shogi (81 cells, relative directions), xiangqi (90: lame
+/// leaps and screens left to the scan) and classic Stratego (100, lakes).
 #[test]
 fn slides_from_masks_list_what_the_slide_scan_lists() {
-    for (variant, masked, games, plies) in [
-        ("chess", true, 40, 200),
-        ("shogi", false, 10, 150),
-        ("crazyhouse", true, 10, 150),
-        ("tests/variants/marsh_chess.yaml", true, 20, 150),
-        ("tests/variants/mixed.yaml", false, 10, 100),
+    for (variant, bits, games, plies) in [
+        ("chess", 64, 40, 200),
+        ("crazyhouse", 64, 10, 150),
+        ("tests/variants/marsh_chess.yaml", 64, 20, 150),
+        ("tests/variants/mixed.yaml", 64, 10, 100),
+        ("shogi", 128, 10, 150),
+        ("tests/variants/xiangqi.yaml", 128, 10, 150),
+        ("classic_stratego", 128, 10, 300),
     ] {
         let e = common::engine(variant, &[]);
-        assert_eq!(e.moves.slides.is_some(), masked, "{variant}");
+        let masks = (e.moves.slides.is_some(), e.moves.wide.is_some());
+        assert_eq!(masks, (bits == 64, bits == 128), "{variant}");
         let n = common::shortcuts_agree(variant, &[], games, plies);
         assert!(n > 200, "{variant}: only {n} positions compared");
     }

@@ -188,8 +188,12 @@ impl Engine {
             .as_ref()
             .filter(|_| all && !super::check::exhaustive());
         let empty = quiet.map_or(0, |q| q.all & !s.occupied());
-        let slides = (self.moves.slides.as_ref()).filter(|_| all && !super::check::exhaustive());
-        let enemy = slides.map_or(0, |_| enemy_cells(s, p));
+        let masked = all && !super::check::exhaustive();
+        let slides = self.moves.slides.as_ref().filter(|_| masked);
+        let blocking = self.variant.board.blocking;
+        let (stops, enemy) = slides.map_or((0, 0), |_| small_masks(s, p, blocking));
+        let wide = self.moves.wide.as_ref().filter(|_| masked);
+        let (wide_stops, wide_enemy) = wide.map_or((0, 0), |_| wide_masks(s, p, blocking));
         for from in maybe_occupied(s.occupied(), s.board().len()) {
             let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
@@ -205,21 +209,13 @@ impl Engine {
                 Need::Barred => continue,
                 need => need == Need::Free,
             };
-            if let Some(steps) = quiet.and_then(|q| q.of(kind, p, from as usize)) {
-                // Only quiet steps: the empty cells among them, in order.
-                let mut to_cells = steps & empty;
-                while to_cells != 0 {
-                    let to = to_cells.trailing_zeros() as Cell;
-                    to_cells &= to_cells - 1;
-                    if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
-                        stop = true;
-                        break;
-                    }
-                }
-            } else if let Some(mut to_cells) =
-                slides.and_then(|m| m.targets(kind, p, from as usize, s.occupied(), enemy))
-            {
-                // Plain steps and slides: their cells, in order.
+            // Only quiet steps (the empty cells among them), or plain
+            // steps and slides: their cells, in order, as a mask.
+            let masked = (quiet
+                .and_then(|q| q.of(kind, p, from as usize))
+                .map(|m| m & empty))
+            .or_else(|| slides.and_then(|m| m.targets(kind, p, from as usize, stops, enemy)));
+            if let Some(mut to_cells) = masked {
                 while to_cells != 0 {
                     let to = to_cells.trailing_zeros() as Cell;
                     to_cells &= to_cells - 1;
@@ -229,7 +225,10 @@ impl Engine {
                     }
                 }
             } else if all {
-                piece_targets(&self.moves, s, id, from, &mut targets);
+                match wide.and_then(|m| m.targets(kind, p, from as usize, wide_stops, wide_enemy)) {
+                    Some(to_cells) => cells_of_mask(to_cells, &mut targets),
+                    None => piece_targets(&self.moves, s, id, from, &mut targets),
+                }
                 for &to in &targets {
                     if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
                         stop = true;
@@ -485,9 +484,10 @@ impl Engine {
     }
 }
 
-/// The cells of the pieces of players other than `p`, as a mask (a board
-/// of at most 64 cells).
-fn enemy_cells(s: &GameState, p: PlayerId) -> u64 {
+/// On a board of at most 64 cells: the cells that stop movement (pieces,
+/// and terrain with a `blocking` bit) and those of the pieces of players
+/// other than `p`, as masks.
+fn small_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u64, u64) {
     let mut enemy = 0u64;
     for c in crate::base::cell_set::Bits(s.occupied()) {
         if let Some(id) = s.board()[c] {
@@ -496,5 +496,41 @@ fn enemy_cells(s: &GameState, p: PlayerId) -> u64 {
             }
         }
     }
-    enemy
+    let mut stops = s.occupied();
+    if blocking != 0 {
+        for (c, t) in s.terrain.iter().enumerate() {
+            if t & blocking != 0 {
+                // No move enters it, even onto an enemy standing there.
+                stops |= 1 << c;
+                enemy &= !(1 << c);
+            }
+        }
+    }
+    (stops, enemy)
+}
+
+/// [`small_masks`] on a board of 65 to 128 cells.
+fn wide_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u128, u128) {
+    let (mut stops, mut enemy) = (0u128, 0u128);
+    for (c, (slot, t)) in s.board().iter().zip(s.terrain.iter()).enumerate() {
+        if t & blocking != 0 {
+            // No move enters it, even onto an enemy standing there.
+            stops |= 1 << c;
+        } else if let Some(id) = slot {
+            stops |= 1 << c;
+            if s.pieces[*id as usize].owner != p {
+                enemy |= 1 << c;
+            }
+        }
+    }
+    (stops, enemy)
+}
+
+/// The cells of a mask, lowest first, into `out`.
+fn cells_of_mask(mut mask: u128, out: &mut Vec<Cell>) {
+    out.clear();
+    while mask != 0 {
+        out.push(mask.trailing_zeros() as Cell);
+        mask &= mask - 1;
+    }
 }

@@ -22,8 +22,10 @@ pub struct Moves {
     pub steps: MoveTables,
     /// The quiet steps of kinds that have only those, as masks.
     pub quiet: Option<crate::engine::quiet::QuietSteps>,
-    /// The plain steps and slides of kinds that have only those, as masks.
+    /// The plain steps and slides of kinds that have only those, as masks
+    /// (boards of at most 64 cells, then of at most 128).
     pub slides: Option<crate::engine::slide_masks::SlideMasks>,
+    pub wide: Option<crate::engine::slide_masks::WideSlideMasks>,
 }
 
 impl Moves {
@@ -31,9 +33,12 @@ impl Moves {
         let attack = AttackTable::new(&variant.kinds, &variant.board);
         let steps = MoveTables::new(&variant.kinds, &variant.board);
         let quiet = crate::engine::quiet::QuietSteps::new(&variant, &steps);
-        let slides = crate::engine::slide_masks::SlideMasks::new(&variant, &steps, quiet.as_ref());
+        let slides =
+            crate::engine::slide_masks::Masks::new(&variant, &steps, quiet.as_ref(), false);
+        let wide = crate::engine::slide_masks::Masks::new(&variant, &steps, quiet.as_ref(), true);
         Moves {
             slides,
+            wide,
             variant,
             attack,
             steps,

@@ -6,21 +6,69 @@
 //! first blocker are the ray less the ray beyond the blocker, and the
 //! blocker is one bit scan away. The targets come out as one mask, so in
 //! cell order and without repeats, as the general scan lists them after
-//! sorting. Only on boards of at most 64 cells where no terrain blocks
-//! and every line's cell numbers run one way; held equal to the general
-//! scan by the perft counts and by `tests/listing.rs` (through
+//! sorting. On boards of at most 64 cells in 64-bit masks, up to 128 in
+//! 128-bit ones (9×9 and 10×10 boards), where every line's cell numbers
+//! run one way; blocking terrain (which may change during a game) is
+//! given with the occupied cells at each listing. Held equal to the
+//! general scan by the perft counts and by `tests/listing.rs` (through
 //! [`crate::engine::Exhaustive`], which turns it off).
 //!
 //! Changes when what counts as a plain step or slide changes.
+
+use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 
 use crate::base::state::{KindId, PlayerId};
 use crate::engine::quiet::QuietSteps;
 use crate::engine::tables::MoveTables;
 use crate::rules::variant::{MovePattern, Variant};
 
+/// A set of cells as the bits of an unsigned integer.
+pub trait Mask:
+    Copy
+    + Eq
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitOrAssign
+    + Not<Output = Self>
+{
+    const ZERO: Self;
+    /// How many cells it holds.
+    const CELLS: usize;
+    /// Cell `c`'s bit.
+    fn bit(c: usize) -> Self;
+    /// The lowest cell.
+    fn lowest(self) -> usize;
+    /// The highest cell.
+    fn highest(self) -> usize;
+}
+
+macro_rules! mask {
+    ($t:ty) => {
+        impl Mask for $t {
+            const ZERO: $t = 0;
+            const CELLS: usize = <$t>::BITS as usize;
+            #[inline]
+            fn bit(c: usize) -> $t {
+                1 << c
+            }
+            #[inline]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline]
+            fn highest(self) -> usize {
+                (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+        }
+    };
+}
+mask!(u64);
+mask!(u128);
+
 /// One pattern of a kind, as masks.
 #[derive(Clone, Debug)]
-struct Pattern {
+struct Pattern<M> {
     /// It may end on an empty cell, on an enemy.
     empty: bool,
     enemy: bool,
@@ -28,30 +76,36 @@ struct Pattern {
     /// it).
     strike_at_range: bool,
     /// Per player: the cells it may start from (`from_zone`), else every cell.
-    from: Vec<u64>,
+    from: Vec<M>,
     /// Per owner parity and cell: a step's cells.
-    steps: Vec<u64>,
+    steps: Vec<M>,
     /// Per owner parity and cell: a slide's rays (the cells it could
     /// cross on an empty board, up to its `max`) with their line.
-    rays: Vec<Vec<(u64, u16)>>,
+    rays: Vec<Vec<(M, u16)>>,
 }
 
 /// Per kind (when its moves are all plain steps and slides), its patterns
 /// as masks; and per line and cell the whole ray, with the way its cell
 /// numbers run.
 #[derive(Clone, Debug)]
-pub struct SlideMasks {
+pub struct Masks<M> {
     cells: usize,
-    kinds: Vec<Option<Vec<Pattern>>>,
+    kinds: Vec<Option<Vec<Pattern<M>>>>,
     /// Per line and cell: every cell further along the line.
-    beyond: Vec<Vec<u64>>,
+    beyond: Vec<Vec<M>>,
     /// Per line: whether its cell numbers grow.
     up: Vec<bool>,
 }
 
+/// Boards of at most 64 cells.
+pub type SlideMasks = Masks<u64>;
+/// Boards of 65 to 128 cells.
+pub type WideSlideMasks = Masks<u128>;
+
 /// Whether every move of the kind is a plain step or slide.
 fn plain(kind: &crate::rules::variant::Kind) -> bool {
-    kind.barred == 0
+    !kind.moves.is_empty()
+        && kind.barred == 0
         && kind.no_stop == 0
         && !kind.conditioned
         && kind.moves.iter().all(|m| {
@@ -69,30 +123,35 @@ fn plain(kind: &crate::rules::variant::Kind) -> bool {
         })
 }
 
-impl SlideMasks {
+impl<M: Mask> Masks<M> {
     /// The masks of the variant's kinds whose moves are all plain steps and
     /// slides, but not only quiet steps (`quiet` has those); `None` when no
-    /// kind's are, or the board is too large, has blocking terrain or a
-    /// line whose cell numbers turn back.
-    pub fn new(v: &Variant, tables: &MoveTables, quiet: Option<&QuietSteps>) -> Option<SlideMasks> {
+    /// kind's are, or the board is too large for `M` (or small enough for
+    /// a narrower one: `wide`), or has a line whose cell numbers turn back.
+    pub fn new(
+        v: &Variant,
+        tables: &MoveTables,
+        quiet: Option<&QuietSteps>,
+        wide: bool,
+    ) -> Option<Masks<M>> {
         let b = &v.board;
         let cells = b.cell_count();
-        if cells > 64 || b.blocking != 0 || b.graph.is_some() {
+        if cells > M::CELLS || (wide && cells <= 64) || b.graph.is_some() {
             return None;
         }
         let lines = tables.lines();
-        let mut beyond = vec![vec![0u64; cells]; lines];
+        let mut beyond = vec![vec![M::ZERO; cells]; lines];
         let mut up = vec![true; lines];
         for (d, (beyond, up)) in beyond.iter_mut().zip(up.iter_mut()).enumerate() {
             let line = tables.line(d as u16);
             let mut way = None;
             for (c, beyond) in beyond.iter_mut().enumerate() {
-                let (mut at, mut ray) = (c, 0u64);
+                let (mut at, mut ray) = (c, M::ZERO);
                 while let Some(&n) = line.get(at).filter(|&&n| (n as usize) < cells) {
                     if *way.get_or_insert(n as usize > at) != (n as usize > at) {
                         return None;
                     }
-                    ray |= 1 << n;
+                    ray |= M::bit(n as usize);
                     at = n as usize;
                 }
                 *beyond = ray;
@@ -100,10 +159,10 @@ impl SlideMasks {
             *up = way.unwrap_or(true);
         }
         let players = v.players.len().max(1);
-        let kinds: Vec<Option<Vec<Pattern>>> = (v.kinds.iter().enumerate())
+        let kinds: Vec<Option<Vec<Pattern<M>>>> = (v.kinds.iter().enumerate())
             .map(|(k, kind)| {
                 let quiet = quiet.is_some_and(|q| q.covers(k));
-                (plain(kind) && !quiet && !kind.moves.is_empty()).then(|| {
+                (plain(kind) && !quiet).then(|| {
                     (kind.moves.iter().enumerate())
                         .map(|(pi, m)| pattern(tables, k, pi, m, cells, players))
                         .collect()
@@ -113,7 +172,7 @@ impl SlideMasks {
         if kinds.iter().all(Option::is_none) {
             return None;
         }
-        Some(SlideMasks {
+        Some(Masks {
             cells,
             kinds,
             beyond,
@@ -122,45 +181,48 @@ impl SlideMasks {
     }
 
     /// The cells a piece of `kind` of player `p` on `from` may move to, as
-    /// a mask, given the occupied cells and the enemies' among them;
-    /// `None` when the kind has other moves.
+    /// a mask, given the cells that stop movement (pieces and blocking
+    /// terrain) and the enemies' among them; `None` when the kind has
+    /// other moves.
     #[inline]
-    pub fn targets(
-        &self,
-        kind: KindId,
-        p: PlayerId,
-        from: usize,
-        occupied: u64,
-        enemy: u64,
-    ) -> Option<u64> {
+    pub fn targets(&self, kind: KindId, p: PlayerId, from: usize, stops: M, enemy: M) -> Option<M> {
         let patterns = self.kinds.get(kind as usize)?.as_ref()?;
         let at = (p % 2) as usize * self.cells + from;
-        let empty = !occupied;
-        let mut out = 0u64;
+        let empty = !stops;
+        let mut out = M::ZERO;
         for pat in patterns {
-            if pat.from[p as usize] & (1 << from) == 0 {
+            if pat.from[p as usize] & M::bit(from) == M::ZERO {
                 continue;
             }
-            let ends = (if pat.empty { empty } else { 0 }) | (if pat.enemy { enemy } else { 0 });
+            let mut ends = M::ZERO;
+            if pat.empty {
+                ends |= empty;
+            }
+            if pat.enemy {
+                ends |= enemy;
+            }
             out |= pat.steps[at] & ends;
             for &(ray, d) in &pat.rays[at] {
-                let blockers = ray & occupied;
-                if blockers == 0 {
+                let blockers = ray & stops;
+                if blockers == M::ZERO {
                     if pat.empty {
                         out |= ray;
                     }
                     continue;
                 }
                 let b = match self.up[d as usize] {
-                    true => blockers.trailing_zeros(),
-                    false => 63 - blockers.leading_zeros(),
-                } as usize;
-                let before = ray & !self.beyond[d as usize][b] & !(1 << b);
+                    true => blockers.lowest(),
+                    false => blockers.highest(),
+                };
+                let before = ray & !self.beyond[d as usize][b] & !M::bit(b);
                 if pat.empty {
                     out |= before;
                 }
-                if pat.enemy && enemy & (1 << b) != 0 && (before == 0 || pat.strike_at_range) {
-                    out |= 1 << b;
+                if pat.enemy
+                    && enemy & M::bit(b) != M::ZERO
+                    && (before == M::ZERO || pat.strike_at_range)
+                {
+                    out |= M::bit(b);
                 }
             }
         }
@@ -169,27 +231,23 @@ impl SlideMasks {
 }
 
 /// One pattern's masks.
-fn pattern(
+fn pattern<M: Mask>(
     tables: &MoveTables,
     k: usize,
     pi: usize,
     m: &MovePattern,
     cells: usize,
     players: usize,
-) -> Pattern {
+) -> Pattern<M> {
     let t = m.target();
-    let all = if cells == 64 {
-        u64::MAX
-    } else {
-        (1u64 << cells) - 1
-    };
+    let all = (0..cells).fold(M::ZERO, |m, c| m | M::bit(c));
     let from = (0..players)
         .map(|p| match &t.from_zone {
-            Some(z) => z[p].iter().fold(0u64, |m, &c| m | 1 << c),
+            Some(z) => z[p].iter().fold(M::ZERO, |m, &c| m | M::bit(c as usize)),
             None => all,
         })
         .collect();
-    let (mut steps, mut rays) = (vec![0u64; 2 * cells], vec![Vec::new(); 2 * cells]);
+    let (mut steps, mut rays) = (vec![M::ZERO; 2 * cells], vec![Vec::new(); 2 * cells]);
     let (max, strike_at_range) = match m {
         MovePattern::Slide {
             max,
@@ -205,21 +263,21 @@ fn pattern(
                 match max {
                     None => {
                         if let Some(&to) = line.get(c).filter(|&&n| (n as usize) < cells) {
-                            steps[parity * cells + c] |= 1 << to;
+                            steps[parity * cells + c] |= M::bit(to as usize);
                         }
                     }
                     Some(max) => {
-                        let (mut at, mut ray) = (c, 0u64);
+                        let (mut at, mut ray) = (c, M::ZERO);
                         for _ in 0..max {
                             match line.get(at).filter(|&&n| (n as usize) < cells) {
                                 Some(&n) => {
-                                    ray |= 1 << n;
+                                    ray |= M::bit(n as usize);
                                     at = n as usize;
                                 }
                                 None => break,
                             }
                         }
-                        if ray != 0 {
+                        if ray != M::ZERO {
                             rays[parity * cells + c].push((ray, d));
                         }
                     }
