@@ -112,21 +112,7 @@ fn marsh_chess_lists_what_the_exhaustive_test_lists_and_its_playouts_replay() {
     let n = common::shortcuts_agree(MARSH, &[], 40, 120);
     assert!(n > 2000, "{n} positions");
     let e = marsh();
-    assert!(e.samples_moves());
-    for seed in 0..20 {
-        use rand::SeedableRng;
-        let mut s = e.new_game(seed, &[]);
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut log = Vec::new();
-        e.random_playout_logged(&mut s, &mut rng, 300, Some(&mut log))
-            .unwrap();
-        let mut t = e.new_game(seed, &[]);
-        for (i, a) in log.iter().enumerate() {
-            e.apply(&mut t, a)
-                .unwrap_or_else(|err| panic!("seed {seed} ply {i}: {err}"));
-        }
-        assert_eq!(t, s, "seed {seed}");
-    }
+    assert!(common::replays_up_to(&e, 20, 300) > 2000);
 }
 
 #[test]
@@ -184,29 +170,6 @@ fn a_malformed_condition_on_a_move_is_refused_at_its_place() {
     common::refused_at_their_place(cases);
 }
 
-/// Plays `games` seeded random games of up to `plies` plies with `a` and
-/// checks at every position that `b` lists the same actions; returns how
-/// many positions were compared.
-fn same_moves(a: &Engine, b: &Engine, games: u64, plies: u32) -> usize {
-    use rand::{Rng, SeedableRng};
-    let mut compared = 0;
-    for seed in 0..games {
-        let mut s = a.new_game(seed, &[]);
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        for _ in 0..plies {
-            let la = a.legal_actions(&s);
-            assert_eq!(la, b.legal_actions(&s), "seed {seed}, ply {}", s.ply);
-            compared += 1;
-            if la.is_empty() || s.outcome.is_some() {
-                break;
-            }
-            let pick = la[rng.random_range(0..la.len())];
-            a.apply_unchecked(&mut s, &pick).expect("a legal action");
-        }
-    }
-    compared
-}
-
 /// A copy of `variant` (a file) with each `(from, to)` replaced, in `dir`.
 fn edited(dir: &std::path::Path, variant: &str, name: &str, edits: &[(&str, &str)]) -> Engine {
     let mut text = std::fs::read_to_string(variant).unwrap();
@@ -249,7 +212,7 @@ fn a_move_that_may_pass_no_cell_is_a_single_step() {
     let blocked: Vec<(&str, &str)> = blocked.iter().map(|(a, b)| (*a, b.as_str())).collect();
     let a = edited(dir.path(), mixed, "blocked", &blocked);
     let b = edited(dir.path(), mixed, "stepped", &slides);
-    assert!(same_moves(&a, &b, 30, 150) > 1000);
+    assert!(common::lists_agree(&a, |s| b.legal_actions(s), 30, 150) > 1000);
     // A path of two steps that may pass no cell: one step (Ultimate
     // Lightning's Captains).
     let child = |name: &str, moves: &str| {
@@ -266,7 +229,7 @@ fn a_move_that_may_pass_no_cell_is_a_single_step() {
         &format!("[{{ path: orthogonal, steps: 2, {never} }}, {{ step: diagonal }}]"),
     );
     let b = child("stepping", "[{ step: orthogonal }, { step: diagonal }]");
-    assert!(same_moves(&a, &b, 10, 200) > 500);
+    assert!(common::lists_agree(&a, |s| b.legal_actions(s), 10, 200) > 500);
 }
 
 #[test]
@@ -287,7 +250,7 @@ fn a_zone_condition_is_the_movers_zone_as_to_zone_is() {
     };
     let a = child("where_half", "{ step: all, where: [{ zone: half }] }");
     let b = child("to_half", "{ step: all, to_zone: half }");
-    assert!(same_moves(&a, &b, 20, 200) > 2000);
+    assert!(common::lists_agree(&a, |s| b.legal_actions(s), 20, 200) > 2000);
     // Face to face across the line: neither king may cross it, so the
     // black king attacks nothing on White's half (d4 and f4 are safe).
     let s = fen(&a, "8/8/8/4k3/4K3/8/8/8 w - - 0 1");

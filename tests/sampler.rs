@@ -37,28 +37,6 @@ fn replays(e: &Engine, games: u64) -> Vec<String> {
     endings
 }
 
-/// Plays `games` random playouts of at most `plies` plies with a log and
-/// replays each through `apply`; returns how many plies were played.
-fn replays_up_to(e: &Engine, games: u64, plies: u32) -> u32 {
-    assert!(e.samples_moves(), "{} should be sampled", e.variant.name);
-    let mut played = 0;
-    for seed in 0..games {
-        let mut s = e.new_game(seed, &[]);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut log = Vec::new();
-        played += e
-            .random_playout_logged(&mut s, &mut rng, plies, Some(&mut log))
-            .unwrap();
-        let mut t = e.new_game(seed, &[]);
-        for (i, a) in log.iter().enumerate() {
-            e.apply(&mut t, a)
-                .unwrap_or_else(|err| panic!("seed {seed} ply {i}: {err}"));
-        }
-        assert_eq!(t, s, "seed {seed}");
-    }
-    played
-}
-
 fn count(endings: &[String], what: &str) -> usize {
     endings.iter().filter(|r| r.contains(what)).count()
 }
@@ -297,7 +275,7 @@ fn lame_leaps_screens_zones_and_facing_generals_replay_and_draw_uniformly() {
     // Xiangqi has no rule that ends a long game: playouts are cut at 300
     // plies.
     let e = common::engine("tests/variants/xiangqi.yaml", &[]);
-    assert!(replays_up_to(&e, 12, 300) > 1000);
+    assert!(common::replays_up_to(&e, 12, 300) > 1000);
     assert!(uniform_from(&e, &after(&e, 0, 0)) == 44);
     assert!(uniform_from(&e, &after(&e, 3, 40)) >= 10);
     // In check from e3's cannon over e6's horse: only the answers (the

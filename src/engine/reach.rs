@@ -23,12 +23,11 @@ fn reaches_along_lines(
 ) -> bool {
     let board = &m.variant.board;
     let piece = &s.pieces[id as usize];
+    let mut asked = false;
     for pat in &m.variant.kinds[piece.kind as usize].moves {
         if pat.target().conditioned() {
             // Conditions on cells: generate the moves, which test them.
-            let mut hit = false;
-            piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
-            if hit {
+            if generated(m, s, occupant, id, (from, cell), &mut asked) {
                 return true;
             }
             continue;
@@ -51,9 +50,7 @@ fn reaches_along_lines(
             MovePattern::Path { .. } => continue,
             _ => {
                 // Lame leaps and slides over screens: generate them.
-                let mut hit = false;
-                piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
-                if hit {
+                if generated(m, s, occupant, id, (from, cell), &mut asked) {
                     return true;
                 }
                 continue;
@@ -126,6 +123,7 @@ pub(crate) fn reaches(
     if board.graph.is_some() {
         return reaches_along_lines(m, s, occupant, id, from, cell, &ends);
     }
+    let mut asked = false;
     for pat in &kind.moves {
         let (MovePattern::Step { target, .. }
         | MovePattern::Slide { target, .. }
@@ -137,9 +135,7 @@ pub(crate) fn reaches(
         }
         if target.conditioned() {
             // Conditions on cells: generate the moves, which test them.
-            let mut hit = false;
-            piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
-            if hit {
+            if generated(m, s, occupant, id, (from, cell), &mut asked) {
                 return true;
             }
             continue;
@@ -192,15 +188,32 @@ pub(crate) fn reaches(
             }
             _ => {
                 // Jumping slides and paths: generate them.
-                let mut hit = false;
-                piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
-                if hit {
+                if generated(m, s, occupant, id, (from, cell), &mut asked) {
                     return true;
                 }
             }
         }
     }
     false
+}
+
+/// Whether one of the piece's moves, all generated, ends on `cell`: the
+/// answer for the piece, not for one pattern, so it is found once per
+/// question (`asked`: a second call means the first found none).
+fn generated(
+    m: &Moves,
+    s: &GameState,
+    occupant: &[Option<PieceId>],
+    id: PieceId,
+    (from, cell): (Cell, Cell),
+    asked: &mut bool,
+) -> bool {
+    if std::mem::replace(asked, true) {
+        return false;
+    }
+    let mut hit = false;
+    piece_moves_on(m, s, occupant, id, from, &mut |to| hit |= to == cell);
+    hit
 }
 
 /// Whether the cells a lame leap by `d` from `from` passes are empty and

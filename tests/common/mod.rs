@@ -82,31 +82,66 @@ pub fn owner_at(engine: &Engine, s: &GameState, cell: &str) -> Option<String> {
 /// piece, `rules.check_cells`) list exactly the actions an exhaustive test
 /// of every move lists. Returns how many positions were compared.
 pub fn shortcuts_agree(variant: &str, options: &[(&str, &str)], games: u64, plies: u32) -> usize {
-    use rand::{Rng, SeedableRng};
     let fast = engine(variant, options);
     let full = Exhaustive::new(&fast);
+    lists_agree(&fast, |s| full.legal_actions(s), games, plies)
+}
+
+/// Plays `games` seeded random games of up to `plies` plies with `a` and
+/// checks at every position that `other` lists the same actions; returns
+/// how many positions were compared.
+pub fn lists_agree(
+    a: &Engine,
+    other: impl Fn(&GameState) -> Vec<Action>,
+    games: u64,
+    plies: u32,
+) -> usize {
+    use rand::{Rng, SeedableRng};
     let mut compared = 0;
     for seed in 0..games {
-        let mut s = fast.new_game(seed, &[]);
+        let mut s = a.new_game(seed, &[]);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..plies {
-            let a = fast.legal_actions(&s);
-            let b = full.legal_actions(&s);
+            let listed = a.legal_actions(&s);
             assert_eq!(
-                a, b,
-                "seed {seed}, ply {}: shortcuts and the full test disagree",
+                listed,
+                other(&s),
+                "seed {seed}, ply {}: the two listings disagree",
                 s.ply
             );
             compared += 1;
-            if a.is_empty() || s.outcome.is_some() {
+            if listed.is_empty() || s.outcome.is_some() {
                 break;
             }
-            let pick = a[rng.random_range(0..a.len())];
-            fast.apply_unchecked(&mut s, &pick)
+            let pick = listed[rng.random_range(0..listed.len())];
+            a.apply_unchecked(&mut s, &pick)
                 .expect("a legal action applies");
         }
     }
     compared
+}
+
+/// Plays `games` random playouts of at most `plies` plies with a log and
+/// replays each through `apply`; returns how many plies were played.
+pub fn replays_up_to(e: &Engine, games: u64, plies: u32) -> u32 {
+    assert!(e.samples_moves(), "{} should be sampled", e.variant.name);
+    use rand::SeedableRng;
+    let mut played = 0;
+    for seed in 0..games {
+        let mut s = e.new_game(seed, &[]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut log = Vec::new();
+        played += e
+            .random_playout_logged(&mut s, &mut rng, plies, Some(&mut log))
+            .unwrap();
+        let mut t = e.new_game(seed, &[]);
+        for (i, a) in log.iter().enumerate() {
+            e.apply(&mut t, a)
+                .unwrap_or_else(|err| panic!("seed {seed} ply {i}: {err}"));
+        }
+        assert_eq!(t, s, "seed {seed}");
+    }
+    played
 }
 
 /// Runs the real binary in `dir` with `args`, `stdin` written to it (the
