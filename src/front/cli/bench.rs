@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::base::state::PlayerId;
 use crate::engine::Engine;
 use crate::front::session::{parse_pairs, Session};
+use crate::play::agent::{agent_action, AgentSpec};
 
 pub(super) fn bench(
     variant: &str,
@@ -74,6 +75,50 @@ pub(super) fn bench(
         "playouts/s: {:.1}  plies/s: {:.0}",
         playouts as f64 / secs,
         plies as f64 / secs
+    );
+    Ok(())
+}
+
+/// `bench --search SPEC`: one decision of the agent at each of `positions`
+/// positions, reached from seeded starts by seeded random plies (0 to 79,
+/// the same positions for every build), timing only the search.
+pub(super) fn bench_search(
+    variant: &str,
+    spec: &str,
+    positions: u32,
+    seed: u64,
+    options: &[String],
+) -> Result<(), String> {
+    let overrides = parse_pairs(options)?;
+    let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
+    let spec = AgentSpec::parse(spec)?;
+    let (mut iterations, mut secs, mut decided) = (0u64, 0.0f64, 0u32);
+    for i in 0..positions {
+        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+        let mut state = engine.new_game(game_seed, &[]);
+        let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
+        engine
+            .random_playout(&mut state, &mut rng, (i * 37) % 80)
+            .map_err(|e| format!("position {i}: {e}"))?;
+        if state.outcome.is_some() {
+            continue;
+        }
+        let mut agent = spec.build(game_seed);
+        agent_action(&engine, &mut *agent, &state).map_err(|e| format!("position {i}: {e}"))?;
+        let (n, t) = agent.searched();
+        iterations += n;
+        secs += t;
+        decided += 1;
+    }
+    println!(
+        "variant: {}  agent: {}  positions: {decided} of {positions}  seed: {seed}",
+        engine.variant.name,
+        spec.text()
+    );
+    println!("iterations: {iterations}  search time: {secs:.3} s");
+    println!(
+        "search iterations/s: {:.0}",
+        iterations as f64 / secs.max(1e-9)
     );
     Ok(())
 }

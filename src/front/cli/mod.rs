@@ -149,6 +149,13 @@ pub enum Cmd {
         /// Instead: time `reload` (re-read the files, replay a game of N actions)
         #[arg(long)]
         reload: Option<u32>,
+        /// Instead: time an agent's search (`mcts:200`), one decision at each
+        /// of --positions positions reached by seeded random plies
+        #[arg(long, conflicts_with = "reload")]
+        search: Option<String>,
+        /// With --search: how many positions
+        #[arg(long, default_value_t = 20, requires = "search")]
+        positions: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long = "option", short = 'o')]
@@ -355,11 +362,14 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
             variant,
             playouts,
             reload,
+            search,
+            positions,
             seed,
             options,
-        } => match reload {
-            Some(n) => bench::bench_reload(&variant, n, seed, &options),
-            None => bench::bench(&variant, playouts, seed, &options),
+        } => match (reload, search) {
+            (Some(n), _) => bench::bench_reload(&variant, n, seed, &options),
+            (None, Some(spec)) => bench::bench_search(&variant, &spec, positions, seed, &options),
+            (None, None) => bench::bench(&variant, playouts, seed, &options),
         },
         Cmd::Play {
             variant,
