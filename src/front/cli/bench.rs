@@ -11,12 +11,38 @@ use crate::engine::Engine;
 use crate::front::session::{parse_pairs, Session};
 use crate::play::agent::{agent_action, AgentSpec};
 
-pub(super) fn bench(
-    variant: &str,
+// The arguments of `bench` (its help is the doc of `Cmd::Bench`).
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    variant: String,
+    #[arg(long, default_value_t = 100)]
     playouts: u32,
+    /// Instead: time `reload` (re-read the files, replay a game of N actions)
+    #[arg(long)]
+    reload: Option<u32>,
+    /// Instead: time an agent's search (`mcts:200`), one decision at each
+    /// of --positions positions reached by seeded random plies
+    #[arg(long, conflicts_with = "reload")]
+    search: Option<String>,
+    /// With --search: how many positions
+    #[arg(long, default_value_t = 20, requires = "search")]
+    positions: u32,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
-    options: &[String],
-) -> Result<(), String> {
+    #[arg(long = "option", short = 'o')]
+    pub options: Vec<String>,
+}
+
+pub(super) fn run(a: BenchArgs) -> Result<(), String> {
+    let (v, seed, o) = (&a.variant, a.seed, &a.options);
+    match (a.reload, a.search) {
+        (Some(n), _) => bench_reload(v, n, seed, o),
+        (None, Some(spec)) => bench_search(v, &spec, a.positions, seed, o),
+        (None, None) => bench(v, a.playouts, seed, o),
+    }
+}
+
+fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<(), String> {
     let overrides = parse_pairs(options)?;
     let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
     let t = Instant::now();
@@ -82,7 +108,7 @@ pub(super) fn bench(
 /// `bench --search SPEC`: one decision of the agent at each of `positions`
 /// positions, reached from seeded starts by seeded random plies (0 to 79,
 /// the same positions for every build), timing only the search.
-pub(super) fn bench_search(
+fn bench_search(
     variant: &str,
     spec: &str,
     positions: u32,
@@ -123,12 +149,7 @@ pub(super) fn bench_search(
     Ok(())
 }
 
-pub(super) fn bench_reload(
-    variant: &str,
-    actions: u32,
-    seed: u64,
-    options: &[String],
-) -> Result<(), String> {
+fn bench_reload(variant: &str, actions: u32, seed: u64, options: &[String]) -> Result<(), String> {
     let overrides = parse_pairs(options)?;
     let mut session = Session::new(variant, &overrides, seed)?;
     // A game of `actions` actions (restarted with another seed if one ends early).

@@ -74,7 +74,7 @@ impl Cmd {
             | Cmd::Rules { options, .. }
             | Cmd::Perft { options, .. }
             | Cmd::Apply { options, .. }
-            | Cmd::Bench { options, .. }
+            | Cmd::Bench(bench::BenchArgs { options, .. })
             | Cmd::Serve(ServeArgs { options, .. })
             | Cmd::Web(WebArgs { options, .. })
             | Cmd::Simulate(SimulateArgs { options, .. })
@@ -142,25 +142,8 @@ pub enum Cmd {
         actions: Vec<String>,
     },
     /// Random playouts to the end; prints `playouts/s: X  plies/s: Y` last
-    Bench {
-        variant: String,
-        #[arg(long, default_value_t = 100)]
-        playouts: u32,
-        /// Instead: time `reload` (re-read the files, replay a game of N actions)
-        #[arg(long)]
-        reload: Option<u32>,
-        /// Instead: time an agent's search (`mcts:200`), one decision at each
-        /// of --positions positions reached by seeded random plies
-        #[arg(long, conflicts_with = "reload")]
-        search: Option<String>,
-        /// With --search: how many positions
-        #[arg(long, default_value_t = 20, requires = "search")]
-        positions: u32,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long = "option", short = 'o')]
-        options: Vec<String>,
-    },
+    /// (or, with --reload or --search, times a reload or an agent's search)
+    Bench(bench::BenchArgs),
     /// Replay a game: check every action, print what happened and the outcome
     ///
     /// `replay RECORD.yaml` replays a record saved by the REPL; `replay
@@ -358,19 +341,7 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
         } => positions::apply(
             &variant, position, seed, as_player, save, &options, &actions,
         ),
-        Cmd::Bench {
-            variant,
-            playouts,
-            reload,
-            search,
-            positions,
-            seed,
-            options,
-        } => match (reload, search) {
-            (Some(n), _) => bench::bench_reload(&variant, n, seed, &options),
-            (None, Some(spec)) => bench::bench_search(&variant, &spec, positions, seed, &options),
-            (None, None) => bench::bench(&variant, playouts, seed, &options),
-        },
+        Cmd::Bench(args) => bench::run(args),
         Cmd::Play {
             variant,
             seed,
