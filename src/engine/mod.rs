@@ -59,6 +59,7 @@ use crate::rules::variant::{LoadError, MovePattern, Variant};
 
 pub use action::{Action, ActionError, Event};
 pub use check::Exhaustive;
+pub use playout::PlayoutBuffers;
 pub use sight::Seen;
 
 /// A loaded variant with its rules: the immutable game definition.

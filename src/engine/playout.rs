@@ -32,7 +32,7 @@ impl Engine {
         rng: &mut ChaCha8Rng,
         max: u32,
     ) -> Result<u32, ActionError> {
-        self.random_playout_logged(s, rng, max, None)
+        self.random_playout_in(s, rng, max, &mut PlayoutBuffers::default(), None)
     }
 
     /// [`Engine::random_playout`], adding the actions played to `log`.
@@ -41,13 +41,32 @@ impl Engine {
         s: &mut GameState,
         rng: &mut ChaCha8Rng,
         max: u32,
+        log: Option<&mut Vec<Action>>,
+    ) -> Result<u32, ActionError> {
+        self.random_playout_in(s, rng, max, &mut PlayoutBuffers::default(), log)
+    }
+
+    /// [`Engine::random_playout_logged`] with buffers kept from playout to
+    /// playout (a search or a benchmark plays many): no playout allocates
+    /// its sampler's tables or its lists anew.
+    pub fn random_playout_in(
+        &self,
+        s: &mut GameState,
+        rng: &mut ChaCha8Rng,
+        max: u32,
+        bufs: &mut PlayoutBuffers,
         mut log: Option<&mut Vec<Action>>,
     ) -> Result<u32, ActionError> {
         use rand::Rng;
         let mut n = 0;
-        let mut events = Vec::new();
+        let PlayoutBuffers {
+            sampler,
+            events,
+            actions,
+        } = bufs;
         if self.samples_moves() {
-            let mut sampler = Sampler::new();
+            // Another state: the sampler's groups are built anew from it.
+            sampler.restart();
             // The action the turn rule drew for the player to move (it
             // needs to know whether there is one; this one is it).
             let mut drawn = None;
@@ -71,12 +90,7 @@ impl Engine {
                         },
                     }
                 };
-                self.apply_next(
-                    s,
-                    &a,
-                    Next::Draw(&mut sampler, rng, &mut drawn),
-                    &mut events,
-                )?;
+                self.apply_next(s, &a, Next::Draw(sampler, rng, &mut drawn), events)?;
                 if let Some(log) = log.as_deref_mut() {
                     log.push(a);
                 }
@@ -84,11 +98,10 @@ impl Engine {
             }
             return Ok(n);
         }
-        let mut actions = Vec::new();
         let mut listed = false;
         while s.outcome.is_none() && n < max {
             if !listed {
-                self.try_legal_actions_into(s, &mut actions)?;
+                self.try_legal_actions_into(s, actions)?;
             }
             actions.retain(|a| !a.is_social());
             if actions.is_empty() {
@@ -96,7 +109,7 @@ impl Engine {
             }
             let a = actions[rng.random_range(0..actions.len())];
             // In place: a playout that fails is abandoned whole.
-            listed = self.apply_next(s, &a, Next::List(&mut actions), &mut events)?;
+            listed = self.apply_next(s, &a, Next::List(actions), events)?;
             if let Some(log) = log.as_deref_mut() {
                 log.push(a);
             }
@@ -228,6 +241,15 @@ impl Engine {
         spares.give_back(next, listed);
         Ok(total)
     }
+}
+
+/// The buffers a run of random playouts reuses
+/// ([`Engine::random_playout_in`]).
+#[derive(Default)]
+pub struct PlayoutBuffers {
+    sampler: Sampler,
+    events: Vec<Event>,
+    actions: Vec<Action>,
 }
 
 /// The buffers a perft walk reuses: one spare state and action list per

@@ -29,6 +29,19 @@ use crate::engine::movegen::piece_targets;
 use crate::engine::{Action, ActionError, Engine};
 
 const NOBODY: u8 = u8::MAX;
+
+/// `v` as `n` copies of `x`, in the memory it already holds.
+fn refill<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
+}
+
+/// `lists` as `n` empty lists, keeping the memory of those it had.
+fn empty_lists<T>(lists: &mut Vec<Vec<T>>, n: usize) {
+    lists.truncate(n);
+    lists.iter_mut().for_each(Vec::clear);
+    lists.resize_with(n, Vec::new);
+}
 /// The group of a kind that has no slots anywhere.
 const NONE: u8 = u8::MAX;
 
@@ -97,12 +110,20 @@ impl Sampler {
         }
     }
 
+    /// Forgets the state followed so far: the next [`Sampler::sync`]
+    /// builds the groups anew (into the buffers already held), for a
+    /// sampler reused on another state.
+    pub fn restart(&mut self) {
+        self.ready = false;
+    }
+
     fn rebuild(&mut self, e: &Engine, s: &GameState) {
         let n = s.board().len();
         let tables = &e.moves.steps;
         self.width.clear();
-        self.group_of = (0..e.variant.kinds.len())
-            .map(|k| match tables.max_span(k) as u32 {
+        self.group_of.clear();
+        for k in 0..e.variant.kinds.len() {
+            let g = match tables.max_span(k) as u32 {
                 0 => NONE,
                 w => match self.width.iter().position(|&x| x == w) {
                     Some(g) => g as u8,
@@ -111,18 +132,19 @@ impl Sampler {
                         (self.width.len() - 1) as u8
                     }
                 },
-            })
-            .collect();
-        self.owner = vec![NOBODY; n];
-        self.kind = vec![0; n];
-        self.at = vec![0; n];
-        self.cells = vec![Vec::new(); s.players as usize * self.width.len()];
-        self.total = vec![0; s.players as usize];
-        self.royal = match e.has_royal() {
-            true => e.variant.kinds.iter().map(|k| k.royal).collect(),
-            false => Vec::new(),
-        };
-        self.royals = vec![Vec::new(); s.players as usize];
+            };
+            self.group_of.push(g);
+        }
+        refill(&mut self.owner, n, NOBODY);
+        refill(&mut self.kind, n, 0);
+        refill(&mut self.at, n, 0);
+        refill(&mut self.total, s.players as usize, 0);
+        empty_lists(&mut self.cells, s.players as usize * self.width.len());
+        self.royal.clear();
+        if e.has_royal() {
+            self.royal.extend(e.variant.kinds.iter().map(|k| k.royal));
+        }
+        empty_lists(&mut self.royals, s.players as usize);
         for c in 0..n {
             self.set(s, c);
         }

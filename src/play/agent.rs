@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::state::{GameState, Loc, PlayerId};
-use crate::engine::{Action, ActionError, Engine};
+use crate::engine::{Action, ActionError, Engine, PlayoutBuffers};
 use crate::play::determinize::Observation;
 
 /// A player the host runs.
@@ -231,26 +231,49 @@ struct Node {
     /// How often this node's action was legal when its parent was visited.
     avail: u32,
     reward: f64,
+    /// The actions tried here and their nodes, sorted by action.
     children: Vec<(Action, usize)>,
 }
 
-/// The child of `node` whose action is in `acts` with the best UCT score
-/// (by availability: a child counts the visits in which it was legal).
-fn best_child(tree: &[Node], node: usize, acts: &[Action]) -> Option<(Action, usize)> {
+/// The UCT score of a child (by availability: a child counts the visits
+/// in which it was legal).
+fn uct(ch: &Node) -> f64 {
+    ch.reward / ch.visits.max(1) as f64
+        + EXPLORATION * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt()
+}
+
+/// One step of the descent at `node`, whose legal actions are `acts`
+/// (sorted, each once): each child legal here counts one more time
+/// available, `untried` gets the legal actions without a child, and the
+/// legal child with the best UCT score is returned. The node's children
+/// are kept sorted by action, so this is one merge of two sorted lists.
+fn merge_children(
+    tree: &mut [Node],
+    node: usize,
+    acts: &[Action],
+    untried: &mut Vec<Action>,
+) -> Option<(Action, usize)> {
+    untried.clear();
     let mut best = None;
     let mut best_score = f64::NEG_INFINITY;
-    for &(a, c) in &tree[node].children {
-        if !acts.contains(&a) {
-            continue;
+    let mut i = 0;
+    for k in 0..tree[node].children.len() {
+        let (a, c) = tree[node].children[k];
+        while i < acts.len() && acts[i] < a {
+            untried.push(acts[i]);
+            i += 1;
         }
-        let ch = &tree[c];
-        let score = ch.reward / ch.visits.max(1) as f64
-            + EXPLORATION * ((ch.avail.max(1) as f64).ln() / ch.visits.max(1) as f64).sqrt();
-        if score > best_score {
-            best_score = score;
-            best = Some((a, c));
+        if i < acts.len() && acts[i] == a {
+            i += 1;
+            tree[c].avail += 1;
+            let score = uct(&tree[c]);
+            if score > best_score {
+                best_score = score;
+                best = Some((a, c));
+            }
         }
     }
+    untried.extend_from_slice(&acts[i..]);
     best
 }
 
@@ -261,6 +284,12 @@ pub struct Mcts {
     pub rollout_depth: u32,
     /// Iterations run and seconds spent searching, over all decisions.
     searched: (u64, f64),
+    /// What each iteration reuses: the last iteration's state (a new
+    /// determinization is copied into its memory), the playout's buffers
+    /// and the path down the tree.
+    spare: Option<GameState>,
+    playout: PlayoutBuffers,
+    path: Vec<usize>,
 }
 
 impl Mcts {
@@ -270,6 +299,9 @@ impl Mcts {
             rng: ChaCha8Rng::seed_from_u64(seed),
             rollout_depth: ROLLOUT_DEPTH,
             searched: (0, 0.0),
+            spare: None,
+            playout: PlayoutBuffers::default(),
+            path: Vec::new(),
         }
     }
 
@@ -281,8 +313,17 @@ impl Mcts {
         acts: &mut Vec<Action>,
         untried: &mut Vec<Action>,
     ) {
-        let mut s = Determinizer::new(engine).determinize(obs, &mut self.rng);
-        let mut path = vec![0usize];
+        let det = Determinizer::new(engine);
+        let mut s = match self.spare.take() {
+            Some(mut s) => {
+                det.determinize_into(obs, &mut self.rng, &mut s);
+                s
+            }
+            None => det.determinize(obs, &mut self.rng),
+        };
+        let path = &mut self.path;
+        path.clear();
+        path.push(0);
         let mut node = 0usize;
         let mut failed = false;
         // Whether `acts` already holds the legal actions of `s` (the last
@@ -303,17 +344,9 @@ impl Mcts {
             if acts.is_empty() {
                 break;
             }
-            // Children that are legal here count one more time available;
-            // the legal actions without a child yet are the untried ones.
-            untried.clear();
-            untried.extend_from_slice(acts);
-            for i in 0..tree[node].children.len() {
-                let (a, c) = tree[node].children[i];
-                if let Some(j) = untried.iter().position(|b| *b == a) {
-                    untried.swap_remove(j);
-                    tree[c].avail += 1;
-                }
-            }
+            acts.sort_unstable();
+            acts.dedup();
+            let best = merge_children(tree, node, acts, untried);
             let (a, next) = if !untried.is_empty() {
                 let a = untried[self.rng.random_range(0..untried.len())];
                 tree.push(Node {
@@ -324,10 +357,12 @@ impl Mcts {
                     children: Vec::new(),
                 });
                 let c = tree.len() - 1;
-                tree[node].children.push((a, c));
+                let children = &mut tree[node].children;
+                let at = children.partition_point(|x| x.0 < a);
+                children.insert(at, (a, c));
                 (a, c)
             } else {
-                match best_child(tree, node, acts) {
+                match best {
                     Some(x) => x,
                     None => break,
                 }
@@ -358,18 +393,25 @@ impl Mcts {
         // rule error scores the iteration as a draw.
         let failed = failed
             || engine
-                .random_playout(&mut s, &mut self.rng, self.rollout_depth)
+                .random_playout_in(
+                    &mut s,
+                    &mut self.rng,
+                    self.rollout_depth,
+                    &mut self.playout,
+                    None,
+                )
                 .is_err();
         let rewards = if failed {
             vec![1.0 / s.players.max(1) as f64; s.players as usize]
         } else {
             evaluate(engine, &s)
         };
-        for &n in &path {
+        for &n in &self.path {
             let nd = &mut tree[n];
             nd.visits += 1;
             nd.reward += rewards.get(nd.mover as usize).copied().unwrap_or(0.0);
         }
+        self.spare = Some(s);
     }
 }
 

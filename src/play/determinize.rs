@@ -153,21 +153,34 @@ impl<'e> Determinizer<'e> {
     /// chance generator is fresh (drawn from `rng`).
     pub fn determinize(&self, obs: &Observation, rng: &mut ChaCha8Rng) -> GameState {
         let mut s = obs.state.clone();
+        self.fill_in(obs, rng, &mut s);
+        s
+    }
+
+    /// [`Determinizer::determinize`] into `s`, whose memory it reuses (a
+    /// search draws one state per iteration).
+    pub fn determinize_into(&self, obs: &Observation, rng: &mut ChaCha8Rng, s: &mut GameState) {
+        s.clone_from(&obs.state);
+        self.fill_in(obs, rng, s);
+    }
+
+    /// Completes `s`, a copy of the observation's state: a fresh chance
+    /// generator, and what the observer does not know drawn from `rng`.
+    fn fill_in(&self, obs: &Observation, rng: &mut ChaCha8Rng, s: &mut GameState) {
         s.rng = ChaCha8Rng::seed_from_u64(rng.random());
         if let Some(f) = &obs.fog {
-            self.fog_place(&mut s, f, obs.player, rng);
+            self.fog_place(s, f, obs.player, rng);
         }
         if !obs.has_hidden() {
-            return s;
+            return;
         }
         let check = self.engine.rules.has(RuleHook::Consistent);
         for attempt in 0..MAX_REJECTIONS {
-            self.deal(obs, &mut s, rng);
-            if !check || attempt + 1 == MAX_REJECTIONS || self.all_consistent(obs, &s) {
+            self.deal(obs, s, rng);
+            if !check || attempt + 1 == MAX_REJECTIONS || self.all_consistent(obs, s) {
                 break;
             }
         }
-        s
     }
 
     /// [`Determinizer::determinize`] of what `player` knows of `s`.
