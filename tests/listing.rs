@@ -237,9 +237,11 @@ fn quiet_steps_from_masks_list_what_the_step_scan_lists() {
 /// in 64-bit masks chess (pawns' double steps from a zone), crazyhouse
 /// (drops beside them), marsh chess (kings and pawns as masks, the sliders
 /// with their conditions by the scan) and the mixed test game (blocking
-/// lakes, strikes at range, a kind whose step and slide overlap); in
-/// 128-bit masks shogi (81 cells, relative directions), xiangqi (90: lame
-/// leaps and screens left to the scan) and classic Stratego (100, lakes).
+/// lakes, strikes at range, a kind whose step and slide overlap) and path
+/// chess (paths turning through empty cells, around pits); in 128-bit
+/// masks shogi (81 cells, relative directions), xiangqi (90: lame leaps
+/// and screens left to the scan), classic Stratego (100, lakes) and
+/// Ultimate Lightning (its captains' two-step paths).
 #[test]
 fn slides_from_masks_list_what_the_slide_scan_lists() {
     for (variant, bits, games, plies) in [
@@ -250,6 +252,8 @@ fn slides_from_masks_list_what_the_slide_scan_lists() {
         ("shogi", 128, 10, 150),
         ("tests/variants/xiangqi.yaml", 128, 10, 150),
         ("classic_stratego", 128, 10, 300),
+        ("ultimate_lightning", 128, 10, 300),
+        ("tests/variants/path_chess.yaml", 64, 20, 150),
     ] {
         let e = common::engine(variant, &[]);
         let masks = (e.moves.slides.is_some(), e.moves.wide.is_some());

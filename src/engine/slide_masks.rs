@@ -1,10 +1,11 @@
-//! Steps and slides as masks: for a kind whose every declared move is a
-//! plain step or slide (no lame leap, leap over pieces, screens, landing
+//! Steps, slides and paths as masks: for a kind whose every declared move
+//! is a plain step, slide or path (no lame leap, leap over pieces, screens, landing
 //! zone, `when`, cell condition, kind filter or terrain rule of its own),
 //! a piece's targets are found with a few operations on 64-bit masks per
 //! direction instead of a walk cell by cell: a slide's cells up to its
 //! first blocker are the ray less the ray beyond the blocker, and the
-//! blocker is one bit scan away. The targets come out as one mask, so in
+//! blocker is one bit scan away; a path's cells grow step by step as the
+//! union of one step's cells from those reached. The targets come out as one mask, so in
 //! cell order and without repeats, as the general scan lists them after
 //! sorting. On boards of at most 64 cells in 64-bit masks, up to 128 in
 //! 128-bit ones (9×9 and 10×10 boards), where every line's cell numbers
@@ -13,7 +14,7 @@
 //! general scan by the perft counts and by `tests/listing.rs` (through
 //! [`crate::engine::Exhaustive`], which turns it off).
 //!
-//! Changes when what counts as a plain step or slide changes.
+//! Changes when what counts as a plain step, slide or path changes.
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 
@@ -75,6 +76,9 @@ struct Pattern<M> {
     /// A slide may strike an enemy beyond empty cells (else only next to
     /// it).
     strike_at_range: bool,
+    /// A path's most steps (turning freely through empty cells; `steps`
+    /// holds one step's cells), 0 for a step or slide.
+    path: u8,
     /// Per player: the cells it may start from (`from_zone`), else every cell.
     from: Vec<M>,
     /// Per owner parity and cell: a step's cells.
@@ -102,7 +106,7 @@ pub type SlideMasks = Masks<u64>;
 /// Boards of 65 to 128 cells.
 pub type WideSlideMasks = Masks<u128>;
 
-/// Whether every move of the kind is a plain step or slide.
+/// Whether every move of the kind is a plain step, slide or path.
 fn plain(kind: &crate::rules::variant::Kind) -> bool {
     !kind.moves.is_empty()
         && kind.barred == 0
@@ -117,6 +121,7 @@ fn plain(kind: &crate::rules::variant::Kind) -> bool {
                     screens: 0,
                     ..
                 } => true,
+                MovePattern::Path { .. } => true,
                 _ => false,
             };
             form && t.enemy_kinds.is_none() && t.to_zone.is_none() && t.when.is_none()
@@ -194,6 +199,10 @@ impl<M: Mask> Masks<M> {
             if pat.from[p as usize] & M::bit(from) == M::ZERO {
                 continue;
             }
+            if pat.path > 0 {
+                out |= path_targets(pat, at - from, from, stops, enemy);
+                continue;
+            }
             let mut ends = M::ZERO;
             if pat.empty {
                 ends |= empty;
@@ -248,6 +257,10 @@ fn pattern<M: Mask>(
         })
         .collect();
     let (mut steps, mut rays) = (vec![M::ZERO; 2 * cells], vec![Vec::new(); 2 * cells]);
+    let path = match m {
+        MovePattern::Path { steps, .. } => *steps,
+        _ => 0,
+    };
     let (max, strike_at_range) = match m {
         MovePattern::Slide {
             max,
@@ -289,8 +302,38 @@ fn pattern<M: Mask>(
         empty: t.empty,
         enemy: t.enemy,
         strike_at_range,
+        path,
         from,
         steps,
         rays,
     }
+}
+
+/// A path's targets: up to `pat.path` single steps from `from`, turning
+/// freely through empty cells (each entered once), the last cell of each
+/// step empty or an enemy.
+#[inline(never)]
+fn path_targets<M: Mask>(pat: &Pattern<M>, base: usize, from: usize, stops: M, enemy: M) -> M {
+    let (mut out, mut seen, mut frontier) = (M::ZERO, M::bit(from), M::bit(from));
+    for _ in 0..pat.path {
+        let mut reach = M::ZERO;
+        let mut f = frontier;
+        while f != M::ZERO {
+            let c = f.lowest();
+            f = f & !M::bit(c);
+            reach |= pat.steps[base + c];
+        }
+        if pat.enemy {
+            out |= reach & enemy;
+        }
+        frontier = reach & !stops & !seen;
+        seen |= frontier;
+        if pat.empty {
+            out |= frontier;
+        }
+        if frontier == M::ZERO {
+            break;
+        }
+    }
+    out
 }
