@@ -66,6 +66,7 @@ impl Clone for GameState {
             touched: self.touched,
             board_key: self.board_key,
             occupied: self.occupied,
+            owned: self.owned.clone(),
         }
     }
 
@@ -101,6 +102,7 @@ impl Clone for GameState {
             touched,
             board_key,
             occupied,
+            owned,
         } = src;
         self.pieces.clone_from(pieces);
         self.piece_attrs.clone_from(piece_attrs);
@@ -132,5 +134,6 @@ impl Clone for GameState {
         self.touched = *touched;
         self.board_key = *board_key;
         self.occupied = *occupied;
+        self.owned.clone_from(owned);
     }
 }

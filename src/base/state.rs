@@ -22,10 +22,13 @@ mod stacks;
 use stacks::same_stack;
 #[path = "copy.rs"]
 mod copy;
+#[path = "occupancy.rs"]
+mod occupancy;
 #[path = "piece_attrs.rs"]
 mod piece_attrs;
 #[path = "touched.rs"]
 mod touched;
+use occupancy::{cell_bit, owned_in};
 
 pub type PlayerId = u8;
 pub type PieceId = u16;
@@ -226,12 +229,6 @@ pub fn cell_key(cell: Cell, kind: KindId, owner: PlayerId) -> u64 {
     mix64((cell as u64) << 32 | (kind as u64) << 8 | owner as u64)
 }
 
-/// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
-#[inline]
-fn cell_bit(c: Cell) -> u64 {
-    1u64.checked_shl(c as u32).unwrap_or(0)
-}
-
 /// The whole state of a game in progress (cloned in copy.rs, whose
 /// `clone_from` reuses the target's buffers).
 #[derive(Debug)]
@@ -300,6 +297,9 @@ pub struct GameState {
     /// with `board_key` (derived data: equality ignores it; see
     /// [`GameState::occupied`]).
     occupied: u64,
+    /// Per owner, the cells among `occupied` that show a piece of theirs
+    /// (derived data like `occupied`; see [`GameState::owned_by`]).
+    owned: Vec<u64>,
 }
 
 impl Default for GameState {
@@ -374,6 +374,7 @@ impl GameState {
             touched: Touched::default(),
             board_key: 0,
             occupied: 0,
+            owned: Vec::new(),
         }
     }
 
@@ -467,6 +468,7 @@ impl GameState {
         self.board[cell as usize] = Some(id);
         self.board_key ^= cell_key(cell, kind, owner);
         self.occupied |= cell_bit(cell);
+        *self.owned_mut(owner) |= cell_bit(cell);
         self.touched.cell(cell);
         Ok(id)
     }
@@ -508,9 +510,10 @@ impl GameState {
                 }
                 if self.board[c as usize] == Some(id) {
                     self.board[c as usize] = None;
-                    let p = &self.pieces[id as usize];
+                    let p = self.pieces[id as usize];
                     self.board_key ^= cell_key(c, p.kind, p.owner);
                     self.occupied &= !cell_bit(c);
+                    *self.owned_mut(p.owner) &= !cell_bit(c);
                     self.touched.cell(c);
                 }
             }
@@ -527,10 +530,11 @@ impl GameState {
         if self.stack_onto(cell) {
             return;
         }
-        let p = &mut self.pieces[id as usize];
+        let p = self.pieces[id as usize];
         self.board_key ^= cell_key(cell, p.kind, p.owner);
         self.board[cell as usize] = Some(id);
         self.occupied |= cell_bit(cell);
+        *self.owned_mut(p.owner) |= cell_bit(cell);
         self.touched.cell(cell);
     }
 
@@ -556,9 +560,12 @@ impl GameState {
             let old = p.owner;
             p.owner = owner;
             p.known_by |= 1 << owner;
-            if let Loc::Cell(c) = p.loc {
+            let (loc, kind) = (p.loc, p.kind);
+            if let Loc::Cell(c) = loc {
                 if self.board[c as usize] == Some(id) {
-                    self.board_key ^= cell_key(c, p.kind, old) ^ cell_key(c, p.kind, owner);
+                    self.board_key ^= cell_key(c, kind, old) ^ cell_key(c, kind, owner);
+                    *self.owned_mut(old) &= !cell_bit(c);
+                    *self.owned_mut(owner) |= cell_bit(c);
                 }
                 self.touched.cell(c);
             }
@@ -670,21 +677,6 @@ impl GameState {
         self.board_key
     }
 
-    /// The occupied cells among the first 64 (bit `c` for cell `c`), kept
-    /// up to date as pieces arrive and leave: for boards of at most 64
-    /// cells, the occupancy as one mask.
-    #[inline]
-    pub fn occupied(&self) -> u64 {
-        self.occupied
-    }
-
-    /// [`GameState::occupied`] computed from the board itself.
-    pub fn compute_occupied(&self) -> u64 {
-        (self.board.iter().enumerate())
-            .filter(|(_, slot)| slot.is_some())
-            .fold(0, |m, (c, _)| m | cell_bit(c as Cell))
-    }
-
     /// The board's key computed from the board itself.
     pub fn compute_board_key(&self) -> u64 {
         let mut k = 0;
@@ -742,6 +734,7 @@ impl GameState {
     fn rekey(&mut self) {
         self.board_key = self.compute_board_key();
         self.occupied = self.compute_occupied();
+        self.owned = self.compute_owned();
     }
 
     /// Checks the state's internal consistency (board, locations and the
@@ -787,6 +780,11 @@ impl GameState {
         }
         if self.occupied != self.compute_occupied() {
             return Err("the occupied cells' mask does not match the board".into());
+        }
+        if (0..self.owned.len().max(self.players as usize))
+            .any(|p| self.owned_by(p as PlayerId) != owned_in(&self.compute_owned(), p))
+        {
+            return Err("a player's cells' mask does not match the board".into());
         }
         Ok(())
     }

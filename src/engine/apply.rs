@@ -566,6 +566,9 @@ impl Engine {
         let Action::Move { from, to } = *a else {
             return 1;
         };
+        if !self.may_promote(s, from, to) {
+            return 1;
+        }
         let Some(id) = s.piece_at(from) else { return 1 };
         if self.variant.blast.is_some() && s.piece_at(to).is_some() {
             // The capture blasts the piece that would promote.
@@ -576,6 +579,35 @@ impl Engine {
             Some((to_kinds, keep)) => to_kinds.len() as u64 + u64::from(keep),
             None => 1,
         }
+    }
+
+    /// Whether the piece moving `from`→`to` could promote (the move ends,
+    /// or for some kinds starts, in a zone of its owner's for a kind that
+    /// promotes): most moves are ruled out in a few instructions, the
+    /// cells of no player's zone without looking at the piece.
+    #[inline]
+    pub(super) fn may_promote(&self, s: &GameState, from: Cell, to: Cell) -> bool {
+        let n = self.variant.board.cell_count();
+        let flag = |block: usize, c: Cell, f: u8| {
+            (c as usize) < n
+                && (self.promote_cells.get(block * n + c as usize)).is_some_and(|&x| x & f != 0)
+        };
+        if !flag(0, to, PROMOTES_ENTERING) && !flag(0, from, PROMOTES_LEAVING) {
+            return false;
+        }
+        let Some(id) = s.piece_at(from) else {
+            return false;
+        };
+        let owner = s.pieces[id as usize].owner as usize + 1;
+        flag(owner, to, PROMOTES_ENTERING) || flag(owner, from, PROMOTES_LEAVING)
+    }
+
+    /// Per cell, whether a move there (or from there) may promote for some
+    /// owner: the first block of [`promotion_cells`]; empty when no kind
+    /// promotes.
+    pub(super) fn promotion_cells(&self) -> &[u8] {
+        let n = self.variant.board.cell_count();
+        self.promote_cells.get(..n).unwrap_or(&[])
     }
 
     /// The kinds a piece of `kind` and `owner` moving `from`→`to` may
@@ -617,6 +649,35 @@ impl Engine {
                 })
             })
     }
+}
+
+/// A [`Engine::may_promote`] flag: a move ending on the cell may promote.
+pub(super) const PROMOTES_ENTERING: u8 = 1;
+/// A [`Engine::may_promote`] flag: a move starting on the cell may promote.
+pub(super) const PROMOTES_LEAVING: u8 = 2;
+
+/// Per cell, for the kinds that promote (to some kind), the cells of
+/// their promotion zones: [`PROMOTES_ENTERING`] on each zone cell, and
+/// [`PROMOTES_LEAVING`] too when the kind promotes on leaving. A first
+/// block of the board's cells holds the union over all owners, then one
+/// block per player. Empty when no kind promotes.
+pub(super) fn promotion_cells(variant: &crate::rules::variant::Variant) -> Vec<u8> {
+    let n = variant.board.cell_count();
+    let mut cells = Vec::new();
+    for pr in variant.kinds.iter().filter_map(|k| k.promote.as_ref()) {
+        if pr.to.is_empty() {
+            continue;
+        }
+        let flags = PROMOTES_ENTERING | if pr.leaving { PROMOTES_LEAVING } else { 0 };
+        for (player, zone) in pr.zone.iter().enumerate() {
+            cells.resize(cells.len().max((player + 2) * n), 0);
+            for &c in zone.iter().filter(|&&c| (c as usize) < n) {
+                cells[c as usize] |= flags;
+                cells[(player + 1) * n + c as usize] |= flags;
+            }
+        }
+    }
+    cells
 }
 
 /// How many pieces an action captured: a strike's loser (both when both

@@ -194,7 +194,7 @@ impl Engine {
         let (stops, enemy) = slides.map_or((0, 0), |_| small_masks(s, p, blocking));
         let wide = self.moves.wide.as_ref().filter(|_| masked);
         let (wide_stops, wide_enemy) = wide.map_or((0, 0), |_| wide_masks(s, p, blocking));
-        for from in maybe_occupied(s.occupied(), s.board().len()) {
+        for from in maybe_occupied(s.owned_by(p), s.board().len()) {
             let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
             if piece.owner != p {
@@ -488,14 +488,7 @@ impl Engine {
 /// and terrain with a `blocking` bit) and those of the pieces of players
 /// other than `p`, as masks.
 fn small_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u64, u64) {
-    let mut enemy = 0u64;
-    for c in crate::base::cell_set::Bits(s.occupied()) {
-        if let Some(id) = s.board()[c] {
-            if s.pieces[id as usize].owner != p {
-                enemy |= 1 << c;
-            }
-        }
-    }
+    let mut enemy = s.occupied() & !s.owned_by(p);
     let mut stops = s.occupied();
     if blocking != 0 {
         for (c, t) in s.terrain.iter().enumerate() {

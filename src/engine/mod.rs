@@ -99,6 +99,9 @@ pub struct Engine {
     /// The variant's `start` position, read once, when no script can take
     /// part in reading it (a new game is then a copy with its own seed).
     start: Option<crate::base::state::GameState>,
+    /// Per cell, whether a move may promote there (see
+    /// [`apply::promotion_cells`]); empty when no kind promotes.
+    promote_cells: Vec<u8>,
 }
 
 impl Engine {
@@ -150,6 +153,7 @@ impl Engine {
         lang.steps |= rules.has(RuleHook::ExtraMoves);
         let mut engine = Engine {
             start: None,
+            promote_cells: apply::promotion_cells(&variant),
             blast_zones: blast::blast_zones(&variant),
             lang,
             line_next,

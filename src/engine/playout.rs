@@ -3,7 +3,9 @@
 use crate::rules::lua::RuleHook;
 use rand_chacha::ChaCha8Rng;
 
+use crate::base::geometry::Cell;
 use crate::base::state::GameState;
+use crate::engine::apply::{PROMOTES_ENTERING, PROMOTES_LEAVING};
 use crate::engine::sampler::Sampler;
 use crate::engine::turn::Next;
 use crate::engine::{Action, ActionError, Engine, Event};
@@ -200,6 +202,29 @@ impl Engine {
         matches!(a, Action::Declared { .. } | Action::Scripted { .. })
     }
 
+    /// The leaves below `actions` at the last ply, when only native
+    /// promotions can follow them (`None` when one runs a rules function of
+    /// its own): one each, and a promotion's choices for each move that
+    /// ends (or starts) on a promotion cell ([`Engine::may_promote`] rules
+    /// out the others from two bytes of a table).
+    fn last_ply(&self, s: &GameState, actions: &[Action]) -> Option<u64> {
+        let cells = self.promotion_cells();
+        let mut total = actions.len() as u64;
+        for a in actions {
+            match *a {
+                Action::Move { from, to } if !cells.is_empty() => {
+                    let flags = |c: Cell| cells.get(c as usize).copied().unwrap_or(0);
+                    if flags(to) & PROMOTES_ENTERING != 0 || flags(from) & PROMOTES_LEAVING != 0 {
+                        total += self.promotion_options(s, a) - 1;
+                    }
+                }
+                Action::Declared { .. } | Action::Scripted { .. } => return None,
+                _ => {}
+            }
+        }
+        Some(total)
+    }
+
     /// [`Engine::perft`] with the position's legal actions already listed.
     fn perft_listed(
         &self,
@@ -214,11 +239,8 @@ impl Engine {
         // When only promotions can follow an action for its own player, the
         // last ply counts them without applying anything.
         let native = depth == 1 && self.follow_ups_are_native();
-        if native && !actions.iter().any(Self::asks_after) {
-            if self.variant.kinds.iter().all(|k| k.promote.is_none()) {
-                return Ok(actions.len() as u64);
-            }
-            return Ok(actions.iter().map(|a| self.promotion_options(s, a)).sum());
+        if let Some(leaves) = native.then(|| self.last_ply(s, actions)).flatten() {
+            return Ok(leaves);
         }
         let actor = self.acting_player(s);
         let mut total = 0;

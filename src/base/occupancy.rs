@@ -1,0 +1,69 @@
+//! The board's occupancy as masks of the first 64 cells, kept up to date
+//! as pieces arrive, leave and change owner (derived data: equality
+//! ignores it), so that boards of at most 64 cells are read as one mask.
+
+use super::GameState;
+use crate::base::geometry::Cell;
+use crate::base::state::PlayerId;
+
+/// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
+#[inline]
+pub(super) fn cell_bit(c: Cell) -> u64 {
+    1u64.checked_shl(c as u32).unwrap_or(0)
+}
+
+/// Player `p`'s mask among masks by owner (none: 0).
+#[inline]
+pub(super) fn owned_in(owned: &[u64], p: usize) -> u64 {
+    owned.get(p).copied().unwrap_or(0)
+}
+
+impl GameState {
+    /// The occupied cells among the first 64 (bit `c` for cell `c`), kept
+    /// up to date as pieces arrive and leave: for boards of at most 64
+    /// cells, the occupancy as one mask.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// [`GameState::occupied`] computed from the board itself.
+    pub fn compute_occupied(&self) -> u64 {
+        (self.board.iter().enumerate())
+            .filter(|(_, slot)| slot.is_some())
+            .fold(0, |m, (c, _)| m | cell_bit(c as Cell))
+    }
+
+    /// The cells among [`GameState::occupied`] that show a piece of
+    /// `player`'s, kept up to date with it.
+    #[inline]
+    pub fn owned_by(&self, player: PlayerId) -> u64 {
+        owned_in(&self.owned, player as usize)
+    }
+
+    /// The masks of [`GameState::owned_by`], by owner, computed from the
+    /// board itself.
+    pub(super) fn compute_owned(&self) -> Vec<u64> {
+        let mut owned = Vec::new();
+        for (c, slot) in self.board.iter().enumerate().take(64) {
+            if let Some(id) = slot {
+                let owner = self.pieces[*id as usize].owner as usize;
+                if owned.len() <= owner {
+                    owned.resize(owner + 1, 0);
+                }
+                owned[owner] |= cell_bit(c as Cell);
+            }
+        }
+        owned
+    }
+
+    /// Player `owner`'s mask, made on first use.
+    #[inline]
+    pub(super) fn owned_mut(&mut self, owner: PlayerId) -> &mut u64 {
+        let i = owner as usize;
+        if self.owned.len() <= i {
+            self.owned.resize(i + 1, 0);
+        }
+        &mut self.owned[i]
+    }
+}
