@@ -145,8 +145,24 @@ impl Sampler {
             self.royal.extend(e.variant.kinds.iter().map(|k| k.royal));
         }
         empty_lists(&mut self.royals, s.players as usize);
-        for c in 0..n {
-            self.set(s, c);
+        // Every cell starts empty, so each piece only arrives.
+        let groups = self.width.len();
+        for (c, slot) in s.board().iter().enumerate() {
+            let Some(id) = *slot else { continue };
+            let p = &s.pieces[id as usize];
+            let (o, k) = (p.owner as usize, p.kind);
+            self.owner[c] = p.owner;
+            self.kind[c] = k;
+            let g = self.group_of[k as usize];
+            if g != NONE {
+                let list = &mut self.cells[o * groups + g as usize];
+                self.at[c] = list.len() as u16;
+                list.push(c as u16);
+                self.total[o] += self.width[g as usize];
+            }
+            if self.royal.get(k as usize) == Some(&true) {
+                self.royals[o].push(c as Cell);
+            }
         }
         self.ready = true;
     }

@@ -270,7 +270,11 @@ pub(super) fn lua_type_words(v: &LV) -> String {
 
 /// Refuses a key of a table argument that the API does not read, naming
 /// it with the closest known key ("did you mean").
-pub(super) fn known_keys(t: &mlua::Table, what: &str, keys: &[&str]) -> mlua::Result<()> {
+pub(super) fn known_keys(
+    t: &mlua::Table,
+    what: &dyn std::fmt::Display,
+    keys: &[&str],
+) -> mlua::Result<()> {
     for pair in t.pairs::<LV, LV>() {
         let (k, _) = pair?;
         if let LV::String(s) = &k {

@@ -69,7 +69,7 @@ fn filtered_pieces(
     mut each: impl FnMut(PieceId),
 ) -> mlua::Result<()> {
     if let Some(f) = &filter {
-        known_keys(f, &format!("{method}'s filter"), &FILTER_KEYS)?;
+        known_keys(f, &format_args!("{method}'s filter"), &FILTER_KEYS)?;
     }
     with_ctx(lua, |cx| {
         // The filter's fields, read with the keys made once (a plain
