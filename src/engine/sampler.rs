@@ -146,22 +146,10 @@ impl Sampler {
         }
         empty_lists(&mut self.royals, s.players as usize);
         // Every cell starts empty, so each piece only arrives.
-        let groups = self.width.len();
         for (c, slot) in s.board().iter().enumerate() {
-            let Some(id) = *slot else { continue };
-            let p = &s.pieces[id as usize];
-            let (o, k) = (p.owner as usize, p.kind);
-            self.owner[c] = p.owner;
-            self.kind[c] = k;
-            let g = self.group_of[k as usize];
-            if g != NONE {
-                let list = &mut self.cells[o * groups + g as usize];
-                self.at[c] = list.len() as u16;
-                list.push(c as u16);
-                self.total[o] += self.width[g as usize];
-            }
-            if self.royal.get(k as usize) == Some(&true) {
-                self.royals[o].push(c as Cell);
+            if let Some(id) = *slot {
+                let p = &s.pieces[id as usize];
+                self.arrive(p.owner, p.kind, c);
             }
         }
         self.ready = true;
@@ -195,18 +183,24 @@ impl Sampler {
             self.owner[i] = NOBODY;
         }
         if let Some((o, k)) = piece {
-            self.owner[i] = o;
-            self.kind[i] = k;
-            let g = self.group_of[k as usize];
-            if g != NONE {
-                let list = &mut self.cells[o as usize * self.width.len() + g as usize];
-                self.at[i] = list.len() as u16;
-                list.push(i as u16);
-                self.total[o as usize] += self.width[g as usize];
-            }
-            if !self.royal.is_empty() {
-                self.set_royal(o, k, i, true);
-            }
+            self.arrive(o, k, i);
+        }
+    }
+
+    /// Files a piece of `o` and `kind` arriving on the empty cell `i`.
+    #[inline]
+    fn arrive(&mut self, o: PlayerId, k: KindId, i: usize) {
+        self.owner[i] = o;
+        self.kind[i] = k;
+        let g = self.group_of[k as usize];
+        if g != NONE {
+            let list = &mut self.cells[o as usize * self.width.len() + g as usize];
+            self.at[i] = list.len() as u16;
+            list.push(i as u16);
+            self.total[o as usize] += self.width[g as usize];
+        }
+        if !self.royal.is_empty() {
+            self.set_royal(o, k, i, true);
         }
     }
 
