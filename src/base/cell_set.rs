@@ -57,13 +57,36 @@ impl Iterator for Bits {
 }
 
 /// The cells that may hold a piece, in cell order: the occupied ones among
-/// the first 64 (from the state's mask), then every cell beyond them.
+/// the first 128 (from the state's mask, one word after the other), then
+/// every cell beyond them.
+#[derive(Clone, Debug)]
+pub struct MaybeOccupied {
+    low: Bits,
+    high: Bits,
+    beyond: std::ops::Range<usize>,
+}
+
+impl Iterator for MaybeOccupied {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.low
+            .next()
+            .or_else(|| self.high.next().map(|c| c + 64))
+            .or_else(|| self.beyond.next())
+    }
+}
+
+/// [`MaybeOccupied`] of a board of `cells` cells whose first 128 are
+/// occupied as `occupied` says.
 #[inline]
-pub fn maybe_occupied(
-    occupied: u64,
-    cells: usize,
-) -> std::iter::Chain<Bits, std::ops::Range<usize>> {
-    Bits(occupied).chain(64..cells.max(64))
+pub fn maybe_occupied(occupied: u128, cells: usize) -> MaybeOccupied {
+    MaybeOccupied {
+        low: Bits(occupied as u64),
+        high: Bits((occupied >> 64) as u64),
+        beyond: 128..cells.max(128),
+    }
 }
 
 #[cfg(test)]
@@ -85,6 +108,8 @@ mod tests {
         let got: Vec<usize> = maybe_occupied(0b1010_0001, 40).collect();
         assert_eq!(got, [0, 5, 7]);
         let got: Vec<usize> = maybe_occupied(1 << 63 | 1, 67).collect();
-        assert_eq!(got, [0, 63, 64, 65, 66]);
+        assert_eq!(got, [0, 63]);
+        let got: Vec<usize> = maybe_occupied(1 << 100 | 1 << 64 | 1 << 3, 131).collect();
+        assert_eq!(got, [3, 64, 100, 128, 129, 130]);
     }
 }

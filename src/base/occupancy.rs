@@ -1,20 +1,21 @@
-//! The board's occupancy as masks of the first 64 cells, kept up to date
+//! The board's occupancy as masks of the first 128 cells, kept up to date
 //! as pieces arrive, leave and change owner (derived data: equality
-//! ignores it), so that boards of at most 64 cells are read as one mask.
+//! ignores it), so that boards of at most 64 cells are read as one 64-bit
+//! mask and boards of at most 128 as one 128-bit mask.
 
 use super::GameState;
 use crate::base::geometry::Cell;
 use crate::base::state::PlayerId;
 
-/// Cell `c`'s bit in [`GameState::occupied`] (none beyond the 64th).
+/// Cell `c`'s bit in [`GameState::occupied_wide`] (none beyond the 128th).
 #[inline]
-pub(super) fn cell_bit(c: Cell) -> u64 {
-    1u64.checked_shl(c as u32).unwrap_or(0)
+pub(super) fn cell_bit(c: Cell) -> u128 {
+    1u128.checked_shl(c as u32).unwrap_or(0)
 }
 
 /// Player `p`'s mask among masks by owner (none: 0).
 #[inline]
-pub(super) fn owned_in(owned: &[u64], p: usize) -> u64 {
+pub(super) fn owned_in(owned: &[u128], p: usize) -> u128 {
     owned.get(p).copied().unwrap_or(0)
 }
 
@@ -24,11 +25,19 @@ impl GameState {
     /// cells, the occupancy as one mask.
     #[inline]
     pub fn occupied(&self) -> u64 {
+        self.occupied as u64
+    }
+
+    /// The occupied cells among the first 128, kept up to date like
+    /// [`GameState::occupied`]: for boards of at most 128 cells, the
+    /// occupancy as one mask.
+    #[inline]
+    pub fn occupied_wide(&self) -> u128 {
         self.occupied
     }
 
-    /// [`GameState::occupied`] computed from the board itself.
-    pub fn compute_occupied(&self) -> u64 {
+    /// [`GameState::occupied_wide`] computed from the board itself.
+    pub fn compute_occupied(&self) -> u128 {
         (self.board.iter().enumerate())
             .filter(|(_, slot)| slot.is_some())
             .fold(0, |m, (c, _)| m | cell_bit(c as Cell))
@@ -38,14 +47,21 @@ impl GameState {
     /// `player`'s, kept up to date with it.
     #[inline]
     pub fn owned_by(&self, player: PlayerId) -> u64 {
+        owned_in(&self.owned, player as usize) as u64
+    }
+
+    /// The cells among [`GameState::occupied_wide`] that show a piece of
+    /// `player`'s.
+    #[inline]
+    pub fn owned_by_wide(&self, player: PlayerId) -> u128 {
         owned_in(&self.owned, player as usize)
     }
 
-    /// The masks of [`GameState::owned_by`], by owner, computed from the
-    /// board itself.
-    pub(super) fn compute_owned(&self) -> Vec<u64> {
+    /// The masks of [`GameState::owned_by_wide`], by owner, computed from
+    /// the board itself.
+    pub(super) fn compute_owned(&self) -> Vec<u128> {
         let mut owned = Vec::new();
-        for (c, slot) in self.board.iter().enumerate().take(64) {
+        for (c, slot) in self.board.iter().enumerate().take(128) {
             if let Some(id) = slot {
                 let owner = self.pieces[*id as usize].owner as usize;
                 if owned.len() <= owner {
@@ -59,7 +75,7 @@ impl GameState {
 
     /// Player `owner`'s mask, made on first use.
     #[inline]
-    pub(super) fn owned_mut(&mut self, owner: PlayerId) -> &mut u64 {
+    pub(super) fn owned_mut(&mut self, owner: PlayerId) -> &mut u128 {
         let i = owner as usize;
         if self.owned.len() <= i {
             self.owned.resize(i + 1, 0);

@@ -293,13 +293,13 @@ pub struct GameState {
     /// kind (derived data: equality ignores it; see
     /// [`GameState::board_key`]).
     board_key: u64,
-    /// The occupied cells among the first 64, bit `c` for cell `c`, kept
+    /// The occupied cells among the first 128, bit `c` for cell `c`, kept
     /// with `board_key` (derived data: equality ignores it; see
     /// [`GameState::occupied`]).
-    occupied: u64,
+    occupied: u128,
     /// Per owner, the cells among `occupied` that show a piece of theirs
     /// (derived data like `occupied`; see [`GameState::owned_by`]).
-    owned: Vec<u64>,
+    owned: Vec<u128>,
 }
 
 impl Default for GameState {
@@ -782,7 +782,7 @@ impl GameState {
             return Err("the occupied cells' mask does not match the board".into());
         }
         if (0..self.owned.len().max(self.players as usize))
-            .any(|p| self.owned_by(p as PlayerId) != owned_in(&self.compute_owned(), p))
+            .any(|p| self.owned_by_wide(p as PlayerId) != owned_in(&self.compute_owned(), p))
         {
             return Err("a player's cells' mask does not match the board".into());
         }

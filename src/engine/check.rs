@@ -37,6 +37,14 @@ impl<'e> Exhaustive<'e> {
 
     /// The legal actions of `s`, each move tested in full.
     pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
+        self.run(|e| e.legal_actions(s))
+    }
+
+    /// Runs `f` on the engine with the shortcuts off on this thread: the
+    /// self-check test's, and the masks the listing and the sampler find
+    /// a piece's targets with (every target then comes from the
+    /// cell-by-cell scan).
+    pub fn run<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
         struct Off;
         impl Drop for Off {
             fn drop(&mut self) {
@@ -45,7 +53,7 @@ impl<'e> Exhaustive<'e> {
         }
         EXHAUSTIVE.with(|e| e.set(true));
         let _off = Off;
-        self.engine.legal_actions(s)
+        f(self.engine)
     }
 }
 

@@ -10,6 +10,7 @@ use crate::engine::check::Guard;
 use crate::engine::joint::ExtraMove;
 use crate::engine::legal::Need;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
+use crate::engine::slide_masks::{blocked_cells, stops_and_enemies};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
 use crate::rules::lua::RuleHook;
@@ -194,7 +195,7 @@ impl Engine {
         let (stops, enemy) = slides.map_or((0, 0), |_| small_masks(s, p, blocking));
         let wide = self.moves.wide.as_ref().filter(|_| masked);
         let (wide_stops, wide_enemy) = wide.map_or((0, 0), |_| wide_masks(s, p, blocking));
-        for from in maybe_occupied(s.owned_by(p), s.board().len()) {
+        for from in maybe_occupied(s.owned_by_wide(p), s.board().len()) {
             let Some(id) = s.board()[from] else { continue };
             let piece = &s.pieces[id as usize];
             if piece.owner != p {
@@ -484,39 +485,17 @@ impl Engine {
     }
 }
 
-/// On a board of at most 64 cells: the cells that stop movement (pieces,
-/// and terrain with a `blocking` bit) and those of the pieces of players
-/// other than `p`, as masks.
+/// The cells that stop movement and the enemies' among them, for a
+/// listing of player `p`'s moves on a board of at most 64 cells.
 fn small_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u64, u64) {
-    let mut enemy = s.occupied() & !s.owned_by(p);
-    let mut stops = s.occupied();
-    if blocking != 0 {
-        for (c, t) in s.terrain.iter().enumerate() {
-            if t & blocking != 0 {
-                // No move enters it, even onto an enemy standing there.
-                stops |= 1 << c;
-                enemy &= !(1 << c);
-            }
-        }
-    }
-    (stops, enemy)
+    let blocked = blocked_cells(&s.terrain, blocking);
+    stops_and_enemies(s.occupied(), s.owned_by(p), blocked)
 }
 
 /// [`small_masks`] on a board of 65 to 128 cells.
 fn wide_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u128, u128) {
-    let (mut stops, mut enemy) = (0u128, 0u128);
-    for (c, (slot, t)) in s.board().iter().zip(s.terrain.iter()).enumerate() {
-        if t & blocking != 0 {
-            // No move enters it, even onto an enemy standing there.
-            stops |= 1 << c;
-        } else if let Some(id) = slot {
-            stops |= 1 << c;
-            if s.pieces[*id as usize].owner != p {
-                enemy |= 1 << c;
-            }
-        }
-    }
-    (stops, enemy)
+    let blocked = blocked_cells(&s.terrain, blocking);
+    stops_and_enemies(s.occupied_wide(), s.owned_by_wide(p), blocked)
 }
 
 /// The cells of a mask, lowest first, into `out`.

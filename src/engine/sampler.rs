@@ -26,6 +26,7 @@ use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::check::{Guard, GuardPool};
 use crate::engine::lang::PlaceDraw;
 use crate::engine::movegen::piece_targets;
+use crate::engine::slide_masks::{blocked_cells, nth_cell, stops_and_enemies};
 use crate::engine::{Action, ActionError, Engine};
 
 const NOBODY: u8 = u8::MAX;
@@ -83,6 +84,9 @@ pub struct Sampler {
     error: Option<ActionError>,
     /// The buffers of a variant whose moves are placements.
     places: PlaceDraw,
+    /// The cells among the first 128 whose terrain blocks movement, found
+    /// when the groups are built (a change of terrain rebuilds them).
+    blocked: u128,
 }
 
 impl Sampler {
@@ -145,6 +149,7 @@ impl Sampler {
             self.royal.extend(e.variant.kinds.iter().map(|k| k.royal));
         }
         empty_lists(&mut self.royals, s.players as usize);
+        self.blocked = blocked_cells(&s.terrain, e.variant.board.blocking);
         // Every cell starts empty, so each piece only arrives.
         for (c, slot) in s.board().iter().enumerate() {
             if let Some(id) = *slot {
@@ -250,12 +255,44 @@ impl Sampler {
         let kind = self.kind[c] as usize;
         let to = if e.moves.steps.direct(kind).is_some() {
             direct_move(e, s, kind, p, from, r)
+        } else if let Some(to) = self.masked_move(e, s, kind as KindId, p, c, r) {
+            to
         } else {
             let id = s.board().get(c).copied().flatten()?;
             piece_targets(&e.moves, s, id, from, &mut self.buf);
             self.buf.get(r as usize).copied()
         };
         to.map(|to| (from, to))
+    }
+
+    /// The `r`-th cell (lowest first) the piece of `kind` on `c` may move
+    /// to, found with the masks of its plain steps, slides and paths (the
+    /// cells [`piece_targets`] lists, in its order); `None` when no masks
+    /// cover the kind, or the shortcuts are off.
+    #[inline]
+    fn masked_move(
+        &self,
+        e: &Engine,
+        s: &GameState,
+        kind: KindId,
+        p: PlayerId,
+        c: usize,
+        r: u32,
+    ) -> Option<Option<Cell>> {
+        if super::check::exhaustive() {
+            return None;
+        }
+        let to = if let Some(m) = &e.moves.slides {
+            let (stops, enemy) =
+                stops_and_enemies(s.occupied(), s.owned_by(p), self.blocked as u64);
+            nth_cell(m.targets(kind, p, c, stops, enemy)?, r)
+        } else {
+            let m = e.moves.wide.as_ref()?;
+            let (stops, enemy) =
+                stops_and_enemies(s.occupied_wide(), s.owned_by_wide(p), self.blocked);
+            nth_cell(m.targets(kind, p, c, stops, enemy)?, r)
+        };
+        Some(to.map(|c| c as Cell))
     }
 
     /// A uniformly random legal move of the player to move (after a sync),

@@ -239,6 +239,41 @@ impl<M: Mask> Masks<M> {
     }
 }
 
+/// The cells whose terrain has a bit of `blocking` (no move enters them),
+/// among the first `M::CELLS`.
+pub fn blocked_cells<M: Mask>(terrain: &[u32], blocking: u32) -> M {
+    let mut out = M::ZERO;
+    if blocking != 0 {
+        for (c, t) in terrain.iter().enumerate().take(M::CELLS) {
+            if t & blocking != 0 {
+                out |= M::bit(c);
+            }
+        }
+    }
+    out
+}
+
+/// What [`Masks::targets`] is given: the cells that stop movement (pieces
+/// and blocked cells) and the enemies' among them (a piece standing on a
+/// blocked cell is not one: no move enters it), from the occupied cells,
+/// the mover's and the blocked ones.
+#[inline]
+pub fn stops_and_enemies<M: Mask>(occupied: M, own: M, blocked: M) -> (M, M) {
+    (occupied | blocked, occupied & !own & !blocked)
+}
+
+/// The `r`-th cell of `m`, lowest first, if it has that many.
+#[inline]
+pub fn nth_cell<M: Mask>(mut m: M, r: u32) -> Option<usize> {
+    for _ in 0..r {
+        if m == M::ZERO {
+            return None;
+        }
+        m = m & !M::bit(m.lowest());
+    }
+    (m != M::ZERO).then(|| m.lowest())
+}
+
 /// One pattern's masks.
 fn pattern<M: Mask>(
     tables: &MoveTables,

@@ -53,8 +53,8 @@ impl Engine {
     ) {
         // Only the pieces that can start a jump, when the masks know them.
         let starts = match self.jump_starts(s, p, compulsory) {
-            Some(mask) => maybe_occupied(mask, 0),
-            None => maybe_occupied(s.occupied(), s.board().len()),
+            Some(mask) => maybe_occupied(mask.into(), 0),
+            None => maybe_occupied(s.occupied_wide(), s.board().len()),
         };
         for from in starts {
             let Some(id) = s.board()[from] else { continue };
