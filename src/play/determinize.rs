@@ -219,18 +219,38 @@ impl<'e> Determinizer<'e> {
             if ids.is_empty() {
                 continue;
             }
-            let (mut mobile, immobile): (Vec<KindId>, Vec<KindId>) = obs.pools[owner]
-                .iter()
-                .partition(|&&k| kinds.get(k as usize).is_some_and(|k| k.is_mobile()));
-            let (moved, still): (Vec<PieceId>, Vec<PieceId>) =
-                ids.iter().partition(|&&id| s.pieces[id as usize].moved);
+            // Split with room made once (a partition grows its lists
+            // push by push).
+            let pool = &obs.pools[owner];
+            let mobile_kind = |k: KindId| kinds.get(k as usize).is_some_and(|k| k.is_mobile());
+            let mut mobile = Vec::with_capacity(pool.len());
+            let mut immobile = Vec::with_capacity(pool.len());
+            for &k in pool {
+                if mobile_kind(k) {
+                    mobile.push(k)
+                } else {
+                    immobile.push(k)
+                }
+            }
+            let mut moved = Vec::with_capacity(ids.len());
+            let mut still = Vec::with_capacity(ids.len());
+            for &id in ids {
+                if s.pieces[id as usize].moved {
+                    moved.push(id)
+                } else {
+                    still.push(id)
+                }
+            }
             mobile.shuffle(rng);
             let take = moved.len().min(mobile.len());
-            let mut rest: Vec<KindId> = mobile.split_off(take);
+            let mut rest: Vec<KindId> = Vec::with_capacity(pool.len());
+            rest.extend_from_slice(&mobile[take..]);
             rest.extend(immobile);
+            mobile.truncate(take);
             // More moved pieces than mobile kinds cannot happen in a real
             // game; should it, the extra moved pieces share the rest.
-            let mut rest_ids: Vec<PieceId> = moved[take..].to_vec();
+            let mut rest_ids: Vec<PieceId> = Vec::with_capacity(ids.len());
+            rest_ids.extend_from_slice(&moved[take..]);
             rest_ids.extend(still);
             rest.shuffle(rng);
             for (&id, &k) in moved[..take].iter().zip(&mobile) {

@@ -60,11 +60,6 @@ pub(super) struct Names {
     pub(super) cell_map: Function,
     pub(super) declared: Function,
     pub(super) piece_list: Function,
-    /// The keys of a piece filter (`g:pieces`, `g:count`).
-    pub(super) owner: mlua::LuaString,
-    pub(super) kind: mlua::LuaString,
-    pub(super) mobile: mlua::LuaString,
-    pub(super) attr: mlua::LuaString,
 }
 
 impl Names {
@@ -87,10 +82,6 @@ impl Names {
                 .iter()
                 .map(|p| lua.create_string(p))
                 .collect::<mlua::Result<_>>()?,
-            owner: lua.create_string("owner")?,
-            kind: lua.create_string("kind")?,
-            mobile: lua.create_string("mobile")?,
-            attr: lua.create_string("attr")?,
         })
     }
 }

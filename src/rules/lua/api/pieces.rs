@@ -4,6 +4,7 @@
 use mlua::{Lua, Table, UserDataMethods, Value as LV};
 
 use super::Api;
+use crate::base::cell_set::maybe_occupied;
 use crate::base::state::PieceId;
 use crate::rules::lua::context::{known_keys, parse_cell, parse_player, with_ctx, PieceArg};
 use crate::rules::lua::limits::Name;
@@ -61,27 +62,38 @@ const FILTER_KEYS: [&str; 4] = ["owner", "kind", "mobile", "attr"];
 
 /// Calls `each` with every piece on the board that a filter table
 /// (`{owner = ..., kind = ..., mobile = ..., attr = ...}`, each optional)
-/// picks; another key is an error (`method` names the call).
+/// picks, in cell order; another key is an error (`method` names the
+/// call).
 fn filtered_pieces(
     lua: &Lua,
     method: &str,
     filter: Option<Table>,
     mut each: impl FnMut(PieceId),
 ) -> mlua::Result<()> {
+    // The filter's fields, read in one pass over the table (a plain
+    // table: no metamethods are consulted).
+    let (mut owner, mut kind, mut mobile, mut attr) = (None, None, None, None);
     if let Some(f) = &filter {
-        known_keys(f, &format_args!("{method}'s filter"), &FILTER_KEYS)?;
+        let mut unknown = false;
+        f.for_each::<LV, LV>(|k, v| {
+            let LV::String(key) = &k else {
+                unknown = true;
+                return Ok(());
+            };
+            match &key.as_bytes()[..] {
+                b"owner" => owner = lua.unpack::<Option<mlua::LuaString>>(v)?,
+                b"kind" => kind = lua.unpack::<Option<mlua::LuaString>>(v)?,
+                b"mobile" => mobile = lua.unpack::<Option<bool>>(v)?,
+                b"attr" => attr = lua.unpack::<Option<mlua::LuaString>>(v)?,
+                _ => unknown = true,
+            }
+            Ok(())
+        })?;
+        if unknown {
+            known_keys(f, &format_args!("{method}'s filter"), &FILTER_KEYS)?;
+        }
     }
     with_ctx(lua, |cx| {
-        // The filter's fields, read with the keys made once (a plain
-        // table: no metamethods are consulted).
-        let n = cx.names();
-        let field = |key: &mlua::LuaString| match &filter {
-            Some(f) => f.raw_get::<LV>(key),
-            None => Ok(LV::Nil),
-        };
-        let owner: Option<mlua::LuaString> = lua.unpack(field(&n.owner)?)?;
-        let kind: Option<mlua::LuaString> = lua.unpack(field(&n.kind)?)?;
-        let mobile: Option<bool> = lua.unpack(field(&n.mobile)?)?;
         let owner = match &owner {
             Some(o) => Some(parse_player(cx, &o.to_str()?)?),
             None => None,
@@ -98,12 +110,17 @@ fn filtered_pieces(
             None => None,
         };
         // `attr = name`: only pieces whose attribute is set (not 0).
-        let attr: Option<mlua::LuaString> = lua.unpack(field(&n.attr)?)?;
         let attr = attr
             .map(|a| a.to_str().map(|s| s.to_string()))
             .transpose()?;
         let (state, variant) = (cx.state(), cx.variant());
-        for &id in state.board().iter().flatten() {
+        // The cells that may hold such a piece, from the occupancy masks.
+        let cells = match owner {
+            Some(o) => state.owned_by_wide(o),
+            None => state.occupied_wide(),
+        };
+        for c in maybe_occupied(cells, state.board().len()) {
+            let Some(id) = state.board()[c] else { continue };
             let p = &state.pieces[id as usize];
             if owner.is_none_or(|o| p.owner == o)
                 && kind.is_none_or(|k| p.kind == k)

@@ -20,8 +20,16 @@ pub(super) fn register_turn<M: UserDataMethods<Api>>(m: &mut M) {
         })
     });
     m.add_method("players", |lua, _, ()| {
-        let players = with_ctx(lua, |cx| Ok(cx.names().players.clone()))?;
-        lua.create_sequence_from(players)
+        // A new list each call (the script may change it), of the names
+        // made once, filled without copying their handles.
+        with_ctx(lua, |cx| {
+            let names = &cx.names().players;
+            let list = lua.create_table_with_capacity(names.len(), 0)?;
+            for (i, name) in names.iter().enumerate() {
+                list.raw_set(i + 1, name)?;
+            }
+            Ok(list)
+        })
     });
     m.add_method("ply", |lua, _, ()| with_ctx(lua, |cx| Ok(cx.state().ply)));
     m.add_method("option", |lua, _, name: Name| {
