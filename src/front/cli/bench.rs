@@ -107,7 +107,8 @@ fn bench(variant: &str, playouts: u32, seed: u64, options: &[String]) -> Result<
 
 /// `bench --search SPEC`: one decision of the agent at each of `positions`
 /// positions, reached from seeded starts by seeded random plies (0 to 79,
-/// the same positions for every build), timing only the search.
+/// the same positions for every build), timing only the search; a digest
+/// of the actions chosen tells whether two builds decide alike.
 fn bench_search(
     variant: &str,
     spec: &str,
@@ -119,6 +120,7 @@ fn bench_search(
     let engine = Engine::load(variant, &overrides).map_err(|e| e.to_string())?;
     let spec = AgentSpec::parse(spec)?;
     let (mut iterations, mut secs, mut decided) = (0u64, 0.0f64, 0u32);
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
     for i in 0..positions {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
         let mut state = engine.new_game(game_seed, &[]);
@@ -130,7 +132,13 @@ fn bench_search(
             continue;
         }
         let mut agent = spec.build(game_seed);
-        agent_action(&engine, &mut *agent, &state).map_err(|e| format!("position {i}: {e}"))?;
+        let chosen =
+            agent_action(&engine, &mut *agent, &state).map_err(|e| format!("position {i}: {e}"))?;
+        // FNV-1a over the decisions' notation: two builds that choose
+        // alike print the same digest.
+        for b in format!("{chosen:?};").bytes() {
+            digest = (digest ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
         let (n, t) = agent.searched();
         iterations += n;
         secs += t;
@@ -141,7 +149,7 @@ fn bench_search(
         engine.variant.name,
         spec.text()
     );
-    println!("iterations: {iterations}  search time: {secs:.3} s");
+    println!("iterations: {iterations}  search time: {secs:.3} s  decisions: {digest:016x}");
     println!(
         "search iterations/s: {:.0}",
         iterations as f64 / secs.max(1e-9)
