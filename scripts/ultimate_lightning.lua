@@ -19,12 +19,19 @@ function rules.resolve(attacker, defender)
   return "defender"
 end
 
-local function opponent(g, player)
-  for _, p in ipairs(g:players()) do
-    if p ~= player then
-      return p
+-- Each player's opponent, found once from the global `players` (the
+-- names and their numbers): the hooks below ask after every capture.
+local OPPONENT = {}
+for a in pairs(players) do
+  for b in pairs(players) do
+    if a ~= b then
+      OPPONENT[a] = b
     end
   end
+end
+
+local function opponent(_, player)
+  return OPPONENT[player]
 end
 
 -- The back row of a player's opponent, from the board zones.
