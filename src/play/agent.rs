@@ -355,8 +355,12 @@ impl Mcts {
             if acts.is_empty() {
                 break;
             }
-            acts.sort_unstable();
-            acts.dedup();
+            // Listings come sorted when every action is a move (pieces and
+            // their targets in cell order): then a pass over them will do.
+            if !acts.windows(2).all(|w| w[0] < w[1]) {
+                acts.sort_unstable();
+                acts.dedup();
+            }
             let best = merge_children(tree, node, acts, untried);
             let (a, next) = if !untried.is_empty() {
                 let a = untried[self.rng.random_range(0..untried.len())];
