@@ -178,7 +178,8 @@ function rules.rescue(g, player, kind, data)
   end
   local cells = {}
   for _, cell in ipairs(g:zone(player .. "_half")) do
-    if g:cell(cell).piece == nil and #g:cell(cell).terrain == 0 then
+    local c = g:cell(cell)
+    if c.piece == nil and #c.terrain == 0 then
       table.insert(cells, cell)
     end
   end
