@@ -10,7 +10,13 @@ use crate::base::state::PlayerId;
 /// Cell `c`'s bit in [`GameState::occupied_wide`] (none beyond the 128th).
 #[inline]
 pub(super) fn cell_bit(c: Cell) -> u128 {
-    1u128.checked_shl(c as u32).unwrap_or(0)
+    // The word and the bit in it, without a 128-bit shift.
+    let bit = 1u64.wrapping_shl(c as u32) as u128;
+    match c / 64 {
+        0 => bit,
+        1 => bit << 64,
+        _ => 0,
+    }
 }
 
 /// Player `p`'s mask among masks by owner (none: 0).

@@ -255,44 +255,46 @@ impl Sampler {
         let kind = self.kind[c] as usize;
         let to = if e.moves.steps.direct(kind).is_some() {
             direct_move(e, s, kind, p, from, r)
-        } else if let Some(to) = self.masked_move(e, s, kind as KindId, p, c, r) {
-            to
         } else {
-            let id = s.board().get(c).copied().flatten()?;
-            piece_targets(&e.moves, s, id, from, &mut self.buf);
-            self.buf.get(r as usize).copied()
+            self.other_move(e, s, kind as KindId, p, c, r)
         };
         to.map(|to| (from, to))
     }
 
     /// The `r`-th cell (lowest first) the piece of `kind` on `c` may move
-    /// to, found with the masks of its plain steps, slides and paths (the
-    /// cells [`piece_targets`] lists, in its order); `None` when no masks
-    /// cover the kind, or the shortcuts are off.
-    #[inline]
-    fn masked_move(
-        &self,
+    /// to, when its kind is not drawn directly: from the masks of its plain
+    /// steps, slides and paths when they cover it (and the shortcuts are
+    /// on), else from the cells [`piece_targets`] lists, in the same order.
+    /// Kept out of line: most draws take the direct path.
+    #[inline(never)]
+    fn other_move(
+        &mut self,
         e: &Engine,
         s: &GameState,
         kind: KindId,
         p: PlayerId,
         c: usize,
         r: u32,
-    ) -> Option<Option<Cell>> {
-        if super::check::exhaustive() {
-            return None;
-        }
-        let to = if let Some(m) = &e.moves.slides {
+    ) -> Option<Cell> {
+        let masked = if super::check::exhaustive() {
+            None
+        } else if let Some(m) = &e.moves.slides {
             let (stops, enemy) =
                 stops_and_enemies(s.occupied(), s.owned_by(p), self.blocked as u64);
-            nth_cell(m.targets(kind, p, c, stops, enemy)?, r)
-        } else {
-            let m = e.moves.wide.as_ref()?;
+            m.targets(kind, p, c, stops, enemy).map(|t| nth_cell(t, r))
+        } else if let Some(m) = &e.moves.wide {
             let (stops, enemy) =
                 stops_and_enemies(s.occupied_wide(), s.owned_by_wide(p), self.blocked);
-            nth_cell(m.targets(kind, p, c, stops, enemy)?, r)
+            m.targets(kind, p, c, stops, enemy).map(|t| nth_cell(t, r))
+        } else {
+            None
         };
-        Some(to.map(|c| c as Cell))
+        if let Some(to) = masked {
+            return to.map(|c| c as Cell);
+        }
+        let id = s.board().get(c).copied().flatten()?;
+        piece_targets(&e.moves, s, id, c as Cell, &mut self.buf);
+        self.buf.get(r as usize).copied()
     }
 
     /// A uniformly random legal move of the player to move (after a sync),
