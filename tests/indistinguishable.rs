@@ -102,7 +102,7 @@ fn places(s: &GameState) -> String {
     let conts: Vec<&Vec<PieceId>> = s.containers.iter().map(|c| &c.pieces).collect();
     format!(
         "{locs:?} {conts:?} {:?} {:?} {:?} {:?} {}",
-        s.terrain,
+        s.terrain(),
         s.outcome,
         s.pending.first().map(|c| c.player),
         s.eliminated,

@@ -194,7 +194,7 @@ fn cell_coins(e: &Engine, s: &GameState, cell: &str) -> i64 {
 
 fn is_water(e: &Engine, s: &GameState, cell: &str) -> bool {
     let c = e.variant.board.parse_cell(cell).unwrap();
-    s.terrain[c as usize] & e.variant.board.blocking != 0
+    s.terrain()[c as usize] & e.variant.board.blocking != 0
 }
 
 fn has(e: &Engine, s: &GameState, action: &str) -> bool {

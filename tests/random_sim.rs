@@ -26,7 +26,7 @@ fn check_invariants(e: &Engine, s: &GameState, initial_pieces: usize) {
     for (c, slot) in s.board().iter().enumerate() {
         if slot.is_some() {
             assert_eq!(
-                s.terrain[c] & e.variant.board.blocking,
+                s.terrain()[c] & e.variant.board.blocking,
                 0,
                 "a piece on blocking cell {c}"
             );

@@ -67,6 +67,7 @@ impl Clone for GameState {
             board_key: self.board_key,
             occupied: self.occupied,
             owned: self.owned.clone(),
+            terrained: self.terrained,
         }
     }
 
@@ -103,6 +104,7 @@ impl Clone for GameState {
             board_key,
             occupied,
             owned,
+            terrained,
         } = src;
         self.pieces.clone_from(pieces);
         self.piece_attrs.clone_from(piece_attrs);
@@ -135,5 +137,6 @@ impl Clone for GameState {
         self.board_key = *board_key;
         self.occupied = *occupied;
         self.owned.clone_from(owned);
+        self.terrained = *terrained;
     }
 }

@@ -1,7 +1,8 @@
 //! The board's occupancy as masks of the first 128 cells, kept up to date
-//! as pieces arrive, leave and change owner (derived data: equality
-//! ignores it), so that boards of at most 64 cells are read as one 64-bit
-//! mask and boards of at most 128 as one 128-bit mask.
+//! as pieces arrive, leave and change owner, and the cells that have
+//! terrain, kept as terrain changes (derived data: equality ignores it),
+//! so that boards of at most 64 cells are read as one 64-bit mask and
+//! boards of at most 128 as one 128-bit mask.
 
 use super::GameState;
 use crate::base::geometry::Cell;
@@ -87,5 +88,61 @@ impl GameState {
             self.owned.resize(i + 1, 0);
         }
         &mut self.owned[i]
+    }
+
+    /// Each cell's terrain bits.
+    #[inline]
+    pub fn terrain(&self) -> &[u32] {
+        &self.terrain
+    }
+
+    /// The cells among the first 128 whose terrain is not empty, kept up
+    /// to date as terrain changes: blocked cells are found among them
+    /// without reading every cell's terrain.
+    #[inline]
+    pub fn terrained(&self) -> u128 {
+        self.terrained
+    }
+
+    /// [`GameState::terrained`] computed from the terrain itself.
+    pub(super) fn compute_terrained(&self) -> u128 {
+        (self.terrain.iter().enumerate())
+            .filter(|(_, t)| **t != 0)
+            .fold(0, |m, (c, _)| m | cell_bit(c as Cell))
+    }
+
+    /// Sets cell `c`'s terrain bits (a cell off the board is ignored).
+    pub fn set_cell_terrain(&mut self, c: Cell, bits: u32) {
+        if let Some(t) = self.terrain.get_mut(c as usize) {
+            *t = bits;
+            if bits == 0 {
+                self.terrained &= !cell_bit(c);
+            } else {
+                self.terrained |= cell_bit(c);
+            }
+        }
+    }
+
+    /// Replaces every cell's terrain (one value per cell of the board).
+    pub fn set_terrain(&mut self, terrain: Vec<u32>) {
+        self.terrain = terrain;
+        self.terrained = self.compute_terrained();
+    }
+
+    /// Whether the masks match the board and the terrain they are kept
+    /// from (part of [`GameState::check_consistency`]).
+    pub(super) fn check_masks(&self) -> Result<(), String> {
+        if self.occupied != self.compute_occupied() {
+            return Err("the occupied cells' mask does not match the board".into());
+        }
+        if self.terrained != self.compute_terrained() {
+            return Err("the mask of cells with terrain does not match the terrain".into());
+        }
+        if (0..self.owned.len().max(self.players as usize))
+            .any(|p| self.owned_by_wide(p as PlayerId) != owned_in(&self.compute_owned(), p))
+        {
+            return Err("a player's cells' mask does not match the board".into());
+        }
+        Ok(())
     }
 }

@@ -22,7 +22,7 @@ impl GameState {
     pub fn clone_bytes(&self) -> usize {
         let mut n = size_of::<GameState>();
         n += vec_bytes(&self.pieces) + self.attrs_bytes();
-        n += vec_bytes(self.board()) + vec_bytes(&self.terrain);
+        n += vec_bytes(self.board()) + vec_bytes(self.terrain());
         n += vec_bytes(&self.containers);
         n += self
             .containers

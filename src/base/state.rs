@@ -28,7 +28,7 @@ mod occupancy;
 mod piece_attrs;
 #[path = "touched.rs"]
 mod touched;
-use occupancy::{cell_bit, owned_in};
+use occupancy::cell_bit;
 
 pub type PlayerId = u8;
 pub type PieceId = u16;
@@ -241,8 +241,10 @@ pub struct GameState {
     /// The piece on each cell: changed only by the methods that keep
     /// `board_key` and `occupied` with it (read it with [`GameState::board`]).
     board: Vec<Option<PieceId>>,
-    /// Terrain bits of each cell (terrain can change during play).
-    pub terrain: Vec<u32>,
+    /// Terrain bits of each cell (terrain can change during play; read it
+    /// with [`GameState::terrain`], change it with
+    /// [`GameState::set_terrain`], which keep `terrained` with it).
+    terrain: Vec<u32>,
     pub containers: Vec<Container>,
     /// Counters, global (`None`) or per player.
     pub counters: Counters,
@@ -300,6 +302,9 @@ pub struct GameState {
     /// Per owner, the cells among `occupied` that show a piece of theirs
     /// (derived data like `occupied`; see [`GameState::owned_by`]).
     owned: Vec<u128>,
+    /// The cells among the first 128 whose terrain is not empty (derived
+    /// data like `occupied`; see [`GameState::terrained`]).
+    terrained: u128,
 }
 
 impl Default for GameState {
@@ -375,6 +380,7 @@ impl GameState {
             board_key: 0,
             occupied: 0,
             owned: Vec::new(),
+            terrained: 0,
         }
     }
 
@@ -735,6 +741,7 @@ impl GameState {
         self.board_key = self.compute_board_key();
         self.occupied = self.compute_occupied();
         self.owned = self.compute_owned();
+        self.terrained = self.compute_terrained();
     }
 
     /// Checks the state's internal consistency (board, locations and the
@@ -778,14 +785,6 @@ impl GameState {
         if self.board_key != self.compute_board_key() {
             return Err("the board's key does not match the board".into());
         }
-        if self.occupied != self.compute_occupied() {
-            return Err("the occupied cells' mask does not match the board".into());
-        }
-        if (0..self.owned.len().max(self.players as usize))
-            .any(|p| self.owned_by_wide(p as PlayerId) != owned_in(&self.compute_owned(), p))
-        {
-            return Err("a player's cells' mask does not match the board".into());
-        }
-        Ok(())
+        self.check_masks()
     }
 }

@@ -153,7 +153,7 @@ mod tests {
                 let mut s = e.new_game(seed, &[]);
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 for _ in 0..150 {
-                    let walls = (s.terrain.iter().enumerate())
+                    let walls = (s.terrain().iter().enumerate())
                         .filter(|(_, &t)| t & blocking != 0)
                         .fold(0, |m, (c, _)| m | 1 << c);
                     let stops = Some(s.occupied() | walls);

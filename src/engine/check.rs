@@ -341,7 +341,7 @@ impl Engine {
             }
             let mut c = next[r as usize];
             while c != Cell::MAX {
-                if s.terrain[c as usize] & self.variant.board.blocking != 0 {
+                if s.terrain()[c as usize] & self.variant.board.blocking != 0 {
                     break;
                 }
                 if let Some(id) = g.scratch[c as usize] {
@@ -517,7 +517,7 @@ impl Engine {
             .any(|&d| {
                 let mut at = r;
                 while let Some(c) = board.offset(at, d) {
-                    if s.terrain[c as usize] & board.blocking != 0 {
+                    if s.terrain()[c as usize] & board.blocking != 0 {
                         return false;
                     }
                     if let Some(o) = occupant[c as usize] {
@@ -664,7 +664,7 @@ fn board_masks(e: &Engine, s: &GameState) -> (CellMask, CellMask) {
     if blocking == 0 {
         return (s.occupied(), 0);
     }
-    let blocked = s.terrain.iter().enumerate();
+    let blocked = s.terrain().iter().enumerate();
     let walls = blocked.fold(
         0,
         |m, (c, &t)| if t & blocking != 0 { m | 1 << c } else { m },

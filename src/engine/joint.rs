@@ -133,7 +133,7 @@ impl Engine {
                 cell,
                 player,
                 crate::engine::movegen::kind_owner(s, &board),
-                |c| s.terrain[c as usize] & b.blocking != 0,
+                |c| s.terrain()[c as usize] & b.blocking != 0,
                 &mut take,
             );
         } else {

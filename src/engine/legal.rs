@@ -155,7 +155,7 @@ fn first_piece(
 ) -> Option<Cell> {
     let mut c = next[at as usize];
     while c != Cell::MAX {
-        if s.terrain[c as usize] & blocking != 0 {
+        if s.terrain()[c as usize] & blocking != 0 {
             return None;
         }
         if board[c as usize].is_some() {

@@ -488,13 +488,13 @@ impl Engine {
 /// The cells that stop movement and the enemies' among them, for a
 /// listing of player `p`'s moves on a board of at most 64 cells.
 fn small_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u64, u64) {
-    let blocked = blocked_cells(&s.terrain, blocking);
+    let blocked = blocked_cells(s, blocking);
     stops_and_enemies(s.occupied(), s.owned_by(p), blocked)
 }
 
 /// [`small_masks`] on a board of 65 to 128 cells.
 fn wide_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u128, u128) {
-    let blocked = blocked_cells(&s.terrain, blocking);
+    let blocked = blocked_cells(s, blocking);
     stops_and_enemies(s.occupied_wide(), s.owned_by_wide(p), blocked)
 }
 

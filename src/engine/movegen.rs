@@ -63,7 +63,7 @@ pub(crate) fn piece_moves_on(
     let scan = Scan::<false> {
         tables: &m.steps,
         occupant,
-        terrain: &s.terrain[..],
+        terrain: s.terrain(),
         blocking: variant.board.blocking | kind.barred,
         pieces: &s.pieces[..],
         owner,
@@ -73,7 +73,7 @@ pub(crate) fn piece_moves_on(
     };
     if kind.no_stop != 0 {
         // Cells the kind may pass but not stop on.
-        let terrain = &s.terrain[..];
+        let terrain = s.terrain();
         let mut stops = |c: Cell| {
             if terrain[c as usize] & kind.no_stop == 0 {
                 emit(c)
@@ -498,7 +498,7 @@ pub(crate) fn attacked_masked(
         by,
         stops,
         kind_owner(s, occupant),
-        |c| s.terrain[c as usize] & blocking != 0,
+        |c| s.terrain()[c as usize] & blocking != 0,
         |from| occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)),
     )
 }
@@ -533,7 +533,7 @@ pub(crate) fn attacked_except(
             cell,
             by,
             kind_owner(s, occupant),
-            |c| s.terrain[c as usize] & board.blocking != 0,
+            |c| s.terrain()[c as usize] & board.blocking != 0,
             |from| {
                 !frozen.contains(&from)
                     && occupant[from as usize]
@@ -569,7 +569,7 @@ pub(crate) fn each_attacker(
     found: &mut impl FnMut(Cell),
 ) {
     let board = &m.variant.board;
-    let blocked = |c: Cell| s.terrain[c as usize] & board.blocking != 0;
+    let blocked = |c: Cell| s.terrain()[c as usize] & board.blocking != 0;
     let mut hit = |from: Cell| {
         if occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)) {
             found(from);

@@ -90,7 +90,7 @@ impl Engine {
             }
         }
         for &(cell, _, _) in &placed {
-            if s.terrain[cell as usize] & b.blocking != 0 {
+            if s.terrain()[cell as usize] & b.blocking != 0 {
                 return Err(format!("{} cannot hold a piece", b.cell_name(cell)));
             }
         }

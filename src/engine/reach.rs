@@ -77,7 +77,7 @@ fn reaches_along_lines(
                     break;
                 }
                 if occupant[next as usize].is_some()
-                    || s.terrain[next as usize] & board.blocking != 0
+                    || s.terrain()[next as usize] & board.blocking != 0
                 {
                     break;
                 }
@@ -117,7 +117,7 @@ pub(crate) fn reaches(
                 }
             }
     };
-    if (dx, dy) == (0, 0) || s.terrain[cell as usize] & board.blocking != 0 {
+    if (dx, dy) == (0, 0) || s.terrain()[cell as usize] & board.blocking != 0 {
         return false;
     }
     if board.graph.is_some() {
@@ -229,7 +229,7 @@ fn lame_clear(
     let (f0, r0) = board.coords(from);
     crate::rules::variant::lame_legs((d.0 as i8, d.1 as i8)).all(|(x, y)| {
         board.cell(f0 + x as i32, r0 + y as i32).is_some_and(|c| {
-            occupant[c as usize].is_none() && s.terrain[c as usize] & board.blocking == 0
+            occupant[c as usize].is_none() && s.terrain()[c as usize] & board.blocking == 0
         })
     })
 }
@@ -259,7 +259,7 @@ fn along(
     let mut passed = 0u8;
     for i in 1..k {
         let c = board.cell(f0 + ddx * i, r0 + ddy * i)?;
-        if s.terrain[c as usize] & board.blocking != 0 {
+        if s.terrain()[c as usize] & board.blocking != 0 {
             return None;
         }
         passed = passed.saturating_add(occupant[c as usize].is_some() as u8);
@@ -282,7 +282,7 @@ pub(crate) fn capture_map(
 ) -> bool {
     let variant = &*m.variant;
     let blocking = variant.board.blocking;
-    let terrain = &s.terrain[..];
+    let terrain = s.terrain();
     let passable = |c: Cell| terrain[c as usize] & blocking == 0;
     let tables = &m.steps;
     for (from, slot) in occupant.iter().enumerate() {

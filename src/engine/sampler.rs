@@ -149,7 +149,7 @@ impl Sampler {
             self.royal.extend(e.variant.kinds.iter().map(|k| k.royal));
         }
         empty_lists(&mut self.royals, s.players as usize);
-        self.blocked = blocked_cells(&s.terrain, e.variant.board.blocking);
+        self.blocked = blocked_cells(s, e.variant.board.blocking);
         // Every cell starts empty, so each piece only arrives.
         for (c, slot) in s.board().iter().enumerate() {
             if let Some(id) = *slot {
@@ -511,13 +511,13 @@ pub(crate) fn direct_move(
         let mut at = from as usize;
         for _ in 1..slot.dist {
             at = line[at] as usize;
-            if s.terrain[at] & blocking != 0 || s.board()[at].is_some() {
+            if s.terrain()[at] & blocking != 0 || s.board()[at].is_some() {
                 return None;
             }
         }
     }
     let to = slot.to;
-    if s.terrain[to as usize] & (blocking | e.variant.kinds[kind].no_stop) != 0 {
+    if s.terrain()[to as usize] & (blocking | e.variant.kinds[kind].no_stop) != 0 {
         return None;
     }
     match s.board()[to as usize] {

@@ -68,7 +68,7 @@ impl Engine {
     pub fn empty_state(&self, seed: u64) -> GameState {
         let v = &self.variant;
         let mut s = GameState::empty(v.board.cell_count(), v.players.len() as u8, seed);
-        s.terrain = v.board.terrain.clone();
+        s.set_terrain(v.board.terrain.clone());
         if v.stacks > 1 {
             s.enable_stacks();
         }

@@ -154,7 +154,7 @@ impl Engine {
                 seen[next as usize] = true;
                 n += 1;
                 if s.board()[next as usize].is_some()
-                    || s.terrain[next as usize] & b.blocking != 0
+                    || s.terrain()[next as usize] & b.blocking != 0
                     || (range > 0 && n >= range)
                 {
                     break;

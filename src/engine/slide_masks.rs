@@ -18,7 +18,8 @@
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 
-use crate::base::state::{KindId, PlayerId};
+use crate::base::cell_set::maybe_occupied;
+use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::quiet::QuietSteps;
 use crate::engine::tables::MoveTables;
 use crate::rules::variant::{MovePattern, Variant};
@@ -239,13 +240,15 @@ impl<M: Mask> Masks<M> {
     }
 }
 
-/// The cells whose terrain has a bit of `blocking` (no move enters them),
-/// among the first `M::CELLS`.
-pub fn blocked_cells<M: Mask>(terrain: &[u32], blocking: u32) -> M {
+/// The cells of `s` whose terrain has a bit of `blocking` (no move enters
+/// them), among the first `M::CELLS`: read only where the state's mask
+/// says a cell has terrain.
+pub fn blocked_cells<M: Mask>(s: &GameState, blocking: u32) -> M {
     let mut out = M::ZERO;
     if blocking != 0 {
-        for (c, t) in terrain.iter().enumerate().take(M::CELLS) {
-            if t & blocking != 0 {
+        let terrain = s.terrain();
+        for c in maybe_occupied(s.terrained(), 0) {
+            if c < M::CELLS && terrain[c] & blocking != 0 {
                 out |= M::bit(c);
             }
         }

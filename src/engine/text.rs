@@ -276,19 +276,19 @@ impl Engine {
         let (fname, tname) = (b.cell_name(from), b.cell_name(to));
         let terrain = |bits: u32| {
             let names: Vec<&str> = (b.terrain_names.iter().enumerate())
-                .filter(|(i, _)| s.terrain[to as usize] & bits & (1 << i) != 0)
+                .filter(|(i, _)| s.terrain()[to as usize] & bits & (1 << i) != 0)
                 .map(|(_, n)| n.as_str())
                 .collect();
             names.join(", ")
         };
-        if s.terrain[to as usize] & kind.barred != 0 {
+        if s.terrain()[to as usize] & kind.barred != 0 {
             return Some(format!(
                 "the {} on {fname} may not enter {tname} ({})",
                 kind.display,
                 terrain(kind.barred)
             ));
         }
-        if s.terrain[to as usize] & kind.no_stop != 0 {
+        if s.terrain()[to as usize] & kind.no_stop != 0 {
             return Some(format!(
                 "the {} on {fname} may pass over {tname} but not stop there ({})",
                 kind.display,
@@ -327,7 +327,7 @@ impl Engine {
     }
 
     fn passable(&self, s: &GameState, c: Cell) -> bool {
-        s.terrain[c as usize] & self.variant.board.blocking == 0
+        s.terrain()[c as usize] & self.variant.board.blocking == 0
     }
 }
 

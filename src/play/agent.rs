@@ -288,6 +288,16 @@ fn merge_children(
     best
 }
 
+/// `acts` sorted, each once. Listings come sorted when every action is a
+/// move (pieces and their targets in cell order): then a pass over them
+/// will do.
+fn sort_once(acts: &mut Vec<Action>) {
+    if !acts.windows(2).all(|w| w[0] < w[1]) {
+        acts.sort_unstable();
+        acts.dedup();
+    }
+}
+
 /// Monte Carlo tree search (UCT) over determinizations.
 pub struct Mcts {
     budget: Budget,
@@ -355,12 +365,7 @@ impl Mcts {
             if acts.is_empty() {
                 break;
             }
-            // Listings come sorted when every action is a move (pieces and
-            // their targets in cell order): then a pass over them will do.
-            if !acts.windows(2).all(|w| w[0] < w[1]) {
-                acts.sort_unstable();
-                acts.dedup();
-            }
+            sort_once(acts);
             let best = merge_children(tree, node, acts, untried);
             let (a, next) = if !untried.is_empty() {
                 let a = untried[self.rng.random_range(0..untried.len())];

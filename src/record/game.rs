@@ -330,13 +330,13 @@ impl<'e> Positions<'e> {
             pending: s.pending.clone(),
             eliminated: self.players_of(s.eliminated),
             outcome: s.outcome.clone(),
-            terrain: (s.terrain != b.terrain).then(|| {
+            terrain: (s.terrain() != b.terrain).then(|| {
                 b.terrain_names
                     .iter()
                     .enumerate()
                     .map(|(i, tag)| {
-                        let cells = (0..s.terrain.len())
-                            .filter(|&c| s.terrain[c] & (1 << i) != 0)
+                        let cells = (0..s.terrain().len())
+                            .filter(|&c| s.terrain()[c] & (1 << i) != 0)
                             .map(|c| b.cell_name(c as crate::base::geometry::Cell))
                             .collect();
                         (tag.clone(), cells)
@@ -414,7 +414,7 @@ impl<'e> Positions<'e> {
     fn read_cells(&self, pos: &Position, s: &mut GameState) -> Result<(), String> {
         let b = &self.engine.variant.board;
         if let Some(t) = &pos.terrain {
-            s.terrain = vec![0; b.cell_count()];
+            let mut terrain = vec![0; b.cell_count()];
             for (tag, cells) in t {
                 let bit = b.terrain_bit(tag).ok_or_else(|| {
                     format!("terrain: `{tag}` is not a terrain tag of this board")
@@ -423,9 +423,10 @@ impl<'e> Positions<'e> {
                     let cell = b
                         .parse_cell(c)
                         .ok_or_else(|| format!("terrain: `{c}` is not a cell of the {b} board"))?;
-                    s.terrain[cell as usize] |= bit;
+                    terrain[cell as usize] |= bit;
                 }
             }
+            s.set_terrain(terrain);
         }
         for m in &pos.marks {
             let cell = b
@@ -534,7 +535,7 @@ impl<'e> Positions<'e> {
             let cell = b
                 .parse_cell(at)
                 .ok_or_else(|| format!("{what}: `{at}` is not a cell of the {b} board"))?;
-            if s.terrain[cell as usize] & b.blocking != 0 {
+            if s.terrain()[cell as usize] & b.blocking != 0 {
                 return Err(format!("{what}: {at} cannot hold a piece"));
             }
             if taken[cell as usize] && !s.stacks_pieces() {

@@ -255,7 +255,7 @@ impl<'e> Views<'e> {
             })
             .collect();
         let terrain = s
-            .terrain
+            .terrain()
             .iter()
             .map(|&bits| {
                 b.terrain_names

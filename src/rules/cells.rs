@@ -165,7 +165,7 @@ impl Hits {
 /// Marks the cells reached from `start` through orthogonally connected
 /// cells with terrain `through`, ending on a cell without it.
 fn flood(b: &Board, s: &GameState, start: Cell, through: u32, hit: &mut Hits) {
-    let wet = |c: Cell| s.terrain[c as usize] & through != 0;
+    let wet = |c: Cell| s.terrain()[c as usize] & through != 0;
     let mut seen = Hits::new(b.cell_count());
     let mut queue: Vec<Cell> = Vec::new();
     for d in ORTH {
@@ -201,7 +201,7 @@ pub fn holds(s: &GameState, (p, frozen): (PlayerId, &[Cell]), f: &Filter, c: Cel
         Filter::Enemy => piece.is_some_and(|q| q.owner != p),
         Filter::Own => piece.is_some_and(|q| q.owner == p),
         Filter::NotOwn => piece.is_none_or(|q| q.owner != p),
-        Filter::Terrain(bit, has) => (s.terrain[c as usize] & bit != 0) == *has,
+        Filter::Terrain(bit, has) => (s.terrain()[c as usize] & bit != 0) == *has,
         Filter::Mark(name, value, has) => {
             let m = mark_of(s, c, name);
             let ok = match value {

@@ -289,7 +289,7 @@ impl Engine {
         }
         let mut seen = vec![false; b.cell_count()];
         for start in 0..b.cell_count() {
-            if seen[start] || s.board()[start].is_some() || s.terrain[start] & b.blocking != 0 {
+            if seen[start] || s.board()[start].is_some() || s.terrain()[start] & b.blocking != 0 {
                 continue;
             }
             let mut region = vec![start as Cell];
@@ -305,7 +305,9 @@ impl Engine {
                     };
                     match s.board()[nb as usize] {
                         Some(id) => touches |= 1 << s.pieces[id as usize].owner,
-                        None if !seen[nb as usize] && s.terrain[nb as usize] & b.blocking == 0 => {
+                        None if !seen[nb as usize]
+                            && s.terrain()[nb as usize] & b.blocking == 0 =>
+                        {
                             seen[nb as usize] = true;
                             region.push(nb);
                         }

@@ -37,7 +37,7 @@ impl<'a> GroupMap<'a> {
         for (c, slot) in s.board().iter().enumerate() {
             match slot {
                 Some(id) => who[c] = s.pieces[*id as usize].owner,
-                None if s.terrain[c] & b.blocking != 0 => who[c] = BLOCKED,
+                None if s.terrain()[c] & b.blocking != 0 => who[c] = BLOCKED,
                 None => {}
             }
         }
@@ -233,7 +233,7 @@ impl GroupWalk {
                 continue;
             };
             let Some(id) = *slot else {
-                breathes |= s.terrain[nb as usize] & b.blocking == 0;
+                breathes |= s.terrain()[nb as usize] & b.blocking == 0;
                 continue;
             };
             if self.mark[nb as usize] >= base {
@@ -280,7 +280,7 @@ impl GroupWalk {
                     continue;
                 };
                 match *slot {
-                    None if y != c && s.terrain[y as usize] & b.blocking == 0 => {
+                    None if y != c && s.terrain()[y as usize] & b.blocking == 0 => {
                         return (true, key)
                     }
                     Some(o)
@@ -355,7 +355,7 @@ impl Engine {
                     continue;
                 };
                 match s.board()[nb as usize] {
-                    None if s.terrain[nb as usize] & b.blocking == 0 => return,
+                    None if s.terrain()[nb as usize] & b.blocking == 0 => return,
                     Some(o) if s.pieces[o as usize].owner == owner && seen != walk => {
                         mark[nb as usize] = walk;
                         group.push(nb)

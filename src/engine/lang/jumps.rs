@@ -245,7 +245,7 @@ impl Engine {
 
     fn may_land(&self, s: &GameState, w: &Walk, land: Cell) -> bool {
         let b = &self.variant.board;
-        if s.terrain[land as usize] & b.blocking != 0 {
+        if s.terrain()[land as usize] & b.blocking != 0 {
             return false;
         }
         // The jumping piece has left its start; jumped pieces stay until

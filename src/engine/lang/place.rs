@@ -98,7 +98,7 @@ impl Engine {
     #[inline(always)]
     pub(super) fn admits_cell(&self, s: &GameState, p: PlayerId, f: &PlaceForm, c: Cell) -> bool {
         let b = &self.variant.board;
-        if s.board()[c as usize].is_some() || s.terrain[c as usize] & b.blocking != 0 {
+        if s.board()[c as usize].is_some() || s.terrain()[c as usize] & b.blocking != 0 {
             return false;
         }
         if let Some(z) = &f.zone {
@@ -115,7 +115,7 @@ impl Engine {
         if let Some(d) = f.falls {
             // Only where a falling piece comes to rest.
             if self.lang.hops.hop(b, c, d).is_some_and(|below| {
-                s.board()[below as usize].is_none() && s.terrain[below as usize] & b.blocking == 0
+                s.board()[below as usize].is_none() && s.terrain()[below as usize] & b.blocking == 0
             }) {
                 return false;
             }
@@ -253,7 +253,7 @@ impl Engine {
             let mut rest = at;
             while let Some(below) = self.lang.hops.hop(b, rest, d) {
                 if s.board()[below as usize].is_some()
-                    || s.terrain[below as usize] & b.blocking != 0
+                    || s.terrain()[below as usize] & b.blocking != 0
                 {
                     break;
                 }

@@ -31,7 +31,7 @@ pub(super) fn register_moves<M: UserDataMethods<Api>>(m: &mut M) {
                     "cannot move onto {cell}: it is occupied"
                 )));
             }
-            if cx.state().terrain[c as usize] & cx.variant().board.blocking != 0 {
+            if cx.state().terrain()[c as usize] & cx.variant().board.blocking != 0 {
                 return Err(mlua::Error::runtime(format!(
                     "cannot move onto {cell}: its terrain blocks pieces"
                 )));

@@ -12,7 +12,7 @@ pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("cell", |lua, _, cell: Name| {
         let (terrain, piece) = with_ctx(lua, |cx| {
             let c = parse_cell(cx, &cell)?;
-            let bits = cx.state().terrain[c as usize];
+            let bits = cx.state().terrain()[c as usize];
             let names: Vec<String> = cx
                 .variant()
                 .board
@@ -38,7 +38,7 @@ pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
             let bit = cx.variant().board.terrain_bit(&tag).ok_or_else(|| {
                 mlua::Error::runtime(format!("`{tag}` is not a terrain tag of this board"))
             })?;
-            Ok(cx.state().terrain[c as usize] & bit != 0)
+            Ok(cx.state().terrain()[c as usize] & bit != 0)
         })
     });
     m.add_method(
@@ -55,9 +55,11 @@ pub(super) fn register_terrain<M: UserDataMethods<Api>>(m: &mut M) {
                             "cannot make {cell} `{tag}`: a piece stands there"
                         )));
                     }
-                    cx.state_mut().terrain[c as usize] |= bit;
+                    let t = cx.state().terrain()[c as usize];
+                    cx.state_mut().set_cell_terrain(c, t | bit);
                 } else {
-                    cx.state_mut().terrain[c as usize] &= !bit;
+                    let t = cx.state().terrain()[c as usize];
+                    cx.state_mut().set_cell_terrain(c, t & !bit);
                 }
                 // Terrain changes what every piece may reach.
                 cx.state_mut().touch_everything();
