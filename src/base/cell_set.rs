@@ -29,6 +29,19 @@ impl CellSet {
         }
     }
 
+    /// Whether the set has no cell.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The set's cells, lowest first.
+    pub fn cells(&self) -> Vec<Cell> {
+        let words = self.words.iter().enumerate();
+        words
+            .flat_map(|(i, &w)| Bits(w).map(move |b| (i * 64 + b) as Cell))
+            .collect()
+    }
+
     /// Whether `c` is in the set.
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
@@ -101,6 +114,8 @@ mod tests {
             assert_eq!(set.contains(c), cells.contains(&c), "cell {c}");
         }
         assert!(!CellSet::of(&[]).contains(0));
+        assert_eq!(CellSet::of(&[200, 5, 64, 0, 63, 5]).cells(), [0, 5, 63, 64, 200]);
+        assert!(CellSet::of(&[]).is_empty() && !set.is_empty());
     }
 
     #[test]

@@ -226,16 +226,17 @@ impl Engine {
                     }
                 }
             } else if all {
-                match wide.and_then(|m| m.targets(kind, p, from as usize, wide_stops, wide_enemy)) {
-                    Some(to_cells) => cells_of_mask(to_cells, &mut targets),
-                    None => piece_targets(&self.moves, s, id, from, &mut targets),
-                }
-                for &to in &targets {
-                    if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
-                        stop = true;
-                        break;
+                let mut offer =
+                    |to| legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to });
+                stop = match wide
+                    .and_then(|m| m.targets(kind, p, from as usize, wide_stops, wide_enemy))
+                {
+                    Some(to_cells) => any_cell_of(to_cells, &mut offer),
+                    None => {
+                        piece_targets(&self.moves, s, id, from, &mut targets);
+                        targets.iter().any(|&to| offer(to))
                     }
-                }
+                };
             } else {
                 self.piece_moves(s, id, from, &mut |to| {
                     stop = stop
@@ -498,11 +499,14 @@ fn wide_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u128, u128) {
     stops_and_enemies(s.occupied_wide(), s.owned_by_wide(p), blocked)
 }
 
-/// The cells of a mask, lowest first, into `out`.
-fn cells_of_mask(mut mask: u128, out: &mut Vec<Cell>) {
-    out.clear();
+/// Offers the cells of a mask, lowest first, to `f` until it says stop: whether it did.
+fn any_cell_of(mut mask: u128, f: &mut impl FnMut(Cell) -> bool) -> bool {
     while mask != 0 {
-        out.push(mask.trailing_zeros() as Cell);
+        let c = mask.trailing_zeros() as Cell;
         mask &= mask - 1;
+        if f(c) {
+            return true;
+        }
     }
+    false
 }

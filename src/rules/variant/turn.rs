@@ -6,6 +6,7 @@
 
 use serde::Deserialize;
 
+use crate::base::cell_set::CellSet;
 use crate::base::geometry::Cell;
 use crate::base::state::{KindId, PlayerId};
 
@@ -75,11 +76,12 @@ impl WinWhen {
 #[derive(Clone, Debug, Default)]
 pub struct AfterActionWhen {
     pub kinds: Vec<KindId>,
-    pub cells: Vec<Cell>,
+    /// Cells one of which the move must start or end on (none: any).
+    pub cells: CellSet,
     /// Per player, the cells the move must start on.
-    pub from_zone: Option<Vec<Vec<Cell>>>,
+    pub from_zone: Option<Vec<CellSet>>,
     /// Per player, the cells the move must end on.
-    pub to_zone: Option<Vec<Vec<Cell>>>,
+    pub to_zone: Option<Vec<CellSet>>,
     pub counters: Vec<String>,
     /// The move must have captured a piece (known once it is performed).
     pub captures: bool,
@@ -98,15 +100,15 @@ impl AfterActionWhen {
         counter: impl Fn(&str) -> i64,
     ) -> bool {
         (self.kinds.is_empty() || self.kinds.contains(&kind))
-            && (self.cells.is_empty() || self.cells.contains(&from) || self.cells.contains(&to))
+            && (self.cells.is_empty() || self.cells.contains(from) || self.cells.contains(to))
             && self
                 .from_zone
                 .as_ref()
-                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(&from)))
+                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(from)))
             && self
                 .to_zone
                 .as_ref()
-                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(&to)))
+                .is_none_or(|z| z.get(player as usize).is_some_and(|z| z.contains(to)))
             && (self.counters.is_empty() || self.counters.iter().any(|c| counter(c) != 0))
     }
 }

@@ -6,6 +6,7 @@
 //! listed, changes. It reads the text only: no script runs.
 
 use super::text::join;
+use crate::base::cell_set::CellSet;
 use crate::rules::variant::Variant;
 
 /// One hook a script defines.
@@ -107,14 +108,15 @@ fn after_when(v: &Variant, clauses: &[crate::rules::variant::AfterActionWhen]) -
             if !c.cells.is_empty() {
                 parts.push(format!(
                     "from or to {}",
-                    super::text::cells(&v.board, &c.cells)
+                    super::text::cells(&v.board, &c.cells.cells())
                 ));
             }
+            let lists = |z: &[CellSet]| z.iter().map(CellSet::cells).collect::<Vec<_>>();
             if let Some(z) = &c.from_zone {
-                parts.push(format!("from {}", super::text::zone(v, z)));
+                parts.push(format!("from {}", super::text::zone(v, &lists(z))));
             }
             if let Some(z) = &c.to_zone {
-                parts.push(format!("onto {}", super::text::zone(v, z)));
+                parts.push(format!("onto {}", super::text::zone(v, &lists(z))));
             }
             if c.captures {
                 parts.push("that captures".into());

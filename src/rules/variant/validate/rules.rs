@@ -8,6 +8,7 @@
 use serde_saphyr::Location;
 
 use super::{player_zones, Ctx};
+use crate::base::cell_set::CellSet;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
 use crate::rules::variant::raw::RawVariant;
@@ -113,9 +114,10 @@ fn clause_zone(
     players: &[String],
     loc: Location,
     cx: &mut Ctx,
-) -> Option<Vec<Vec<Cell>>> {
+) -> Option<Vec<CellSet>> {
     zone.and_then(|z| {
-        let cells = player_zones(board, players, z);
+        let cells =
+            player_zones(board, players, z).map(|per| per.iter().map(|c| CellSet::of(c)).collect());
         if cells.is_none() {
             cx.err_at(
                 loc,
@@ -141,18 +143,19 @@ fn clause(
             .iter()
             .filter_map(|k| kind_id(kinds, cx, loc, "`rules.script.after_action_when.kinds`", k))
             .collect(),
-        cells: v
-            .cells
-            .iter()
-            .filter_map(|c| match board.parse_cells(c) {
-                Ok(cells) => Some(cells),
-                Err(e) => {
-                    cx.err_at(loc, format!("`rules.script.after_action_when.cells`: {e}"));
-                    None
-                }
-            })
-            .flatten()
-            .collect(),
+        cells: CellSet::of(
+            &v.cells
+                .iter()
+                .filter_map(|c| match board.parse_cells(c) {
+                    Ok(cells) => Some(cells),
+                    Err(e) => {
+                        cx.err_at(loc, format!("`rules.script.after_action_when.cells`: {e}"));
+                        None
+                    }
+                })
+                .flatten()
+                .collect::<Vec<Cell>>(),
+        ),
         from_zone: clause_zone(v.from_zone.as_ref(), "from_zone", board, players, loc, cx),
         to_zone: clause_zone(v.to_zone.as_ref(), "to_zone", board, players, loc, cx),
         counters: v.counters.clone(),
