@@ -114,7 +114,10 @@ mod tests {
             assert_eq!(set.contains(c), cells.contains(&c), "cell {c}");
         }
         assert!(!CellSet::of(&[]).contains(0));
-        assert_eq!(CellSet::of(&[200, 5, 64, 0, 63, 5]).cells(), [0, 5, 63, 64, 200]);
+        assert_eq!(
+            CellSet::of(&[200, 5, 64, 0, 63, 5]).cells(),
+            [0, 5, 63, 64, 200]
+        );
         assert!(CellSet::of(&[]).is_empty() && !set.is_empty());
     }
 

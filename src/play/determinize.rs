@@ -215,48 +215,24 @@ impl<'e> Determinizer<'e> {
             }
         }
         let kinds = &self.engine.variant.kinds;
+        let mobile_kind = |k: KindId| kinds.get(k as usize).is_some_and(|k| k.is_mobile());
+        // Each owner's pool, mobile kinds first, and its unknown pieces,
+        // those that moved first (each part in its order): what a moved
+        // piece does not take and the pieces left are then one slice each.
+        let (mut faces, mut pieces) = (Vec::new(), Vec::new());
         for (owner, ids) in obs.unknown.iter().enumerate() {
             if ids.is_empty() {
                 continue;
             }
-            // Split with room made once (a partition grows its lists
-            // push by push).
             let pool = &obs.pools[owner];
-            let mobile_kind = |k: KindId| kinds.get(k as usize).is_some_and(|k| k.is_mobile());
-            let mut mobile = Vec::with_capacity(pool.len());
-            let mut immobile = Vec::with_capacity(pool.len());
-            for &k in pool {
-                if mobile_kind(k) {
-                    mobile.push(k)
-                } else {
-                    immobile.push(k)
-                }
-            }
-            let mut moved = Vec::with_capacity(ids.len());
-            let mut still = Vec::with_capacity(ids.len());
-            for &id in ids {
-                if s.pieces[id as usize].moved {
-                    moved.push(id)
-                } else {
-                    still.push(id)
-                }
-            }
-            mobile.shuffle(rng);
-            let take = moved.len().min(mobile.len());
-            let mut rest: Vec<KindId> = Vec::with_capacity(pool.len());
-            rest.extend_from_slice(&mobile[take..]);
-            rest.extend(immobile);
-            mobile.truncate(take);
+            let mobile = first_those(pool, &mut faces, |k| mobile_kind(k));
+            let moved = first_those(ids, &mut pieces, |id| s.pieces[id as usize].moved);
+            faces[..mobile].shuffle(rng);
             // More moved pieces than mobile kinds cannot happen in a real
             // game; should it, the extra moved pieces share the rest.
-            let mut rest_ids: Vec<PieceId> = Vec::with_capacity(ids.len());
-            rest_ids.extend_from_slice(&moved[take..]);
-            rest_ids.extend(still);
-            rest.shuffle(rng);
-            for (&id, &k) in moved[..take].iter().zip(&mobile) {
-                s.set_kind(id, k);
-            }
-            for (&id, &k) in rest_ids.iter().zip(&rest) {
+            let take = moved.min(mobile);
+            faces[take..].shuffle(rng);
+            for (&id, &k) in pieces.iter().zip(&faces) {
                 s.set_kind(id, k);
             }
         }
@@ -311,4 +287,15 @@ impl<'e> Determinizer<'e> {
                 })
         })
     }
+}
+
+/// `items` into `out` (cleared first), those `first` holds for before the
+/// others, each part in its order: how many `first` holds for.
+fn first_those<T: Copy>(items: &[T], out: &mut Vec<T>, first: impl Fn(T) -> bool) -> usize {
+    out.clear();
+    out.reserve(items.len());
+    out.extend(items.iter().copied().filter(|&x| first(x)));
+    let n = out.len();
+    out.extend(items.iter().copied().filter(|&x| !first(x)));
+    n
 }
