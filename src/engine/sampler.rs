@@ -21,6 +21,7 @@
 
 use rand::Rng;
 
+use crate::base::cell_set::maybe_occupied;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::check::{Guard, GuardPool};
@@ -140,8 +141,9 @@ impl Sampler {
             self.group_of.push(g);
         }
         refill(&mut self.owner, n, NOBODY);
-        refill(&mut self.kind, n, 0);
-        refill(&mut self.at, n, 0);
+        // Read only where `owner` names someone, so left as they were.
+        self.kind.resize(n, 0);
+        self.at.resize(n, 0);
         refill(&mut self.total, s.players as usize, 0);
         empty_lists(&mut self.cells, s.players as usize * self.width.len());
         self.royal.clear();
@@ -151,8 +153,8 @@ impl Sampler {
         empty_lists(&mut self.royals, s.players as usize);
         self.blocked = blocked_cells(s, e.variant.board.blocking);
         // Every cell starts empty, so each piece only arrives.
-        for (c, slot) in s.board().iter().enumerate() {
-            if let Some(id) = *slot {
+        for c in maybe_occupied(s.occupied_wide(), n) {
+            if let Some(id) = s.board()[c] {
                 let p = &s.pieces[id as usize];
                 self.arrive(p.owner, p.kind, c);
             }

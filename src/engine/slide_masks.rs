@@ -190,7 +190,7 @@ impl<M: Mask> Masks<M> {
     /// a mask, given the cells that stop movement (pieces and blocking
     /// terrain) and the enemies' among them; `None` when the kind has
     /// other moves.
-    #[inline]
+    #[inline(always)]
     pub fn targets(&self, kind: KindId, p: PlayerId, from: usize, stops: M, enemy: M) -> Option<M> {
         let patterns = self.kinds.get(kind as usize)?.as_ref()?;
         let at = (p % 2) as usize * self.cells + from;
