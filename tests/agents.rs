@@ -311,3 +311,96 @@ fn face_down_tiles_do_not_reach_an_agent() {
     }
     assert!(checked >= 2, "{checked}");
 }
+
+/// The variants a search may meet: every bundled one and the examples.
+fn every_variant() -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["variants", "examples/variants", "tests/variants"] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "yaml") {
+                out.push(path.to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// MCTS lists its root's moves once where the engine says a player's
+/// moves ignore the kinds dealt to hidden pieces: in every variant where
+/// it says so, every deal of random positions gives the mover the same list.
+#[test]
+fn where_moves_ignore_hidden_kinds_every_deal_lists_the_same() {
+    let mut held = Vec::new();
+    for variant in every_variant() {
+        let engine = load(&variant);
+        if !engine.moves_ignore_hidden_kinds() {
+            continue;
+        }
+        let mut compared = 0;
+        for (seed, plies) in [(1, 0), (2, 30), (3, 90), (4, 200)] {
+            let s = random_game(&engine, seed, plies);
+            let Some(me) = engine.acting_player(&s) else {
+                continue;
+            };
+            let det = Determinizer::new(&engine);
+            let obs = det.observe(&s, me);
+            if !obs.hides_only_others_kinds() || !obs.has_hidden() {
+                continue;
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let first = engine.legal_actions(&det.determinize(&obs, &mut rng));
+            assert_eq!(
+                first,
+                engine.legal_actions(&s),
+                "{variant}: the real game's list"
+            );
+            for _ in 0..40 {
+                let d = det.determinize(&obs, &mut rng);
+                assert_eq!(engine.legal_actions(&d), first, "{variant}, seed {seed}");
+            }
+            compared += 1;
+        }
+        if compared > 0 {
+            held.push(variant);
+        }
+    }
+    for v in [
+        "variants/classic_stratego.yaml",
+        "variants/ultimate_lightning.yaml",
+    ] {
+        assert!(
+            held.iter().any(|h| h == v),
+            "{v} was not compared: {held:?}"
+        );
+    }
+}
+
+/// What makes a player's moves depend on hidden kinds is seen: a royal
+/// kind (the check test reads the enemies' kinds), a script's filter.
+#[test]
+fn moves_that_may_read_hidden_kinds_are_known() {
+    assert!(load("ultimate_lightning").moves_ignore_hidden_kinds());
+    assert!(!load("chess").moves_ignore_hidden_kinds());
+    let chasing = Engine::load(
+        "ultimate_lightning",
+        &[("chasing_rule".into(), "true".into())],
+    );
+    assert!(!chasing.unwrap().moves_ignore_hidden_kinds());
+    // Scouts that strike only Spies: two deals can give different lists.
+    let engine = load("tests/variants/spy_hunters.yaml");
+    assert!(!engine.moves_ignore_hidden_kinds());
+    let differ = (1..20).any(|seed| {
+        let s = random_game(&engine, seed, 60);
+        let Some(me) = engine.acting_player(&s) else {
+            return false;
+        };
+        let det = Determinizer::new(&engine);
+        let obs = det.observe(&s, me);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let first = engine.legal_actions(&det.determinize(&obs, &mut rng));
+        (0..40).any(|_| engine.legal_actions(&det.determinize(&obs, &mut rng)) != first)
+    });
+    assert!(differ, "no two deals listed differently");
+}

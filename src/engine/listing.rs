@@ -14,6 +14,7 @@ use crate::engine::slide_masks::{blocked_cells, stops_and_enemies};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
 use crate::rules::lua::RuleHook;
+use crate::rules::variant::MovePattern;
 
 impl Engine {
     /// The player who acts now: the one owing the first pending choice, else
@@ -147,6 +148,34 @@ impl Engine {
             true
         })?;
         Ok(found)
+    }
+
+    /// Whether a player's moves are found from what that player sees
+    /// whatever kinds the other players' hidden pieces have: from their own
+    /// pieces, which cells hold whose pieces, terrain, counters and the
+    /// moves made. Not so when the check test reads the enemies' kinds (a
+    /// royal kind), a move strikes or jumps only some kinds or tests cells
+    /// (`where`, `through`), pieces freeze, extra or joint moves join, or
+    /// the move language, declared actions, reactions or the script's
+    /// `filter` or `actions` take part. (A search that deals hidden kinds
+    /// lists the moves at its root once when this holds.)
+    pub fn moves_ignore_hidden_kinds(&self) -> bool {
+        let plain = |m: &MovePattern| {
+            let t = m.target();
+            let jumps_some =
+                matches!(m, MovePattern::Slide { jump: Some(j), .. } if j.kinds.is_some());
+            t.enemy_kinds.is_none() && !t.conditioned() && !jumps_some
+        };
+        let v = &self.variant;
+        v.kinds.iter().flat_map(|k| &k.moves).all(plain)
+            && !self.has_royal
+            && !self.has_freeze()
+            && !self.has_extra_moves()
+            && !self.lang.on
+            && v.actions.is_empty()
+            && v.reactions.is_empty()
+            && !self.rules.has(RuleHook::Filter)
+            && !self.rules.has(RuleHook::Actions)
     }
 
     /// The one legality path for moves: calls `take` with each legal move

@@ -331,7 +331,7 @@ impl Mcts {
         engine: &Engine,
         obs: &Observation,
         tree: &mut Vec<Node>,
-        acts: &mut Vec<Action>,
+        (acts, root): (&mut Vec<Action>, Option<&[Action]>),
         untried: &mut Vec<Action>,
     ) {
         let det = Determinizer::new(engine);
@@ -357,10 +357,13 @@ impl Mcts {
             let Some(mover) = engine.acting_player(&s) else {
                 break;
             };
-            if listed {
-                acts.retain(|a| !a.is_social());
-            } else {
-                playable(engine, &s, acts);
+            match root.filter(|_| node == 0) {
+                _ if listed => acts.retain(|a| !a.is_social()),
+                Some(r) => {
+                    acts.clear();
+                    acts.extend_from_slice(r);
+                }
+                None => playable(engine, &s, acts),
             }
             if acts.is_empty() {
                 break;
@@ -455,6 +458,14 @@ impl Agent for Mcts {
             _ => {}
         }
         let root_acts = acts.clone();
+        // The root's moves are the same in every determinization when they
+        // cannot depend on the kinds dealt: listed once, not per iteration.
+        let fixed_root = (obs.hides_only_others_kinds() && engine.moves_ignore_hidden_kinds())
+            .then(|| {
+                let mut r = root_acts.clone();
+                sort_once(&mut r);
+                r
+            });
         let mut untried = Vec::new();
         let mut tree = vec![Node {
             mover: me,
@@ -473,7 +484,8 @@ impl Agent for Mcts {
                 }
                 _ => {}
             }
-            self.iterate(engine, obs, &mut tree, &mut acts, &mut untried);
+            let root = fixed_root.as_deref();
+            self.iterate(engine, obs, &mut tree, (&mut acts, root), &mut untried);
             i += 1;
         }
         self.searched.0 += i as u64;

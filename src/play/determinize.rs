@@ -65,6 +65,20 @@ impl Observation {
         self.player
     }
 
+    /// Whether what is hidden from the player is only the kinds of other
+    /// players' pieces: no fog, no hidden marks or container items, and the
+    /// player knows their own pieces. Determinizations then differ only in
+    /// those kinds.
+    pub fn hides_only_others_kinds(&self) -> bool {
+        self.fog.is_none()
+            && self.hidden_marks.is_empty()
+            && self.hidden_items.is_empty()
+            && self
+                .unknown
+                .get(self.player as usize)
+                .is_none_or(Vec::is_empty)
+    }
+
     /// Whether anything is hidden from the player.
     pub fn has_hidden(&self) -> bool {
         self.unknown.iter().any(|u| !u.is_empty())
@@ -225,7 +239,7 @@ impl<'e> Determinizer<'e> {
                 continue;
             }
             let pool = &obs.pools[owner];
-            let mobile = first_those(pool, &mut faces, |k| mobile_kind(k));
+            let mobile = first_those(pool, &mut faces, mobile_kind);
             let moved = first_those(ids, &mut pieces, |id| s.pieces[id as usize].moved);
             faces[..mobile].shuffle(rng);
             // More moved pieces than mobile kinds cannot happen in a real
