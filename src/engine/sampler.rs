@@ -195,7 +195,7 @@ impl Sampler {
     }
 
     /// Files a piece of `o` and `kind` arriving on the empty cell `i`.
-    #[inline]
+    #[inline(always)]
     fn arrive(&mut self, o: PlayerId, k: KindId, i: usize) {
         self.owner[i] = o;
         self.kind[i] = k;
