@@ -7,6 +7,7 @@ use crate::base::state::{GameState, Loc, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::legal::{Constraints, Need, ROYAL_CELL};
 use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
+use crate::engine::slide_masks::blocked_cells;
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::lua::RuleHook;
 
@@ -660,16 +661,7 @@ fn stops(masks: Option<(CellMask, CellMask)>) -> Option<CellMask> {
 /// The occupied cells of `s`'s board and those whose terrain blocks
 /// movement, as masks (a board of at most 64 cells).
 fn board_masks(e: &Engine, s: &GameState) -> (CellMask, CellMask) {
-    let blocking = e.variant.board.blocking;
-    if blocking == 0 {
-        return (s.occupied(), 0);
-    }
-    let blocked = s.terrain().iter().enumerate();
-    let walls = blocked.fold(
-        0,
-        |m, (c, &t)| if t & blocking != 0 { m | 1 << c } else { m },
-    );
-    (s.occupied(), walls)
+    (s.occupied(), blocked_cells(s, e.variant.board.blocking))
 }
 
 /// See [`Engine::guard`].

@@ -358,17 +358,23 @@ impl Mcts {
                 break;
             };
             match root.filter(|_| node == 0) {
-                _ if listed => acts.retain(|a| !a.is_social()),
+                _ if listed => {
+                    acts.retain(|a| !a.is_social());
+                    sort_once(acts);
+                }
+                // Sorted once, when the decision began.
                 Some(r) => {
                     acts.clear();
                     acts.extend_from_slice(r);
                 }
-                None => playable(engine, &s, acts),
+                None => {
+                    playable(engine, &s, acts);
+                    sort_once(acts);
+                }
             }
             if acts.is_empty() {
                 break;
             }
-            sort_once(acts);
             let best = merge_children(tree, node, acts, untried);
             let (a, next) = if !untried.is_empty() {
                 let a = untried[self.rng.random_range(0..untried.len())];
