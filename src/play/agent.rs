@@ -298,6 +298,33 @@ fn sort_once(acts: &mut Vec<Action>) {
     }
 }
 
+/// The playable actions at a node of the descent into `acts`, sorted, each
+/// once: those `acts` holds when `listed` (the last apply listed them), the
+/// `fixed` list (the root's, sorted when the decision began), else a
+/// listing of `s`.
+fn node_actions(
+    engine: &Engine,
+    s: &GameState,
+    listed: bool,
+    fixed: Option<&[Action]>,
+    acts: &mut Vec<Action>,
+) {
+    match fixed {
+        _ if listed => {
+            acts.retain(|a| !a.is_social());
+            sort_once(acts);
+        }
+        Some(r) => {
+            acts.clear();
+            acts.extend_from_slice(r);
+        }
+        None => {
+            playable(engine, s, acts);
+            sort_once(acts);
+        }
+    }
+}
+
 /// Monte Carlo tree search (UCT) over determinizations.
 pub struct Mcts {
     budget: Budget,
@@ -357,21 +384,7 @@ impl Mcts {
             let Some(mover) = engine.acting_player(&s) else {
                 break;
             };
-            match root.filter(|_| node == 0) {
-                _ if listed => {
-                    acts.retain(|a| !a.is_social());
-                    sort_once(acts);
-                }
-                // Sorted once, when the decision began.
-                Some(r) => {
-                    acts.clear();
-                    acts.extend_from_slice(r);
-                }
-                None => {
-                    playable(engine, &s, acts);
-                    sort_once(acts);
-                }
-            }
+            node_actions(engine, &s, listed, root.filter(|_| node == 0), acts);
             if acts.is_empty() {
                 break;
             }
