@@ -1,26 +1,13 @@
--- Ultimate Lightning: only what differs from classic Stratego, whose script
--- (scripts/classic_stratego.lua) has already filled `rules`.
+-- Ultimate Lightning: only what classic Stratego's declarations cannot say.
+-- The strikes (ties to the striker, spent Bombs) and the ends (the Flag,
+-- every movable piece) are declared in variants/ultimate_lightning.yaml;
+-- here are the rescue and the optional chasing rule.
 
--- Ties go to the striker; bombs are spent when hit; whoever has
--- `defuses_bombs` (the Scouts here) removes a bomb and moves in.
-function rules.resolve(attacker, defender)
-  if defender.kind == "bomb" then
-    if attacker.defuses_bombs then
-      return "attacker"
-    end
-    return "both"
-  end
-  if attacker.beats_when_striking == defender.kind then
-    return "attacker"
-  end
-  if attacker.rank >= defender.rank then
-    return "attacker"
-  end
-  return "defender"
-end
+-- The declared strike decides: the base's scripted one gives way to it.
+rules.strike = nil
 
 -- Each player's opponent, found once from the global `players` (the
--- names and their numbers): the hooks below ask after every capture.
+-- names and their numbers).
 local OPPONENT = {}
 for a in pairs(players) do
   for b in pairs(players) do
@@ -113,33 +100,14 @@ local function count_chase(g, me, action)
   g:set_attr(action.piece, "left_from", g:cell(action.from).index)
 end
 
--- After every action: the chase count, the all-movable-pieces-captured win,
--- then the rescue.
+-- After a move: the chase count, then the rescue.
 function rules.after_action(g, action)
   if action.kind ~= "move" then
     return
   end
   local me = action.player
-  local them = opponent(g, me)
   if options.chasing_rule then
     count_chase(g, me, action)
-  end
-  if g:counter("end_check") ~= 0 then
-    g:set_counter("end_check", 0)
-  end
-  if g:count({ owner = them, mobile = true }) == 0 then
-    if g:count({ owner = me, mobile = true }) == 0 then
-      g:draw("draw: neither side can move")
-    else
-      g:win(me, me .. " captured every movable piece")
-    end
-    return
-  end
-  -- A striker that lost its own last movable piece is judged after the
-  -- opponent's next move: the counter has the host call this hook then
-  -- (variants/ultimate_lightning.yaml, after_action_when).
-  if action.captured > 0 and g:count({ owner = me, mobile = true }) == 0 then
-    g:set_counter("end_check", 1)
   end
   if not g:in_zone(action.to, back_row[me]) then
     return

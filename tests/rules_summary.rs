@@ -115,7 +115,18 @@ fn hooks_are_listed_with_the_comment_above_them_and_what_calls_them() {
     assert!(island
         .contains("*It performs the action `reinforce` and performs the action `buy_reinforce`.*"));
     let lightning = summary("ultimate_lightning", &[]);
-    assert!(lightning.contains("is replaced by the one in `ultimate_lightning.lua`"));
+    // Its script removes the base's scripted strike: the declared one
+    // decides, and the summary says so.
+    assert!(lightning.contains("*It is asked who wins when a piece moves onto an enemy piece and is removed by `ultimate_lightning.lua`.*"), "{lightning}");
+    assert!(
+        lightning.contains("- `rules.strike = nil`: The declared strike decides"),
+        "{lightning}"
+    );
+    assert!(
+        lightning
+            .contains("the first of these that fits decides:\n\n- When a piece strikes a Flag"),
+        "{lightning}"
+    );
 }
 
 #[test]

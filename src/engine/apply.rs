@@ -98,7 +98,7 @@ impl Engine {
             self.custody(s, mover, c, &mut effects);
         }
         self.declared_win(s);
-        if self.lang.on {
+        if self.lang.on || self.lang.ends {
             self.lang_ends(s, a, mover, landed, events, &effects);
             self.remember_board(s, board_before);
         }
@@ -461,7 +461,8 @@ impl Engine {
     }
 
     /// The piece `id` on `from` strikes `def` on `to`: both are revealed if
-    /// the variant says so, `rules.strike` decides, and the loser (or both)
+    /// the variant says so, `rules.strike` (or else the declared `strike:`)
+    /// decides, and the loser (or both)
     /// is captured; an attacker that wins takes the cell. Returns the
     /// strike's result (`attacker`, `defender`, `both` or `none`).
     #[inline]
@@ -488,10 +489,16 @@ impl Engine {
                 }
             }
         }
-        let result = self
-            .rules
-            .strike(s, &self.variant, effects, (id, def), (from, to))
-            .map_err(ActionError::Script)?;
+        let result = match &self.variant.strike {
+            // The script's hook decides where it is defined.
+            Some(table) if !self.rules.has(RuleHook::Strike) => {
+                table.resolve(s, &self.variant.kinds, id, def)
+            }
+            _ => self
+                .rules
+                .strike(s, &self.variant, effects, (id, def), (from, to))
+                .map_err(ActionError::Script)?,
+        };
         match result {
             Strike::AttackerWins => {
                 self.take(s, def, s.pieces[id as usize].owner);

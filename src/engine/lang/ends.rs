@@ -4,8 +4,8 @@
 
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
-use crate::base::state::PieceId;
 use crate::base::state::{GameState, Outcome, PlayerId};
+use crate::base::state::{KindId, PieceId};
 use crate::engine::lang::PASS_RUN;
 use crate::engine::turn::Next;
 use crate::engine::{Action, ActionError, Engine, Event};
@@ -65,20 +65,20 @@ impl Engine {
                 EndWhen::Captures(kinds) => {
                     captured(events, effects).any(|id| kinds.contains(&s.pieces[id as usize].kind))
                 }
-                EndWhen::Left { most, kinds } => (0..s.players)
-                    .filter(|&q| q != mover && s.eliminated & (1 << q) == 0)
-                    .any(|q| {
-                        let n = s
-                            .board()
-                            .iter()
-                            .flatten()
-                            .map(|&id| &s.pieces[id as usize])
-                            .filter(|p| {
-                                p.owner == q && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
-                            })
-                            .count();
-                        n <= *most as usize
-                    }),
+                EndWhen::Left {
+                    most,
+                    kinds,
+                    everyone,
+                } => {
+                    let mut left = (0..s.players)
+                        .filter(|&q| (*everyone || q != mover) && s.eliminated & (1 << q) == 0)
+                        .map(|q| self.at_most_left(s, q, *most, kinds.as_deref()));
+                    if *everyone {
+                        left.all(|x| x)
+                    } else {
+                        left.any(|x| x)
+                    }
+                }
                 // After the rules' hooks (`counter_ends`).
                 EndWhen::Counter { .. } => false,
                 EndWhen::BorneOff { n, scores } => {
@@ -116,6 +116,46 @@ impl Engine {
                 return;
             }
         }
+    }
+
+    /// Whether player `q` has at most `most` pieces on the board (of
+    /// `kinds`, when given): read from the owner's mask where the board
+    /// has at most 128 cells, and it stops counting past `most`.
+    fn at_most_left(
+        &self,
+        s: &GameState,
+        q: PlayerId,
+        most: u16,
+        kinds: Option<&[KindId]>,
+    ) -> bool {
+        let counts = |id: PieceId| {
+            let p = &s.pieces[id as usize];
+            p.owner == q && kinds.is_none_or(|k| k.contains(&p.kind))
+        };
+        let mut n = 0u16;
+        if self.variant.board.cell_count() <= 128 {
+            let mut m = s.owned_by_wide(q);
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if s.board()[c].is_some_and(counts) {
+                    n += 1;
+                    if n > most {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+        for id in s.board().iter().flatten() {
+            if counts(*id) {
+                n += 1;
+                if n > most {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Whether the piece on `c` stands in `n` of its owner's pieces in a

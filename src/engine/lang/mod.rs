@@ -37,8 +37,12 @@ pub(super) const PASS_RUN: &str = "passes_in_a_row";
 /// What the language needs to know of a variant, found once at load.
 #[derive(Debug, Default)]
 pub(crate) struct Lang {
-    /// Whether anything here applies (else the engine skips it all).
+    /// Whether the language's moves apply (placements, a race, jumps, a
+    /// pass): else the engine skips them in listing and parsing.
     pub(crate) on: bool,
+    /// Whether declared ends are checked after each action (`ends:`),
+    /// with or without the language's moves.
+    pub(crate) ends: bool,
     /// Whether the language adds to the listing (placements, jumps, a
     /// pass, or an end that asks whether anyone can move): else a random
     /// move may be drawn from the declared movement alone.
@@ -199,8 +203,8 @@ impl Lang {
         l.on = !l.placers.is_empty()
             || l.race.is_some()
             || l.jumpers.iter().any(|j| !j.is_empty())
-            || v.pass.is_some()
-            || !v.ends.is_empty();
+            || v.pass.is_some();
+        l.ends = !v.ends.is_empty();
         l
     }
 }

@@ -266,11 +266,13 @@ pub enum EndWhen {
     },
     /// The action captured a piece of one of these kinds.
     Captures(Vec<KindId>),
-    /// A player other than the mover has at most this many pieces on the
-    /// board (of `kinds`, when given).
+    /// A player other than the mover (with `everyone`, every player in
+    /// the game) has at most this many pieces on the board (of `kinds`,
+    /// when given).
     Left {
         most: u16,
         kinds: Option<Vec<KindId>>,
+        everyone: bool,
     },
     /// A counter reaches a value: a player's own counter of the name (that
     /// player is the holder), or the global one (the mover is).

@@ -101,6 +101,7 @@ impl Origins {
             ("sight", raw.sight.is_some()),
             ("hands", raw.hands.is_some()),
             ("blast", raw.blast.is_some()),
+            ("strike", raw.strike.is_some()),
             ("dice", raw.dice.is_some()),
         ] {
             if there {
@@ -196,6 +197,7 @@ pub(super) fn merge(mut base: RawVariant, child: RawVariant) -> RawVariant {
     base.sight = child.sight.or(base.sight);
     base.hands = child.hands.or(base.hands);
     base.blast = child.blast.or(base.blast);
+    base.strike = child.strike.or(base.strike);
     base.dice = child.dice.or(base.dice);
     base.queries.extend(child.queries);
     base.tokens.extend(child.tokens);

@@ -16,6 +16,7 @@ pub mod actions;
 pub mod describe;
 pub mod forms;
 pub mod sight;
+pub mod strike;
 
 /// A kind of thing that lies on cells (a tile's face, a card): a name and
 /// its attributes (`tokens.<name>` in the YAML).
@@ -128,6 +129,9 @@ pub struct Variant {
     pub passing: Option<Passing>,
     /// What a capture blasts besides its victim (`blast`).
     pub blast: Option<forms::Blast>,
+    /// How a strike ends, when declared (`strike:`; a script's
+    /// `rules.strike` decides instead where it is defined).
+    pub strike: Option<strike::StrikeTable>,
     /// When a player may pass (`pass:`); `None`: never, but by the
     /// no-move rule.
     pub pass: Option<forms::PassWhen>,

@@ -161,6 +161,13 @@ pub(super) struct RawVariant {
     #[serde(default)]
     #[schemars(with = "Option<super::raw_forms::RawBlast>")]
     pub(super) blast: Option<Spanned<super::raw_forms::RawBlast>>,
+    /// How a strike (a move onto an enemy piece, in a game where pieces
+    /// fight) ends: the first line that fits the two pieces decides, read
+    /// in order; none fits: the attacker wins. A script's `rules.strike`
+    /// decides instead where it is defined.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<super::raw_forms::RawStrikeLine>>")]
+    pub(super) strike: Option<Vec<Spanned<super::raw_forms::RawStrikeLine>>>,
     /// Fog of war: what each player's pieces see; a cell outside a
     /// player's sight shows them nothing (no piece, no mark). Absent:
     /// every cell is seen.

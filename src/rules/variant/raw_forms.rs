@@ -90,6 +90,34 @@ pub(super) struct RawBlast {
     pub(super) spared: Vec<String>,
 }
 
+/// One line of `strike:`: the conditions on the two pieces (all that are
+/// given must hold) and the result.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawStrikeLine {
+    /// The attacker is of one of these kinds.
+    #[serde(default)]
+    pub(super) attacker: Option<Vec<String>>,
+    /// The defender is of one of these kinds.
+    #[serde(default)]
+    pub(super) defender: Option<Vec<String>>,
+    /// The attacker has this attribute (its kind's `attrs:` or its own), not
+    /// `false`.
+    #[serde(default)]
+    pub(super) attacker_has: Option<String>,
+    /// The defender has this attribute, not `false`.
+    #[serde(default)]
+    pub(super) defender_has: Option<String>,
+    /// The attacker's rank against the defender's: `higher`, `lower`,
+    /// `equal`, `not_lower` or `not_higher`.
+    #[serde(default)]
+    pub(super) rank: Option<String>,
+    /// `attacker` (the defender is removed and the attacker moves in),
+    /// `defender` (the attacker is removed), `both` (both are removed) or
+    /// `none` (nothing happens).
+    pub(super) result: String,
+}
+
 /// One of `ends:`: a condition key, who wins and the reason.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -120,6 +148,13 @@ pub(super) struct RawEnd {
     /// A player other than the mover has at most this many pieces left.
     #[serde(default)]
     pub(super) left: Option<u16>,
+    /// With `left`, only pieces of kinds that have moves count.
+    #[serde(default)]
+    pub(super) mobile: Option<bool>,
+    /// With `left`: `others` (some player other than the mover; the
+    /// default) or `all` (every player in the game).
+    #[serde(default)]
+    pub(super) players: Option<String>,
     /// The mover has borne off this many pieces (a `race`'s `off` cell).
     #[serde(default)]
     pub(super) borne_off: Option<u16>,

@@ -1,12 +1,16 @@
 //! Finding pieces and handing them to scripts as tables: `g:piece`,
-//! `g:piece_at`, `g:pieces`, `g:count` (with their filter) and `g:container`.
+//! `g:piece_at`, `g:pieces`, `g:count` (with their filter), `g:container`,
+//! and `g:declared_strike` (the declared table's answer for two pieces).
 
 use mlua::{Lua, Table, UserDataMethods, Value as LV};
 
 use super::Api;
 use crate::base::cell_set::maybe_occupied;
+use crate::base::effect::Strike;
 use crate::base::state::PieceId;
-use crate::rules::lua::context::{known_keys, parse_cell, parse_player, with_ctx, PieceArg};
+use crate::rules::lua::context::{
+    check_piece, known_keys, parse_cell, parse_player, with_ctx, PieceArg,
+};
 use crate::rules::lua::limits::Name;
 use crate::rules::lua::prelude::{piece_list, piece_table};
 
@@ -38,6 +42,18 @@ pub(super) fn register_pieces<M: UserDataMethods<Api>>(m: &mut M) {
         let mut n = 0;
         filtered_pieces(lua, "g:count", filter, |_| n += 1)?;
         Ok(n)
+    });
+    // The declared `strike:` table's answer for two pieces, so that a
+    // script's `rules.strike` deviates only where its rule does.
+    m.add_method("declared_strike", |lua, _, (a, d): (PieceArg, PieceArg)| {
+        with_ctx(lua, |cx| {
+            let (a, d) = (check_piece(cx, a)?, check_piece(cx, d)?);
+            let v = cx.variant();
+            let r = v.strike.as_ref().map_or(Strike::AttackerWins, |t| {
+                t.resolve(cx.state(), &v.kinds, a, d)
+            });
+            Ok(r.as_str())
+        })
     });
     m.add_method(
         "container",

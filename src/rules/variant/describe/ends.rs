@@ -71,9 +71,22 @@ fn end(cx: &Ctx, e: &End) -> String {
             if *n == 1 { "" } else { "es" }
         ),
         EndWhen::Captures(ks) => format!("When an action captures a {}", kinds(v, ks, "or")),
-        EndWhen::Left { most, kinds: ks } => format!(
-            "When a player other than the mover has at most {} {} left on the board",
-            number((*most).into()),
+        EndWhen::Left {
+            most,
+            kinds: ks,
+            everyone,
+        } => format!(
+            "When {} {} {} left on the board",
+            if *everyone {
+                "every player has"
+            } else {
+                "a player other than the mover has"
+            },
+            if *most == 0 {
+                "no".to_string()
+            } else {
+                format!("at most {}", number((*most).into()))
+            },
             ks.as_ref().map_or_else(
                 || "pieces".to_string(),
                 |k| format!("pieces of kind {}", kinds(v, k, "or"))

@@ -1,6 +1,7 @@
 //! The script's hooks as its text shows them: each `function rules.X(...)`
-//! or `rules.X = function(...)`, with the `--` comment lines right above
-//! it, and what the variant's declarations call it for.
+//! or `rules.X = function(...)` (and `rules.X = nil`, which removes an
+//! earlier script's), with the `--` comment lines right above it, and what
+//! the variant's declarations call it for.
 //!
 //! Changes when how hooks are found in a script's text, or how they are
 //! listed, changes. It reads the text only: no script runs.
@@ -19,6 +20,8 @@ pub struct Hook {
     pub params: String,
     /// The comment lines above it, joined into one paragraph.
     pub doc: String,
+    /// `rules.X = nil`: the script removes an earlier script's hook.
+    pub removed: bool,
 }
 
 /// The hooks `text` (a script named `script`) defines, in order.
@@ -36,6 +39,7 @@ pub fn hooks_in(script: &str, text: &str) -> Vec<Hook> {
         if let Some((name, params)) = definition(t) {
             out.push(Hook {
                 script: script.to_string(),
+                removed: params == NIL,
                 name,
                 params,
                 doc: comment
@@ -51,19 +55,29 @@ pub fn hooks_in(script: &str, text: &str) -> Vec<Hook> {
     out
 }
 
+/// What [`definition`] gives as the parameters of `rules.X = nil`.
+const NIL: &str = "\u{0}nil";
+
 /// The hook a line defines, with its parameters: `function rules.X(a, b)`
-/// or `rules.X = function(a, b)`.
+/// or `rules.X = function(a, b)`; `rules.X = nil` gives [`NIL`].
 fn definition(line: &str) -> Option<(String, String)> {
+    let ident = |name: &str| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
     let (name, rest) = if let Some(r) = line.strip_prefix("function rules.") {
         let open = r.find('(')?;
         (r[..open].trim(), &r[open..])
     } else {
         let r = line.strip_prefix("rules.")?;
         let (name, value) = r.split_once('=')?;
-        let value = value.trim().strip_prefix("function")?.trim_start();
+        let value = value.trim();
+        if value == "nil" && ident(name.trim()) {
+            return Some((name.trim().to_string(), NIL.to_string()));
+        }
+        let value = value.strip_prefix("function")?.trim_start();
         (name.trim(), value)
     };
-    let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let ok = ident(name);
     let params = rest.strip_prefix('(')?.split(')').next()?.trim();
     ok.then(|| (name.to_string(), params.to_string()))
 }
@@ -189,9 +203,15 @@ pub(super) fn section(v: &Variant, hooks: &[Hook], unread: &[String]) -> String 
             let replaced = hooks[i + 1..]
                 .iter()
                 .find(|l| l.name == h.name && l.script != s);
-            let mut notes = declared_use(v, &h.name);
-            if let Some(l) = replaced {
-                notes.push(format!("is replaced by the one in `{}`", l.script));
+            let mut notes = if h.removed {
+                vec!["removes the hook of that name an earlier script defined".to_string()]
+            } else {
+                declared_use(v, &h.name)
+            };
+            match replaced {
+                Some(l) if l.removed => notes.push(format!("is removed by `{}`", l.script)),
+                Some(l) => notes.push(format!("is replaced by the one in `{}`", l.script)),
+                None => {}
             }
             let doc = if h.doc.is_empty() {
                 "(no comment above it)".to_string()
@@ -203,7 +223,12 @@ pub(super) fn section(v: &Variant, hooks: &[Hook], unread: &[String]) -> String 
             } else {
                 format!(" *It {}.*", join(&notes, "and"))
             };
-            out += &format!("- `rules.{}({})`: {doc}{notes}\n", h.name, h.params);
+            let head = if h.removed {
+                format!("rules.{} = nil", h.name)
+            } else {
+                format!("rules.{}({})", h.name, h.params)
+            };
+            out += &format!("- `{head}`: {doc}{notes}\n");
         }
     }
     for u in unread {
@@ -237,6 +262,10 @@ mod tests {
     #[test]
     fn lines_that_only_mention_rules_are_no_hooks() {
         assert_eq!(definition("rules.x = 3"), None);
+        assert_eq!(
+            definition("rules.strike = nil"),
+            Some(("strike".into(), NIL.into()))
+        );
         assert_eq!(definition("local f = rules.strike"), None);
         assert_eq!(
             definition("function rules.on_turn_end(g)"),

@@ -29,7 +29,12 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn has_hook(&self, name: &str) -> bool {
-        self.hooks.iter().any(|h| h.name == name)
+        // The last word on the name: a later script may remove it.
+        self.hooks
+            .iter()
+            .rev()
+            .find(|h| h.name == name)
+            .is_some_and(|h| !h.removed)
     }
 }
 

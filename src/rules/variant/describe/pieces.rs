@@ -57,21 +57,86 @@ fn captures(cx: &Ctx) -> String {
         .any(|k| k.moves.iter().any(|m| m.target().enemy));
     let mut out = String::new();
     if onto_enemy {
-        out += if cx.has_hook("strike") {
-            "\nA piece that moves onto an enemy piece strikes it: the script decides who wins (`rules.strike`: the striker, the defender, both removed, or neither)."
+        out += &if cx.has_hook("strike") {
+            "\nA piece that moves onto an enemy piece strikes it: the script decides who wins (`rules.strike`: the striker, the defender, both removed, or neither).".to_string()
+        } else if let Some(t) = &v.strike {
+            strike_table(cx, t)
         } else {
-            "\nA piece that moves onto an enemy piece captures it by replacement: the enemy piece is removed and the mover takes its square."
+            "\nA piece that moves onto an enemy piece captures it by replacement: the enemy piece is removed and the mover takes its square.".to_string()
         };
         if v.hands.as_ref().is_some_and(|h| h.captures) {
             out += " A captured piece changes side and goes to its captor's hand, from which a later move may drop it.";
         }
-        if v.strike_reveals {
+        if v.strike_reveals && !out.ends_with('\n') {
             out += " Both pieces are first shown to every player.";
         }
-        out.push('\n');
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
     }
     if cx.has_hook("captures") {
         out += "\nA move may also capture other pieces, in the ways the script says (`rules.captures`).\n";
+    }
+    out
+}
+
+/// The declared strike (`strike:`), a line for each of its lines.
+fn strike_table(cx: &Ctx, t: &crate::rules::variant::strike::StrikeTable) -> String {
+    use crate::base::effect::Strike;
+    use crate::rules::variant::strike::RankTest;
+    let v = cx.v;
+    let shown = if v.strike_reveals {
+        " Both pieces are first shown to every player, then the first of these that fits decides"
+    } else {
+        " The first of these that fits decides"
+    };
+    let mut out = format!("\nA piece that moves onto an enemy piece strikes it.{shown}:\n\n");
+    let has = |h: &Option<crate::rules::variant::strike::HasAttr>| {
+        h.as_ref()
+            .map_or(String::new(), |h| format!(" that has `{}`", h.name))
+    };
+    let mut otherwise = true;
+    for l in &t.lines {
+        let who = |ks: &Option<Vec<crate::base::state::KindId>>| {
+            ks.as_ref()
+                .map_or("piece".to_string(), |k| kinds(v, k, "or"))
+        };
+        let rank = match l.rank {
+            None => "",
+            Some(RankTest::Higher) => " of higher rank",
+            Some(RankTest::Lower) => " of lower rank",
+            Some(RankTest::Equal) => " of equal rank",
+            Some(RankTest::NotLower) => " of equal or higher rank",
+            Some(RankTest::NotHigher) => " of equal or lower rank",
+        };
+        let result = match l.result {
+            Strike::AttackerWins => {
+                "the striker wins (the struck piece is removed and the striker takes its square)"
+            }
+            Strike::DefenderWins => "the struck piece wins (the striker is removed)",
+            Strike::BothRemoved => "both are removed",
+            Strike::NoEffect => "nothing happens",
+        };
+        let plain = l.attacker.is_none()
+            && l.defender.is_none()
+            && l.attacker_has.is_none()
+            && l.defender_has.is_none()
+            && l.rank.is_none();
+        if plain {
+            out += &format!("- Otherwise {result}.\n");
+            otherwise = false;
+            break;
+        }
+        out += &format!(
+            "- When a {}{}{rank} strikes a {}{}: {result}.\n",
+            who(&l.attacker),
+            has(&l.attacker_has),
+            who(&l.defender),
+            has(&l.defender_has)
+        );
+    }
+    if otherwise {
+        out += "- Otherwise the striker wins.\n";
     }
     out
 }

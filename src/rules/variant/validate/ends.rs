@@ -62,6 +62,10 @@ fn end_when(
         );
         return None;
     }
+    if (e.mobile.is_some() || e.players.is_some()) && e.left.is_none() {
+        cx.err_at(loc, "`mobile` and `players` go with `left`");
+        return None;
+    }
     if e.kinds.is_some() && e.reaches.is_none() && e.left.is_none() {
         cx.err_at(loc, "`kinds` goes with `reaches` or `left`");
         return None;
@@ -142,17 +146,46 @@ fn count_end(e: &RawEnd, loc: Location, kinds: &[Kind], cx: &mut Ctx) -> Option<
         ));
     }
     if let Some(most) = e.left {
-        let ids = match &e.kinds {
+        let mut ids = match &e.kinds {
             Some(k) => Some(kind_ids(k, cx)?),
             None => None,
+        };
+        let mobile = e.mobile.unwrap_or(false);
+        if mobile {
+            let all: Vec<_> = (0..kinds.len() as crate::base::state::KindId).collect();
+            let named = ids.unwrap_or(all);
+            ids = Some(
+                named
+                    .into_iter()
+                    .filter(|&k| kinds[k as usize].is_mobile())
+                    .collect(),
+            );
+        }
+        let everyone = match e.players.as_deref() {
+            None | Some("others") => false,
+            Some("all") => true,
+            Some(w) => {
+                cx.err_at(loc, format!("`players: {w}`: expected `others` (some player other than the mover) or `all` (every player)"));
+                return None;
+            }
         };
         let what = e
             .kinds
             .as_ref()
             .map_or("pieces".to_string(), |k| k.join(" or "));
+        let what = if mobile {
+            format!("movable {what}")
+        } else {
+            what
+        };
+        let who = if everyone { "every player" } else { "a player" };
         return Some((
-            EndWhen::Left { most, kinds: ids },
-            format!("a player left with at most {most} {what}"),
+            EndWhen::Left {
+                most,
+                kinds: ids,
+                everyone,
+            },
+            format!("{who} left with at most {most} {what}"),
         ));
     }
     None

@@ -30,6 +30,7 @@ mod rules;
 mod setup;
 mod sight;
 mod sow;
+mod strike;
 mod tokens;
 
 /// The symbols drawn for cell marks (`rules.display.mark_symbols`).
@@ -56,15 +57,7 @@ pub(super) fn validate(
 ) -> Result<Variant, LoadError> {
     // Options first: everything else may refer to them.
     let (options, override_errors) = options::options(&raw, overrides);
-    let shown: Vec<String> = files.iter().map(|p| display_path(p)).collect();
-    let mut cx = Ctx {
-        file: shown.len() - 1,
-        files: shown,
-        paths: files.clone(),
-        origins,
-        diags: override_errors,
-        options: &options,
-    };
+    let mut cx = Ctx::new(&files, origins, override_errors, &options);
     let name = players::name(&raw, &mut cx);
     let players = players::players(&raw, &mut cx);
     let colours = players::colours(&raw, &mut cx);
@@ -93,21 +86,16 @@ pub(super) fn validate(
     let joint_moves = joint::joint_moves(&raw.rules, &board, &players, &kinds, &mut cx);
     let passing = joint::passing(&raw.rules, &board, &players, &kinds, &mut cx);
     let blast = rules::blast(&raw, &board, &kinds, hands.as_ref(), &mut cx);
+    let strike = strike::strike(&raw, &kinds, &mut cx);
     let notation = notation::notation(raw.notation, &board, &kinds, &players, &mut cx);
     cx.check()?;
-    let path = files.last().cloned().unwrap_or_default();
     let show_order = show_order(&raw.piece_order, &kinds);
-    let (mark_symbols, internal_counters) =
-        (mark_symbols(&raw.rules), internal_counters(&raw.counters));
-    let (re, bk, vis) = (
-        &raw.rules.ends,
-        &raw.rules.bookkeeping,
-        &raw.rules.visibility,
-    );
+    let re = &raw.rules.ends;
+    let (bk, vis) = (&raw.rules.bookkeeping, &raw.rules.visibility);
     Ok(Variant {
         name,
         description: raw.description.unwrap_or_default(),
-        path,
+        path: files.last().cloned().unwrap_or_default(),
         scripts,
         files,
         players,
@@ -133,6 +121,7 @@ pub(super) fn validate(
         joint_moves,
         passing,
         blast,
+        strike,
         start_at,
         start: raw.start.map(|s| s.value),
         actions: declared,
@@ -150,10 +139,10 @@ pub(super) fn validate(
         containers,
         notation,
         public_attrs: vis.public_attrs.clone().unwrap_or_default(),
-        mark_symbols,
+        mark_symbols: mark_symbols(&raw.rules),
         show_order,
         sight,
-        internal_counters,
+        internal_counters: internal_counters(&raw.counters),
         words: words(raw.words),
     })
 }
@@ -194,7 +183,26 @@ struct Ctx<'a> {
     options: &'a [OptionSpec],
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The context for checking `files` (base first), the problems found in
+    /// the command line's options already in.
+    fn new(
+        files: &[PathBuf],
+        origins: Origins,
+        diags: Vec<Diagnostic>,
+        options: &'a [OptionSpec],
+    ) -> Ctx<'a> {
+        let shown: Vec<String> = files.iter().map(|p| display_path(p)).collect();
+        Ctx {
+            file: shown.len() - 1,
+            files: shown,
+            paths: files.to_vec(),
+            origins,
+            diags,
+            options,
+        }
+    }
+
     /// Checks the next items as coming from wherever `key` was last set.
     fn from(&mut self, key: &str) {
         self.file = self.origins.get(key);
