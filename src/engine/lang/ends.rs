@@ -47,7 +47,8 @@ impl Engine {
         if s.outcome.is_some() {
             return;
         }
-        for end in &self.variant.ends {
+        for (end, counted) in self.variant.ends.iter().zip(&self.lang.end_kinds) {
+            let counts = |k: KindId| counted.get(k as usize).copied().unwrap_or(false);
             let hit = match &end.when {
                 EndWhen::InARow { n, lines } => {
                     landed.is_some_and(|c| self.in_a_row(s, c, *n, lines))
@@ -55,24 +56,20 @@ impl Engine {
                 EndWhen::Passes(n) => *a == Action::Pass && s.counter(PASS_RUN, None) >= *n as i64,
                 EndWhen::NobodyMoves => false,
                 EndWhen::AnyoneStuck => self.anyone_stuck(s),
-                EndWhen::Reaches { zone, kinds } => landed.is_some_and(|c| {
+                EndWhen::Reaches { zone, .. } => landed.is_some_and(|c| {
                     zone[mover as usize].contains(&c)
                         && s.piece_at(c).is_some_and(|id| {
                             let p = &s.pieces[id as usize];
-                            p.owner == mover && kinds.as_ref().is_none_or(|k| k.contains(&p.kind))
+                            p.owner == mover && counts(p.kind)
                         })
                 }),
-                EndWhen::Captures(kinds) => {
-                    captured(events, effects).any(|id| kinds.contains(&s.pieces[id as usize].kind))
+                EndWhen::Captures(_) => {
+                    captured(events, effects).any(|id| counts(s.pieces[id as usize].kind))
                 }
-                EndWhen::Left {
-                    most,
-                    kinds,
-                    everyone,
-                } => {
+                EndWhen::Left { most, everyone, .. } => {
                     let mut left = (0..s.players)
                         .filter(|&q| (*everyone || q != mover) && s.eliminated & (1 << q) == 0)
-                        .map(|q| self.at_most_left(s, q, *most, kinds.as_deref()));
+                        .map(|q| self.at_most_left(s, q, *most, counted));
                     if *everyone {
                         left.all(|x| x)
                     } else {
@@ -118,19 +115,14 @@ impl Engine {
         }
     }
 
-    /// Whether player `q` has at most `most` pieces on the board (of
-    /// `kinds`, when given): read from the owner's mask where the board
+    /// Whether player `q` has at most `most` pieces on the board of the
+    /// kinds `counted` marks: read from the owner's mask where the board
     /// has at most 128 cells, and it stops counting past `most`.
-    fn at_most_left(
-        &self,
-        s: &GameState,
-        q: PlayerId,
-        most: u16,
-        kinds: Option<&[KindId]>,
-    ) -> bool {
+    #[inline]
+    fn at_most_left(&self, s: &GameState, q: PlayerId, most: u16, counted: &[bool]) -> bool {
         let counts = |id: PieceId| {
             let p = &s.pieces[id as usize];
-            p.owner == q && kinds.is_none_or(|k| k.contains(&p.kind))
+            p.owner == q && counted.get(p.kind as usize).copied().unwrap_or(false)
         };
         let mut n = 0u16;
         if self.variant.board.cell_count() <= 128 {

@@ -65,6 +65,9 @@ pub(crate) struct Lang {
     pub(super) placed: Vec<String>,
     /// Whether an end watches a counter.
     pub(crate) counts: bool,
+    /// Per declared end, per kind: whether the end's `kinds` name it (all
+    /// kinds where it names none), so an end's test is one lookup a piece.
+    pub(crate) end_kinds: Vec<Vec<bool>>,
     /// Whether some kind captures by custody.
     pub(crate) custody: bool,
     /// Whether the boards so far are kept (a ko rule), and in the order
@@ -166,6 +169,18 @@ impl Lang {
                     Some(_) => crate::rules::variant::forms::placed_counter(&k.name),
                     None => String::new(),
                 }
+            })
+            .collect();
+        l.end_kinds = (v.ends.iter())
+            .map(|e| {
+                let named = match &e.when {
+                    EndWhen::Captures(ks) => Some(ks),
+                    EndWhen::Left { kinds, .. } | EndWhen::Reaches { kinds, .. } => kinds.as_ref(),
+                    _ => None,
+                };
+                (0..v.kinds.len() as KindId)
+                    .map(|k| named.is_none_or(|ks| ks.contains(&k)))
+                    .collect()
             })
             .collect();
         l.counts = v
