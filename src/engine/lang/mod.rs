@@ -171,18 +171,7 @@ impl Lang {
                 }
             })
             .collect();
-        l.end_kinds = (v.ends.iter())
-            .map(|e| {
-                let named = match &e.when {
-                    EndWhen::Captures(ks) => Some(ks),
-                    EndWhen::Left { kinds, .. } | EndWhen::Reaches { kinds, .. } => kinds.as_ref(),
-                    _ => None,
-                };
-                (0..v.kinds.len() as KindId)
-                    .map(|k| named.is_none_or(|ks| ks.contains(&k)))
-                    .collect()
-            })
-            .collect();
+        l.end_kinds = end_kinds(v);
         l.counts = v
             .ends
             .iter()
@@ -222,6 +211,23 @@ impl Lang {
         l.ends = !v.ends.is_empty();
         l
     }
+}
+
+/// Per declared end, per kind: whether the end's `kinds` name it (every
+/// kind where it names none).
+fn end_kinds(v: &Variant) -> Vec<Vec<bool>> {
+    (v.ends.iter())
+        .map(|e| {
+            let named = match &e.when {
+                EndWhen::Captures(ks) => Some(ks),
+                EndWhen::Left { kinds, .. } | EndWhen::Reaches { kinds, .. } => kinds.as_ref(),
+                _ => None,
+            };
+            (0..v.kinds.len() as KindId)
+                .map(|k| named.is_none_or(|ks| ks.contains(&k)))
+                .collect()
+        })
+        .collect()
 }
 
 /// A delta as player `p` goes: relative deltas are the first player's,
