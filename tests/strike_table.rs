@@ -228,3 +228,27 @@ fn left_takes_mobile_and_players_only_beside_it() {
     assert!(e.contains("`players: some`: expected `others`"), "{e}");
     load("  - { left: 0, mobile: true, players: all, winner: draw }\n").unwrap();
 }
+
+#[test]
+fn check_says_when_a_script_overrides_the_declared_table() {
+    let root = std::path::Path::new(ROOT);
+    let o = common::run_bin(
+        root,
+        &["check", "tests/variants/ultimate_lightning_scripted.yaml"],
+        b"",
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains(
+            "note: the script defines `rules.strike`, so the declared `strike:` table is not read"
+        ),
+        "{out}"
+    );
+    let o = common::run_bin(root, &["check", "ultimate_lightning"], b"");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && !out.contains("`strike:` table is not read"),
+        "{out}"
+    );
+}

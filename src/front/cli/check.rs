@@ -40,6 +40,9 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
                     if let Some(note) = crate::play::agent::default_evaluation_note(&e) {
                         println!("{v}: {}", escape_controls(&note));
                     }
+                    if let Some(note) = unread_strike_note(&e) {
+                        println!("{v}: {}", escape_controls(&note));
+                    }
                 }
                 Err(m) => {
                     bad = true;
@@ -109,6 +112,17 @@ fn play_one(engine: &Engine, seed: u64, set: &[(String, String)]) -> Result<(), 
             with.concat(),
             s.ply
         )
+    })
+}
+
+/// A declared `strike:` table that the script's `rules.strike` overrides,
+/// so that the host never reads it: worth saying, since a designer who
+/// edits the table would see no change.
+fn unread_strike_note(engine: &Engine) -> Option<String> {
+    (engine.variant.strike.is_some() && engine.rules.has(RuleHook::Strike)).then(|| {
+        "note: the script defines `rules.strike`, so the declared `strike:` table is not read \
+         (ask it with `g:declared_strike`, or remove the hook with `rules.strike = nil`)"
+            .to_string()
     })
 }
 
