@@ -617,6 +617,12 @@ impl Engine {
         self.promote_cells.get(..n).unwrap_or(&[])
     }
 
+    /// [`promotion_masks`] of the variant.
+    #[inline]
+    pub(super) fn promotion_masks(&self) -> (u64, bool) {
+        self.promote_masks
+    }
+
     /// The kinds a piece of `kind` and `owner` moving `from`→`to` may
     /// promote to, and whether it may also stay as it is (an optional
     /// promotion, where the piece could still move); `None`: no promotion.
@@ -685,6 +691,21 @@ pub(super) fn promotion_cells(variant: &crate::rules::variant::Variant) -> Vec<u
         }
     }
     cells
+}
+
+/// The cells of [`promotion_cells`] a move may promote on entering, as a
+/// mask (every bit on a board of more than 64 cells: each cell is then
+/// looked up), and whether a move may promote on leaving some cell.
+pub(super) fn promotion_masks(cells: &[u8], n: usize) -> (u64, bool) {
+    let cells = cells.get(..n).unwrap_or(&[]);
+    let leaving = cells.iter().any(|&f| f & PROMOTES_LEAVING != 0);
+    if n > 64 {
+        return (u64::MAX, leaving);
+    }
+    let entering = (cells.iter().enumerate())
+        .filter(|(_, &f)| f & PROMOTES_ENTERING != 0)
+        .fold(0u64, |m, (c, _)| m | 1 << c);
+    (entering, leaving)
 }
 
 /// How many pieces an action captured: a strike's loser (both when both

@@ -112,9 +112,7 @@ impl Engine {
         match known_royals {
             Some(cells) => royals.extend_from_slice(cells),
             None => royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
-                Loc::Cell(c) if p.owner == player && self.variant.kinds[p.kind as usize].royal => {
-                    Some(c)
-                }
+                Loc::Cell(c) if p.owner == player && self.is_royal(p.kind) => Some(c),
                 _ => None,
             })),
         }

@@ -15,6 +15,40 @@ use crate::rules::variant::JointMove;
 /// An extra move: from, to, and the cells it captures besides `to`.
 pub(crate) type ExtraMove = (Cell, Cell, Vec<Cell>);
 
+/// What the host's bookkeeping after a move looks up rather than works
+/// out, built once per variant.
+#[derive(Clone, Debug, Default)]
+pub(super) struct JointTables {
+    /// Per cell: the joint-move rights a move that leaves or enters it
+    /// ends (those whose mover or partner starts there).
+    touch: Vec<i64>,
+    /// The passing kinds, a bit each (the 128th standing for all beyond).
+    passing_kinds: u128,
+}
+
+impl JointTables {
+    pub(super) fn new(v: &crate::rules::variant::Variant) -> JointTables {
+        let mut touch = Vec::new();
+        if let Some(j) = &v.joint_moves {
+            touch = vec![0; v.board.cell_count()];
+            for m in &j.moves {
+                for c in [m.from, m.partner_from] {
+                    if let Some(t) = touch.get_mut(c as usize) {
+                        *t |= m.right;
+                    }
+                }
+            }
+        }
+        let passing_kinds = v.passing.as_ref().map_or(0, |p| {
+            p.kinds.iter().fold(0u128, |set, &k| set | 1 << k.min(127))
+        });
+        JointTables {
+            touch,
+            passing_kinds,
+        }
+    }
+}
+
 impl Engine {
     /// Whether moves beyond the pieces' patterns may be listed: the rules'
     /// `extra_moves`, or declared joint or passing moves.
@@ -44,7 +78,7 @@ impl Engine {
         if let Some(id) = &self.counters.passing {
             let v = s.counter_id(id, None);
             if v > 0 && ((v - 1) as usize) < s.board().len() {
-                self.passing_captures(s, player, (v - 1) as Cell, out);
+                self.passing_captures(s, player, (v - 1) as Cell, out, false);
             }
         }
     }
@@ -91,26 +125,30 @@ impl Engine {
     }
 
     /// The captures onto the passed cell `cell` that `player`'s pieces of a
-    /// passing kind could make were the passer standing there.
+    /// passing kind could make were the passer standing there, appended to
+    /// `out`; `first`: stop at the first (nothing is appended). Whether
+    /// there is one.
     fn passing_captures(
         &self,
         s: &GameState,
         player: PlayerId,
         cell: Cell,
         out: &mut Vec<ExtraMove>,
-    ) {
+        first: bool,
+    ) -> bool {
         if s.piece_at(cell).is_some() {
-            return;
+            return false;
         }
         let Some(victim) = self.passer(s, player, cell) else {
-            return;
+            return false;
         };
         let Some(p) = &self.variant.passing else {
-            return;
+            return false;
         };
         let mut board = s.board().to_vec();
         board[cell as usize] = board[victim as usize].take();
         let m = &*self.moves;
+        let mut found = false;
         let mut take = |from: Cell| {
             let Some(id) = board[from as usize] else {
                 return false;
@@ -119,16 +157,23 @@ impl Engine {
             if piece.owner == player
                 && p.kinds.contains(&piece.kind)
                 && reaches(m, s, &board, id, from, cell)
-                && !out.iter().any(|x| x.0 == from && x.1 == cell)
             {
-                out.push((from, cell, vec![victim]));
+                found = true;
+                if first {
+                    return true;
+                }
+                if !out.iter().any(|x| x.0 == from && x.1 == cell) {
+                    out.push((from, cell, vec![victim]));
+                }
             }
             false
         };
         if m.attack.usable {
-            // Only the cells whose pieces might reach the passed cell.
+            // Only the cells whose pieces of a passing kind might reach
+            // the passed cell.
             let b = &self.variant.board;
-            m.attack.any_candidate(
+            m.attack.any_candidate_of(
+                self.joint.passing_kinds,
                 b,
                 cell,
                 player,
@@ -138,9 +183,12 @@ impl Engine {
             );
         } else {
             for from in 0..board.len() as Cell {
-                take(from);
+                if take(from) {
+                    break;
+                }
             }
         }
+        found
     }
 
     /// The cell of the piece that passed `cell`: an enemy of `player` of a
@@ -207,22 +255,19 @@ impl Engine {
                 }
             }
         }
-        if let (Some(j), Some(id)) = (&self.variant.joint_moves, &self.counters.joint) {
+        if let (Some(_), Some(id)) = (&self.variant.joint_moves, &self.counters.joint) {
             let rights = s.counter_id(id, None);
             if rights != 0 {
                 // The cells the move left, entered or blasted.
-                let blasted = |c: Cell| {
-                    self.variant.blast.is_some()
-                        && effects
-                            .iter()
-                            .any(|e| matches!(e, Effect::Captured { cell: Some(x), .. } if *x == c))
-                };
-                let touched = |c: Cell| [from, to].contains(&c) || blasted(c);
-                let lost = j
-                    .moves
-                    .iter()
-                    .filter(|m| touched(m.from) || touched(m.partner_from))
-                    .fold(0, |acc, m| acc | m.right);
+                let touch = |c: Cell| self.joint.touch.get(c as usize).copied().unwrap_or(0);
+                let mut lost = touch(from) | touch(to);
+                if self.variant.blast.is_some() {
+                    for e in effects.iter() {
+                        if let Effect::Captured { cell: Some(c), .. } = e {
+                            lost |= touch(*c);
+                        }
+                    }
+                }
                 if rights & lost != 0 {
                     s.set_counter_id(id, None, rights & !lost);
                 }
@@ -262,7 +307,7 @@ impl Engine {
         to: Cell,
     ) -> Option<Cell> {
         let p = self.variant.passing.as_ref()?;
-        if !p.kinds.contains(&kind) {
+        if (self.joint.passing_kinds >> kind.min(127)) & 1 == 0 || !p.kinds.contains(&kind) {
             return None;
         }
         let b = &self.variant.board;
@@ -282,9 +327,9 @@ impl Engine {
         }
         let cell = b.offset(to, (-sf, -sr))?;
         let mut out = Vec::new();
-        for q in (0..s.players as PlayerId).filter(|&q| q != mover) {
-            self.passing_captures(s, q, cell, &mut out);
-        }
-        (!out.is_empty()).then_some(cell)
+        let taken = (0..s.players as PlayerId)
+            .filter(|&q| q != mover)
+            .any(|q| self.passing_captures(s, q, cell, &mut out, true));
+        taken.then_some(cell)
     }
 }

@@ -8,6 +8,7 @@ use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
 use crate::engine::check::Guard;
 use crate::engine::joint::ExtraMove;
+use crate::engine::leaves::MoveSink;
 use crate::engine::legal::Need;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::slide_masks::{blocked_cells, stops_and_enemies};
@@ -187,13 +188,13 @@ impl Engine {
     /// (a whole listing), each piece's targets come sorted. Returns whether
     /// any extra move was a candidate (the list then needs sorting), or the
     /// error of a query hook.
-    fn visit_moves(
+    pub(super) fn visit_moves(
         &self,
         s: &GameState,
         p: PlayerId,
         frozen: &[Cell],
         all: bool,
-        take: &mut dyn FnMut(Action) -> bool,
+        take: &mut impl MoveSink,
     ) -> Result<bool, ActionError> {
         let banned = self.banned_by_repetition(s);
         let mut guard = if self.has_royal {
@@ -246,17 +247,24 @@ impl Engine {
                 .map(|m| m & empty))
             .or_else(|| slides.and_then(|m| m.targets(kind, p, from as usize, stops, enemy)));
             if let Some(mut to_cells) = masked {
+                if free && banned.is_none() {
+                    // Every one of them is legal.
+                    stop = take.all_of(from, to_cells);
+                    to_cells = 0;
+                }
                 while to_cells != 0 {
                     let to = to_cells.trailing_zeros() as Cell;
                     to_cells &= to_cells - 1;
-                    if legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to }) {
+                    if legal(&mut guard, from, to, &[], free) && take.one(Action::Move { from, to })
+                    {
                         stop = true;
                         break;
                     }
                 }
             } else if all {
-                let mut offer =
-                    |to| legal(&mut guard, from, to, &[], free) && take(Action::Move { from, to });
+                let mut offer = |to| {
+                    legal(&mut guard, from, to, &[], free) && take.one(Action::Move { from, to })
+                };
                 stop = match wide
                     .and_then(|m| m.targets(kind, p, from as usize, wide_stops, wide_enemy))
                 {
@@ -270,7 +278,7 @@ impl Engine {
                 self.piece_moves(s, id, from, &mut |to| {
                     stop = stop
                         || (legal(&mut guard, from, to, &[], free)
-                            && take(Action::Move { from, to }));
+                            && take.one(Action::Move { from, to }));
                 });
             }
             if stop {
@@ -283,7 +291,7 @@ impl Engine {
                 extras = true;
                 if !frozen.contains(&from)
                     && legal(&mut guard, from, to, &side, false)
-                    && take(Action::Move { from, to })
+                    && take.one(Action::Move { from, to })
                 {
                     break;
                 }

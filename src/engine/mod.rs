@@ -9,6 +9,7 @@
 //! - `action`: [`Action`], [`Event`], [`ActionError`];
 //! - `setup`: the empty board, setups and the new game;
 //! - `listing`: the legal actions, and whether there is one;
+//! - `leaves`: where listed moves go, and perft's last ply counted;
 //! - `check`: check and the self-check test of moves;
 //! - `legal`: what a royal piece asks of a position's moves, found once;
 //! - `blast`: what a capture blasts, and royal safety where captures blast;
@@ -30,6 +31,7 @@ mod counters;
 mod declared;
 mod joint;
 mod lang;
+mod leaves;
 mod legal;
 mod listing;
 pub mod movegen;
@@ -52,7 +54,7 @@ use crate::rules::lua::RuleHook;
 use std::sync::Arc;
 
 use crate::base::geometry::Cell;
-use crate::base::state::PlayerId;
+use crate::base::state::{KindId, PlayerId};
 use crate::engine::movegen::{attacked_on, Moves};
 use crate::rules::lua::Rules;
 use crate::rules::variant::{LoadError, MovePattern, Variant};
@@ -70,6 +72,9 @@ pub struct Engine {
     pub rules: Rules,
     /// Whether any kind is royal (moves are then checked for self-check).
     has_royal: bool,
+    /// The royal kinds, a bit each (the 128th standing for all beyond,
+    /// when one of them is royal).
+    royal_kinds: u128,
     /// Whether any kind declares a freeze (`freezes:`).
     declared_freeze: bool,
     /// Every slide direction of every kind (both mirrors of relative ones),
@@ -88,6 +93,8 @@ pub struct Engine {
     line_sliders: Vec<[u128; 2]>,
     /// The host rules' counters, numbered.
     counters: counters::HostCounters,
+    /// The joint moves' and passing captures' lookup tables.
+    joint: joint::JointTables,
     /// Per pair of cells, the slide lines from the first that hold the
     /// second (empty on large boards: `legal::royal_lines`).
     royal_lines: Vec<u32>,
@@ -102,6 +109,8 @@ pub struct Engine {
     /// Per cell, whether a move may promote there (see
     /// [`apply::promotion_cells`]); empty when no kind promotes.
     promote_cells: Vec<u8>,
+    /// The same as masks ([`apply::promotion_masks`]).
+    promote_masks: (u64, bool),
 }
 
 impl Engine {
@@ -138,6 +147,9 @@ impl Engine {
             legal::line_sliders(&variant.kinds, slide_lines.as_deref().unwrap_or(&[]));
         let counters = counters::HostCounters::new(&variant);
         let has_royal = variant.kinds.iter().any(|k| k.royal);
+        let royal_kinds = (variant.kinds.iter().enumerate())
+            .filter(|(_, k)| k.royal)
+            .fold(0u128, |set, (k, _)| set | 1 << k.min(127));
         let royal_lines = match has_royal {
             true => legal::royal_lines(&line_next, variant.board.cell_count()),
             false => Vec::new(),
@@ -153,6 +165,10 @@ impl Engine {
         lang.steps |= rules.has(RuleHook::ExtraMoves);
         let mut engine = Engine {
             start: None,
+            promote_masks: apply::promotion_masks(
+                &apply::promotion_cells(&variant),
+                variant.board.cell_count(),
+            ),
             promote_cells: apply::promotion_cells(&variant),
             blast_zones: blast::blast_zones(&variant),
             lang,
@@ -160,9 +176,11 @@ impl Engine {
             plain_lines,
             line_sliders,
             counters,
+            joint: joint::JointTables::new(&variant),
             royal_lines,
             slide_lines,
             has_royal,
+            royal_kinds,
             declared_freeze: crate::rules::freeze::declares_freeze(&variant.kinds),
             moves,
             variant,
@@ -236,6 +254,19 @@ impl Engine {
                     self.variant.players.join(", ")
                 )
             })
+    }
+
+    /// Whether pieces of `kind` are royal.
+    #[inline]
+    pub(crate) fn is_royal(&self, kind: KindId) -> bool {
+        if kind < 127 {
+            (self.royal_kinds >> kind) & 1 == 1
+        } else {
+            self.variant
+                .kinds
+                .get(kind as usize)
+                .is_some_and(|k| k.royal)
+        }
     }
 
     /// Whether some kind is royal (never left capturable).

@@ -166,10 +166,23 @@ impl Engine {
         }
         let actor = self.acting_player(s);
         let (mut next, mut listed) = spares.take(s);
+        // One ply above the last: the children's leaves counted, not listed.
+        let count = counts.len() == 2 && self.counts_leaves();
         for a in actions {
             next.clone_from(s);
-            let have =
-                self.apply_next(&mut next, a, Next::List(&mut listed), &mut spares.events)?;
+            let have = if count {
+                let mut leaves = None;
+                let next_of = Next::Count(&mut leaves, &mut listed);
+                let have = self.apply_next(&mut next, a, next_of, &mut spares.events)?;
+                if let (true, Some(n)) = (have, leaves) {
+                    counts[0] += 1;
+                    counts[1] += n;
+                    continue;
+                }
+                have && leaves.is_none()
+            } else {
+                self.apply_next(&mut next, a, Next::List(&mut listed), &mut spares.events)?
+            };
             if !have {
                 self.try_legal_actions_into(&next, &mut listed)?;
             }

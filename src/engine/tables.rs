@@ -209,6 +209,30 @@ impl AttackTable {
         by: u8,
         kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
         blocked: impl Fn(u16) -> bool,
+        candidate: impl FnMut(u16) -> bool,
+    ) -> bool {
+        self.any_candidate_of(
+            KindSet::MAX,
+            board,
+            cell,
+            by,
+            kind_owner,
+            blocked,
+            candidate,
+        )
+    }
+
+    /// [`AttackTable::any_candidate`] among the kinds `kinds` only: the
+    /// lines no such kind could come along are not walked.
+    #[allow(clippy::too_many_arguments)]
+    pub fn any_candidate_of(
+        &self,
+        kinds: KindSet,
+        board: &Board,
+        cell: u16,
+        by: u8,
+        kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
+        blocked: impl Fn(u16) -> bool,
         mut candidate: impl FnMut(u16) -> bool,
     ) -> bool {
         let parity = (by % 2) as usize;
@@ -217,11 +241,15 @@ impl AttackTable {
             kind_owner(c).is_some_and(|(k, o)| o == by && (set >> k) & 1 == 1)
         };
         for &(from, set) in &self.step_from[parity][c] {
-            if mine(from, set) && candidate(from) {
+            if set & kinds != 0 && mine(from, set & kinds) && candidate(from) {
                 return true;
             }
         }
         for &(set, start, len) in &self.slide_rays[parity][c] {
+            let set = set & kinds;
+            if set == 0 {
+                continue;
+            }
             for &at in &self.ray_cells[start as usize..(start + len) as usize] {
                 if blocked(at) {
                     break;
@@ -235,6 +263,10 @@ impl AttackTable {
             }
         }
         for &(set, screens, start, len) in &self.hop_rays[parity][c] {
+            let set = set & kinds;
+            if set == 0 {
+                continue;
+            }
             // The piece met after `screens` others, if nothing blocks.
             let mut passed = 0;
             for &at in &self.ray_cells[start as usize..(start + len) as usize] {
@@ -252,9 +284,9 @@ impl AttackTable {
                 }
             }
         }
-        if self.others != 0 {
+        if self.others & kinds != 0 {
             for c in 0..board.cell_count() as u16 {
-                if mine(c, self.others) && candidate(c) {
+                if mine(c, self.others & kinds) && candidate(c) {
                     return true;
                 }
             }

@@ -16,6 +16,10 @@ pub(super) enum Next<'a> {
     Check,
     /// The full list of legal actions, filled in.
     List(&'a mut Vec<Action>),
+    /// The leaves one ply below as perft counts them, when they can be
+    /// counted without the list ([`Engine::count_leaves`]); else (`None`)
+    /// the list, filled in.
+    Count(&'a mut Option<u64>, &'a mut Vec<Action>),
     /// A uniformly random legal action, drawn by a sampler (synced first)
     /// with the generator, and kept for the caller to play next.
     Draw(&'a mut Sampler, &'a mut ChaCha8Rng, &'a mut Option<Action>),
@@ -283,6 +287,14 @@ impl Engine {
                 }
             }
             Next::List(list) => {
+                self.try_legal_actions_into(s, list)?;
+                Ok(list.iter().any(|a| !a.is_social()))
+            }
+            Next::Count(leaves, list) => {
+                **leaves = self.count_leaves(s)?;
+                if let Some(n) = **leaves {
+                    return Ok(n > 0);
+                }
                 self.try_legal_actions_into(s, list)?;
                 Ok(list.iter().any(|a| !a.is_social()))
             }

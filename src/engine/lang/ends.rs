@@ -195,7 +195,7 @@ impl Engine {
     ) -> Result<bool, ActionError> {
         let mut own = Vec::new();
         let (list, listing) = match next {
-            Next::List(l) => (l, true),
+            Next::List(l) | Next::Count(_, l) => (l, true),
             _ => (&mut own, false),
         };
         self.try_legal_actions_into(s, list)?;
