@@ -67,6 +67,7 @@ impl Clone for GameState {
             board_key: self.board_key,
             occupied: self.occupied,
             owned: self.owned.clone(),
+            kinds_at: self.kinds_at.clone(),
             terrained: self.terrained,
         }
     }
@@ -104,6 +105,7 @@ impl Clone for GameState {
             board_key,
             occupied,
             owned,
+            kinds_at,
             terrained,
         } = src;
         self.pieces.clone_from(pieces);
@@ -137,6 +139,7 @@ impl Clone for GameState {
         self.board_key = *board_key;
         self.occupied = *occupied;
         self.owned.clone_from(owned);
+        self.kinds_at.clone_from(kinds_at);
         self.terrained = *terrained;
     }
 }

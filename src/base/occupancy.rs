@@ -6,7 +6,7 @@
 
 use super::GameState;
 use crate::base::geometry::Cell;
-use crate::base::state::PlayerId;
+use crate::base::state::{KindId, PlayerId};
 
 /// Cell `c`'s bit in [`GameState::occupied_wide`] (none beyond the 128th).
 #[inline]
@@ -80,6 +80,39 @@ impl GameState {
         owned
     }
 
+    /// The cells among [`GameState::occupied_wide`] that show a piece of
+    /// `kind`, kept up to date with it.
+    #[inline]
+    pub fn kind_cells_wide(&self, kind: KindId) -> u128 {
+        owned_in(&self.kinds_at, kind as usize)
+    }
+
+    /// The masks of [`GameState::kind_cells_wide`], by kind, computed
+    /// from the board itself.
+    pub(super) fn compute_kinds_at(&self) -> Vec<u128> {
+        let mut kinds = Vec::new();
+        for (c, slot) in self.board.iter().enumerate().take(128) {
+            if let Some(id) = slot {
+                let kind = self.pieces[*id as usize].kind as usize;
+                if kinds.len() <= kind {
+                    kinds.resize(kind + 1, 0);
+                }
+                kinds[kind] |= cell_bit(c as Cell);
+            }
+        }
+        kinds
+    }
+
+    /// Kind `kind`'s mask, made on first use.
+    #[inline]
+    pub(super) fn kinds_mut(&mut self, kind: KindId) -> &mut u128 {
+        let i = kind as usize;
+        if self.kinds_at.len() <= i {
+            self.kinds_at.resize(i + 1, 0);
+        }
+        &mut self.kinds_at[i]
+    }
+
     /// Player `owner`'s mask, made on first use.
     #[inline]
     pub(super) fn owned_mut(&mut self, owner: PlayerId) -> &mut u128 {
@@ -142,6 +175,12 @@ impl GameState {
             .any(|p| self.owned_by_wide(p as PlayerId) != owned_in(&self.compute_owned(), p))
         {
             return Err("a player's cells' mask does not match the board".into());
+        }
+        let kinds = self.compute_kinds_at();
+        if (0..self.kinds_at.len().max(kinds.len()))
+            .any(|k| owned_in(&self.kinds_at, k) != owned_in(&kinds, k))
+        {
+            return Err("a kind's cells' mask does not match the board".into());
         }
         Ok(())
     }

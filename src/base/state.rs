@@ -302,6 +302,9 @@ pub struct GameState {
     /// Per owner, the cells among `occupied` that show a piece of theirs
     /// (derived data like `occupied`; see [`GameState::owned_by`]).
     owned: Vec<u128>,
+    /// Per kind, the cells among `occupied` that show a piece of it
+    /// (derived data like `occupied`; see [`GameState::kind_cells_wide`]).
+    kinds_at: Vec<u128>,
     /// The cells among the first 128 whose terrain is not empty (derived
     /// data like `occupied`; see [`GameState::terrained`]).
     terrained: u128,
@@ -380,6 +383,7 @@ impl GameState {
             board_key: 0,
             occupied: 0,
             owned: Vec::new(),
+            kinds_at: Vec::new(),
             terrained: 0,
         }
     }
@@ -475,6 +479,7 @@ impl GameState {
         self.board_key ^= cell_key(cell, kind, owner);
         self.occupied |= cell_bit(cell);
         *self.owned_mut(owner) |= cell_bit(cell);
+        *self.kinds_mut(kind) |= cell_bit(cell);
         self.touched.cell(cell);
         Ok(id)
     }
@@ -520,6 +525,7 @@ impl GameState {
                     self.board_key ^= cell_key(c, p.kind, p.owner);
                     self.occupied &= !cell_bit(c);
                     *self.owned_mut(p.owner) &= !cell_bit(c);
+                    *self.kinds_mut(p.kind) &= !cell_bit(c);
                     self.touched.cell(c);
                 }
             }
@@ -541,6 +547,7 @@ impl GameState {
         self.board[cell as usize] = Some(id);
         self.occupied |= cell_bit(cell);
         *self.owned_mut(p.owner) |= cell_bit(cell);
+        *self.kinds_mut(p.kind) |= cell_bit(cell);
         self.touched.cell(cell);
     }
 
@@ -553,6 +560,8 @@ impl GameState {
             if let Loc::Cell(c) = p.loc {
                 if self.board[c as usize] == Some(id) {
                     self.board_key ^= cell_key(c, old, p.owner) ^ cell_key(c, kind, p.owner);
+                    *self.kinds_mut(old) &= !cell_bit(c);
+                    *self.kinds_mut(kind) |= cell_bit(c);
                 }
                 self.touched.cell(c);
             }
@@ -741,6 +750,7 @@ impl GameState {
         self.board_key = self.compute_board_key();
         self.occupied = self.compute_occupied();
         self.owned = self.compute_owned();
+        self.kinds_at = self.compute_kinds_at();
         self.terrained = self.compute_terrained();
     }
 

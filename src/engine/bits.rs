@@ -92,6 +92,30 @@ impl AttackBits {
         stops: CellMask,
         kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
         blocked: impl Fn(u16) -> bool,
+        candidate: impl FnMut(u16) -> bool,
+    ) -> bool {
+        self.any_candidate_of(
+            KindSet::MAX,
+            cell,
+            by,
+            stops,
+            kind_owner,
+            blocked,
+            candidate,
+        )
+    }
+
+    /// [`AttackBits::any_candidate`] among the kinds `kinds` only.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn any_candidate_of(
+        &self,
+        kinds: KindSet,
+        cell: u16,
+        by: u8,
+        stops: CellMask,
+        kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
+        blocked: impl Fn(u16) -> bool,
         mut candidate: impl FnMut(u16) -> bool,
     ) -> bool {
         let parity = (by % 2) as usize;
@@ -100,6 +124,10 @@ impl AttackBits {
             kind_owner(c).is_some_and(|(k, o)| o == by && (set >> k) & 1 == 1)
         };
         for &(mask, set) in &self.steps[parity][c] {
+            let set = set & kinds;
+            if set == 0 {
+                continue;
+            }
             let mut m = mask & stops;
             while m != 0 {
                 let from = m.trailing_zeros() as u16;
@@ -110,8 +138,9 @@ impl AttackBits {
             }
         }
         for &(mask, set, up) in &self.slides[parity][c] {
+            let set = set & kinds;
             let m = mask & stops;
-            if m == 0 {
+            if m == 0 || set == 0 {
                 continue;
             }
             // The nearest stopping cell: a piece, or terrain that blocks.

@@ -3,7 +3,7 @@
 //! shortcuts, and the full test on a scratch board).
 
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, Loc, PieceId, PlayerId};
+use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::legal::{Constraints, Need, ROYAL_CELL};
 use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
@@ -111,10 +111,7 @@ impl Engine {
         // From the piece list (shorter than the board), in cell order.
         match known_royals {
             Some(cells) => royals.extend_from_slice(cells),
-            None => royals.extend(s.pieces.iter().filter_map(|p| match p.loc {
-                Loc::Cell(c) if p.owner == player && self.is_royal(p.kind) => Some(c),
-                _ => None,
-            })),
+            None => self.royals_into(s, player, &mut royals),
         }
         royals.sort_unstable();
         // The exhaustive test walks the board instead: it checks the masks too.

@@ -8,6 +8,7 @@ use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
 use crate::engine::movegen::{attacked_on, piece_moves_on, reaches};
+use crate::engine::slide_masks::blocked_cells;
 use crate::engine::Engine;
 use crate::rules::lua::RuleHook;
 use crate::rules::variant::JointMove;
@@ -168,17 +169,25 @@ impl Engine {
             }
             false
         };
-        if m.attack.usable {
+        let b = &self.variant.board;
+        let blocked = |c: Cell| s.terrain()[c as usize] & b.blocking != 0;
+        if let Some(bits) = &m.attack.bits {
+            // The board after the passer's step back, as masks.
+            let gone = 1u64 << victim;
+            let stops = (s.occupied() & !gone) | 1u64 << cell | blocked_cells::<u64>(s, b.blocking);
+            let kind_owner = crate::engine::movegen::kind_owner(s, &board);
+            let kinds = self.joint.passing_kinds;
+            bits.any_candidate_of(kinds, cell, player, stops, kind_owner, blocked, &mut take);
+        } else if m.attack.usable {
             // Only the cells whose pieces of a passing kind might reach
             // the passed cell.
-            let b = &self.variant.board;
             m.attack.any_candidate_of(
                 self.joint.passing_kinds,
                 b,
                 cell,
                 player,
                 crate::engine::movegen::kind_owner(s, &board),
-                |c| s.terrain()[c as usize] & b.blocking != 0,
+                blocked,
                 &mut take,
             );
         } else {

@@ -23,7 +23,7 @@
 //! of others).
 
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, PieceId, PlayerId};
+use crate::base::state::{GameState, KindId, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::movegen::{each_attacker, reaches};
 use crate::engine::Engine;
@@ -167,6 +167,38 @@ fn first_piece(
 }
 
 impl Engine {
+    /// Appends the cells of `player`'s royal pieces to `out`, in cell
+    /// order: on boards of at most 128 cells from the player's occupancy
+    /// mask, else from every cell.
+    #[inline]
+    pub(super) fn royals_into(&self, s: &GameState, player: PlayerId, out: &mut Vec<Cell>) {
+        let board = s.board();
+        let royal = |c: usize| {
+            board[c].is_some_and(|id| {
+                let p = &s.pieces[id as usize];
+                p.owner == player && self.is_royal(p.kind)
+            })
+        };
+        if board.len() > 128 || self.royal_kinds >> 127 != 0 {
+            out.extend((0..board.len()).filter(|&c| royal(c)).map(|c| c as Cell));
+            return;
+        }
+        // The cells of the royal kinds among the player's.
+        let (mut kinds, mut cells) = (self.royal_kinds, 0);
+        while kinds != 0 {
+            cells |= s.kind_cells_wide(kinds.trailing_zeros() as KindId);
+            kinds &= kinds - 1;
+        }
+        let mut own = s.owned_by_wide(player) & cells;
+        while own != 0 {
+            let c = own.trailing_zeros() as usize;
+            own &= own - 1;
+            if royal(c) {
+                out.push(c as Cell);
+            }
+        }
+    }
+
     /// Whether the variant's movement lets [`Constraints`] decide moves:
     /// plain steps and slides along lines none of which is a multiple of
     /// another (`slide_lines`), on a board of lines, without blasts.
@@ -216,7 +248,15 @@ impl Engine {
             let o = s.pieces[id as usize].owner;
             o != player && s.eliminated & (1 << o) == 0
         };
-        for (next, sliders) in self.line_next.iter().zip(&self.line_sliders) {
+        // A line with no other player's piece on it pins nothing.
+        let others = s.occupied_wide() & !s.owned_by_wide(player);
+        let cells = board.len();
+        for (i, (next, sliders)) in self.line_next.iter().zip(&self.line_sliders).enumerate() {
+            if let Some(ray) = self.line_rays.get(i * cells + royal as usize) {
+                if ray & others == 0 {
+                    continue;
+                }
+            }
             let Some(c1) = first_piece(next, royal, board, s, blocking) else {
                 continue;
             };
@@ -293,6 +333,26 @@ impl Engine {
             }
         }
     }
+}
+
+/// Per slide line `i` (`line_next`) and cell `c`, at `i * cells + c`: the
+/// cells further along the line from `c`, as a mask; empty for boards of
+/// more than 128 cells.
+pub(super) fn line_rays(line_next: &[Vec<Cell>], cells: usize) -> Vec<u128> {
+    if cells > 128 {
+        return Vec::new();
+    }
+    let mut rays = vec![0u128; line_next.len() * cells];
+    for (i, next) in line_next.iter().enumerate() {
+        for c in 0..cells {
+            let mut at = next[c];
+            while at != Cell::MAX {
+                rays[i * cells + c] |= 1 << at;
+                at = next[at as usize];
+            }
+        }
+    }
+    rays
 }
 
 /// Marks the royal piece's own cell in [`royal_lines`] (and in the

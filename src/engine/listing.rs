@@ -197,11 +197,7 @@ impl Engine {
         take: &mut impl MoveSink,
     ) -> Result<bool, ActionError> {
         let banned = self.banned_by_repetition(s);
-        let mut guard = if self.has_royal {
-            Some(self.guard(s, p, all)?)
-        } else {
-            None
-        };
+        let mut guard = self.has_royal.then(|| self.guard(s, p, all)).transpose()?;
         let mut stop = false;
         // `free`: the piece's moves need no self-check test.
         let legal = |guard: &mut Option<Guard>, from: Cell, to: Cell, side: &[Cell], free| {
@@ -213,13 +209,9 @@ impl Engine {
                         .is_none_or(|g| self.guard_allows(g, s, p, from, to, side)))
         };
         let mut targets = Vec::new();
-        let quiet = self
-            .moves
-            .quiet
-            .as_ref()
-            .filter(|_| all && !super::check::exhaustive());
-        let empty = quiet.map_or(0, |q| q.all & !s.occupied());
         let masked = all && !super::check::exhaustive();
+        let quiet = self.moves.quiet.as_ref().filter(|_| masked);
+        let empty = quiet.map_or(0, |q| q.all & !s.occupied());
         let slides = self.moves.slides.as_ref().filter(|_| masked);
         let blocking = self.variant.board.blocking;
         let (stops, enemy) = slides.map_or((0, 0), |_| small_masks(s, p, blocking));
@@ -246,21 +238,16 @@ impl Engine {
                 .and_then(|q| q.of(kind, p, from as usize))
                 .map(|m| m & empty))
             .or_else(|| slides.and_then(|m| m.targets(kind, p, from as usize, stops, enemy)));
-            if let Some(mut to_cells) = masked {
-                if free && banned.is_none() {
+            if let Some(to_cells) = masked {
+                stop = if free && banned.is_none() {
                     // Every one of them is legal.
-                    stop = take.all_of(from, to_cells);
-                    to_cells = 0;
-                }
-                while to_cells != 0 {
-                    let to = to_cells.trailing_zeros() as Cell;
-                    to_cells &= to_cells - 1;
-                    if legal(&mut guard, from, to, &[], free) && take.one(Action::Move { from, to })
-                    {
-                        stop = true;
-                        break;
-                    }
-                }
+                    take.all_of(from, to_cells)
+                } else {
+                    any_cell_of(to_cells as u128, &mut |to| {
+                        legal(&mut guard, from, to, &[], free)
+                            && take.one(Action::Move { from, to })
+                    })
+                };
             } else if all {
                 let mut offer = |to| {
                     legal(&mut guard, from, to, &[], free) && take.one(Action::Move { from, to })

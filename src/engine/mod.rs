@@ -88,6 +88,9 @@ pub struct Engine {
     /// (a multiple of it): then a cell lies on at most one line from a
     /// royal piece (see `legal.rs`).
     plain_lines: bool,
+    /// Per slide line and cell, the cells further along it as a mask
+    /// (`legal::line_rays`; empty on boards of more than 128 cells).
+    line_rays: Vec<u128>,
     /// Per slide line and owner parity: the kinds that could attack along
     /// it (`legal::line_sliders`).
     line_sliders: Vec<[u128; 2]>,
@@ -172,6 +175,7 @@ impl Engine {
             promote_cells: apply::promotion_cells(&variant),
             blast_zones: blast::blast_zones(&variant),
             lang,
+            line_rays: legal::line_rays(&line_next, variant.board.cell_count()),
             line_next,
             plain_lines,
             line_sliders,
