@@ -82,27 +82,21 @@ impl AttackBits {
     /// (owned by `by`, of a kind that could), stopping at the first `true`,
     /// as [`AttackTable::any_candidate`](super::tables::AttackTable::any_candidate)
     /// does: `stops` holds the cells with a piece and those whose terrain
-    /// blocks movement (`blocked`); `kind_owner(c)` gives the kind and
-    /// owner of the piece on `c`.
+    /// blocks movement (`blocked`), `by_cells` at least the cells of `by`'s
+    /// pieces among them (others are skipped unasked); `kind_owner(c)`
+    /// gives the kind and owner of the piece on `c`.
     #[inline]
     pub fn any_candidate(
         &self,
         cell: u16,
         by: u8,
-        stops: CellMask,
+        masks: (CellMask, CellMask),
         kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
         blocked: impl Fn(u16) -> bool,
         candidate: impl FnMut(u16) -> bool,
     ) -> bool {
-        self.any_candidate_of(
-            KindSet::MAX,
-            cell,
-            by,
-            stops,
-            kind_owner,
-            blocked,
-            candidate,
-        )
+        let kinds = KindSet::MAX;
+        self.any_candidate_of(kinds, cell, by, masks, kind_owner, blocked, candidate)
     }
 
     /// [`AttackBits::any_candidate`] among the kinds `kinds` only.
@@ -113,7 +107,7 @@ impl AttackBits {
         kinds: KindSet,
         cell: u16,
         by: u8,
-        stops: CellMask,
+        (stops, by_cells): (CellMask, CellMask),
         kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
         blocked: impl Fn(u16) -> bool,
         mut candidate: impl FnMut(u16) -> bool,
@@ -128,7 +122,7 @@ impl AttackBits {
             if set == 0 {
                 continue;
             }
-            let mut m = mask & stops;
+            let mut m = mask & stops & by_cells;
             while m != 0 {
                 let from = m.trailing_zeros() as u16;
                 m &= m - 1;
@@ -149,7 +143,7 @@ impl AttackBits {
             } else {
                 63 - m.leading_zeros()
             } as u16;
-            if !blocked(at) && mine(at, set) && candidate(at) {
+            if by_cells >> at & 1 == 1 && !blocked(at) && mine(at, set) && candidate(at) {
                 return true;
             }
         }

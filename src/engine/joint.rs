@@ -177,7 +177,8 @@ impl Engine {
             let stops = (s.occupied() & !gone) | 1u64 << cell | blocked_cells::<u64>(s, b.blocking);
             let kind_owner = crate::engine::movegen::kind_owner(s, &board);
             let kinds = self.joint.passing_kinds;
-            bits.any_candidate_of(kinds, cell, player, stops, kind_owner, blocked, &mut take);
+            let masks = (stops, s.owned_by(player));
+            bits.any_candidate_of(kinds, cell, player, masks, kind_owner, blocked, &mut take);
         } else if m.attack.usable {
             // Only the cells whose pieces of a passing kind might reach
             // the passed cell.

@@ -493,10 +493,12 @@ pub(crate) fn attacked_masked(
         return attacked_on(m, s, occupant, cell, by);
     };
     let blocking = m.variant.board.blocking;
+    // The occupant's pieces of `by` are among the state's (a board tried
+    // on moves another player's piece, or takes some away).
     bits.any_candidate(
         cell,
         by,
-        stops,
+        (stops, s.owned_by(by) | 1u64 << cell),
         kind_owner(s, occupant),
         |c| s.terrain()[c as usize] & blocking != 0,
         |from| occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)),
@@ -578,7 +580,8 @@ pub(crate) fn each_attacker(
     };
     match (&m.attack.bits, stops) {
         (Some(bits), Some(stops)) => {
-            bits.any_candidate(cell, by, stops, kind_owner(s, occupant), blocked, hit);
+            let masks = (stops, s.owned_by(by) | 1u64 << cell);
+            bits.any_candidate(cell, by, masks, kind_owner(s, occupant), blocked, hit);
         }
         _ if m.attack.usable => {
             m.attack

@@ -3,7 +3,7 @@
 //! zone, `when`, cell condition, kind filter or terrain rule of its own),
 //! a piece's targets are found with a few operations on 64-bit masks per
 //! direction instead of a walk cell by cell: a slide's cells up to its
-//! first blocker are the ray less the ray beyond the blocker, and the
+//! first blocker are the ray's cells on the near side of it, and the
 //! blocker is one bit scan away; a path's cells grow step by step as the
 //! union of one step's cells from those reached. The targets come out as one mask, so in
 //! cell order and without repeats, as the general scan lists them after
@@ -43,6 +43,10 @@ pub trait Mask:
     fn lowest(self) -> usize;
     /// The highest cell.
     fn highest(self) -> usize;
+    /// Every cell below `c`.
+    fn below(c: usize) -> Self;
+    /// Every cell above `c`.
+    fn above(c: usize) -> Self;
 }
 
 macro_rules! mask {
@@ -61,6 +65,14 @@ macro_rules! mask {
             #[inline]
             fn highest(self) -> usize {
                 (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+            #[inline]
+            fn below(c: usize) -> $t {
+                (1 as $t).wrapping_shl(c as u32).wrapping_sub(1)
+            }
+            #[inline]
+            fn above(c: usize) -> $t {
+                !(2 as $t).wrapping_shl(c as u32).wrapping_sub(1)
             }
         }
     };
@@ -90,15 +102,12 @@ struct Pattern<M> {
 }
 
 /// Per kind (when its moves are all plain steps and slides), its patterns
-/// as masks; and per line and cell the whole ray, with the way its cell
-/// numbers run.
+/// as masks; and per line the way its cell numbers run.
 #[derive(Clone, Debug)]
 pub struct Masks<M> {
     cells: usize,
     kinds: Vec<Option<Vec<Pattern<M>>>>,
-    /// Per line and cell: every cell further along the line.
-    beyond: Vec<Vec<M>>,
-    /// Per line: whether its cell numbers grow.
+    /// Per line: whether its cell numbers grow (every line's run one way).
     up: Vec<bool>,
 }
 
@@ -146,21 +155,18 @@ impl<M: Mask> Masks<M> {
             return None;
         }
         let lines = tables.lines();
-        let mut beyond = vec![vec![M::ZERO; cells]; lines];
         let mut up = vec![true; lines];
-        for (d, (beyond, up)) in beyond.iter_mut().zip(up.iter_mut()).enumerate() {
+        for (d, up) in up.iter_mut().enumerate() {
             let line = tables.line(d as u16);
             let mut way = None;
-            for (c, beyond) in beyond.iter_mut().enumerate() {
-                let (mut at, mut ray) = (c, M::ZERO);
+            for c in 0..cells {
+                let mut at = c;
                 while let Some(&n) = line.get(at).filter(|&&n| (n as usize) < cells) {
                     if *way.get_or_insert(n as usize > at) != (n as usize > at) {
                         return None;
                     }
-                    ray |= M::bit(n as usize);
                     at = n as usize;
                 }
-                *beyond = ray;
             }
             *up = way.unwrap_or(true);
         }
@@ -178,12 +184,7 @@ impl<M: Mask> Masks<M> {
         if kinds.iter().all(Option::is_none) {
             return None;
         }
-        Some(Masks {
-            cells,
-            kinds,
-            beyond,
-            up,
-        })
+        Some(Masks { cells, kinds, up })
     }
 
     /// The cells a piece of `kind` of player `p` on `from` may move to, as
@@ -220,11 +221,12 @@ impl<M: Mask> Masks<M> {
                     }
                     continue;
                 }
-                let b = match self.up[d as usize] {
-                    true => blockers.lowest(),
-                    false => blockers.highest(),
+                // The ray's cell numbers run one way: the cells before
+                // the first blocker are those on the near side of it.
+                let (b, before) = match self.up[d as usize] {
+                    true => (blockers.lowest(), ray & M::below(blockers.lowest())),
+                    false => (blockers.highest(), ray & M::above(blockers.highest())),
                 };
-                let before = ray & !self.beyond[d as usize][b] & !M::bit(b);
                 if pat.empty {
                     out |= before;
                 }
