@@ -27,7 +27,7 @@ pub struct AttackTable {
     /// step deltas and the kinds that have them.
     steps: [Vec<((i8, i8), KindSet)>; 2],
     /// Per owner parity: slide directions and the kinds that slide along them.
-    slides: [Vec<((i8, i8), KindSet)>; 2],
+    slides: [Vec<Slide>; 2],
     /// Kinds whose moves are not steps or plain slides (paths, jumping
     /// slides): every such piece is tested.
     others: KindSet,
@@ -55,6 +55,17 @@ fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
     match list.iter_mut().find(|e| e.0 == d) {
         Some(e) => e.1 |= 1 << kind,
         None => list.push((d, 1 << kind)),
+    }
+}
+
+/// A plain slide: its direction, its most cells, and the kinds that slide
+/// so.
+type Slide = ((i8, i8), u8, KindSet);
+
+fn add_slide(list: &mut Vec<Slide>, d: (i8, i8), max: u8, kind: usize) {
+    match list.iter_mut().find(|e| e.0 == d && e.1 == max) {
+        Some(e) => e.2 |= 1 << kind,
+        None => list.push((d, max, 1 << kind)),
     }
 }
 
@@ -106,6 +117,7 @@ impl AttackTable {
                             target,
                             jump: None,
                             screens,
+                            max,
                             ..
                         } => {
                             for &d in deltas {
@@ -115,7 +127,7 @@ impl AttackTable {
                                     d
                                 };
                                 match *screens {
-                                    0 => add(&mut t.slides[parity], d, k),
+                                    0 => add_slide(&mut t.slides[parity], d, *max, k),
                                     n => add_hop(&mut t.hops[parity], d, n, k),
                                 }
                             }
@@ -138,10 +150,14 @@ impl AttackTable {
             let mut rays = Vec::with_capacity(n as usize);
             for c in 0..n {
                 let mut here = Vec::new();
-                for &(d, set) in &t.slides[parity].clone() {
+                for &(d, max, set) in &t.slides[parity].clone() {
+                    // The cells a slider of at most `max` cells may stand on.
                     let start = t.ray_cells.len() as u32;
                     let mut at = c;
                     while let Some(next) = board.offset(at, (-d.0, -d.1)) {
+                        if t.ray_cells.len() as u32 - start >= max as u32 {
+                            break;
+                        }
                         t.ray_cells.push(next);
                         at = next;
                     }
