@@ -103,8 +103,18 @@ impl GameState {
         kinds
     }
 
+    /// The piece shown on `c` changes from kind `old` to `new`.
+    #[inline(always)]
+    pub(super) fn kind_changes(&mut self, c: Cell, old: KindId, new: KindId) {
+        let bit = cell_bit(c);
+        if bit != 0 {
+            *self.kinds_mut(old) &= !bit;
+            *self.kinds_mut(new) |= bit;
+        }
+    }
+
     /// Kind `kind`'s mask, made on first use.
-    #[inline]
+    #[inline(always)]
     pub(super) fn kinds_mut(&mut self, kind: KindId) -> &mut u128 {
         let i = kind as usize;
         if self.kinds_at.len() <= i {
@@ -114,7 +124,7 @@ impl GameState {
     }
 
     /// Player `owner`'s mask, made on first use.
-    #[inline]
+    #[inline(always)]
     pub(super) fn owned_mut(&mut self, owner: PlayerId) -> &mut u128 {
         let i = owner as usize;
         if self.owned.len() <= i {

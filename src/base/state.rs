@@ -552,6 +552,7 @@ impl GameState {
     }
 
     /// Changes a piece's kind.
+    #[inline]
     pub fn set_kind(&mut self, id: PieceId, kind: KindId) {
         let p = &mut self.pieces[id as usize];
         if p.kind != kind {
@@ -560,8 +561,7 @@ impl GameState {
             if let Loc::Cell(c) = p.loc {
                 if self.board[c as usize] == Some(id) {
                     self.board_key ^= cell_key(c, old, p.owner) ^ cell_key(c, kind, p.owner);
-                    *self.kinds_mut(old) &= !cell_bit(c);
-                    *self.kinds_mut(kind) |= cell_bit(c);
+                    self.kind_changes(c, old, kind);
                 }
                 self.touched.cell(c);
             }

@@ -11,7 +11,7 @@ use crate::engine::joint::ExtraMove;
 use crate::engine::leaves::MoveSink;
 use crate::engine::legal::Need;
 use crate::engine::movegen::{piece_moves_on, piece_targets};
-use crate::engine::slide_masks::{blocked_cells, stops_and_enemies};
+use crate::engine::slide_masks::{blocked_cells, stops_and_enemies, Mask};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
 use crate::rules::lua::RuleHook;
@@ -228,7 +228,8 @@ impl Engine {
             if !frozen.is_empty() && frozen.contains(&from) {
                 continue;
             }
-            let free = match guard.as_ref().map_or(Need::Each, |g| g.need(from)) {
+            // Without a royal piece no move is tested.
+            let free = match guard.as_ref().map_or(Need::Free, |g| g.need(from)) {
                 Need::Barred => continue,
                 need => need == Need::Free,
             };
@@ -243,7 +244,7 @@ impl Engine {
                     // Every one of them is legal.
                     take.all_of(from, to_cells)
                 } else {
-                    any_cell_of(to_cells as u128, &mut |to| {
+                    any_cell_of(to_cells, &mut |to| {
                         legal(&mut guard, from, to, &[], free)
                             && take.one(Action::Move { from, to })
                     })
@@ -524,11 +525,12 @@ fn wide_masks(s: &GameState, p: PlayerId, blocking: u32) -> (u128, u128) {
 }
 
 /// Offers the cells of a mask, lowest first, to `f` until it says stop: whether it did.
-fn any_cell_of(mut mask: u128, f: &mut impl FnMut(Cell) -> bool) -> bool {
-    while mask != 0 {
-        let c = mask.trailing_zeros() as Cell;
-        mask &= mask - 1;
-        if f(c) {
+#[inline(always)]
+fn any_cell_of<M: Mask>(mut mask: M, f: &mut impl FnMut(Cell) -> bool) -> bool {
+    while mask != M::ZERO {
+        let c = mask.lowest();
+        mask = mask & !M::bit(c);
+        if f(c as Cell) {
             return true;
         }
     }
