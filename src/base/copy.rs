@@ -68,6 +68,7 @@ impl Clone for GameState {
             occupied: self.occupied,
             owned: self.owned.clone(),
             kinds_at: self.kinds_at.clone(),
+            kinds_untracked: self.kinds_untracked,
             terrained: self.terrained,
         }
     }
@@ -106,6 +107,7 @@ impl Clone for GameState {
             occupied,
             owned,
             kinds_at,
+            kinds_untracked,
             terrained,
         } = src;
         self.pieces.clone_from(pieces);
@@ -140,6 +142,7 @@ impl Clone for GameState {
         self.occupied = *occupied;
         self.owned.clone_from(owned);
         self.kinds_at.clone_from(kinds_at);
+        self.kinds_untracked = *kinds_untracked;
         self.terrained = *terrained;
     }
 }

@@ -81,10 +81,21 @@ impl GameState {
     }
 
     /// The cells among [`GameState::occupied_wide`] that show a piece of
-    /// `kind`, kept up to date with it.
+    /// `kind`, kept up to date with it; `None` where kinds are not tracked
+    /// ([`GameState::track_kinds`]).
     #[inline]
-    pub fn kind_cells_wide(&self, kind: KindId) -> u128 {
-        owned_in(&self.kinds_at, kind as usize)
+    pub fn kind_cells_wide(&self, kind: KindId) -> Option<u128> {
+        (!self.kinds_untracked).then(|| owned_in(&self.kinds_at, kind as usize))
+    }
+
+    /// Whether [`GameState::kind_cells_wide`] is kept (it is unless turned
+    /// off: a variant that never asks spares its upkeep).
+    pub fn track_kinds(&mut self, on: bool) {
+        self.kinds_untracked = !on;
+        self.kinds_at = match on {
+            true => self.compute_kinds_at(),
+            false => Vec::new(),
+        };
     }
 
     /// The masks of [`GameState::kind_cells_wide`], by kind, computed
@@ -106,21 +117,25 @@ impl GameState {
     /// The piece shown on `c` changes from kind `old` to `new`.
     #[inline(always)]
     pub(super) fn kind_changes(&mut self, c: Cell, old: KindId, new: KindId) {
-        let bit = cell_bit(c);
-        if bit != 0 {
-            *self.kinds_mut(old) &= !bit;
-            *self.kinds_mut(new) |= bit;
-        }
+        self.kind_at(old, c, false);
+        self.kind_at(new, c, true);
     }
 
-    /// Kind `kind`'s mask, made on first use.
+    /// Cell `c` shows a piece of `kind` (`on`), or no longer does.
     #[inline(always)]
-    pub(super) fn kinds_mut(&mut self, kind: KindId) -> &mut u128 {
+    pub(super) fn kind_at(&mut self, kind: KindId, c: Cell, on: bool) {
+        let bit = cell_bit(c);
+        if self.kinds_untracked || bit == 0 {
+            return;
+        }
         let i = kind as usize;
         if self.kinds_at.len() <= i {
             self.kinds_at.resize(i + 1, 0);
         }
-        &mut self.kinds_at[i]
+        match on {
+            true => self.kinds_at[i] |= bit,
+            false => self.kinds_at[i] &= !bit,
+        }
     }
 
     /// Player `owner`'s mask, made on first use.
@@ -186,7 +201,10 @@ impl GameState {
         {
             return Err("a player's cells' mask does not match the board".into());
         }
-        let kinds = self.compute_kinds_at();
+        let kinds = match self.kinds_untracked {
+            true => Vec::new(),
+            false => self.compute_kinds_at(),
+        };
         if (0..self.kinds_at.len().max(kinds.len()))
             .any(|k| owned_in(&self.kinds_at, k) != owned_in(&kinds, k))
         {

@@ -303,8 +303,11 @@ pub struct GameState {
     /// (derived data like `occupied`; see [`GameState::owned_by`]).
     owned: Vec<u128>,
     /// Per kind, the cells among `occupied` that show a piece of it
-    /// (derived data like `occupied`; see [`GameState::kind_cells_wide`]).
+    /// (derived data like `occupied`; see [`GameState::kind_cells_wide`]),
+    /// unless `kinds_untracked`.
     kinds_at: Vec<u128>,
+    /// Whether `kinds_at` is left empty ([`GameState::track_kinds`]).
+    kinds_untracked: bool,
     /// The cells among the first 128 whose terrain is not empty (derived
     /// data like `occupied`; see [`GameState::terrained`]).
     terrained: u128,
@@ -384,6 +387,7 @@ impl GameState {
             occupied: 0,
             owned: Vec::new(),
             kinds_at: Vec::new(),
+            kinds_untracked: false,
             terrained: 0,
         }
     }
@@ -479,7 +483,7 @@ impl GameState {
         self.board_key ^= cell_key(cell, kind, owner);
         self.occupied |= cell_bit(cell);
         *self.owned_mut(owner) |= cell_bit(cell);
-        *self.kinds_mut(kind) |= cell_bit(cell);
+        self.kind_at(kind, cell, true);
         self.touched.cell(cell);
         Ok(id)
     }
@@ -525,7 +529,7 @@ impl GameState {
                     self.board_key ^= cell_key(c, p.kind, p.owner);
                     self.occupied &= !cell_bit(c);
                     *self.owned_mut(p.owner) &= !cell_bit(c);
-                    *self.kinds_mut(p.kind) &= !cell_bit(c);
+                    self.kind_at(p.kind, c, false);
                     self.touched.cell(c);
                 }
             }
@@ -547,7 +551,7 @@ impl GameState {
         self.board[cell as usize] = Some(id);
         self.occupied |= cell_bit(cell);
         *self.owned_mut(p.owner) |= cell_bit(cell);
-        *self.kinds_mut(p.kind) |= cell_bit(cell);
+        self.kind_at(p.kind, cell, true);
         self.touched.cell(cell);
     }
 
@@ -750,7 +754,10 @@ impl GameState {
         self.board_key = self.compute_board_key();
         self.occupied = self.compute_occupied();
         self.owned = self.compute_owned();
-        self.kinds_at = self.compute_kinds_at();
+        self.kinds_at = match self.kinds_untracked {
+            true => Vec::new(),
+            false => self.compute_kinds_at(),
+        };
         self.terrained = self.compute_terrained();
     }
 

@@ -179,16 +179,19 @@ impl Engine {
                 p.owner == player && self.is_royal(p.kind)
             })
         };
-        if board.len() > 128 || self.royal_kinds >> 127 != 0 {
-            out.extend((0..board.len()).filter(|&c| royal(c)).map(|c| c as Cell));
-            return;
-        }
         // The cells of the royal kinds among the player's.
-        let (mut kinds, mut cells) = (self.royal_kinds, 0);
-        while kinds != 0 {
-            cells |= s.kind_cells_wide(kinds.trailing_zeros() as KindId);
+        let (mut kinds, mut cells) = (self.royal_kinds, Some(0));
+        while let (true, Some(m)) = (kinds != 0, cells) {
+            cells = s
+                .kind_cells_wide(kinds.trailing_zeros() as KindId)
+                .map(|k| m | k);
             kinds &= kinds - 1;
         }
+        let Some(cells) = cells.filter(|_| board.len() <= 128 && self.royal_kinds >> 127 == 0)
+        else {
+            out.extend((0..board.len()).filter(|&c| royal(c)).map(|c| c as Cell));
+            return;
+        };
         let mut own = s.owned_by_wide(player) & cells;
         while own != 0 {
             let c = own.trailing_zeros() as usize;

@@ -73,6 +73,8 @@ impl Engine {
             s.enable_stacks();
         }
         s.counters.number(&self.counters.names);
+        // Only the royal pieces are looked up by kind.
+        s.track_kinds(self.has_royal);
         s
     }
 
