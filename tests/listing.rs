@@ -1,10 +1,13 @@
 //! The listing of legal actions and the turn rule's "has a legal action"
 //! are one path: they agree on every bundled and test variant, and a
-//! frozen piece's extra move (a joint move) is neither listed nor accepted.
+//! frozen piece's extra move (a joint move) is neither listed nor accepted;
+//! perft's counted last ply agrees with the listed one.
 
 mod common;
 
 use rand::{Rng, SeedableRng};
+use sandtable::base::state::GameState;
+use sandtable::engine::{Action, Engine, Exhaustive};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -89,36 +92,29 @@ fn variants_in(dir: &str) -> Vec<String> {
     v
 }
 
-#[test]
-fn has_legal_action_agrees_with_the_listing_on_every_variant() {
+/// Calls `each(variant, engine, state)` at every position of three random
+/// games of up to `plies` plies of every bundled and test variant.
+fn random_positions(plies: u32, mut each: impl FnMut(&str, &Engine, &GameState)) {
     let variants: Vec<String> = variants_in("variants")
         .into_iter()
         .chain(variants_in("tests/variants"))
         .collect();
     assert!(variants.len() >= 10, "{variants:?}");
     assert!(variants.iter().any(|v| v.ends_with("frozen_joint.yaml")));
-    let mut compared = 0;
-    let mut stuck = 0;
     for v in &variants {
         let e = common::engine(v, &[]);
         for seed in 0..3u64 {
             let mut s = e.new_game(seed, &[]);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            for _ in 0..120 {
+            for _ in 0..plies {
                 if s.outcome.is_some() {
                     break;
                 }
-                let list = e.try_legal_actions(&s).unwrap();
-                let any = list.iter().any(|a| !a.is_social());
-                assert_eq!(
-                    e.has_legal_action(&s).unwrap(),
-                    any,
-                    "{v}, seed {seed}, ply {}: listed {list:?}",
-                    s.ply
-                );
-                compared += 1;
-                if !any {
-                    stuck += 1;
+                each(v, &e, &s);
+                let list: Vec<Action> = (e.try_legal_actions(&s).unwrap().into_iter())
+                    .filter(|a| !a.is_social())
+                    .collect();
+                if list.is_empty() {
                     break;
                 }
                 let pick = list[rng.random_range(0..list.len())];
@@ -127,6 +123,23 @@ fn has_legal_action_agrees_with_the_listing_on_every_variant() {
             }
         }
     }
+}
+
+#[test]
+fn has_legal_action_agrees_with_the_listing_on_every_variant() {
+    let (mut compared, mut stuck) = (0, 0);
+    random_positions(120, |v, e, s| {
+        let list = e.try_legal_actions(s).unwrap();
+        let any = list.iter().any(|a| !a.is_social());
+        assert_eq!(
+            e.has_legal_action(s).unwrap(),
+            any,
+            "{v}, ply {}: listed {list:?}",
+            s.ply
+        );
+        compared += 1;
+        stuck += usize::from(!any);
+    });
     assert!(compared > 1000, "{compared} positions ({stuck} stuck)");
 }
 
@@ -277,4 +290,23 @@ fn slides_from_masks_list_what_the_slide_scan_lists() {
     assert!(common::engine(variant, &[]).moves.slides.is_some());
     let n = common::shortcuts_agree(variant, &[], 20, 150);
     assert!(n > 1000, "dry mixed: only {n} positions compared");
+}
+
+/// Perft's last ply counted without a list (a piece's moves that need no
+/// self-check test counted from their target mask, promotions one by one:
+/// `src/engine/leaves.rs`) gives what listing every level gives (under
+/// `engine::Exhaustive`, whose perft lists and tests every move), at
+/// random positions of every bundled and test variant.
+#[test]
+fn perfts_counted_last_ply_agrees_with_the_listed_one_on_every_variant() {
+    let mut compared = 0;
+    random_positions(80, |v, e, s| {
+        if s.ply % 8 == 0 {
+            let counted = e.perft_levels(s, 2).unwrap();
+            let listed = Exhaustive::new(e).run(|e| e.perft_levels(s, 2)).unwrap();
+            assert_eq!(counted, listed, "{v}, ply {}", s.ply);
+            compared += 1;
+        }
+    });
+    assert!(compared > 200, "{compared} positions compared");
 }

@@ -187,6 +187,18 @@ impl GameState {
         self.terrained = self.compute_terrained();
     }
 
+    /// Recomputes the board's key and occupancy from the board.
+    pub(super) fn rekey(&mut self) {
+        self.board_key = self.compute_board_key();
+        self.occupied = self.compute_occupied();
+        self.owned = self.compute_owned();
+        self.kinds_at = match self.kinds_untracked {
+            true => Vec::new(),
+            false => self.compute_kinds_at(),
+        };
+        self.terrained = self.compute_terrained();
+    }
+
     /// Whether the masks match the board and the terrain they are kept
     /// from (part of [`GameState::check_consistency`]).
     pub(super) fn check_masks(&self) -> Result<(), String> {

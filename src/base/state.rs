@@ -749,18 +749,6 @@ impl GameState {
         Ok(())
     }
 
-    /// Recomputes the board's key and occupancy from the board.
-    fn rekey(&mut self) {
-        self.board_key = self.compute_board_key();
-        self.occupied = self.compute_occupied();
-        self.owned = self.compute_owned();
-        self.kinds_at = match self.kinds_untracked {
-            true => Vec::new(),
-            false => self.compute_kinds_at(),
-        };
-        self.terrained = self.compute_terrained();
-    }
-
     /// Checks the state's internal consistency (board, locations and the
     /// board's key agree).
     pub fn check_consistency(&self) -> Result<(), String> {

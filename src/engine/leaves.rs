@@ -100,7 +100,8 @@ impl Engine {
     /// Whether the last ply of a perft may be counted without listing it
     /// ([`Engine::count_leaves`]): the moves are the pieces' own and the
     /// host's (no move language, script filter, scripted or declared
-    /// actions, draw offers), and only native promotions follow a move.
+    /// actions, draw offers), and only native promotions follow a move;
+    /// not under [`crate::engine::Exhaustive`], whose perft lists.
     pub(super) fn counts_leaves(&self) -> bool {
         !self.lang.on
             && !self.rules.has(RuleHook::Filter)
@@ -109,6 +110,7 @@ impl Engine {
             && !self.rules.has(RuleHook::AfterAction)
             && self.variant.actions.is_empty()
             && !self.variant.draw_offers
+            && !super::check::exhaustive()
     }
 
     /// The leaves one ply below `s` as perft counts them (the legal
