@@ -309,4 +309,28 @@ fn perfts_counted_last_ply_agrees_with_the_listed_one_on_every_variant() {
         }
     });
     assert!(compared > 200, "{compared} positions compared");
+    // Positions with promotions (by a free piece and by a pinned one),
+    // castling and en passant, and every ply after them.
+    let e = common::engine("chess", &[]);
+    for fen in [
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
+    ] {
+        for seed in 0..4 {
+            let mut s = e.parse_fen(fen, seed).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..12 {
+                let counted = e.perft_levels(&s, 2).unwrap();
+                let listed = Exhaustive::new(&e).run(|e| e.perft_levels(&s, 2)).unwrap();
+                assert_eq!(counted, listed, "{}", e.to_fen(&s));
+                let list = e.legal_actions(&s);
+                if list.is_empty() || s.outcome.is_some() {
+                    break;
+                }
+                let pick = list[rng.random_range(0..list.len())];
+                e.apply_unchecked(&mut s, &pick).unwrap();
+            }
+        }
+    }
 }
