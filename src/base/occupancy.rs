@@ -67,17 +67,23 @@ impl GameState {
     /// The masks of [`GameState::owned_by_wide`], by owner, computed from
     /// the board itself.
     pub(super) fn compute_owned(&self) -> Vec<u128> {
-        let mut owned = Vec::new();
+        self.masks_by(|p| p.owner as usize)
+    }
+
+    /// Per value of `key` (a piece's owner, its kind), the cells among the
+    /// first 128 that show such a piece, from the board itself.
+    fn masks_by(&self, key: impl Fn(&super::Piece) -> usize) -> Vec<u128> {
+        let mut masks = Vec::new();
         for (c, slot) in self.board.iter().enumerate().take(128) {
             if let Some(id) = slot {
-                let owner = self.pieces[*id as usize].owner as usize;
-                if owned.len() <= owner {
-                    owned.resize(owner + 1, 0);
+                let k = key(&self.pieces[*id as usize]);
+                if masks.len() <= k {
+                    masks.resize(k + 1, 0);
                 }
-                owned[owner] |= cell_bit(c as Cell);
+                masks[k] |= cell_bit(c as Cell);
             }
         }
-        owned
+        masks
     }
 
     /// The cells among [`GameState::occupied_wide`] that show a piece of
@@ -92,26 +98,16 @@ impl GameState {
     /// off: a variant that never asks spares its upkeep).
     pub fn track_kinds(&mut self, on: bool) {
         self.kinds_untracked = !on;
-        self.kinds_at = match on {
-            true => self.compute_kinds_at(),
-            false => Vec::new(),
-        };
+        self.kinds_at = self.compute_kinds_at();
     }
 
     /// The masks of [`GameState::kind_cells_wide`], by kind, computed
-    /// from the board itself.
+    /// from the board itself (none where kinds are not tracked).
     pub(super) fn compute_kinds_at(&self) -> Vec<u128> {
-        let mut kinds = Vec::new();
-        for (c, slot) in self.board.iter().enumerate().take(128) {
-            if let Some(id) = slot {
-                let kind = self.pieces[*id as usize].kind as usize;
-                if kinds.len() <= kind {
-                    kinds.resize(kind + 1, 0);
-                }
-                kinds[kind] |= cell_bit(c as Cell);
-            }
+        match self.kinds_untracked {
+            true => Vec::new(),
+            false => self.masks_by(|p| p.kind as usize),
         }
-        kinds
     }
 
     /// The piece shown on `c` changes from kind `old` to `new`.
@@ -192,10 +188,7 @@ impl GameState {
         self.board_key = self.compute_board_key();
         self.occupied = self.compute_occupied();
         self.owned = self.compute_owned();
-        self.kinds_at = match self.kinds_untracked {
-            true => Vec::new(),
-            false => self.compute_kinds_at(),
-        };
+        self.kinds_at = self.compute_kinds_at();
         self.terrained = self.compute_terrained();
     }
 
@@ -213,10 +206,7 @@ impl GameState {
         {
             return Err("a player's cells' mask does not match the board".into());
         }
-        let kinds = match self.kinds_untracked {
-            true => Vec::new(),
-            false => self.compute_kinds_at(),
-        };
+        let kinds = self.compute_kinds_at();
         if (0..self.kinds_at.len().max(kinds.len()))
             .any(|k| owned_in(&self.kinds_at, k) != owned_in(&kinds, k))
         {

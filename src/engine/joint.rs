@@ -41,7 +41,7 @@ impl JointTables {
             }
         }
         let passing_kinds = v.passing.as_ref().map_or(0, |p| {
-            p.kinds.iter().fold(0u128, |set, &k| set | 1 << k.min(127))
+            crate::engine::tables::kind_set(p.kinds.iter().map(|&k| k as usize))
         });
         JointTables {
             touch,

@@ -150,9 +150,11 @@ impl Engine {
             legal::line_sliders(&variant.kinds, slide_lines.as_deref().unwrap_or(&[]));
         let counters = counters::HostCounters::new(&variant);
         let has_royal = variant.kinds.iter().any(|k| k.royal);
-        let royal_kinds = (variant.kinds.iter().enumerate())
-            .filter(|(_, k)| k.royal)
-            .fold(0u128, |set, (k, _)| set | 1 << k.min(127));
+        let royal_kinds = tables::kind_set(
+            (variant.kinds.iter().enumerate())
+                .filter(|(_, k)| k.royal)
+                .map(|(k, _)| k),
+        );
         let royal_lines = match has_royal {
             true => legal::royal_lines(&line_next, variant.board.cell_count()),
             false => Vec::new(),

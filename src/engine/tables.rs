@@ -20,6 +20,12 @@ use crate::rules::variant::{lame_legs, Kind, MovePattern, Target};
 /// kinds).
 pub(crate) type KindSet = u128;
 
+/// The kinds `kinds` as a [`KindSet`], the 128th bit standing for every
+/// kind beyond.
+pub(crate) fn kind_set(kinds: impl IntoIterator<Item = usize>) -> KindSet {
+    kinds.into_iter().fold(0, |set, k| set | 1 << k.min(127))
+}
+
 /// Reverse movement tables for one variant.
 #[derive(Clone, Debug, Default)]
 pub struct AttackTable {
