@@ -321,7 +321,9 @@ fn placements_and_jumps_as_masks_agree_with_the_cell_by_cell_listing() {
 
 #[test]
 fn a_new_game_from_the_start_read_once_equals_one_read_anew() {
-    for variant in ["othello", "connect_four", "english_draughts", "go"] {
+    // Scripted ones too: `rules.position_fields` reads the FEN's fields.
+    let variants = ["othello", "connect_four", "english_draughts", "go"];
+    for variant in variants.into_iter().chain(["chess", "crazyhouse", "shogi"]) {
         let e = engine(variant, &[]);
         for seed in [0, 7, 99] {
             let fresh = e
@@ -463,4 +465,37 @@ fn a_royal_kind_that_is_captured_knows_no_check_and_its_capture_wins() {
     let mut s = chess.new_game(1, &[]);
     common::play(&chess, &mut s, &["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);
     assert_eq!(s.outcome.expect("mate").winners, vec![1]);
+}
+
+#[test]
+fn a_start_whose_reading_draws_chance_is_read_anew_for_every_seed() {
+    // Chess whose script sets the move number by chance while it reads
+    // the FEN's fields: a copy of one reading would repeat its number.
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::create_dir_all(dir.path().join("variants")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    let yaml = std::fs::read_to_string(format!("{root}/variants/chess.yaml")).unwrap();
+    let yaml = yaml.replace(
+        "# yaml-language-server: $schema=../schema/variant.schema.json\n",
+        "",
+    );
+    std::fs::write(dir.path().join("variants/chess.yaml"), yaml).unwrap();
+    let lua = std::fs::read_to_string(format!("{root}/scripts/chess.lua")).unwrap();
+    let drawn = "g:set_counter(\"fullmove\", math.random(1, 1000000))\nend";
+    let lua = lua.replacen(
+        "g:set_counter(\"fullmove\", tonumber(fields[4] or \"1\") or 1)\nend",
+        &format!("g:set_counter(\"fullmove\", tonumber(fields[4] or \"1\") or 1)\n  {drawn}"),
+        1,
+    );
+    assert!(lua.contains("math.random"));
+    std::fs::write(dir.path().join("scripts/chess.lua"), lua).unwrap();
+    let path = dir.path().join("variants/chess.yaml");
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap_or_else(|err| panic!("{err}"));
+    let start = e.variant.start.clone().unwrap();
+    let games: Vec<GameState> = (1..4).map(|seed| e.new_game(seed, &[])).collect();
+    for (seed, s) in (1..4).zip(&games) {
+        assert_eq!(*s, e.parse_fen(&start, seed).unwrap(), "seed {seed}");
+    }
+    assert!(games[0].counters != games[1].counters || games[1].counters != games[2].counters);
 }

@@ -106,8 +106,9 @@ pub struct Engine {
     /// Per cell, the cells a capture landing there blasts around it
     /// (`blast`; empty without one).
     blast_zones: Vec<Vec<Cell>>,
-    /// The variant's `start` position, read once, when no script can take
-    /// part in reading it (a new game is then a copy with its own seed).
+    /// The variant's `start` position with its cell counters, read once
+    /// when reading it draws no chance (a new game is then a copy with its
+    /// own seed).
     start: Option<crate::base::state::GameState>,
     /// Per cell, whether a move may promote there (see
     /// [`apply::promotion_cells`]); empty when no kind promotes.
@@ -204,7 +205,16 @@ impl Engine {
                         message: format!("start: {m}"),
                     }]))
                 }
-                Ok(s) if engine.variant.scripts.is_empty() => engine.start = Some(s),
+                // A script takes part only through `rules.position_fields`,
+                // which keeps no state: unless it drew from the seeded
+                // generator, every seed reads the same position.
+                Ok(mut s)
+                    if engine.variant.scripts.is_empty()
+                        || s.rng == rand::SeedableRng::seed_from_u64(0) =>
+                {
+                    engine.lay_counts(&mut s);
+                    engine.start = Some(s)
+                }
                 Ok(_) => {}
             }
         }

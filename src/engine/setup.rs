@@ -79,7 +79,7 @@ impl Engine {
     }
 
     /// The board's cell counters at the start (`board.counts`).
-    fn lay_counts(&self, s: &mut GameState) {
+    pub(super) fn lay_counts(&self, s: &mut GameState) {
         for (name, c, v) in &self.variant.board.counts {
             s.set_cell_counter(name, *c, *v);
         }
