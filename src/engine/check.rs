@@ -63,122 +63,106 @@ impl Engine {
     /// per position: the royal cells and, when check is native, no royal
     /// piece is attacked now and every slide is plain, the lines from the
     /// royal pieces (so that most moves need no test at all).
-    /// Fails when `rules.check_cells` does.
+    /// Fails when `rules.check_cells` does. The guard comes from the
+    /// thread's pool, to which [`return_guard`] gives it back.
     pub(crate) fn guard(
         &self,
         s: &GameState,
         player: PlayerId,
         with_rays: bool,
-    ) -> Result<Guard, ActionError> {
-        let pool = GUARD_POOL.with(|p| p.take());
-        let mut g = self.guard_in(pool, s, player, with_rays, None, with_rays)?;
-        g.pooled = true;
+    ) -> Result<Box<Guard>, ActionError> {
+        let mut g = GUARD_POOL.with(|p| p.take()).unwrap_or_default();
+        self.prepare_guard(&mut g, s, player, with_rays, None, with_rays)?;
         Ok(g)
     }
 
-    /// [`Engine::guard`] with the caller's buffers, which
-    /// [`Guard::into_buffers`] hands back, and the cells of `player`'s
-    /// royal pieces when the caller knows them. `constrain`: find what the
-    /// royal piece asks of every move (`legal.rs`), worth it when most
-    /// moves are tested, not for a few random draws.
-    pub(crate) fn guard_in(
+    /// [`Engine::guard`] in the caller's guard, whose buffers it reuses,
+    /// with the cells of `player`'s royal pieces when the caller knows
+    /// them. `constrain`: find what the royal piece asks of every move
+    /// (`legal.rs`), worth it when most moves are tested, not for a few
+    /// random draws.
+    pub(crate) fn prepare_guard(
         &self,
-        mut pool: GuardPool,
+        g: &mut Guard,
         s: &GameState,
         player: PlayerId,
         with_rays: bool,
         known_royals: Option<&[Cell]>,
         constrain: bool,
-    ) -> Result<Guard, ActionError> {
+    ) -> Result<(), ActionError> {
+        g.reset();
         let with_rays = with_rays && !exhaustive() && self.variant.blast.is_none();
         let native = self.native_check();
+        g.native = native;
         // Scripted check: the cells the rules say can matter.
-        let relevant = if with_rays && !native && self.rules.has(RuleHook::CheckCells) {
-            self.rules
+        if with_rays && !native && self.rules.has(RuleHook::CheckCells) {
+            if let Some(list) = self
+                .rules
                 .check_cells(s, &self.variant, player)
                 .map_err(ActionError::Script)?
-                .map(|list| {
-                    let mut mask = vec![false; s.board().len()];
-                    for c in list {
-                        mask[c as usize] = true;
-                    }
-                    mask
-                })
-        } else {
-            None
-        };
-        let mut royals = std::mem::take(&mut pool.royals);
+            {
+                let mut mask = vec![false; s.board().len()];
+                for c in list {
+                    mask[c as usize] = true;
+                }
+                g.enemy_relevant = mask.iter().enumerate().any(|(c, &m)| {
+                    m && s.board()[c].is_some_and(|id| s.pieces[id as usize].owner != player)
+                });
+                g.relevant = Some(mask);
+            }
+        }
         // From the piece list (shorter than the board), in cell order.
         match known_royals {
-            Some(cells) => royals.extend_from_slice(cells),
-            None => self.royals_into(s, player, &mut royals),
+            Some(cells) => g.royals.extend_from_slice(cells),
+            None => self.royals_into(s, player, &mut g.royals),
         }
-        royals.sort_unstable();
+        g.royals.sort_unstable();
         // The exhaustive test walks the board instead: it checks the masks too.
         let masks = (native && self.moves.attack.bits.is_some() && !exhaustive())
             .then(|| board_masks(self, s));
-        let mut scratch = std::mem::take(&mut pool.scratch);
+        g.masks = masks;
         // One royal piece and plain movement: the moves of the others are
         // decided by what the position asks of them (`legal.rs`).
-        let constrain = constrain && with_rays && native && royals.len() == 1;
-        let mut constraints = pool.constraints.take();
-        let legal = constrain && self.constrains();
-        if legal {
-            let c = constraints.get_or_insert_with(Default::default);
-            self.constrain(c, s, player, royals[0], stops(masks), &mut scratch);
+        let constrain = constrain && with_rays && native && g.royals.len() == 1;
+        g.legal = constrain && self.constrains();
+        if g.legal {
+            let c = g.constraints.get_or_insert_with(Default::default);
+            self.constrain(c, s, player, g.royals[0], stops(masks), &mut g.scratch);
         }
         let lines = self.slide_lines.as_deref().unwrap_or(&[]);
-        let rays = (with_rays
-            && !legal
+        let rays = with_rays
+            && !g.legal
             && native
             && self.slide_lines.is_some()
             && lines.len() < 32
-            && !royals.iter().any(|&r| {
+            && !g.royals.iter().any(|&r| {
                 (0..s.players).any(|q| {
                     q != player
                         && s.eliminated & (1 << q) == 0
                         && attacked_masked(&self.moves, s, s.board(), stops(masks), r, q)
                 })
-            }))
-        .then(|| {
-            if let ([r], false) = (&royals[..], self.royal_lines.is_empty()) {
-                return Rays::Row(*r as usize * s.board().len());
-            }
-            let mut rays = std::mem::take(&mut pool.rays);
-            rays.resize(s.board().len(), 0);
-            for &r in &royals {
-                rays[r as usize] = ROYAL_CELL;
-                for (i, next) in self.line_next.iter().enumerate() {
-                    let mut c = next[r as usize];
-                    while c != Cell::MAX {
-                        rays[c as usize] |= 1 << i;
-                        c = next[c as usize];
+            });
+        if rays {
+            g.rays = Some(match (&g.royals[..], self.royal_lines.is_empty()) {
+                ([r], false) => Rays::Row(*r as usize * s.board().len()),
+                _ => {
+                    let mut rays = std::mem::take(&mut g.spare_rays);
+                    rays.resize(s.board().len(), 0);
+                    for &r in &g.royals {
+                        rays[r as usize] = ROYAL_CELL;
+                        for (i, next) in self.line_next.iter().enumerate() {
+                            let mut c = next[r as usize];
+                            while c != Cell::MAX {
+                                rays[c as usize] |= 1 << i;
+                                c = next[c as usize];
+                            }
+                        }
                     }
+                    Rays::Built(rays)
                 }
-            }
-            Rays::Built(rays)
-        });
-        let enemy_relevant = relevant.as_ref().is_some_and(|mask| {
-            mask.iter().enumerate().any(|(c, &m)| {
-                m && s.board()[c].is_some_and(|id| s.pieces[id as usize].owner != player)
-            })
-        });
-        Ok(Guard {
-            native,
-            masks,
-            scratch,
-            royals,
-            legal,
-            constraints,
-            rays,
-            reach: None,
-            spare_map: std::mem::take(&mut pool.map),
-            royal_moves: 1,
-            relevant,
-            enemy_relevant,
-            error: None,
-            pooled: false,
-        })
+            });
+        }
+        Ok(())
     }
 
     /// Whether moving `from`→`to` (capturing `side` besides `to`) leaves
@@ -638,6 +622,7 @@ impl Engine {
 }
 
 /// The lines from the royal pieces, per cell (see [`Guard::rays`]).
+#[derive(Clone, Debug)]
 enum Rays {
     /// The row of the engine's table for the one royal piece's cell
     /// ([`royal_lines`](super::legal::royal_lines)), at this offset.
@@ -660,6 +645,7 @@ fn board_masks(e: &Engine, s: &GameState) -> (CellMask, CellMask) {
 }
 
 /// See [`Engine::guard`].
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Guard {
     native: bool,
     /// The board's occupied cells and those whose terrain blocks, as
@@ -693,17 +679,36 @@ pub(crate) struct Guard {
     royal_moves: u8,
     /// The first error of a query hook asked while testing moves.
     error: Option<ActionError>,
-    /// Whether its buffers go back to the thread's pool when dropped.
-    pooled: bool,
+    /// An empty buffer for `rays` when they are built.
+    spare_rays: Vec<u32>,
 }
 
 impl Guard {
-    /// A guard for testing a few randomly drawn moves rather than all of
-    /// them: the royal piece's first move is tested in full, without the
-    /// map of enemy reach.
-    pub(crate) fn for_draws(mut self) -> Guard {
+    /// Makes the guard one for testing a few randomly drawn moves rather
+    /// than all of them: the royal piece's first move is tested in full,
+    /// without the map of enemy reach.
+    pub(crate) fn for_draws(&mut self) {
         self.royal_moves = 0;
-        self
+    }
+
+    /// The guard emptied for another position, its buffers kept.
+    fn reset(&mut self) {
+        self.royals.clear();
+        self.scratch.clear();
+        if let Some(Rays::Built(mut rays)) = self.rays.take() {
+            rays.clear();
+            self.spare_rays = rays;
+        }
+        if let Some(Some(mut map)) = self.reach.take() {
+            map.clear();
+            self.spare_map = map;
+        }
+        self.masks = None;
+        self.legal = false;
+        self.relevant = None;
+        self.enemy_relevant = false;
+        self.royal_moves = 1;
+        self.error = None;
     }
 
     /// What the moves of the piece on `from` need: [`Need::Each`] unless
@@ -726,56 +731,14 @@ impl Guard {
     }
 }
 
-/// A guard's buffers, kept between positions (one set per thread, or the
-/// caller's: [`Engine::guard_in`]) so that the check test allocates
-/// nothing.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct GuardPool {
-    royals: Vec<Cell>,
-    rays: Vec<u32>,
-    scratch: Vec<Option<PieceId>>,
-    map: Vec<bool>,
-    constraints: Option<Box<Constraints>>,
-}
-
 thread_local! {
-    static GUARD_POOL: std::cell::Cell<GuardPool> = std::cell::Cell::new(GuardPool::default());
+    /// The guard [`Engine::guard`] lends, with its buffers (one per
+    /// thread, so that the check test allocates nothing).
+    static GUARD_POOL: std::cell::Cell<Option<Box<Guard>>> = const { std::cell::Cell::new(None) };
 }
 
-impl Guard {
-    /// The guard's buffers, emptied, for the next [`Engine::guard_in`].
-    pub(crate) fn into_buffers(mut self) -> GuardPool {
-        self.pooled = false;
-        self.buffers()
-    }
-
-    fn buffers(&mut self) -> GuardPool {
-        let mut pool = GuardPool {
-            royals: std::mem::take(&mut self.royals),
-            rays: match self.rays.take() {
-                Some(Rays::Built(rays)) => rays,
-                _ => Vec::new(),
-            },
-            scratch: std::mem::take(&mut self.scratch),
-            map: match self.reach.take() {
-                Some(Some(map)) => map,
-                _ => std::mem::take(&mut self.spare_map),
-            },
-            constraints: self.constraints.take(),
-        };
-        pool.royals.clear();
-        pool.rays.clear();
-        pool.scratch.clear();
-        pool.map.clear();
-        pool
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if self.pooled {
-            let pool = self.buffers();
-            GUARD_POOL.with(|p| p.set(pool));
-        }
-    }
+/// Gives a guard lent by [`Engine::guard`] back to the thread's pool (one
+/// dropped instead is only not reused).
+pub(crate) fn return_guard(g: Box<Guard>) {
+    GUARD_POOL.with(|p| p.set(Some(g)));
 }

@@ -200,7 +200,7 @@ impl Engine {
         let mut guard = self.has_royal.then(|| self.guard(s, p, all)).transpose()?;
         let mut stop = false;
         // `free`: the piece's moves need no self-check test.
-        let legal = |guard: &mut Option<Guard>, from: Cell, to: Cell, side: &[Cell], free| {
+        let legal = |guard: &mut Option<Box<Guard>>, from: Cell, to: Cell, side: &[Cell], free| {
             let a = Action::Move { from, to };
             banned != Some(a)
                 && (free
@@ -286,7 +286,9 @@ impl Engine {
             }
         }
         if let Some(mut g) = guard {
-            g.result()?;
+            let failed = g.result();
+            super::check::return_guard(g);
+            failed?;
         }
         Ok(extras)
     }

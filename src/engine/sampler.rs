@@ -24,7 +24,7 @@ use rand::Rng;
 use crate::base::cell_set::maybe_occupied;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
-use crate::engine::check::{Guard, GuardPool};
+use crate::engine::check::Guard;
 use crate::engine::lang::PlaceDraw;
 use crate::engine::movegen::piece_targets;
 use crate::engine::slide_masks::{blocked_cells, nth_cell, stops_and_enemies};
@@ -80,7 +80,7 @@ pub struct Sampler {
     /// The kinds the player to move could drop, each with a piece in hand.
     drops: Vec<(KindId, crate::base::state::PieceId)>,
     /// The check test's buffers, kept from draw to draw.
-    guard: GuardPool,
+    guard: Guard,
     /// The error of a query hook that failed during the last draw.
     error: Option<ActionError>,
     /// The buffers of a variant whose moves are placements.
@@ -361,17 +361,13 @@ impl Sampler {
                 _ => None,
             };
             let royal = e.has_royal();
-            let mut guard: Option<Result<Guard, ActionError>> = None;
+            // The check test's guard, made for the first draw it tests.
+            let mut guarded = false;
             for _ in 0..TRIES {
                 let r = rng.random_range(0..total + extra + drops);
                 if r >= total + extra {
                     match self.drop_slot(e, s, r - total - extra, &mut in_check) {
-                        Ok(Some(a)) => {
-                            if let Some(Ok(g)) = guard.take() {
-                                self.guard = g.into_buffers();
-                            }
-                            return Some(a);
-                        }
+                        Ok(Some(a)) => return Some(a),
                         Ok(None) => continue,
                         Err(err) => {
                             self.error = Some(err);
@@ -412,20 +408,18 @@ impl Sampler {
                     continue;
                 }
                 if royal {
-                    let g = match guard.get_or_insert_with(|| {
-                        let pool = std::mem::take(&mut self.guard);
+                    if !guarded {
                         let royals = Some(&self.royals[p as usize][..]);
-                        e.guard_in(pool, s, p, true, royals, false)
-                            .map(Guard::for_draws)
-                    }) {
-                        Ok(g) => g,
-                        Err(err) => {
-                            self.error = Some(err.clone());
+                        let g = &mut self.guard;
+                        if let Err(err) = e.prepare_guard(g, s, p, true, royals, false) {
+                            self.error = Some(err);
                             return None;
                         }
-                    };
-                    let allowed = e.guard_allows(g, s, p, from, to, side);
-                    if let Err(err) = g.result() {
+                        g.for_draws();
+                        guarded = true;
+                    }
+                    let allowed = e.guard_allows(&mut self.guard, s, p, from, to, side);
+                    if let Err(err) = self.guard.result() {
                         self.error = Some(err);
                         return None;
                     }
@@ -433,13 +427,7 @@ impl Sampler {
                         continue;
                     }
                 }
-                if let Some(Ok(g)) = guard {
-                    self.guard = g.into_buffers();
-                }
                 return Some(Action::Move { from, to });
-            }
-            if let Some(Ok(g)) = guard {
-                self.guard = g.into_buffers();
             }
         }
         self.listed(e, s, rng)
