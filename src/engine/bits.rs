@@ -7,14 +7,89 @@
 //! when the board is small enough and every kind steps or slides plainly;
 //! larger boards use the walk.
 
+use crate::base::geometry::Board;
 use crate::engine::tables::KindSet;
+use crate::rules::variant::{Kind, MovePattern, Target};
 
 /// A set of cells of a board of at most 64 cells, bit `c` for cell `c`.
 pub type CellMask = u64;
 
 /// Per cell: the lines a sliding attacker could come along (the kinds,
-/// then the line's cells, nearest first).
-pub(crate) type Lines<'a> = Vec<Vec<(KindSet, &'a [u16])>>;
+/// the slide's direction and most cells, then the line's cells, nearest
+/// first).
+pub(crate) type Lines<'a> = Vec<Vec<(KindSet, ((i8, i8), u8), &'a [u16])>>;
+
+/// A step's delta, or a slide's direction and most cells, with kinds.
+type Steps = Vec<((i8, i8), KindSet)>;
+type Slides = Vec<((i8, i8), u8, KindSet)>;
+/// Per cell, masks of cells with the kinds found there (all of them, and
+/// those whose capture is certain).
+type StepMasks = Vec<Vec<(CellMask, KindSet, KindSet)>>;
+/// Per cell, lines as masks: the kinds, those whose capture is certain,
+/// and whether the cells' numbers grow going out.
+type SlideMasks = Vec<Vec<(CellMask, KindSet, KindSet, bool)>>;
+
+/// Whether a move of this target captures any enemy piece it reaches, from
+/// any cell, with nothing to confirm beyond the cells between: it strikes
+/// every kind, has no zones and no conditions on cells.
+fn captures_plainly(target: &Target) -> bool {
+    target.enemy
+        && target.enemy_kinds.is_none()
+        && target.from_zone.is_none()
+        && target.to_zone.is_none()
+        && !target.conditioned()
+}
+
+/// Per owner parity, the steps (not lame) and the slides (over no screen,
+/// striking at range or one cell long) that capture plainly, with their
+/// kinds: a piece found on one needs no confirming.
+fn plain_captures(kinds: &[Kind]) -> [(Steps, Slides); 2] {
+    let mut out: [(Steps, Slides); 2] = Default::default();
+    for (k, kind) in kinds.iter().enumerate() {
+        for pat in &kind.moves {
+            let (deltas, target, slide) = match pat {
+                MovePattern::Step {
+                    deltas,
+                    target,
+                    lame: false,
+                } => (deltas, target, None),
+                MovePattern::Slide {
+                    deltas,
+                    target,
+                    jump: None,
+                    screens: 0,
+                    max,
+                    strike_at_range,
+                    ..
+                } if *strike_at_range || *max == 1 => (deltas, target, Some(*max)),
+                _ => continue,
+            };
+            if !captures_plainly(target) {
+                continue;
+            }
+            for (parity, (steps, slides)) in out.iter_mut().enumerate() {
+                for &d in deltas {
+                    let d = if target.relative && parity == 1 {
+                        (d.0, -d.1)
+                    } else {
+                        d
+                    };
+                    match slide {
+                        None => match steps.iter_mut().find(|e| e.0 == d) {
+                            Some(e) => e.1 |= 1 << k,
+                            None => steps.push((d, 1 << k)),
+                        },
+                        Some(max) => match slides.iter_mut().find(|e| e.0 == d && e.1 == max) {
+                            Some(e) => e.2 |= 1 << k,
+                            None => slides.push((d, max, 1 << k)),
+                        },
+                    }
+                }
+            }
+        }
+    }
+    out
+}
 
 /// The most cells a board may have for [`AttackBits`].
 pub const MASK_CELLS: usize = 64;
@@ -23,37 +98,47 @@ pub const MASK_CELLS: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub struct AttackBits {
     /// Per owner parity and cell: the cells a stepping attacker could stand
-    /// on, one mask per set of kinds that step from there.
-    steps: [Vec<Vec<(CellMask, KindSet)>>; 2],
+    /// on, one mask per set of kinds that step from there (and those of
+    /// them whose capture by that step is certain: [`AttackBits::attacks`]).
+    steps: [StepMasks; 2],
     /// Per owner parity and cell: the lines a sliding attacker could come
-    /// along (its cells, the kinds that slide along it, and whether the
-    /// cells' numbers grow going out from the cell).
-    slides: [Vec<Vec<(CellMask, KindSet, bool)>>; 2],
+    /// along (its cells, the kinds that slide along it, those whose capture
+    /// along it is certain, and whether the cells' numbers grow going out
+    /// from the cell).
+    slides: [SlideMasks; 2],
 }
 
 impl AttackBits {
-    /// From the attack table's lists, per owner parity and cell: the cells
-    /// stepping attackers stand on with their kinds, and the lines (the
-    /// kinds, then the cells nearest first). `None` when the board is too
-    /// large or a line's cell numbers do not run one way.
+    /// From the attack table's lists, per owner parity: the steps with
+    /// their kinds, and per cell the lines (the kinds, the slide, then the
+    /// cells nearest first); the kinds whose capture is certain found from
+    /// `kinds`. `None` when the board is too large or a line's cell numbers
+    /// do not run one way.
     pub(crate) fn new(
-        cells: usize,
-        step_from: &[Vec<Vec<(u16, KindSet)>>; 2],
+        kinds: &[Kind],
+        board: &Board,
+        steps: &[Steps; 2],
         lines: [Lines; 2],
     ) -> Option<AttackBits> {
+        let cells = board.cell_count();
         if cells > MASK_CELLS {
             return None;
         }
+        let plain = plain_captures(kinds);
         let mut bits = AttackBits::default();
         for parity in 0..2 {
-            bits.steps[parity] = step_from[parity]
-                .iter()
-                .map(|from| {
-                    let mut groups: Vec<(CellMask, KindSet)> = Vec::new();
-                    for &(c, set) in from {
-                        match groups.iter_mut().find(|g| g.1 == set) {
+            let (plain_steps, plain_slides) = &plain[parity];
+            bits.steps[parity] = (0..cells as u16)
+                .map(|cell| {
+                    let mut groups: Vec<(CellMask, KindSet, KindSet)> = Vec::new();
+                    for &(d, set) in &steps[parity] {
+                        let Some(c) = board.offset(cell, (-d.0, -d.1)) else {
+                            continue;
+                        };
+                        let exact = plain_steps.iter().find(|e| e.0 == d).map_or(0, |e| e.1);
+                        match groups.iter_mut().find(|g| g.1 == set && g.2 == exact) {
                             Some(g) => g.0 |= 1 << c,
-                            None => groups.push((1 << c, set)),
+                            None => groups.push((1 << c, set, exact)),
                         }
                     }
                     groups
@@ -62,14 +147,17 @@ impl AttackBits {
             let mut slides = Vec::with_capacity(cells);
             for (c, here) in lines[parity].iter().enumerate() {
                 let mut out = Vec::with_capacity(here.len());
-                for &(set, ray) in here {
+                for &(set, (d, max), ray) in here {
+                    let exact = (plain_slides.iter())
+                        .find(|e| e.0 == d && e.1 == max)
+                        .map_or(0, |e| e.2);
                     let up = ray.windows(2).all(|w| w[0] < w[1]) && ray[0] as usize > c;
                     let down = ray.windows(2).all(|w| w[0] > w[1]) && (ray[0] as usize) < c;
                     if !up && !down {
                         return None;
                     }
                     let mask = ray.iter().fold(0, |m, &x| m | 1 << x);
-                    out.push((mask, set, up));
+                    out.push((mask, set, exact, up));
                 }
                 slides.push(out);
             }
@@ -117,7 +205,7 @@ impl AttackBits {
         let mine = |c: u16, set: KindSet| {
             kind_owner(c).is_some_and(|(k, o)| o == by && (set >> k) & 1 == 1)
         };
-        for &(mask, set) in &self.steps[parity][c] {
+        for &(mask, set, _) in &self.steps[parity][c] {
             let set = set & kinds;
             if set == 0 {
                 continue;
@@ -131,23 +219,85 @@ impl AttackBits {
                 }
             }
         }
-        for &(mask, set, up) in &self.slides[parity][c] {
+        for &(mask, set, _, up) in &self.slides[parity][c] {
             let set = set & kinds;
             let m = mask & stops;
             if m == 0 || set == 0 {
                 continue;
             }
-            // The nearest stopping cell: a piece, or terrain that blocks.
-            let at = if up {
-                m.trailing_zeros()
-            } else {
-                63 - m.leading_zeros()
-            } as u16;
+            let at = nearest(m, up);
             if by_cells >> at & 1 == 1 && !blocked(at) && mine(at, set) && candidate(at) {
                 return true;
             }
         }
         false
+    }
+
+    /// Whether `by` attacks the enemy piece on `cell`, from the masks
+    /// alone where they can tell: `Some(true)` when a piece of `by` stands
+    /// where a kind's step or slide that captures any piece, from anywhere,
+    /// unconditionally, reaches `cell`; `Some(false)` when no piece of `by`
+    /// could; `None` when only pieces whose capture needs confirming could
+    /// (ask [`AttackBits::any_candidate`]). The caller sees to it that an
+    /// enemy of `by` stands on `cell` on terrain that does not block.
+    /// `through`: only the lines through one of these cells are looked
+    /// along, and no step (all of them: `CellMask::MAX`), for a test of
+    /// the lines a move opens. Masks as for [`AttackBits::any_candidate`].
+    #[inline]
+    pub fn attacks(
+        &self,
+        cell: u16,
+        by: u8,
+        (stops, by_cells): (CellMask, CellMask),
+        kind_owner: impl Fn(u16) -> Option<(u16, u8)>,
+        blocked: impl Fn(u16) -> bool,
+        through: CellMask,
+    ) -> Option<bool> {
+        let parity = (by % 2) as usize;
+        let c = cell as usize;
+        let mut unsure = false;
+        // The piece of `by` on `at` of a kind in `set`: certain, unsure, or none.
+        let mut found = |at: u16, set: KindSet, exact: KindSet| match kind_owner(at) {
+            Some((k, o)) if o == by && (set >> k) & 1 == 1 => {
+                unsure |= (exact >> k) & 1 == 0;
+                (exact >> k) & 1 == 1
+            }
+            _ => false,
+        };
+        if through == CellMask::MAX {
+            for &(mask, set, exact) in &self.steps[parity][c] {
+                let mut m = mask & stops & by_cells;
+                while m != 0 {
+                    let from = m.trailing_zeros() as u16;
+                    m &= m - 1;
+                    if found(from, set, exact) {
+                        return Some(true);
+                    }
+                }
+            }
+        }
+        for &(mask, set, exact, up) in &self.slides[parity][c] {
+            let m = mask & stops;
+            if m == 0 || mask & through == 0 {
+                continue;
+            }
+            let at = nearest(m, up);
+            if by_cells >> at & 1 == 1 && !blocked(at) && found(at, set, exact) {
+                return Some(true);
+            }
+        }
+        (!unsure).then_some(false)
+    }
+}
+
+/// The nearest cell of the non-empty `m` along a line whose cells' numbers
+/// grow (`up`) or shrink going out: a piece, or terrain that blocks.
+#[inline]
+fn nearest(m: CellMask, up: bool) -> u16 {
+    if up {
+        m.trailing_zeros() as u16
+    } else {
+        63 - m.leading_zeros() as u16
     }
 }
 

@@ -5,58 +5,12 @@
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
+use crate::engine::exhaustive::exhaustive;
 use crate::engine::legal::{Constraints, Need, ROYAL_CELL};
-use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, reaches};
+use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, kind_owner, reaches};
 use crate::engine::slide_masks::blocked_cells;
-use crate::engine::{Action, ActionError, Engine};
+use crate::engine::{ActionError, Engine};
 use crate::rules::lua::RuleHook;
-
-thread_local! {
-    /// Set while an [`Exhaustive`] lists: the self-check test then walks
-    /// every move without its shortcuts.
-    static EXHAUSTIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the self-check shortcuts are off on this thread now.
-pub(super) fn exhaustive() -> bool {
-    EXHAUSTIVE.with(std::cell::Cell::get)
-}
-
-/// The reference listing the self-check shortcuts are held equal to: an
-/// engine's legal actions found by testing every move for self-check on a
-/// scratch board, without the lines from the royal piece, the attack masks
-/// or `rules.check_cells`. The engine itself has no such switch; the
-/// differential tests (`tests/common::shortcuts_agree`) list with both.
-pub struct Exhaustive<'e> {
-    engine: &'e Engine,
-}
-
-impl<'e> Exhaustive<'e> {
-    pub fn new(engine: &'e Engine) -> Self {
-        Exhaustive { engine }
-    }
-
-    /// The legal actions of `s`, each move tested in full.
-    pub fn legal_actions(&self, s: &GameState) -> Vec<Action> {
-        self.run(|e| e.legal_actions(s))
-    }
-
-    /// Runs `f` on the engine with the shortcuts off on this thread: the
-    /// self-check test's, and the masks the listing and the sampler find
-    /// a piece's targets with (every target then comes from the
-    /// cell-by-cell scan).
-    pub fn run<T>(&self, f: impl FnOnce(&Engine) -> T) -> T {
-        struct Off;
-        impl Drop for Off {
-            fn drop(&mut self) {
-                EXHAUSTIVE.with(|e| e.set(false));
-            }
-        }
-        EXHAUSTIVE.with(|e| e.set(true));
-        let _off = Off;
-        f(self.engine)
-    }
-}
 
 impl Engine {
     /// What the self-check test needs to know about a position, found once
@@ -185,6 +139,9 @@ impl Engine {
             if from != c.royal {
                 return c.allows(from, to);
             }
+            if let Some(exposed) = self.exposed_by_masks(g, s, player, from, to, CellMask::MAX) {
+                return !exposed;
+            }
             // Without masks the map of enemy reach serves the royal
             // piece's moves; with them, the full test is as cheap.
             if g.masks.is_none() {
@@ -201,6 +158,17 @@ impl Engine {
                 // On no line from a royal piece: it opens none (steps do
                 // not depend on other pieces).
                 return true;
+            }
+            if g.royals.len() == 1 {
+                // The royal piece's new cell, or the lines through `from`.
+                let through = if m == ROYAL_CELL {
+                    CellMask::MAX
+                } else {
+                    1 << from
+                };
+                if let Some(exposed) = self.exposed_by_masks(g, s, player, from, to, through) {
+                    return !exposed;
+                }
             }
             if g.scratch.is_empty() {
                 g.scratch.extend_from_slice(s.board());
@@ -237,6 +205,53 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Whether moving `from`→`to` (capturing nothing besides `to`) leaves
+    /// the single royal piece attacked, from the masks alone
+    /// ([`AttackBits::attacks`](crate::engine::bits::AttackBits::attacks)):
+    /// the royal piece's new cell when it moves, else along the lines
+    /// through `from` only (`through`), as no royal piece is attacked now.
+    /// `None` when the masks cannot tell (no masks, a candidate to
+    /// confirm, terrain that blocks under the royal piece): test in full.
+    #[inline]
+    fn exposed_by_masks(
+        &self,
+        g: &Guard,
+        s: &GameState,
+        player: PlayerId,
+        from: Cell,
+        to: Cell,
+        through: CellMask,
+    ) -> Option<bool> {
+        let (occupied, walls) = g.masks?;
+        let bits = self.moves.attack.bits.as_ref()?;
+        // Royal pieces that may not face each other need the full test.
+        self.slide_lines.as_ref()?;
+        let r = match g.royals[..] {
+            [r] if r == from => to,
+            [r] => r,
+            _ => return None,
+        };
+        let blocking = self.variant.board.blocking;
+        if s.terrain()[r as usize] & blocking != 0 {
+            return None;
+        }
+        // The board after the move; the pieces looked at are neither the
+        // mover nor the captured one, so the state's board tells them.
+        let stops = occupied & !(1 << from) | 1 << to | walls;
+        for q in 0..s.players {
+            if q == player || s.eliminated & (1 << q) != 0 {
+                continue;
+            }
+            let masks = (stops, s.owned_by(q) & !(1 << to));
+            let blocked = |c: Cell| s.terrain()[c as usize] & blocking != 0;
+            let owner = kind_owner(s, s.board());
+            if bits.attacks(r, q, masks, owner, blocked, through)? {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     /// The (single) royal piece moves: is its new cell reachable by an

@@ -110,7 +110,7 @@ impl Engine {
             && !self.rules.has(RuleHook::AfterAction)
             && self.variant.actions.is_empty()
             && !self.variant.draw_offers
-            && !super::check::exhaustive()
+            && !super::exhaustive::exhaustive()
     }
 
     /// The leaves one ply below `s` as perft counts them (the legal

@@ -209,7 +209,7 @@ impl Engine {
                         .is_none_or(|g| self.guard_allows(g, s, p, from, to, side)))
         };
         let mut targets = Vec::new();
-        let masked = all && !super::check::exhaustive();
+        let masked = all && !super::exhaustive::exhaustive();
         let quiet = self.moves.quiet.as_ref().filter(|_| masked);
         let empty = quiet.map_or(0, |q| q.all & !s.occupied());
         let slides = self.moves.slides.as_ref().filter(|_| masked);

@@ -29,6 +29,7 @@ mod blast;
 mod check;
 mod counters;
 mod declared;
+mod exhaustive;
 mod joint;
 mod lang;
 mod leaves;
@@ -60,7 +61,7 @@ use crate::rules::lua::Rules;
 use crate::rules::variant::{LoadError, MovePattern, Variant};
 
 pub use action::{Action, ActionError, Event};
-pub use check::Exhaustive;
+pub use exhaustive::Exhaustive;
 pub use playout::PlayoutBuffers;
 pub use sight::Seen;
 

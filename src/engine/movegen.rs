@@ -493,14 +493,24 @@ pub(crate) fn attacked_masked(
         return attacked_on(m, s, occupant, cell, by);
     };
     let blocking = m.variant.board.blocking;
+    let blocked = |c: Cell| s.terrain()[c as usize] & blocking != 0;
     // The occupant's pieces of `by` are among the state's (a board tried
     // on moves another player's piece, or takes some away).
+    let by_cells = s.owned_by(by) | 1u64 << cell;
+    let enemy_here = occupant[cell as usize].is_some_and(|id| s.pieces[id as usize].owner != by);
+    if enemy_here && !blocked(cell) {
+        // Most attackers need no confirming.
+        let owner = kind_owner(s, occupant);
+        if let Some(hit) = bits.attacks(cell, by, (stops, by_cells), owner, blocked, !0) {
+            return hit;
+        }
+    }
     bits.any_candidate(
         cell,
         by,
-        (stops, s.owned_by(by) | 1u64 << cell),
+        (stops, by_cells),
         kind_owner(s, occupant),
-        |c| s.terrain()[c as usize] & blocking != 0,
+        blocked,
         |from| occupant[from as usize].is_some_and(|id| reaches(m, s, occupant, id, from, cell)),
     )
 }

@@ -278,7 +278,7 @@ impl Sampler {
         c: usize,
         r: u32,
     ) -> Option<Cell> {
-        let masked = if super::check::exhaustive() {
+        let masked = if super::exhaustive::exhaustive() {
             None
         } else if let Some(m) = &e.moves.slides {
             let (stops, enemy) =

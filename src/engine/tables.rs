@@ -44,7 +44,7 @@ pub struct AttackTable {
     step_from: [Vec<Vec<(u16, KindSet)>>; 2],
     /// Per owner parity and cell: the lines a sliding attacker could come
     /// along (the kinds, and a range of `ray_cells`, nearest cell first).
-    slide_rays: [Vec<Vec<(KindSet, u32, u32)>>; 2],
+    slide_rays: [Vec<Vec<SlideRay>>; 2],
     ray_cells: Vec<u16>,
     /// Per owner parity: the directions of slides over screens, their
     /// number of screens and the kinds that slide so.
@@ -74,6 +74,10 @@ fn add_slide(list: &mut Vec<Slide>, d: (i8, i8), max: u8, kind: usize) {
         None => list.push((d, max, 1 << kind)),
     }
 }
+
+/// A line a plain slide could come along to a cell: the kinds, a range of
+/// the table's `ray_cells`, and the slide's direction and most cells.
+type SlideRay = (KindSet, u32, u32, ((i8, i8), u8));
 
 /// A slide over screens: its direction, its number of screens, and the
 /// kinds that slide so.
@@ -169,7 +173,7 @@ impl AttackTable {
                     }
                     let len = t.ray_cells.len() as u32 - start;
                     if len > 0 {
-                        here.push((set, start, len));
+                        here.push((set, start, len, (d, max)));
                     }
                 }
                 rays.push(here);
@@ -184,14 +188,15 @@ impl AttackTable {
                     .iter()
                     .map(|here| {
                         here.iter()
-                            .map(|&(set, start, len)| {
-                                (set, &t.ray_cells[start as usize..(start + len) as usize])
+                            .map(|&(set, start, len, slide)| {
+                                let cells = &t.ray_cells[start as usize..(start + len) as usize];
+                                (set, slide, cells)
                             })
                             .collect()
                     })
                     .collect()
             });
-            t.bits = AttackBits::new(n as usize, &t.step_from, lines);
+            t.bits = AttackBits::new(kinds, board, &t.steps, lines);
         }
         t
     }
@@ -267,7 +272,7 @@ impl AttackTable {
                 return true;
             }
         }
-        for &(set, start, len) in &self.slide_rays[parity][c] {
+        for &(set, start, len, _) in &self.slide_rays[parity][c] {
             let set = set & kinds;
             if set == 0 {
                 continue;
