@@ -312,11 +312,17 @@ mod tests {
 
     /// The masks give the walk's answer for every cell and player along
     /// random games: a bundled 8x8 variant with royal pieces and joint
-    /// moves, and a small board with blocking terrain and slides of
-    /// limited reach.
+    /// moves, a small board with blocking terrain and slides of limited
+    /// reach, and one whose captures the masks alone cannot confirm.
     #[test]
     fn masks_answer_as_the_walk_does() {
-        for name in ["chess", "examples/variants/mini_battle.yaml"] {
+        let names = ["chess", "examples/variants/mini_battle.yaml"];
+        // Captures the masks cannot confirm alone: at range only next to
+        // the piece, of some kinds only, into a zone only, never forward.
+        for name in names
+            .into_iter()
+            .chain(["tests/variants/unplain_attacks.yaml"])
+        {
             let e = Engine::load(name, &[]).unwrap_or_else(|err| panic!("{err}"));
             assert!(e.moves.attack.bits.is_some(), "{name} has no masks");
             let blocking = e.variant.board.blocking;
