@@ -8,7 +8,8 @@
 //! larger boards use the walk.
 
 use crate::base::geometry::Board;
-use crate::engine::tables::KindSet;
+use crate::engine::lang::oriented;
+use crate::engine::tables::{add, add_slide, KindSet, Slide};
 use crate::rules::variant::{Kind, MovePattern, Target};
 
 /// A set of cells of a board of at most 64 cells, bit `c` for cell `c`.
@@ -19,9 +20,9 @@ pub type CellMask = u64;
 /// first).
 pub(crate) type Lines<'a> = Vec<Vec<(KindSet, ((i8, i8), u8), &'a [u16])>>;
 
-/// A step's delta, or a slide's direction and most cells, with kinds.
+/// Steps' deltas, or slides' directions and most cells, with their kinds.
 type Steps = Vec<((i8, i8), KindSet)>;
-type Slides = Vec<((i8, i8), u8, KindSet)>;
+type Slides = Vec<Slide>;
 /// Per cell, masks of cells with the kinds found there (all of them, and
 /// those whose capture is certain).
 type StepMasks = Vec<Vec<(CellMask, KindSet, KindSet)>>;
@@ -69,20 +70,10 @@ fn plain_captures(kinds: &[Kind]) -> [(Steps, Slides); 2] {
             }
             for (parity, (steps, slides)) in out.iter_mut().enumerate() {
                 for &d in deltas {
-                    let d = if target.relative && parity == 1 {
-                        (d.0, -d.1)
-                    } else {
-                        d
-                    };
+                    let d = oriented(d, target.relative, parity as u8);
                     match slide {
-                        None => match steps.iter_mut().find(|e| e.0 == d) {
-                            Some(e) => e.1 |= 1 << k,
-                            None => steps.push((d, 1 << k)),
-                        },
-                        Some(max) => match slides.iter_mut().find(|e| e.0 == d && e.1 == max) {
-                            Some(e) => e.2 |= 1 << k,
-                            None => slides.push((d, max, 1 << k)),
-                        },
+                        None => add(steps, d, k),
+                        Some(max) => add_slide(slides, d, max, k),
                     }
                 }
             }

@@ -240,12 +240,12 @@ impl Engine {
         // The board after the move; the pieces looked at are neither the
         // mover nor the captured one, so the state's board tells them.
         let stops = occupied & !(1 << from) | 1 << to | walls;
+        let blocked = |c: Cell| s.terrain()[c as usize] & blocking != 0;
         for q in 0..s.players {
             if q == player || s.eliminated & (1 << q) != 0 {
                 continue;
             }
             let masks = (stops, s.owned_by(q) & !(1 << to));
-            let blocked = |c: Cell| s.terrain()[c as usize] & blocking != 0;
             let owner = kind_owner(s, s.board());
             if bits.attacks(r, q, masks, owner, blocked, through)? {
                 return Some(true);

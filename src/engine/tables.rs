@@ -57,7 +57,7 @@ pub struct AttackTable {
     pub bits: Option<AttackBits>,
 }
 
-fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
+pub(crate) fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
     match list.iter_mut().find(|e| e.0 == d) {
         Some(e) => e.1 |= 1 << kind,
         None => list.push((d, 1 << kind)),
@@ -66,9 +66,9 @@ fn add(list: &mut Vec<((i8, i8), KindSet)>, d: (i8, i8), kind: usize) {
 
 /// A plain slide: its direction, its most cells, and the kinds that slide
 /// so.
-type Slide = ((i8, i8), u8, KindSet);
+pub(crate) type Slide = ((i8, i8), u8, KindSet);
 
-fn add_slide(list: &mut Vec<Slide>, d: (i8, i8), max: u8, kind: usize) {
+pub(crate) fn add_slide(list: &mut Vec<Slide>, d: (i8, i8), max: u8, kind: usize) {
     match list.iter_mut().find(|e| e.0 == d && e.1 == max) {
         Some(e) => e.2 |= 1 << kind,
         None => list.push((d, max, 1 << kind)),
