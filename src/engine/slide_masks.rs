@@ -101,14 +101,49 @@ struct Pattern<M> {
     rays: Vec<Vec<(M, u16)>>,
 }
 
-/// Per kind (when its moves are all plain steps and slides), its patterns
-/// as masks; and per line the way its cell numbers run.
+/// One kind's plain moves from one cell for one player, folded together
+/// at load: its steps by what they may land on, and its rays (a slice of
+/// [`Masks::rays`]), so that a piece's targets take no walk over its
+/// patterns, their zones or their directions.
+#[derive(Clone, Copy, Debug)]
+struct Entry<M> {
+    /// Steps' cells that must be empty, hold an enemy, or may be either.
+    onto_empty: M,
+    onto_enemy: M,
+    onto_either: M,
+    /// The entry's rays: `rays[first..first + count]`.
+    first: u32,
+    count: u32,
+}
+
+/// A slide's cells from one cell on an empty board (up to its `max`),
+/// with what it may end on.
+#[derive(Clone, Copy, Debug)]
+struct Ray<M> {
+    cells: M,
+    /// Its cell numbers grow away from the start.
+    up: bool,
+    empty: bool,
+    enemy: bool,
+    /// It may strike an enemy beyond empty cells (else only next to it).
+    strike_at_range: bool,
+}
+
+/// A kind's moves as masks: the folded steps and slides by
+/// `player * cells + cell`, and its paths, pattern by pattern.
+#[derive(Clone, Debug)]
+struct KindMasks<M> {
+    entries: Vec<Entry<M>>,
+    paths: Vec<Pattern<M>>,
+}
+
+/// Per kind (when its moves are all plain steps, slides and paths), its
+/// moves as masks.
 #[derive(Clone, Debug)]
 pub struct Masks<M> {
     cells: usize,
-    kinds: Vec<Option<Vec<Pattern<M>>>>,
-    /// Per line: whether its cell numbers grow (every line's run one way).
-    up: Vec<bool>,
+    kinds: Vec<Option<KindMasks<M>>>,
+    rays: Vec<Ray<M>>,
 }
 
 /// Boards of at most 64 cells.
@@ -171,20 +206,22 @@ impl<M: Mask> Masks<M> {
             *up = way.unwrap_or(true);
         }
         let players = v.players.len().max(1);
-        let kinds: Vec<Option<Vec<Pattern<M>>>> = (v.kinds.iter().enumerate())
+        let mut rays = Vec::new();
+        let kinds: Vec<Option<KindMasks<M>>> = (v.kinds.iter().enumerate())
             .map(|(k, kind)| {
                 let quiet = quiet.is_some_and(|q| q.covers(k));
                 (plain(kind) && !quiet).then(|| {
-                    (kind.moves.iter().enumerate())
+                    let patterns = (kind.moves.iter().enumerate())
                         .map(|(pi, m)| pattern(tables, k, pi, m, cells, players))
-                        .collect()
+                        .collect();
+                    fold(patterns, cells, players, &up, &mut rays)
                 })
             })
             .collect();
         if kinds.iter().all(Option::is_none) {
             return None;
         }
-        Some(Masks { cells, kinds, up })
+        Some(Masks { cells, kinds, rays })
     }
 
     /// The cells a piece of `kind` of player `p` on `from` may move to, as
@@ -193,53 +230,89 @@ impl<M: Mask> Masks<M> {
     /// other moves.
     #[inline(always)]
     pub fn targets(&self, kind: KindId, p: PlayerId, from: usize, stops: M, enemy: M) -> Option<M> {
-        let patterns = self.kinds.get(kind as usize)?.as_ref()?;
-        let at = (p % 2) as usize * self.cells + from;
+        let km = self.kinds.get(kind as usize)?.as_ref()?;
+        let e = km.entries.get(p as usize * self.cells + from)?;
         let empty = !stops;
-        let mut out = M::ZERO;
-        for pat in patterns {
-            if pat.from[p as usize] & M::bit(from) == M::ZERO {
+        let mut out =
+            (e.onto_empty & empty) | (e.onto_enemy & enemy) | (e.onto_either & (empty | enemy));
+        for r in &self.rays[e.first as usize..][..e.count as usize] {
+            let blockers = r.cells & stops;
+            if blockers == M::ZERO {
+                if r.empty {
+                    out |= r.cells;
+                }
                 continue;
             }
-            if pat.path > 0 {
-                out |= path_targets(pat, at - from, from, stops, enemy);
-                continue;
+            // The ray's cell numbers run one way: the cells before the
+            // first blocker are those on the near side of it.
+            let (b, before) = match r.up {
+                true => (blockers.lowest(), r.cells & M::below(blockers.lowest())),
+                false => (blockers.highest(), r.cells & M::above(blockers.highest())),
+            };
+            if r.empty {
+                out |= before;
             }
-            let mut ends = M::ZERO;
-            if pat.empty {
-                ends |= empty;
+            if r.enemy && enemy & M::bit(b) != M::ZERO && (before == M::ZERO || r.strike_at_range) {
+                out |= M::bit(b);
             }
-            if pat.enemy {
-                ends |= enemy;
-            }
-            out |= pat.steps[at] & ends;
-            for &(ray, d) in &pat.rays[at] {
-                let blockers = ray & stops;
-                if blockers == M::ZERO {
-                    if pat.empty {
-                        out |= ray;
-                    }
-                    continue;
-                }
-                // The ray's cell numbers run one way: the cells before
-                // the first blocker are those on the near side of it.
-                let (b, before) = match self.up[d as usize] {
-                    true => (blockers.lowest(), ray & M::below(blockers.lowest())),
-                    false => (blockers.highest(), ray & M::above(blockers.highest())),
-                };
-                if pat.empty {
-                    out |= before;
-                }
-                if pat.enemy
-                    && enemy & M::bit(b) != M::ZERO
-                    && (before == M::ZERO || pat.strike_at_range)
-                {
-                    out |= M::bit(b);
-                }
+        }
+        for pat in &km.paths {
+            if pat.from[p as usize] & M::bit(from) != M::ZERO {
+                let base = (p % 2) as usize * self.cells;
+                out |= path_targets(pat, base, from, stops, enemy);
             }
         }
         Some(out)
     }
+}
+
+/// Folds a kind's patterns into one [`Entry`] per player and cell (its
+/// paths kept apart), pushing their rays on `rays`.
+fn fold<M: Mask>(
+    patterns: Vec<Pattern<M>>,
+    cells: usize,
+    players: usize,
+    up: &[bool],
+    rays: &mut Vec<Ray<M>>,
+) -> KindMasks<M> {
+    let (paths, plain): (Vec<_>, Vec<_>) = patterns.into_iter().partition(|p| p.path > 0);
+    let mut entries = Vec::with_capacity(players * cells);
+    for p in 0..players {
+        for c in 0..cells {
+            let at = (p % 2) * cells + c;
+            let first = rays.len() as u32;
+            let mut e = Entry {
+                onto_empty: M::ZERO,
+                onto_enemy: M::ZERO,
+                onto_either: M::ZERO,
+                first,
+                count: 0,
+            };
+            for pat in plain
+                .iter()
+                .filter(|pat| pat.from[p] & M::bit(c) != M::ZERO)
+            {
+                match (pat.empty, pat.enemy) {
+                    (true, true) => e.onto_either |= pat.steps[at],
+                    (true, false) => e.onto_empty |= pat.steps[at],
+                    (false, true) => e.onto_enemy |= pat.steps[at],
+                    (false, false) => {}
+                }
+                for &(cells, d) in &pat.rays[at] {
+                    rays.push(Ray {
+                        cells,
+                        up: up[d as usize],
+                        empty: pat.empty,
+                        enemy: pat.enemy,
+                        strike_at_range: pat.strike_at_range,
+                    });
+                }
+            }
+            e.count = rays.len() as u32 - first;
+            entries.push(e);
+        }
+    }
+    KindMasks { entries, paths }
 }
 
 /// The cells of `s` whose terrain has a bit of `blocking` (no move enters
