@@ -6,7 +6,8 @@ use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::bits::CellMask;
 use crate::engine::exhaustive::exhaustive;
-use crate::engine::legal::{Constraints, Need, ROYAL_CELL};
+use crate::engine::guard::{Guard, Rays, GUARD_POOL};
+use crate::engine::legal::ROYAL_CELL;
 use crate::engine::movegen::{attacked_except, attacked_masked, capture_map, kind_owner, reaches};
 use crate::engine::slide_masks::blocked_cells;
 use crate::engine::{ActionError, Engine};
@@ -18,7 +19,7 @@ impl Engine {
     /// piece is attacked now and every slide is plain, the lines from the
     /// royal pieces (so that most moves need no test at all).
     /// Fails when `rules.check_cells` does. The guard comes from the
-    /// thread's pool, to which [`return_guard`] gives it back.
+    /// thread's pool, to which [`return_guard`](super::guard::return_guard) gives it back.
     pub(crate) fn guard(
         &self,
         s: &GameState,
@@ -119,6 +120,41 @@ impl Engine {
         Ok(())
     }
 
+    /// The guard for testing a few randomly drawn moves of `player`, whose
+    /// royal pieces stand on `royals`. Where the masks can tell whether a
+    /// move leaves the single royal piece attacked
+    /// ([`Engine::exposed_by_masks`]), nothing is found beforehand and
+    /// each drawn move gets one attack test on them, where the line
+    /// shortcut would need one for the position (is the royal piece in
+    /// check?) besides. Elsewhere as [`Engine::prepare_guard`] makes it,
+    /// the royal piece's first move tested in full, without the map of
+    /// enemy reach.
+    pub(crate) fn prepare_draws(
+        &self,
+        g: &mut Guard,
+        s: &GameState,
+        player: PlayerId,
+        royals: &[Cell],
+    ) -> Result<(), ActionError> {
+        let masked = royals.len() == 1
+            && self.variant.blast.is_none()
+            && self.native_check()
+            && self.moves.attack.bits.is_some()
+            && self.slide_lines.is_some()
+            && !exhaustive();
+        if masked {
+            g.reset();
+            g.native = true;
+            g.royals.extend_from_slice(royals);
+            g.masks = Some(board_masks(self, s));
+            g.draws = true;
+        } else {
+            self.prepare_guard(g, s, player, true, Some(royals), false)?;
+        }
+        g.royal_moves = 0;
+        Ok(())
+    }
+
     /// Whether moving `from`→`to` (capturing `side` besides `to`) leaves
     /// `player`'s royal pieces safe. A query hook that fails on the way
     /// (`rules.attacked`) forbids the move and leaves its error in the guard
@@ -134,6 +170,11 @@ impl Engine {
     ) -> bool {
         if self.variant.blast.is_some() {
             return self.blast_allows(s, player, from, to, side);
+        }
+        if g.draws && side.is_empty() {
+            if let Some(exposed) = self.exposed_by_masks(g, s, player, from, to, CellMask::MAX) {
+                return !exposed;
+            }
         }
         if let (Some(c), true, true) = (&g.constraints, g.legal, side.is_empty()) {
             if from != c.royal {
@@ -636,16 +677,6 @@ impl Engine {
     }
 }
 
-/// The lines from the royal pieces, per cell (see [`Guard::rays`]).
-#[derive(Clone, Debug)]
-enum Rays {
-    /// The row of the engine's table for the one royal piece's cell
-    /// ([`royal_lines`](super::legal::royal_lines)), at this offset.
-    Row(usize),
-    /// Built for this position (several royal pieces).
-    Built(Vec<u32>),
-}
-
 /// The cells that stop movement, from a board's occupied cells and those
 /// whose terrain blocks.
 #[inline]
@@ -657,103 +688,4 @@ fn stops(masks: Option<(CellMask, CellMask)>) -> Option<CellMask> {
 /// movement, as masks (a board of at most 64 cells).
 fn board_masks(e: &Engine, s: &GameState) -> (CellMask, CellMask) {
     (s.occupied(), blocked_cells(s, e.variant.board.blocking))
-}
-
-/// See [`Engine::guard`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Guard {
-    native: bool,
-    /// The board's occupied cells and those whose terrain blocks, as
-    /// masks, when check is native and the attack table has masks.
-    masks: Option<(CellMask, CellMask)>,
-    royals: Vec<Cell>,
-    /// Whether `constraints` hold what the single royal piece asks of the
-    /// others' moves (movement is plain, `legal.rs`); `rays` are then not
-    /// needed.
-    legal: bool,
-    /// Their buffers, kept between positions (boxed: a guard moves).
-    constraints: Option<Box<Constraints>>,
-    /// Per cell: bit `i` when it lies on line `i` (of the slide lines) from
-    /// a royal piece; [`ROYAL_CELL`] on a royal piece. `None`: test every
-    /// move in full.
-    rays: Option<Rays>,
-    /// A copy of the board to try moves on (native check).
-    scratch: Vec<Option<PieceId>>,
-    /// With `rays`: the cells where an enemy could capture the (single)
-    /// royal piece once it has left its cell; made for its first move.
-    reach: Option<Option<Vec<bool>>>,
-    /// Scripted check (`rules.check_cells`): the cells that can matter.
-    relevant: Option<Vec<bool>>,
-    /// Whether an enemy piece stands on one of them (then what a move
-    /// captures has to be asked).
-    enemy_relevant: bool,
-    /// An empty buffer for `reach`'s map.
-    spare_map: Vec<bool>,
-    /// How many moves of the royal piece were tested (counting from 1,
-    /// or from 0 in a guard for random draws: [`Guard::for_draws`]).
-    royal_moves: u8,
-    /// The first error of a query hook asked while testing moves.
-    error: Option<ActionError>,
-    /// An empty buffer for `rays` when they are built.
-    spare_rays: Vec<u32>,
-}
-
-impl Guard {
-    /// Makes the guard one for testing a few randomly drawn moves rather
-    /// than all of them: the royal piece's first move is tested in full,
-    /// without the map of enemy reach.
-    pub(crate) fn for_draws(&mut self) {
-        self.royal_moves = 0;
-    }
-
-    /// The guard emptied for another position, its buffers kept.
-    fn reset(&mut self) {
-        self.royals.clear();
-        self.scratch.clear();
-        if let Some(Rays::Built(mut rays)) = self.rays.take() {
-            rays.clear();
-            self.spare_rays = rays;
-        }
-        if let Some(Some(mut map)) = self.reach.take() {
-            map.clear();
-            self.spare_map = map;
-        }
-        self.masks = None;
-        self.legal = false;
-        self.relevant = None;
-        self.enemy_relevant = false;
-        self.royal_moves = 1;
-        self.error = None;
-    }
-
-    /// What the moves of the piece on `from` need: [`Need::Each`] unless
-    /// the position's constraints are known.
-    #[inline]
-    pub(crate) fn need(&self, from: Cell) -> Need {
-        match (&self.constraints, self.legal) {
-            (Some(c), true) => c.need(from),
-            _ => Need::Each,
-        }
-    }
-
-    /// The error of a query hook that failed while moves were tested (they
-    /// were then forbidden), if any.
-    pub(crate) fn result(&mut self) -> Result<(), ActionError> {
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
-thread_local! {
-    /// The guard [`Engine::guard`] lends, with its buffers (one per
-    /// thread, so that the check test allocates nothing).
-    static GUARD_POOL: std::cell::Cell<Option<Box<Guard>>> = const { std::cell::Cell::new(None) };
-}
-
-/// Gives a guard lent by [`Engine::guard`] back to the thread's pool (one
-/// dropped instead is only not reused).
-pub(crate) fn return_guard(g: Box<Guard>) {
-    GUARD_POOL.with(|p| p.set(Some(g)));
 }

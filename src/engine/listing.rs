@@ -6,7 +6,7 @@ use crate::base::cell_set::maybe_occupied;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, PieceId, PlayerId};
 use crate::engine::action::DRAW_OFFER;
-use crate::engine::check::Guard;
+use crate::engine::guard::Guard;
 use crate::engine::joint::ExtraMove;
 use crate::engine::leaves::MoveSink;
 use crate::engine::legal::Need;
@@ -287,7 +287,7 @@ impl Engine {
         }
         if let Some(mut g) = guard {
             let failed = g.result();
-            super::check::return_guard(g);
+            super::guard::return_guard(g);
             failed?;
         }
         Ok(extras)

@@ -30,6 +30,7 @@ mod check;
 mod counters;
 mod declared;
 mod exhaustive;
+mod guard;
 mod joint;
 mod lang;
 mod leaves;

@@ -24,7 +24,7 @@ use rand::Rng;
 use crate::base::cell_set::maybe_occupied;
 use crate::base::geometry::Cell;
 use crate::base::state::{GameState, KindId, PlayerId};
-use crate::engine::check::Guard;
+use crate::engine::guard::Guard;
 use crate::engine::lang::PlaceDraw;
 use crate::engine::movegen::piece_targets;
 use crate::engine::slide_masks::{blocked_cells, nth_cell, stops_and_enemies};
@@ -409,13 +409,11 @@ impl Sampler {
                 }
                 if royal {
                     if !guarded {
-                        let royals = Some(&self.royals[p as usize][..]);
-                        let g = &mut self.guard;
-                        if let Err(err) = e.prepare_guard(g, s, p, true, royals, false) {
+                        let royals = &self.royals[p as usize][..];
+                        if let Err(err) = e.prepare_draws(&mut self.guard, s, p, royals) {
                             self.error = Some(err);
                             return None;
                         }
-                        g.for_draws();
                         guarded = true;
                     }
                     let allowed = e.guard_allows(&mut self.guard, s, p, from, to, side);
