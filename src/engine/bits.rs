@@ -23,12 +23,19 @@ pub(crate) type Lines<'a> = Vec<Vec<(KindSet, ((i8, i8), u8), &'a [u16])>>;
 /// Steps' deltas, or slides' directions and most cells, with their kinds.
 type Steps = Vec<((i8, i8), KindSet)>;
 type Slides = Vec<Slide>;
-/// Per cell, masks of cells with the kinds found there (all of them, and
-/// those whose capture is certain).
-type StepMasks = Vec<Vec<(CellMask, KindSet, KindSet)>>;
-/// Per cell, lines as masks: the kinds, those whose capture is certain,
-/// and whether the cells' numbers grow going out.
-type SlideMasks = Vec<Vec<(CellMask, KindSet, KindSet, bool)>>;
+/// The kinds found along a step or slide: all of them, those that may
+/// capture along it, and those whose capture is certain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Found {
+    all: KindSet,
+    striking: KindSet,
+    certain: KindSet,
+}
+/// Per cell, masks of cells with the kinds found there.
+type StepMasks = Vec<Vec<(CellMask, Found)>>;
+/// Per cell, lines as masks: the kinds, and whether the cells' numbers
+/// grow going out.
+type SlideMasks = Vec<Vec<(CellMask, Found, bool)>>;
 
 /// Whether a move of this target captures any enemy piece it reaches, from
 /// any cell, with nothing to confirm beyond the cells between: it strikes
@@ -41,10 +48,13 @@ fn captures_plainly(target: &Target) -> bool {
         && !target.conditioned()
 }
 
-/// Per owner parity, the steps (not lame) and the slides (over no screen,
-/// striking at range or one cell long) that capture plainly, with their
-/// kinds: a piece found on one needs no confirming.
-fn plain_captures(kinds: &[Kind]) -> [(Steps, Slides); 2] {
+/// Per owner parity, the steps and the slides (over no screen) that may
+/// capture, with their kinds; `plainly`: only those that capture plainly
+/// (steps not lame, slides striking at range or one cell long, targets
+/// as [`captures_plainly`] asks), so that a piece found on one needs no
+/// confirming. A kind not among the first (its moves along a line only
+/// land on empty cells) attacks no piece along it.
+fn captures(kinds: &[Kind], plainly: bool) -> [(Steps, Slides); 2] {
     let mut out: [(Steps, Slides); 2] = Default::default();
     for (k, kind) in kinds.iter().enumerate() {
         for pat in &kind.moves {
@@ -52,8 +62,8 @@ fn plain_captures(kinds: &[Kind]) -> [(Steps, Slides); 2] {
                 MovePattern::Step {
                     deltas,
                     target,
-                    lame: false,
-                } => (deltas, target, None),
+                    lame,
+                } if !plainly || !lame => (deltas, target, None),
                 MovePattern::Slide {
                     deltas,
                     target,
@@ -62,10 +72,10 @@ fn plain_captures(kinds: &[Kind]) -> [(Steps, Slides); 2] {
                     max,
                     strike_at_range,
                     ..
-                } if *strike_at_range || *max == 1 => (deltas, target, Some(*max)),
+                } if !plainly || *strike_at_range || *max == 1 => (deltas, target, Some(*max)),
                 _ => continue,
             };
-            if !captures_plainly(target) {
+            if !target.enemy || (plainly && !captures_plainly(target)) {
                 continue;
             }
             for (parity, (steps, slides)) in out.iter_mut().enumerate() {
@@ -115,21 +125,30 @@ impl AttackBits {
         if cells > MASK_CELLS {
             return None;
         }
-        let plain = plain_captures(kinds);
+        let (striking, plain) = (captures(kinds, false), captures(kinds, true));
         let mut bits = AttackBits::default();
         for parity in 0..2 {
-            let (plain_steps, plain_slides) = &plain[parity];
+            let step_kinds = |list: &Steps, d| list.iter().find(|e| e.0 == d).map_or(0, |e| e.1);
+            let slide_kinds = |list: &Slides, d, max| {
+                (list.iter())
+                    .find(|e| e.0 == d && e.1 == max)
+                    .map_or(0, |e| e.2)
+            };
             bits.steps[parity] = (0..cells as u16)
                 .map(|cell| {
-                    let mut groups: Vec<(CellMask, KindSet, KindSet)> = Vec::new();
-                    for &(d, set) in &steps[parity] {
+                    let mut groups: Vec<(CellMask, Found)> = Vec::new();
+                    for &(d, all) in &steps[parity] {
                         let Some(c) = board.offset(cell, (-d.0, -d.1)) else {
                             continue;
                         };
-                        let exact = plain_steps.iter().find(|e| e.0 == d).map_or(0, |e| e.1);
-                        match groups.iter_mut().find(|g| g.1 == set && g.2 == exact) {
+                        let found = Found {
+                            all,
+                            striking: step_kinds(&striking[parity].0, d),
+                            certain: step_kinds(&plain[parity].0, d),
+                        };
+                        match groups.iter_mut().find(|g| g.1 == found) {
                             Some(g) => g.0 |= 1 << c,
-                            None => groups.push((1 << c, set, exact)),
+                            None => groups.push((1 << c, found)),
                         }
                     }
                     groups
@@ -138,17 +157,19 @@ impl AttackBits {
             let mut slides = Vec::with_capacity(cells);
             for (c, here) in lines[parity].iter().enumerate() {
                 let mut out = Vec::with_capacity(here.len());
-                for &(set, (d, max), ray) in here {
-                    let exact = (plain_slides.iter())
-                        .find(|e| e.0 == d && e.1 == max)
-                        .map_or(0, |e| e.2);
+                for &(all, (d, max), ray) in here {
+                    let found = Found {
+                        all,
+                        striking: slide_kinds(&striking[parity].1, d, max),
+                        certain: slide_kinds(&plain[parity].1, d, max),
+                    };
                     let up = ray.windows(2).all(|w| w[0] < w[1]) && ray[0] as usize > c;
                     let down = ray.windows(2).all(|w| w[0] > w[1]) && (ray[0] as usize) < c;
                     if !up && !down {
                         return None;
                     }
                     let mask = ray.iter().fold(0, |m, &x| m | 1 << x);
-                    out.push((mask, set, exact, up));
+                    out.push((mask, found, up));
                 }
                 slides.push(out);
             }
@@ -196,8 +217,8 @@ impl AttackBits {
         let mine = |c: u16, set: KindSet| {
             kind_owner(c).is_some_and(|(k, o)| o == by && (set >> k) & 1 == 1)
         };
-        for &(mask, set, _) in &self.steps[parity][c] {
-            let set = set & kinds;
+        for &(mask, found) in &self.steps[parity][c] {
+            let set = found.all & kinds;
             if set == 0 {
                 continue;
             }
@@ -210,8 +231,8 @@ impl AttackBits {
                 }
             }
         }
-        for &(mask, set, _, up) in &self.slides[parity][c] {
-            let set = set & kinds;
+        for &(mask, found, up) in &self.slides[parity][c] {
+            let set = found.all & kinds;
             let m = mask & stops;
             if m == 0 || set == 0 {
                 continue;
@@ -247,33 +268,34 @@ impl AttackBits {
         let parity = (by % 2) as usize;
         let c = cell as usize;
         let mut unsure = false;
-        // The piece of `by` on `at` of a kind in `set`: certain, unsure, or none.
-        let mut found = |at: u16, set: KindSet, exact: KindSet| match kind_owner(at) {
-            Some((k, o)) if o == by && (set >> k) & 1 == 1 => {
-                unsure |= (exact >> k) & 1 == 0;
-                (exact >> k) & 1 == 1
+        // The piece of `by` on `at` of a kind that may capture along the
+        // step or line: certain, unsure, or none.
+        let mut attacker = |at: u16, found: Found| match kind_owner(at) {
+            Some((k, o)) if o == by && (found.striking >> k) & 1 == 1 => {
+                unsure |= (found.certain >> k) & 1 == 0;
+                (found.certain >> k) & 1 == 1
             }
             _ => false,
         };
         if through == CellMask::MAX {
-            for &(mask, set, exact) in &self.steps[parity][c] {
+            for &(mask, found) in &self.steps[parity][c] {
                 let mut m = mask & stops & by_cells;
                 while m != 0 {
                     let from = m.trailing_zeros() as u16;
                     m &= m - 1;
-                    if found(from, set, exact) {
+                    if attacker(from, found) {
                         return Some(true);
                     }
                 }
             }
         }
-        for &(mask, set, exact, up) in &self.slides[parity][c] {
+        for &(mask, found, up) in &self.slides[parity][c] {
             let m = mask & stops;
             if m == 0 || mask & through == 0 {
                 continue;
             }
             let at = nearest(m, up);
-            if by_cells >> at & 1 == 1 && !blocked(at) && found(at, set, exact) {
+            if by_cells >> at & 1 == 1 && !blocked(at) && attacker(at, found) {
                 return Some(true);
             }
         }

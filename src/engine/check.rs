@@ -171,8 +171,9 @@ impl Engine {
         if self.variant.blast.is_some() {
             return self.blast_allows(s, player, from, to, side);
         }
-        if g.draws && side.is_empty() {
-            if let Some(exposed) = self.exposed_by_masks(g, s, player, from, to, CellMask::MAX) {
+        if g.draws && side.iter().all(|&c| (c as usize) < 64) {
+            let side = side.iter().fold(0, |m, &c| m | 1 << c);
+            if let Some(exposed) = self.exposed_by_masks(g, s, player, (from, to, side), !0) {
                 return !exposed;
             }
         }
@@ -180,7 +181,8 @@ impl Engine {
             if from != c.royal {
                 return c.allows(from, to);
             }
-            if let Some(exposed) = self.exposed_by_masks(g, s, player, from, to, CellMask::MAX) {
+            if let Some(exposed) = self.exposed_by_masks(g, s, player, (from, to, 0), CellMask::MAX)
+            {
                 return !exposed;
             }
             // Without masks the map of enemy reach serves the royal
@@ -207,7 +209,7 @@ impl Engine {
                 } else {
                     1 << from
                 };
-                if let Some(exposed) = self.exposed_by_masks(g, s, player, from, to, through) {
+                if let Some(exposed) = self.exposed_by_masks(g, s, player, (from, to, 0), through) {
                     return !exposed;
                 }
             }
@@ -248,8 +250,9 @@ impl Engine {
         }
     }
 
-    /// Whether moving `from`→`to` (capturing nothing besides `to`) leaves
-    /// the single royal piece attacked, from the masks alone
+    /// Whether moving `from`→`to` (capturing the pieces on the cells of
+    /// `side` besides `to`) leaves the single royal piece attacked, from
+    /// the masks alone
     /// ([`AttackBits::attacks`](crate::engine::bits::AttackBits::attacks)):
     /// the royal piece's new cell when it moves, else along the lines
     /// through `from` only (`through`), as no royal piece is attacked now.
@@ -261,8 +264,7 @@ impl Engine {
         g: &Guard,
         s: &GameState,
         player: PlayerId,
-        from: Cell,
-        to: Cell,
+        (from, to, side): (Cell, Cell, CellMask),
         through: CellMask,
     ) -> Option<bool> {
         let (occupied, walls) = g.masks?;
@@ -275,18 +277,18 @@ impl Engine {
             _ => return None,
         };
         let blocking = self.variant.board.blocking;
-        if s.terrain()[r as usize] & blocking != 0 {
+        if s.terrain()[r as usize] & blocking != 0 || side >> r & 1 == 1 {
             return None;
         }
         // The board after the move; the pieces looked at are neither the
-        // mover nor the captured one, so the state's board tells them.
-        let stops = occupied & !(1 << from) | 1 << to | walls;
+        // mover nor the captured ones, so the state's board tells them.
+        let stops = occupied & !(1 << from) & !side | 1 << to | walls;
         let blocked = |c: Cell| s.terrain()[c as usize] & blocking != 0;
         for q in 0..s.players {
             if q == player || s.eliminated & (1 << q) != 0 {
                 continue;
             }
-            let masks = (stops, s.owned_by(q) & !(1 << to));
+            let masks = (stops, s.owned_by(q) & !(1 << to) & !side);
             let owner = kind_owner(s, s.board());
             if bits.attacks(r, q, masks, owner, blocked, through)? {
                 return Some(true);
