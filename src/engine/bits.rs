@@ -99,12 +99,13 @@ pub const MASK_CELLS: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub struct AttackBits {
     /// Per owner parity and cell: the cells a stepping attacker could stand
-    /// on, one mask per set of kinds that step from there (and those of
-    /// them whose capture by that step is certain: [`AttackBits::attacks`]).
+    /// on, one mask per set of kinds that step from there (with those of
+    /// them that may capture by that step and those whose capture is
+    /// certain: [`AttackBits::attacks`]).
     steps: [StepMasks; 2],
     /// Per owner parity and cell: the lines a sliding attacker could come
-    /// along (its cells, the kinds that slide along it, those whose capture
-    /// along it is certain, and whether the cells' numbers grow going out
+    /// along (its cells, the kinds that slide along it, those that may
+    /// capture along it and those whose capture is certain, and whether the cells' numbers grow going out
     /// from the cell).
     slides: [SlideMasks; 2],
 }

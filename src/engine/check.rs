@@ -254,10 +254,13 @@ impl Engine {
     /// `side` besides `to`) leaves the single royal piece attacked, from
     /// the masks alone
     /// ([`AttackBits::attacks`](crate::engine::bits::AttackBits::attacks)):
-    /// the royal piece's new cell when it moves, else along the lines
-    /// through `from` only (`through`), as no royal piece is attacked now.
-    /// `None` when the masks cannot tell (no masks, a candidate to
-    /// confirm, terrain that blocks under the royal piece): test in full.
+    /// the royal piece's new cell when it moves; `through`: only the lines
+    /// through these cells and no step (`1 << from` where no royal piece
+    /// is attacked now, so only the lines a move opens can matter), or
+    /// every line and step (`CellMask::MAX`: the whole test, as a random
+    /// draw's guard makes it, in check or not). `None` when the masks
+    /// cannot tell (no masks, a candidate to confirm, terrain that blocks
+    /// under the royal piece, the royal piece among `side`): test in full.
     #[inline]
     fn exposed_by_masks(
         &self,
