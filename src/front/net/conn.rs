@@ -97,9 +97,18 @@ impl Gate {
         Some((id, counted))
     }
 
-    /// The connection said hello: it is no longer closed for newcomers.
-    fn greeted(&self, id: u64) {
-        self.state().unsaid.retain(|u| u.id != id);
+    /// Runs `greet` for connection `id`; if it seats the client, the
+    /// connection is no longer closed for newcomers. The gate stays locked
+    /// meanwhile, so no newcomer is admitted between the client being told
+    /// it is in and the gate knowing it (a newcomer it lets in then could
+    /// otherwise close it, though it is welcome).
+    fn greet<T, E>(&self, id: u64, greet: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let mut g = self.state();
+        let r = greet();
+        if r.is_ok() {
+            g.unsaid.retain(|u| u.id != id);
+        }
+        r
     }
 
     /// The connection has ended.
@@ -271,10 +280,11 @@ impl Conn {
             let Some(tx) = &self.tx else {
                 return Next::Stop;
             };
-            let greeted = lock(&self.shared).greet(tx, stream, hello);
+            let (gate, gate_id) = (&self.gate.0, self.gate.1);
+            let shared = &self.shared;
+            let greeted = gate.greet(gate_id, || lock(shared).greet(tx, stream, hello));
             return match greeted {
                 Ok(id) => {
-                    self.gate.0.greeted(self.gate.1);
                     self.me = Some(id);
                     self.tx = None;
                     let _ = self.stream.set_read_timeout(None);
@@ -353,5 +363,55 @@ fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits, gate: (&Arc<Gat
     // and close.
     if let Some(id) = conn.me {
         lock(&conn.shared).leave(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    /// A connected pair's server end, as the listener would accept it.
+    fn accepted(listener: &TcpListener) -> (TcpStream, TcpStream) {
+        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server, _) = listener.accept().unwrap();
+        (client, server)
+    }
+
+    #[test]
+    fn a_newcomer_waits_while_a_hello_is_answered_and_never_closes_the_welcomed() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let limits = Limits {
+            max_connections: 1,
+            ..Limits::default()
+        };
+        let gate = Arc::new(Gate::default());
+        let (_first_client, first) = accepted(&listener);
+        let (first_id, _counted) = gate.admit(&first, &limits).unwrap();
+        let (_late_client, late) = accepted(&listener);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let welcomed = gate.greet(first_id, || {
+            // A newcomer arrives while the host is answering the hello.
+            let (gate, limits, tx) = (gate.clone(), limits.clone(), tx.clone());
+            let late = late.try_clone().unwrap();
+            std::thread::spawn(move || {
+                let _ = tx.send(gate.admit(&late, &limits).is_some());
+            });
+            std::thread::sleep(Duration::from_millis(100));
+            assert!(
+                rx.try_recv().is_err(),
+                "admitted while a hello was answered"
+            );
+            Ok::<_, ()>(7)
+        });
+        assert_eq!(welcomed, Ok(7));
+        let admitted = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(!admitted, "the newcomer closed a welcomed connection");
+        let mut byte = [0u8; 1];
+        first.set_nonblocking(true).unwrap();
+        assert!(
+            matches!((&first).read(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+            "the welcomed connection was shut"
+        );
     }
 }
