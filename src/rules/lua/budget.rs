@@ -24,8 +24,14 @@ enum Spent {
 
 thread_local! {
     /// Interrupt ticks left to the call running on this thread (calls on
-    /// one Lua state always run on the calling thread).
+    /// one Lua state always run on the calling thread), less `HELD` while
+    /// a look at the memory is due: the interrupt's common case reads this
+    /// one counter and nothing else.
     static TICKS: Cell<i64> = const { Cell::new(DEFAULT_BUDGET) };
+    /// While a look at the memory is due: the ticks set aside so that
+    /// `TICKS` runs out at the next interrupt, which looks and puts them
+    /// back.
+    static HELD: Cell<Option<i64>> = const { Cell::new(None) };
     static REASON: Cell<Spent> = const { Cell::new(Spent::Ticks) };
     /// Bytes allocated since the interrupt last looked at the memory in use.
     static ALLOCATED: Cell<usize> = const { Cell::new(0) };
@@ -44,15 +50,28 @@ const ERROR_TICKS: i64 = 1_000;
 /// How many bytes allocated make the interrupt look at the memory in use.
 const MEMORY_CHECK_BYTES: usize = 256 << 10;
 
-/// Starts a call's budget.
+/// Starts a call's budget (a look at the memory that is due stays due).
 pub(super) fn start(ticks: i64) {
-    TICKS.with(|t| t.set(ticks));
-    REASON.with(|r| r.set(Spent::Ticks));
+    match HELD.get() {
+        Some(_) => {
+            HELD.set(Some(ticks));
+            TICKS.set(0);
+        }
+        None => TICKS.set(ticks),
+    }
+    REASON.set(Spent::Ticks);
 }
 
 /// Ticks left (negative once spent).
 pub(super) fn left() -> i64 {
-    TICKS.with(Cell::get)
+    TICKS.get() + HELD.get().unwrap_or(0)
+}
+
+/// Spends the budget for `reason`: every later interrupt raises.
+fn spend(reason: Spent) {
+    HELD.set(None);
+    TICKS.set(-1);
+    REASON.set(reason);
 }
 
 /// Whether the running call has spent its budget.
@@ -63,12 +82,9 @@ pub(super) fn spent() -> bool {
 /// Charges host work to the running call: an error once the budget is spent.
 #[inline]
 pub(super) fn charge(ticks: i64) -> mlua::Result<()> {
-    let left = TICKS.with(|t| {
-        let v = t.get() - ticks;
-        t.set(v);
-        v
-    });
-    if left < 0 {
+    let v = TICKS.get() - ticks;
+    TICKS.set(v);
+    if v < 0 && left() < 0 {
         return Err(mlua::Error::runtime(message()));
     }
     Ok(())
@@ -116,10 +132,9 @@ pub(super) fn install_protected_calls(lua: &mlua::Lua) -> mlua::Result<()> {
 /// error when that spends it, or when it was spent already.
 unsafe fn caught(state: *mut ffi::lua_State, status: c_int) {
     if status == ffi::LUA_ERRMEM {
-        TICKS.with(|t| t.set(-1));
-        REASON.with(|r| r.set(Spent::Memory));
+        spend(Spent::Memory);
     } else {
-        TICKS.with(|t| t.set(t.get() - ERROR_TICKS));
+        TICKS.set(TICKS.get() - ERROR_TICKS);
     }
     if spent() {
         // SAFETY: called from a C function of this state.
@@ -178,32 +193,36 @@ unsafe extern "C-unwind" fn budget_xpcall(state: *mut ffi::lua_State) -> c_int {
 
 /// Luau's interrupt: counts a tick, and raises a Lua error naming the
 /// script line when the budget is spent (then at every later interrupt of
-/// the call). A plain function on a thread-local counter, because it runs
-/// many millions of times.
+/// the call). The common case is one thread-local counter, because it runs
+/// many millions of times (at every loop back-edge); the rest is
+/// [`interrupt_slow`].
 unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
     if gc >= 0 {
         return; // a garbage-collector step, not a safepoint
     }
-    let left = TICKS.with(|t| {
-        let v = t.get() - 1;
-        t.set(v);
-        v
-    });
-    if left >= 0 && ALLOCATED.with(Cell::get) <= MEMORY_CHECK_BYTES {
-        return; // the common case, first
+    let left = TICKS.get() - 1;
+    TICKS.set(left);
+    if left < 0 {
+        // SAFETY: as the interrupt's own contract.
+        unsafe { interrupt_slow(state) }
     }
-    if ALLOCATED.with(Cell::get) > MEMORY_CHECK_BYTES {
-        ALLOCATED.with(|a| a.set(0));
+}
+
+/// The counter ran out: either a look at the memory in use is due (see
+/// `HELD`), or the budget is spent.
+#[cold]
+#[inline(never)]
+unsafe fn interrupt_slow(state: *mut ffi::lua_State) {
+    if let Some(held) = HELD.take() {
+        TICKS.set(TICKS.get() + held);
+        ALLOCATED.set(0);
         // SAFETY: reads the state's byte count.
         let kib = unsafe { ffi::lua_gc(state, ffi::LUA_GCCOUNT, 0) };
         if kib > SOFT_MEMORY_KIB {
-            TICKS.with(|t| t.set(-1));
-            REASON.with(|r| r.set(Spent::Memory));
-            // SAFETY: as below.
-            unsafe { raise(state) }
+            spend(Spent::Memory);
         }
     }
-    if left < 0 {
+    if TICKS.get() < 0 {
         // SAFETY: raising a Lua error from the interrupt is how Luau aborts
         // a running script; it unwinds to the protected call.
         unsafe { raise(state) }
@@ -222,9 +241,15 @@ unsafe extern "C-unwind" fn on_allocate(
     _tt: c_int,
     _tag: c_int,
 ) {
-    ALLOCATED.with(|a| a.set(a.get() + nsize));
+    let allocated = ALLOCATED.get() + nsize;
+    ALLOCATED.set(allocated);
     if nsize >= BYTES_PER_TICK {
-        TICKS.with(|t| t.set(t.get() - (nsize / BYTES_PER_TICK) as i64));
+        TICKS.set(TICKS.get() - (nsize / BYTES_PER_TICK) as i64);
+    }
+    if allocated > MEMORY_CHECK_BYTES && HELD.get().is_none() {
+        // The next interrupt looks at the memory in use (see `HELD`).
+        HELD.set(Some(TICKS.get()));
+        TICKS.set(0);
     }
 }
 

@@ -134,7 +134,8 @@ fn cells_bytes(state: &GameState, bytes: &mut Vec<u8>) {
 /// hook that leads to another) gets a new one.
 #[derive(Default)]
 pub(super) struct SharedCells {
-    buffer: std::sync::OnceLock<mlua::Buffer>,
+    /// The buffer and its length (asking Luau for it costs a lock).
+    buffer: std::sync::OnceLock<(mlua::Buffer, usize)>,
     busy: std::sync::atomic::AtomicBool,
     /// The players' names as Lua strings, made once.
     names: std::sync::OnceLock<Vec<mlua::LuaString>>,
@@ -178,14 +179,15 @@ impl Rules {
         let len = state.board().len() * 2;
         let free = !shared.busy.swap(true, Ordering::Acquire);
         let buffer = match shared.buffer.get() {
-            Some(b) if free && b.len() == len => Some(b),
+            Some((b, n)) if free && *n == len => Some(b),
             None if free => lua
                 .create_buffer_with_capacity(len)
                 .ok()
-                .map(|b| shared.buffer.get_or_init(|| b)),
+                .map(|b| shared.buffer.get_or_init(|| (b, len)))
+                .filter(|(_, n)| *n == len)
+                .map(|(b, _)| b),
             _ => None,
-        }
-        .filter(|b| b.len() == len);
+        };
         // The bytes are written before `f` runs (a nested call reuses them).
         let fresh = CELL_BYTES.with(|bytes| {
             let mut bytes = bytes.borrow_mut();
