@@ -245,7 +245,9 @@ local COORDS_OF = {
   [false] = { [COORDINATOR] = true },
 }
 
-local function attacked(b, t, by)
+-- `ruled_out`: the caller has already ruled out a capture by coordination
+-- (the costly part of the question).
+local function attacked(b, t, by, ruled_out)
   local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
   local ray = RAY[t]
@@ -310,12 +312,14 @@ local function attacked(b, t, by)
   -- shares the victim's file (or rank). ALL[1] and ALL[2] run along the
   -- victim's rank, ALL[3] and ALL[4] along its file.
   local on_file, on_rank = false, false
-  for i = 1, 4 do
-    local line = ray[i]
-    for j = 1, #line do
-      local c = line[j]
-      if buffer.readu8(b, 2 * c) == KING and buffer.readu8(b, 2 * c + 1) == by then
-        if i <= 2 then on_rank = true else on_file = true end
+  if not ruled_out then
+    for i = 1, 4 do
+      local line = ray[i]
+      for j = 1, #line do
+        local c = line[j]
+        if buffer.readu8(b, 2 * c) == KING and buffer.readu8(b, 2 * c + 1) == by then
+          if i <= 2 then on_rank = true else on_file = true end
+        end
       end
     end
   end
@@ -392,15 +396,17 @@ function rules.check_cells(g, player, cells)
     end
   end
   if not k then return {} end
-  for q = 1, PLAYER_COUNT do
-    if q ~= p and attacked(b, k, q) then return nil end
-  end
-  out[1] = k
   local kf, kr = k % F, k // F
   for o in pairs(coordinators) do
     local ek = kings[o]
     if ek and (ek % F == kf or ek // F == kr) then return nil end
   end
+  -- No Coordinator can take the King now (it needs its own King on the
+  -- King's rank or file, ruled out just above).
+  for q = 1, PLAYER_COUNT do
+    if q ~= p and attacked(b, k, q, true) then return nil end
+  end
+  out[1] = k
   local ray = RAY[k]
   for i = 1, 8 do
     local line = ray[i]
