@@ -77,7 +77,9 @@ end
 -- another Chameleon or Immobilizer of p (not the piece on c itself) stands
 -- next to it.
 local function neutralized(b, n, p, c)
-  for _, m in ipairs(NB[n]) do
+  local nb = NB[n]
+  for x = 1, #nb do
+    local m = nb[x]
     if m ~= c and buffer.readu8(b, 2 * m + 1) == p then
       local km = buffer.readu8(b, 2 * m)
       if km == CHAMELEON or km == IMMOBILIZER then return true end
@@ -88,7 +90,9 @@ end
 
 local function is_frozen(b, c)
   local p, k = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
-  for _, n in ipairs(NB[c]) do
+  local nb = NB[c]
+  for x = 1, #nb do
+    local n = nb[x]
     local o = buffer.readu8(b, 2 * n + 1)
     if o ~= 0 and o ~= p then
       local kn = buffer.readu8(b, 2 * n)
@@ -220,17 +224,20 @@ end
 
 -- ------------------------------------------------------------ check
 
--- Can an unfrozen piece of `by` of a kind in `set` slide (along the
+-- Can an unfrozen piece of `by` of kind `k1` or `k2` slide (along the
 -- directions ALL[1..ndirs], through empty cells) onto the empty cell d?
 -- `skip` is a cell whose piece does not count (the pincer's partner).
-local function reaches(b, d, by, set, ndirs, skip)
+local function reaches(b, d, by, k1, k2, ndirs, skip)
   local ray = RAY[d]
   for i = 1, ndirs do
-    for _, c in ipairs(ray[i]) do
+    local line = ray[i]
+    for j = 1, #line do
+      local c = line[j]
       local o = buffer.readu8(b, 2 * c + 1)
       if o ~= 0 then
-        if o == by and set[buffer.readu8(b, 2 * c)] and c ~= skip and not is_frozen(b, c) then
-          return true
+        if o == by and c ~= skip then
+          local k = buffer.readu8(b, 2 * c)
+          if (k == k1 or k == k2) and not is_frozen(b, c) then return true end
         end
         break
       end
@@ -239,12 +246,6 @@ local function reaches(b, d, by, set, ndirs, skip)
   return false
 end
 
-local PINCERS_OF = { [true] = { [PAWN] = true, [CHAMELEON] = true }, [false] = { [PAWN] = true } }
-local COORDS_OF = {
-  [true] = { [COORDINATOR] = true, [CHAMELEON] = true },
-  [false] = { [COORDINATOR] = true },
-}
-
 -- `ruled_out`: the caller has already ruled out a capture by coordination
 -- (the costly part of the question).
 local function attacked(b, t, by, ruled_out)
@@ -252,7 +253,9 @@ local function attacked(b, t, by, ruled_out)
   local tf, tr = t % F, t // F
   local ray = RAY[t]
   -- Displacement: the King, and a Chameleon against a King.
-  for _, n in ipairs(NB[t]) do
+  local nb = NB[t]
+  for x = 1, #nb do
+    local n = nb[x]
     if buffer.readu8(b, 2 * n + 1) == by then
       local k = buffer.readu8(b, 2 * n)
       if (k == KING or (k == CHAMELEON and vk == KING)) and not is_frozen(b, n) then
@@ -262,11 +265,12 @@ local function attacked(b, t, by, ruled_out)
   end
   -- Pincer: a pawn (or a Chameleon, against a pawn) arrives beside the
   -- victim with a piece of `by` directly beyond.
-  local pincers = PINCERS_OF[vk == PAWN]
+  -- A Chameleon pincers only pawns (0 is no kind).
+  local pincer2 = (vk == PAWN) and CHAMELEON or 0
   for i = 1, 4 do -- the orthogonal directions come first in ALL
     local n, m = ray[i][1], ray[OPP[i]][1]
     if n and m and buffer.readu8(b, 2 * n + 1) == 0 and buffer.readu8(b, 2 * m + 1) == by then
-      if reaches(b, n, by, pincers, 4, m) then return true end
+      if reaches(b, n, by, PAWN, pincer2, 4, m) then return true end
     end
   end
   -- Withdrawal: a withdrawer beside the victim with room to move away.
@@ -288,7 +292,9 @@ local function attacked(b, t, by, ruled_out)
       -- Whether the cell after the one we look at (towards the victim) is
       -- empty: a jumped piece must be followed by an empty cell.
       local after_empty = false
-      for _, c in ipairs(ray[OPP[i]]) do
+      local back = ray[OPP[i]]
+      for x = 1, #back do
+        local c = back[x]
         local o = buffer.readu8(b, 2 * c + 1)
         if o == by then
           local k = buffer.readu8(b, 2 * c)
@@ -324,11 +330,11 @@ local function attacked(b, t, by, ruled_out)
     end
   end
   if on_file or on_rank then
-    local coords = COORDS_OF[vk == COORDINATOR]
+    local coord2 = (vk == COORDINATOR) and CHAMELEON or 0
     for i = 1, 4 do
       if (i <= 2 and on_file) or (i > 2 and on_rank) then
         for _, d in ipairs(ray[i]) do
-          if buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, coords, 8, nil) then
+          if buffer.readu8(b, 2 * d + 1) == 0 and reaches(b, d, by, COORDINATOR, coord2, 8, nil) then
             return true
           end
         end
