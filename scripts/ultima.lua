@@ -60,6 +60,17 @@ for c = 0, F * R - 1 do
     RAY[c][i] = list
   end
 end
+-- FIRST[c][i] and SECOND[c][i]: the first and second cells from c along
+-- ALL[i], or false past the edge (so that reading one always finds its
+-- slot: Luau's machine code reads a missing slot the slow way).
+local FIRST, SECOND = {}, {}
+for c = 0, F * R - 1 do
+  FIRST[c], SECOND[c] = {}, {}
+  for i = 1, 8 do
+    FIRST[c][i] = RAY[c][i][1] or false
+    SECOND[c][i] = RAY[c][i][2] or false
+  end
+end
 -- NB[c]: the cells next to c.
 local NB = {}
 for c = 0, F * R - 1 do
@@ -251,7 +262,7 @@ end
 local function attacked(b, t, by, ruled_out)
   local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
-  local ray = RAY[t]
+  local ray, first = RAY[t], FIRST[t]
   -- Displacement: the King, and a Chameleon against a King.
   local nb = NB[t]
   for x = 1, #nb do
@@ -268,14 +279,14 @@ local function attacked(b, t, by, ruled_out)
   -- A Chameleon pincers only pawns (0 is no kind).
   local pincer2 = (vk == PAWN) and CHAMELEON or 0
   for i = 1, 4 do -- the orthogonal directions come first in ALL
-    local n, m = ray[i][1], ray[OPP[i]][1]
+    local n, m = first[i], first[OPP[i]]
     if n and m and buffer.readu8(b, 2 * n + 1) == 0 and buffer.readu8(b, 2 * m + 1) == by then
       if reaches(b, n, by, PAWN, pincer2, 4, m) then return true end
     end
   end
   -- Withdrawal: a withdrawer beside the victim with room to move away.
   for i = 1, 8 do
-    local w, away = ray[i][1], ray[i][2]
+    local w, away = first[i], SECOND[t][i]
     if w and buffer.readu8(b, 2 * w + 1) == by then
       local k = buffer.readu8(b, 2 * w)
       if k == WITHDRAWER or (k == CHAMELEON and vk == WITHDRAWER) then
@@ -286,7 +297,7 @@ local function attacked(b, t, by, ruled_out)
   -- Leap: looking back from the victim along each line, past empty cells
   -- and jumpable pieces, to a leaper; the cell after the victim is empty.
   for i = 1, 8 do
-    local land = ray[i][1]
+    local land = first[i]
     if land and buffer.readu8(b, 2 * land + 1) == 0 then
       local all_leapers = (vk == LEAPER)
       -- Whether the cell after the one we look at (towards the victim) is
@@ -369,7 +380,9 @@ function rules.check_cells(g, player, cells)
   local out, n = table.create(32), 1
   local k
   local pawns = false
-  local kings, coordinators = {}, {}
+  -- By player number: array slots, never a key added to a hash part.
+  local kings = table.create(PLAYER_COUNT, false)
+  local coordinators = table.create(PLAYER_COUNT, false)
   for c = 0, F * R - 1 do
     local o = readu8(b, 2 * c + 1)
     if o ~= 0 then
@@ -403,9 +416,9 @@ function rules.check_cells(g, player, cells)
   end
   if not k then return {} end
   local kf, kr = k % F, k // F
-  for o in pairs(coordinators) do
+  for o = 1, PLAYER_COUNT do
     local ek = kings[o]
-    if ek and (ek % F == kf or ek // F == kr) then return nil end
+    if coordinators[o] and ek and (ek % F == kf or ek // F == kr) then return nil end
   end
   -- No Coordinator can take the King now (it needs its own King on the
   -- King's rank or file, ruled out just above).
@@ -417,7 +430,7 @@ function rules.check_cells(g, player, cells)
   for i = 1, 8 do
     local line = ray[i]
     -- A Withdrawer beside the King: the cell it would withdraw to.
-    local w, away = line[1], line[2]
+    local w, away = FIRST[k][i], SECOND[k][i]
     if w and away then
       local o = readu8(b, 2 * w + 1)
       if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER then
@@ -431,7 +444,7 @@ function rules.check_cells(g, player, cells)
       local c = line[j]
       local o = readu8(b, 2 * c + 1)
       if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
-        local land = ray[OPP[i]][1]
+        local land = FIRST[k][OPP[i]]
         if land then
           n = n + 1
           out[n] = land
@@ -448,7 +461,7 @@ function rules.check_cells(g, player, cells)
   -- pawn would come along.
   if pawns then
     for i = 1, 4 do -- the orthogonal directions come first in ALL
-      local nc, m = ray[i][1], ray[OPP[i]][1]
+      local nc, m = FIRST[k][i], FIRST[k][OPP[i]]
       if nc and m then
         local o = readu8(b, 2 * m + 1)
         if o ~= 0 and o ~= p then
