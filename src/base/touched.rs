@@ -11,7 +11,7 @@ pub(super) const TOUCHED_CELLS: usize = 8;
 /// something up to date from ply to ply (the move sampler); or "everything"
 /// when they cannot be listed (too many, terrain changed, a fresh state).
 /// Every change of `board`, a piece's kind or `terrain` goes through
-/// [`GameState`]'s methods, which keep it.
+/// [`GameState`](crate::base::state::GameState)'s methods, which keep it.
 #[derive(Clone, Copy, Debug)]
 pub struct Touched {
     cells: [Cell; TOUCHED_CELLS],

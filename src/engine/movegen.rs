@@ -478,7 +478,7 @@ pub(crate) fn attacked_on(
 }
 
 /// [`attacked_on`] with `stops`, the cells of `occupant` that hold a piece
-/// or whose terrain blocks movement as a mask ([`stops`]): the same
+/// or whose terrain blocks movement as a mask (`stops`): the same
 /// answer, found with the attack table's masks when there are some.
 #[inline]
 pub(crate) fn attacked_masked(

@@ -16,7 +16,7 @@ impl Engine {
     /// script's `extra_moves`, less the back-and-forth ban and moves that
     /// leave a royal piece capturable (no script lists or filters moves,
     /// nothing is frozen, the move language adds no jump or pass, or every
-    /// move is a placement or a pass: [`Engine::draws_placements`]).
+    /// move is a placement or a pass: `Engine::draws_placements`).
     pub fn samples_moves(&self) -> bool {
         !self.rules.has(RuleHook::Filter)
             && !self.rules.has(RuleHook::Actions)

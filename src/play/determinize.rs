@@ -253,7 +253,7 @@ impl<'e> Determinizer<'e> {
     }
 
     /// Blanks the faces of container items `player` does not see (as
-    /// [`Views::view_items`] shows them) and lists them, sorted, by
+    /// [`Views::view_items`](crate::record::view::Views::view_items) shows them) and lists them, sorted, by
     /// container.
     fn hide_items(
         &self,

@@ -1,7 +1,7 @@
 //! Records in the formats players use: PGN (moves in the `san` notation),
 //! SGF (placements and passes) and PDN (numbered squares,
-//! squares of one colour). Importing reads the file's text ([`super::pgn`],
-//! [`super::sgf`]), picks the variant from its tags (or takes the one
+//! squares of one colour). Importing reads the file's text (`record::pgn`,
+//! `record::sgf`), picks the variant from its tags (or takes the one
 //! given), plays every move through the engine and gives a [`Record`] with
 //! the file's tags, comments and annotations beside it ([`Notes`]);
 //! exporting writes a game played from a start back as the format's text.

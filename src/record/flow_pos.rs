@@ -1,6 +1,6 @@
 //! The turn flow of a position as saved to a file: container items (with
 //! who knows each face), open reaction windows, the phase and the first
-//! player. Read back by [`Engine::read_flow`].
+//! player. Read back by [`Positions::read_flow`].
 
 use crate::record::game::Positions;
 use serde::{Deserialize, Serialize};

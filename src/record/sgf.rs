@@ -1,4 +1,4 @@
-//! The text of SGF files (FF[4]): game trees of nodes of properties. The
+//! The text of SGF files (`FF[4]`): game trees of nodes of properties. The
 //! root node's properties are the game's tags (`C[...]` there is the
 //! comment before the first move); each later node is a move `B[cd]` or
 //! `W[]` (a pass; `tt` too on boards up to 19) with its comment `C[...]`

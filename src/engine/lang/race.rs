@@ -69,7 +69,7 @@ impl Race {
         self.push_steps(out);
     }
 
-    /// [`Race::steps`] pushed after what `out` holds.
+    /// `Race::steps` (its test-only form) pushed after what `out` holds.
     fn push_steps(&self, out: &mut Vec<Step>) {
         let base = out.len();
         let n = self.len();

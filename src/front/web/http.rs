@@ -100,7 +100,7 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Request>, BadRequest> {
 }
 
 /// Reads one request head from the stream, at most [`MAX_HEAD`] bytes and
-/// [`HEAD_TIMEOUT`] long.
+/// `HEAD_TIMEOUT` long.
 pub fn read_request(stream: &mut TcpStream) -> Result<Request, BadRequest> {
     // One deadline for the whole head: a client trickling a byte at a time
     // does not keep a thread past it.

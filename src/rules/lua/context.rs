@@ -33,7 +33,7 @@ pub struct CallCtx {
     pub(super) notes: u32,
     /// Strings and prelude builders made once for the Lua state's life.
     pub(super) names: Option<Names>,
-    /// How `g:attacked` is answered (see [`Rules::set_attacked`]).
+    /// How `g:attacked` is answered (see [`Rules::set_attacked`](super::Rules::set_attacked)).
     pub(super) attacked: Option<Arc<AttackedQuery>>,
 }
 

@@ -60,7 +60,7 @@ pub const DEFAULT_BUDGET: i64 = 2_000_000;
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 
 /// What an action is, as `rules.after_action` names it (`action.kind`,
-/// one of [`ACTION_KINDS`], in the same order).
+/// one of `ACTION_KINDS`, in the same order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionKind {
     Move,

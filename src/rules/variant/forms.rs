@@ -3,7 +3,7 @@
 //! down a column, flanking and flipping, capturing groups without
 //! liberties), jump sequences ([`JumpForm`]), capture by custody
 //! ([`Custody`]), the declared pass
-//! ([`PassRule`]) and declared ends of the game ([`End`]).
+//! ([`PassWhen`]) and declared ends of the game ([`End`]).
 //!
 //! Changes when the language gains a part. The engine compiles these into
 //! its listing, applying and text (`engine::lang`).
