@@ -289,3 +289,54 @@ unsafe fn script_place(state: *mut ffi::lua_State) -> String {
     }
     String::new()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Allocates `bytes` as Luau would report it (the callback reads only
+    /// the size).
+    fn allocate(bytes: usize) {
+        // SAFETY: `on_allocate` reads only its size argument.
+        unsafe {
+            on_allocate(
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+                bytes,
+                0,
+                0,
+                0,
+            )
+        }
+    }
+
+    #[test]
+    fn a_due_look_at_the_memory_changes_no_budget() {
+        // Each test runs on its own thread: these thread-locals are fresh.
+        start(1_000_000);
+        allocate(100);
+        assert_eq!(left(), 1_000_000);
+        // Past the threshold a look is due: the counter is parked at zero
+        // (the next interrupt runs out), yet the budget left is what the
+        // allocation leaves it.
+        allocate(MEMORY_CHECK_BYTES);
+        assert_eq!(TICKS.get(), 0);
+        let cost = (MEMORY_CHECK_BYTES / BYTES_PER_TICK) as i64;
+        assert_eq!(left(), 1_000_000 - cost);
+        assert!(!spent());
+        let before = left();
+        assert!(charge(API_CALL_TICKS).is_ok());
+        assert_eq!(left(), before - API_CALL_TICKS);
+        // A new call while the look is still due gets its whole budget,
+        // and the look stays due (its first interrupt makes it).
+        start(500);
+        assert_eq!(left(), 500);
+        assert_eq!(TICKS.get(), 0);
+        assert!(HELD.get().is_some());
+        // Spending for memory ends the due look: spent, whatever was held.
+        spend(Spent::Memory);
+        assert!(spent());
+        assert!(charge(1).is_err());
+    }
+}
