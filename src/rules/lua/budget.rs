@@ -313,7 +313,9 @@ mod tests {
 
     #[test]
     fn a_due_look_at_the_memory_changes_no_budget() {
-        // Each test runs on its own thread: these thread-locals are fresh.
+        // The thread may have run Lua before (one test thread): start clean.
+        ALLOCATED.set(0);
+        HELD.set(None);
         start(1_000_000);
         allocate(100);
         assert_eq!(left(), 1_000_000);
