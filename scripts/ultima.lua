@@ -262,7 +262,7 @@ end
 local function attacked(b, t, by, ruled_out)
   local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
-  local ray, first = RAY[t], FIRST[t]
+  local ray, first, second = RAY[t], FIRST[t], SECOND[t]
   -- Displacement: the King, and a Chameleon against a King.
   local nb = NB[t]
   for x = 1, #nb do
@@ -286,7 +286,7 @@ local function attacked(b, t, by, ruled_out)
   end
   -- Withdrawal: a withdrawer beside the victim with room to move away.
   for i = 1, 8 do
-    local w, away = first[i], SECOND[t][i]
+    local w, away = first[i], second[i]
     if w and buffer.readu8(b, 2 * w + 1) == by then
       local k = buffer.readu8(b, 2 * w)
       if k == WITHDRAWER or (k == CHAMELEON and vk == WITHDRAWER) then
@@ -426,11 +426,11 @@ function rules.check_cells(g, player, cells)
     if q ~= p and attacked(b, k, q, true) then return nil end
   end
   out[1] = k
-  local ray = RAY[k]
+  local ray, first, second = RAY[k], FIRST[k], SECOND[k]
   for i = 1, 8 do
     local line = ray[i]
     -- A Withdrawer beside the King: the cell it would withdraw to.
-    local w, away = FIRST[k][i], SECOND[k][i]
+    local w, away = first[i], second[i]
     if w and away then
       local o = readu8(b, 2 * w + 1)
       if o ~= 0 and o ~= p and readu8(b, 2 * w) == WITHDRAWER then
@@ -444,7 +444,7 @@ function rules.check_cells(g, player, cells)
       local c = line[j]
       local o = readu8(b, 2 * c + 1)
       if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
-        local land = FIRST[k][OPP[i]]
+        local land = first[OPP[i]]
         if land then
           n = n + 1
           out[n] = land
@@ -461,7 +461,7 @@ function rules.check_cells(g, player, cells)
   -- pawn would come along.
   if pawns then
     for i = 1, 4 do -- the orthogonal directions come first in ALL
-      local nc, m = FIRST[k][i], FIRST[k][OPP[i]]
+      local nc, m = first[i], first[OPP[i]]
       if nc and m then
         local o = readu8(b, 2 * m + 1)
         if o ~= 0 and o ~= p then
