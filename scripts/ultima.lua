@@ -87,7 +87,7 @@ end
 -- Cambridge reading) an enemy Immobilizer freezes nothing of p's while
 -- another Chameleon or Immobilizer of p (not the piece on c itself) stands
 -- next to it.
-local function neutralized(b, n, p, c)
+local function neutralized(b: buffer, n: number, p: number, c: number)
   local nb = NB[n]
   for x = 1, #nb do
     local m = nb[x]
@@ -99,7 +99,7 @@ local function neutralized(b, n, p, c)
   return false
 end
 
-local function is_frozen(b, c)
+local function is_frozen(b: buffer, c: number)
   local p, k = buffer.readu8(b, 2 * c + 1), buffer.readu8(b, 2 * c)
   local nb = NB[c]
   for x = 1, #nb do
@@ -121,7 +121,7 @@ end
 -- Chameleon imitating that kind).
 
 -- Pincer: an enemy beside the arrival cell, with p's piece directly beyond.
-local function pincer(b, from, to, p, only, out)
+local function pincer(b: buffer, from, to, p, only, out)
   local tf, tr = to % F, to // F
   for _, d in ipairs(ORTHO) do
     local n = at(tf + d[1], tr + d[2])
@@ -136,7 +136,7 @@ local function pincer(b, from, to, p, only, out)
 end
 
 -- Withdrawal: the enemy next to the start cell, opposite the move.
-local function withdraw(b, from, to, p, only, out)
+local function withdraw(b: buffer, from, to, p, only, out)
   local ff, fr = from % F, from // F
   local df, dr = sign(to % F - ff), sign(to // F - fr)
   local a = at(ff - df, fr - dr)
@@ -150,7 +150,7 @@ end
 
 -- Leap: every piece jumped. The host lets a leaper jump only what it may
 -- take (enemies, each followed by an empty cell; a Chameleon only Leapers).
-local function leap(b, from, to, out)
+local function leap(b: buffer, from, to, out)
   local ff, fr = from % F, from // F
   local df, dr = sign(to % F - ff), sign(to // F - fr)
   local f, r = ff + df, fr + dr
@@ -162,7 +162,7 @@ local function leap(b, from, to, out)
   end
 end
 
-local function king_of(b, p)
+local function king_of(b: buffer, p)
   for c = 0, F * R - 1 do
     if buffer.readu8(b, 2 * c + 1) == p and buffer.readu8(b, 2 * c) == KING then return c end
   end
@@ -171,7 +171,7 @@ end
 
 -- Coordination: enemies where the arrival cell's rank meets p's King's
 -- file, and its file meets the King's rank.
-local function coordinate(b, to, p, only, out)
+local function coordinate(b: buffer, to, p, only, out)
   local k = king_of(b, p)
   if not k then return end
   local kf, kr = k % F, k // F
@@ -188,7 +188,7 @@ end
 
 -- The captures of a move: a list of cells, and for a Chameleon the same
 -- split by the kind it imitated.
-local function captures_of(b, from, to)
+local function captures_of(b: buffer, from, to)
   local k, p = buffer.readu8(b, 2 * from), buffer.readu8(b, 2 * from + 1)
   local out = {}
   if k == PAWN then
@@ -219,7 +219,9 @@ end
 
 local PART_NAMES = { "pawns", "withdrawer", "long leapers", "coordinator" }
 
-function rules.captures(g, from, to, cells)
+-- What a move captures besides what it lands on (asked only for the kinds
+-- that capture in their own way: variants/ultima.yaml's `captures_when`).
+function rules.captures(g, from, to, cells: buffer)
   local b = cells
   local out, parts = captures_of(b, from, to)
   if single_kind and parts then
@@ -238,7 +240,7 @@ end
 -- Can an unfrozen piece of `by` of kind `k1` or `k2` slide (along the
 -- directions ALL[1..ndirs], through empty cells) onto the empty cell d?
 -- `skip` is a cell whose piece does not count (the pincer's partner).
-local function reaches(b, d, by, k1, k2, ndirs, skip)
+local function reaches(b: buffer, d: number, by: number, k1: number, k2: number, ndirs: number, skip: number?)
   local ray = RAY[d]
   for i = 1, ndirs do
     local line = ray[i]
@@ -259,7 +261,7 @@ end
 
 -- `ruled_out`: the caller has already ruled out a capture by coordination
 -- (the costly part of the question).
-local function attacked(b, t, by, ruled_out)
+local function attacked(b: buffer, t: number, by: number, ruled_out: boolean?)
   local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
   local ray, first, second = RAY[t], FIRST[t], SECOND[t]
@@ -355,24 +357,91 @@ local function attacked(b, t, by, ruled_out)
   return false
 end
 
-function rules.attacked(g, cell, by, cells)
+function rules.attacked(g, cell, by, cells: buffer)
   return attacked(cells, cell, players[by])
 end
 
 local PLAYER_COUNT = 0
 for _ in pairs(players) do PLAYER_COUNT = PLAYER_COUNT + 1 end
 
+-- Whether p's Immobilizer on c (or, with the Cambridge reading, p's
+-- Chameleon: `kd` is its kind) holds an enemy piece: moving it away frees
+-- the enemies it holds. A Chameleon beside an enemy Immobilizer changes
+-- only what freezes p's own pieces, so naming it is merely cautious.
+local function holds_enemy(b: buffer, c: number, kd: number, p: number)
+  local nb = NB[c]
+  for i = 1, #nb do
+    local m = nb[i]
+    local om = buffer.readu8(b, 2 * m + 1)
+    if om ~= 0 and om ~= p and (kd == IMMOBILIZER or buffer.readu8(b, 2 * m) == IMMOBILIZER) then
+      return true
+    end
+  end
+  return false
+end
+
+-- The cells that can matter to whether player o's Coordinator could take
+-- the King on k by coordination once the King's player has moved: o's King
+-- shares the King's rank (`on_rank`) or file, so the Coordinator must end
+-- on an empty cell of the King's file (or rank). The pieces on that line
+-- (one that moves away or is captured leaves a cell to end on) and those
+-- on the Coordinator's way to it (one that moves away opens the way);
+-- cells are added to `out` after its `n`th, and the new count returned.
+local function coordination_cells(b: buffer, k: number, o: number, on_rank: boolean, out: {number}, n: number)
+  local kf, kr = k % F, k // F
+  local ray = RAY[k]
+  local a = on_rank and 3 or 1
+  for i = a, a + 1 do
+    local line = ray[i]
+    for j = 1, #line do
+      local c = line[j]
+      if buffer.readu8(b, 2 * c + 1) ~= 0 then
+        n = n + 1
+        out[n] = c
+      end
+    end
+  end
+  for c = 0, F * R - 1 do
+    if buffer.readu8(b, 2 * c) == COORDINATOR and buffer.readu8(b, 2 * c + 1) == o then
+      local cray = RAY[c]
+      for i = 1, 8 do
+        local line = cray[i]
+        -- Where this way meets the line (a way along the line meets it at
+        -- once: its cells are the line's, named above).
+        local meets = nil
+        for j = 1, #line do
+          local d = line[j]
+          if (on_rank and d % F == kf) or (not on_rank and d // F == kr) then
+            meets = j
+            break
+          end
+        end
+        if meets then
+          for j = 1, meets - 1 do
+            local d = line[j]
+            if buffer.readu8(b, 2 * d + 1) ~= 0 then
+              n = n + 1
+              out[n] = d
+            end
+          end
+        end
+      end
+    end
+  end
+  return n
+end
+
 -- Which cells can matter to whether p's King could be captured once p has
 -- moved (the host skips its full test for a move that starts, ends and
--- captures outside them); nil when the King can be captured now or a
--- Coordinator could reach it. The King can only be taken by a King or
--- Chameleon stepping on it, a Withdrawer moving away from it, a Long Leaper
--- jumping it, a pawn closing a pincer with a piece already beyond it, or a
--- Coordinator when the two Kings share a rank or file; p's own move can
+-- captures outside them); nil when the King can be captured now. The King
+-- can only be taken by a King or Chameleon stepping on it, a Withdrawer
+-- moving away from it, a Long Leaper jumping it, a pawn closing a pincer
+-- with a piece already beyond it, or a Coordinator when the two Kings
+-- share a rank or file (see `coordination_cells`); p's own move can
 -- change only what is frozen (moving its Immobilizer away from enemies,
 -- or, with the Cambridge reading, a Chameleon away from an enemy
 -- Immobilizer) and the cells those captures cross or land on.
-function rules.check_cells(g, player, cells)
+function rules.check_cells(g, player, cells: buffer)
   local b = cells
   local readu8 = buffer.readu8
   local p = players[player]
@@ -380,53 +449,78 @@ function rules.check_cells(g, player, cells)
   local out, n = table.create(32), 1
   local k
   local pawns = false
-  -- By player number: array slots, never a key added to a hash part.
-  local kings = table.create(PLAYER_COUNT, false)
-  local coordinators = table.create(PLAYER_COUNT, false)
-  for c = 0, F * R - 1 do
-    local o = readu8(b, 2 * c + 1)
-    if o ~= 0 then
-      local kd = readu8(b, 2 * c)
-      if o == p then
-        if kd == KING then k = c end
-        -- Moving p's Immobilizer away frees the enemies it holds. With the
-        -- Cambridge reading a Chameleon beside an enemy Immobilizer is
-        -- named too (it changes only what freezes p's own pieces, so this
-        -- is merely cautious).
-        if kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer) then
-          local nb = NB[c]
-          for i = 1, #nb do
-            local m = nb[i]
-            local om = readu8(b, 2 * m + 1)
-            if om ~= 0 and om ~= p and (kd == IMMOBILIZER or readu8(b, 2 * m) == IMMOBILIZER) then
-              n = n + 1
-              out[n] = c
-              break
-            end
+  -- The players with a Coordinator, one bit each (no table to make).
+  local coordinators = 0
+  -- Two cells a read (a pair of empty cells reads 0): half the board is
+  -- empty, and each turn of a loop costs the budget's count as much as
+  -- the look at a cell. The same look at each cell of the pair.
+  local last = F * R - 1
+  for c = 0, last, 2 do
+    if c == last or buffer.readu32(b, 2 * c) ~= 0 then
+      local o = readu8(b, 2 * c + 1)
+      if o ~= 0 then
+        local kd = readu8(b, 2 * c)
+        if o == p then
+          if kd == KING then
+            k = c
+          elseif (kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer)) and holds_enemy(b, c, kd, p) then
+            n = n + 1
+            out[n] = c
           end
+        elseif kd == PAWN then
+          pawns = true
+        elseif kd == COORDINATOR then
+          coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
         end
-      elseif kd == PAWN then
-        pawns = true
-      elseif kd == KING then
-        kings[o] = c
-      elseif kd == COORDINATOR then
-        coordinators[o] = true
+      end
+      local d = c + 1
+      o = d <= last and readu8(b, 2 * d + 1) or 0
+      if o ~= 0 then
+        local kd = readu8(b, 2 * d)
+        if o == p then
+          if kd == KING then
+            k = d
+          elseif (kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer)) and holds_enemy(b, d, kd, p) then
+            n = n + 1
+            out[n] = d
+          end
+        elseif kd == PAWN then
+          pawns = true
+        elseif kd == COORDINATOR then
+          coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
+        end
       end
     end
   end
   if not k then return {} end
-  local kf, kr = k % F, k // F
-  for o = 1, PLAYER_COUNT do
-    local ek = kings[o]
-    if coordinators[o] and ek and (ek % F == kf or ek // F == kr) then return nil end
-  end
-  -- No Coordinator can take the King now (it needs its own King on the
-  -- King's rank or file, ruled out just above).
-  for q = 1, PLAYER_COUNT do
-    if q ~= p and attacked(b, k, q, true) then return nil end
-  end
-  out[1] = k
   local ray, first, second = RAY[k], FIRST[k], SECOND[k]
+  out[1] = k
+  -- A Coordinator can take the King only while its own King shares the
+  -- King's rank or file (pieces between do not matter): the players who
+  -- could, one bit each.
+  local coordinating = 0
+  if coordinators ~= 0 then
+    for i = 1, 4 do -- along the rank, then the file
+      local line = ray[i]
+      for j = 1, #line do
+        local c = line[j]
+        if readu8(b, 2 * c) == KING then
+          local bit = bit32.lshift(1, readu8(b, 2 * c + 1))
+          if bit32.btest(coordinators, bit) then
+            coordinating = bit32.bor(coordinating, bit)
+            n = coordination_cells(b, k, readu8(b, 2 * c + 1), i <= 2, out, n)
+          end
+        end
+      end
+    end
+  end
+  -- Could the King be captured now? (The costly look for a Coordinator
+  -- only for the players found above.)
+  for q = 1, PLAYER_COUNT do
+    if q ~= p and attacked(b, k, q, not bit32.btest(coordinating, bit32.lshift(1, q))) then
+      return nil
+    end
+  end
   for i = 1, 8 do
     local line = ray[i]
     -- A Withdrawer beside the King: the cell it would withdraw to.

@@ -294,6 +294,31 @@ fn no_move_may_leave_the_king_capturable() {
     }
 }
 
+/// The two Kings share the d-file, so Black's Coordinator takes the White
+/// King by ending anywhere on rank 1: the pawns on a2 and b2 bar its ways
+/// to a1 and c1. `rules.check_cells` names the cells of those ways rather
+/// than giving up its shortcut; a move that opens one is refused all the
+/// same, and the list is the exhaustive test's.
+#[test]
+fn a_move_that_opens_a_coordinators_way_to_the_kings_rank_is_refused() {
+    let e = ultima();
+    let s = pos(&e, "Kd1 Pa2 Pb2 Ph4 ca3 kd8", "w");
+    // b2 bars the diagonal a3-c1: each of its moves opens it.
+    assert!(
+        targets(&e, &s, "b2").is_empty(),
+        "{:?}",
+        targets(&e, &s, "b2")
+    );
+    // a2 bars the file: it may only stay on it.
+    assert_eq!(targets(&e, &s, "a2"), ["a1"]);
+    // Elsewhere nothing changes: the pawn on h4 moves freely, and the
+    // King may leave the d-file (then no Coordinator can take it).
+    assert_eq!(targets(&e, &s, "h4").len(), 14);
+    assert!(targets(&e, &s, "d1").contains(&"e1".to_string()));
+    let full = sandtable::engine::Exhaustive::new(&e);
+    assert_eq!(e.legal_actions(&s), full.legal_actions(&s));
+}
+
 #[test]
 fn a_stalemated_player_loses() {
     let e = ultima();
@@ -481,5 +506,74 @@ fn check_cells_changes_no_legal_move() {
     ] {
         let n = common::shortcuts_agree("ultima", options, 6, 160);
         assert!(n > 500, "{options:?}: only {n} positions compared");
+    }
+}
+
+/// `rules.script.captures_when` names the kinds whose moves the script is
+/// asked about; a clause cannot ask for `captures: true` (the answer is
+/// what is captured), and names only kinds there are.
+#[test]
+fn captures_when_is_checked_where_it_is_written() {
+    let clause = "captures_when: [{ kinds: [pawn, withdrawer,";
+    let e = load_edited(clause, "captures_when: [{ kinds: [pawns, withdrawer,");
+    assert!(
+        e.contains("ultima.yaml:")
+            && e.contains("`rules.script.captures_when.kinds` names `pawns`"),
+        "{e}"
+    );
+    let e = load_edited(
+        clause,
+        "captures_when: [{ captures: true, kinds: [pawn, withdrawer,",
+    );
+    assert!(e.contains("cannot hold `captures: true`"), "{e}");
+}
+
+/// `captures_when` only spares questions whose answer is nothing: along
+/// random games (each option that changes captures), every legal move
+/// leaves the same position and the same list of moves as when the script
+/// is asked about every move.
+#[test]
+fn captures_when_changes_no_game() {
+    use sandtable::rules::variant::Variant;
+    for options in [
+        vec![],
+        vec![("single_leap".to_string(), "true".to_string())],
+        vec![("chameleon_single_kind".to_string(), "true".to_string())],
+    ] {
+        let declared = Engine::load("ultima", &options).unwrap();
+        let mut every: Variant = Variant::load("ultima", &options).unwrap();
+        assert!(every.captures_when.is_some());
+        every.captures_when = None;
+        let every = Engine::from_variant(every).unwrap();
+        let mut compared = 0;
+        for seed in 0..2u64 {
+            use rand::{Rng, SeedableRng};
+            let mut s = declared.new_game(seed, &[]);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..60 {
+                let listed = declared.legal_actions(&s);
+                assert_eq!(listed, every.legal_actions(&s), "{options:?} seed {seed}");
+                if listed.is_empty() || s.outcome.is_some() {
+                    break;
+                }
+                for a in &listed {
+                    let (mut x, mut y) = (s.clone(), s.clone());
+                    declared.apply_unchecked(&mut x, a).unwrap();
+                    every.apply_unchecked(&mut y, a).unwrap();
+                    assert_eq!(
+                        declared.to_fen(&x),
+                        every.to_fen(&y),
+                        "{options:?} seed {seed}: {a:?}"
+                    );
+                    compared += 1;
+                }
+                let pick = listed[rng.random_range(0..listed.len())];
+                declared.apply_unchecked(&mut s, &pick).unwrap();
+            }
+        }
+        assert!(
+            compared > 3000,
+            "{options:?}: only {compared} moves compared"
+        );
     }
 }

@@ -361,8 +361,33 @@ impl Engine {
         }
     }
 
+    /// What `rules.captures` says the move `from`→`to` captures besides
+    /// what it lands on, in `s` before the move: nothing without the hook,
+    /// or when the variant's `captures_when` holds for none of its clauses.
+    pub(super) fn scripted_captures(
+        &self,
+        s: &GameState,
+        from: Cell,
+        to: Cell,
+    ) -> Result<Vec<Cell>, String> {
+        if !self.rules.has(RuleHook::Captures) {
+            return Ok(Vec::new());
+        }
+        if let (Some(when), Some(id)) = (&self.variant.captures_when, s.piece_at(from)) {
+            let p = &s.pieces[id as usize];
+            let asked = when
+                .iter()
+                .any(|w| w.holds(p.kind, p.owner, from, to, |c| s.counter(c, None)));
+            if !asked {
+                return Ok(Vec::new());
+            }
+        }
+        self.rules.captures(s, &self.variant, from, to)
+    }
+
     /// Moves a piece (a strike when `to` holds an enemy) and removes what
-    /// the move captures as a side effect (`rules.captures`).
+    /// the move captures as a side effect (`rules.captures`, as
+    /// [`Engine::scripted_captures`] asks it).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn do_move(
         &self,
@@ -380,13 +405,9 @@ impl Engine {
                 self.variant.board.cell_name(from)
             ))
         })?;
-        let mut side = if self.rules.has(RuleHook::Captures) {
-            self.rules
-                .captures(s, &self.variant, from, to)
-                .map_err(ActionError::Script)?
-        } else {
-            Vec::new()
-        };
+        let mut side = self
+            .scripted_captures(s, from, to)
+            .map_err(ActionError::Script)?;
         side.extend_from_slice(extra_side);
         let mut captures = false;
         match s.piece_at(to) {

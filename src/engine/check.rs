@@ -425,8 +425,7 @@ impl Engine {
             let captures_outside = !g.enemy_relevant
                 || !self.rules.has(RuleHook::Captures)
                 || self
-                    .rules
-                    .captures(s, &self.variant, from, to)
+                    .scripted_captures(s, from, to)
                     .is_ok_and(|c| c.iter().all(outside));
             if captures_outside {
                 return true;

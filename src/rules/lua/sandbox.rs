@@ -12,7 +12,9 @@ use crate::rules::variant::Value;
 
 /// The compiler scripts and typed Lua go through.
 pub(super) fn compiler() -> mlua::chunk::Compiler {
-    mlua::chunk::Compiler::new().set_optimization_level(2)
+    mlua::chunk::Compiler::new()
+        .set_optimization_level(2)
+        .set_type_info_level(1)
 }
 
 /// A Luau state with only the safe libraries, the optimizing compiler, an

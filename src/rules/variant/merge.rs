@@ -239,6 +239,7 @@ fn merge_rules(base: &mut RawRules, child: RawRules) {
         b.extra_moves_when = c.extra_moves_when;
     }
     b.after_action_when = c.after_action_when.or(b.after_action_when.take());
+    b.captures_when = c.captures_when.or(b.captures_when.take());
 }
 
 /// A child's kind over its base's of the same name: field by field, the

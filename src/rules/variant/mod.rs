@@ -121,6 +121,9 @@ pub struct Variant {
     /// When `rules.after_action` is called after a move: when one of these
     /// clauses holds (`rules.script.after_action_when`); `None`: always.
     pub after_action_when: Option<Vec<AfterActionWhen>>,
+    /// `rules.captures` is asked only about the moves for which one of
+    /// these clauses holds (`rules.script.captures_when`); `None`: all.
+    pub captures_when: Option<Vec<AfterActionWhen>>,
     /// A win the host checks after every rules call (`rules.ends.win_when`).
     pub win_when: Option<WinWhen>,
     /// Two-piece moves under rights (`rules.bookkeeping.joint_moves`).

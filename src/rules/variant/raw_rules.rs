@@ -47,7 +47,10 @@ pub(super) const RULES_GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("display", &["mark_symbols"]),
-    ("script", &["after_action_when", "extra_moves_when"]),
+    (
+        "script",
+        &["after_action_when", "extra_moves_when", "captures_when"],
+    ),
 ];
 
 /// `rules:`, grouped by purpose.
@@ -171,6 +174,12 @@ pub(super) struct RawScriptGates {
     /// counters is not 0 (none listed: always).
     #[serde(default)]
     pub(super) extra_moves_when: Vec<String>,
+    /// When set, `rules.captures` is asked about a move only if one of
+    /// these clauses holds (the same clauses as `after_action_when`, but
+    /// `captures`): a move that holds none captures only what it lands on.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<RawAfterActionWhen>>")]
+    pub(super) captures_when: Option<Spanned<Vec<RawAfterActionWhen>>>,
 }
 
 /// `rules.ends.win_when`: every condition given must hold for one player.

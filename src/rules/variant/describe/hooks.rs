@@ -86,7 +86,16 @@ fn definition(line: &str) -> Option<(String, String)> {
 fn host_use(v: &Variant, name: &str) -> Option<String> {
     Some(match name {
         "strike" => "is asked who wins when a piece moves onto an enemy piece".into(),
-        "captures" => "is asked which further cells a move captures".into(),
+        "captures" => match &v.captures_when {
+            Some(w) if w.is_empty() => {
+                "is never asked (`rules.script.captures_when` lists no clause)".into()
+            }
+            Some(w) => format!(
+                "is asked which further cells a move captures, only for {}",
+                after_when(v, w)
+            ),
+            None => "is asked which further cells a move captures".into(),
+        },
         "attacked" => "is asked whether a cell could be captured (the royal piece's safety)".into(),
         "check_cells" => "is asked which cells could matter to the royal piece's safety, so that the host may skip its full test".into(),
         "filter" => "is asked which of the listed moves to forbid".into(),
@@ -110,7 +119,7 @@ fn host_use(v: &Variant, name: &str) -> Option<String> {
     })
 }
 
-/// The moves after which `rules.after_action` is called.
+/// The moves a list of clauses (`after_action_when`, `captures_when`) names.
 fn after_when(v: &Variant, clauses: &[crate::rules::variant::AfterActionWhen]) -> String {
     let each: Vec<String> = clauses
         .iter()

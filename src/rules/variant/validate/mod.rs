@@ -82,6 +82,7 @@ pub(super) fn validate(
     let start_at = setup::start_at(&raw, &cx);
     let no_progress = rules::no_progress(&raw.rules, &kinds, &mut cx);
     let after_action_when = rules::after_action_when(&raw.rules, &board, &players, &kinds, &mut cx);
+    let captures_when = rules::captures_when(&raw.rules, &board, &players, &kinds, &mut cx);
     let win_when = rules::win_when(&raw.rules, &mut cx);
     let joint_moves = joint::joint_moves(&raw.rules, &board, &players, &kinds, &mut cx);
     let passing = joint::passing(&raw.rules, &board, &players, &kinds, &mut cx);
@@ -117,6 +118,7 @@ pub(super) fn validate(
         no_progress,
         move_number: bk.move_number.clone(),
         after_action_when,
+        captures_when,
         win_when,
         joint_moves,
         passing,

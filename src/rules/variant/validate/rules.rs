@@ -5,7 +5,7 @@
 //!
 //! Changes when a turn or game-end setting gains something to check.
 
-use serde_saphyr::Location;
+use serde_saphyr::{Location, Spanned};
 
 use super::{player_zones, Ctx};
 use crate::base::cell_set::CellSet;
@@ -89,16 +89,47 @@ pub(super) fn after_action_when(
     kinds: &[Kind],
     cx: &mut Ctx,
 ) -> Option<Vec<AfterActionWhen>> {
-    rules.script.after_action_when.as_ref().map(|w| {
-        let loc = w.referenced;
-        let mut out = Vec::new();
-        for v in &w.value {
-            if enabled(v, loc, cx) {
-                out.push(clause(v, loc, board, players, kinds, cx));
-            }
+    let w = rules.script.after_action_when.as_ref()?;
+    Some(clauses(w, "after_action_when", board, players, kinds, cx))
+}
+
+/// `rules.script.captures_when`: the clauses under which `rules.captures`
+/// is asked about a move; `captures: true` cannot be one (what a move
+/// captures is the hook's answer).
+pub(super) fn captures_when(
+    rules: &RawRules,
+    board: &Board,
+    players: &[String],
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Option<Vec<AfterActionWhen>> {
+    let w = rules.script.captures_when.as_ref()?;
+    if w.value.iter().any(|v| v.captures) {
+        cx.err_at(
+            w.referenced,
+            "`rules.script.captures_when` cannot hold `captures: true`: what a move captures is `rules.captures`'s answer",
+        );
+    }
+    Some(clauses(w, "captures_when", board, players, kinds, cx))
+}
+
+/// The enabled clauses of the list `field` of `rules.script`.
+fn clauses(
+    w: &Spanned<Vec<RawAfterActionWhen>>,
+    field: &str,
+    board: &Board,
+    players: &[String],
+    kinds: &[Kind],
+    cx: &mut Ctx,
+) -> Vec<AfterActionWhen> {
+    let loc = w.referenced;
+    let mut out = Vec::new();
+    for v in &w.value {
+        if enabled(v, loc, cx) {
+            out.push(clause(v, field, loc, board, players, kinds, cx));
         }
-        out
-    })
+    }
+    out
 }
 
 /// A clause's `enabled` (a boolean or a boolean option; true if absent).
@@ -109,7 +140,7 @@ fn enabled(v: &RawAfterActionWhen, loc: Location, cx: &mut Ctx) -> bool {
 /// A per-player zone of a clause (`from_zone`, `to_zone`).
 fn clause_zone(
     zone: Option<&String>,
-    field: &str,
+    (list, field): (&str, &str),
     board: &Board,
     players: &[String],
     loc: Location,
@@ -121,16 +152,19 @@ fn clause_zone(
         if cells.is_none() {
             cx.err_at(
                 loc,
-                format!("`rules.script.after_action_when.{field}: {z}` names no zone"),
+                format!("`rules.script.{list}.{field}: {z}` names no zone"),
             );
         }
         cells
     })
 }
 
-/// One clause of `rules.script.after_action_when` (all placed at the list's `loc`).
+/// One clause of the list `list` of `rules.script` (all placed at the
+/// list's `loc`).
+#[allow(clippy::too_many_arguments)]
 fn clause(
     v: &RawAfterActionWhen,
+    list: &str,
     loc: Location,
     board: &Board,
     players: &[String],
@@ -141,7 +175,10 @@ fn clause(
         kinds: v
             .kinds
             .iter()
-            .filter_map(|k| kind_id(kinds, cx, loc, "`rules.script.after_action_when.kinds`", k))
+            .filter_map(|k| {
+                let what = format!("`rules.script.{list}.kinds`");
+                kind_id(kinds, cx, loc, &what, k)
+            })
             .collect(),
         cells: CellSet::of(
             &v.cells
@@ -149,15 +186,29 @@ fn clause(
                 .filter_map(|c| match board.parse_cells(c) {
                     Ok(cells) => Some(cells),
                     Err(e) => {
-                        cx.err_at(loc, format!("`rules.script.after_action_when.cells`: {e}"));
+                        cx.err_at(loc, format!("`rules.script.{list}.cells`: {e}"));
                         None
                     }
                 })
                 .flatten()
                 .collect::<Vec<Cell>>(),
         ),
-        from_zone: clause_zone(v.from_zone.as_ref(), "from_zone", board, players, loc, cx),
-        to_zone: clause_zone(v.to_zone.as_ref(), "to_zone", board, players, loc, cx),
+        from_zone: clause_zone(
+            v.from_zone.as_ref(),
+            (list, "from_zone"),
+            board,
+            players,
+            loc,
+            cx,
+        ),
+        to_zone: clause_zone(
+            v.to_zone.as_ref(),
+            (list, "to_zone"),
+            board,
+            players,
+            loc,
+            cx,
+        ),
         counters: v.counters.clone(),
         captures: v.captures,
     }
