@@ -60,6 +60,12 @@ for c = 0, F * R - 1 do
     RAY[c][i] = list
   end
 end
+-- DIR[(df + 1) * 3 + dr + 2]: the index in ALL of the direction (df, dr).
+local DIR = {}
+for i, d in ipairs(ALL) do
+  DIR[(d[1] + 1) * 3 + d[2] + 2] = i
+end
+
 -- FIRST[c][i] and SECOND[c][i]: the first and second cells from c along
 -- ALL[i], or false past the edge (so that reading one always finds its
 -- slot: Luau's machine code reads a missing slot the slow way).
@@ -117,104 +123,128 @@ local function is_frozen(b: buffer, c: number)
 end
 
 -- Each adds to `out` the cells a move of p's piece from `from` to `to`
--- captures in one way; `only` restricts the victims to one kind (a
--- Chameleon imitating that kind).
+-- captures in one way and returns it: `out` is made at the first capture
+-- (most moves capture nothing, and then no table is made). `only`
+-- restricts the victims to one kind (a Chameleon imitating that kind).
+
+local function push(out: {number}?, c: number)
+  if out then
+    out[#out + 1] = c
+    return out
+  end
+  return { c }
+end
+
+-- The index in ALL of the direction from `from` towards `to` (on a line).
+local function direction(from: number, to: number)
+  return DIR[(sign(to % F - from % F) + 1) * 3 + sign(to // F - from // F) + 2]
+end
 
 -- Pincer: an enemy beside the arrival cell, with p's piece directly beyond.
-local function pincer(b: buffer, from, to, p, only, out)
-  local tf, tr = to % F, to // F
-  for _, d in ipairs(ORTHO) do
-    local n = at(tf + d[1], tr + d[2])
-    local m = at(tf + 2 * d[1], tr + 2 * d[2])
+local function pincer(b: buffer, from: number, to: number, p: number, only: number?, out: {number}?)
+  local first, second = FIRST[to], SECOND[to]
+  for i = 1, 4 do -- the orthogonal directions come first in ALL
+    local n, m = first[i], second[i]
     if n and m and m ~= from then
       local o = buffer.readu8(b, 2 * n + 1)
       if o ~= 0 and o ~= p and buffer.readu8(b, 2 * m + 1) == p and (not only or buffer.readu8(b, 2 * n) == only) then
-        out[#out + 1] = n
+        out = push(out, n)
       end
     end
   end
+  return out
 end
 
 -- Withdrawal: the enemy next to the start cell, opposite the move.
-local function withdraw(b: buffer, from, to, p, only, out)
-  local ff, fr = from % F, from // F
-  local df, dr = sign(to % F - ff), sign(to // F - fr)
-  local a = at(ff - df, fr - dr)
+local function withdraw(b: buffer, from: number, to: number, p: number, only: number?, out: {number}?)
+  local a = FIRST[from][OPP[direction(from, to)]]
   if a then
     local o = buffer.readu8(b, 2 * a + 1)
     if o ~= 0 and o ~= p and (not only or buffer.readu8(b, 2 * a) == only) then
-      out[#out + 1] = a
+      out = push(out, a)
     end
   end
+  return out
 end
 
 -- Leap: every piece jumped. The host lets a leaper jump only what it may
 -- take (enemies, each followed by an empty cell; a Chameleon only Leapers).
-local function leap(b: buffer, from, to, out)
-  local ff, fr = from % F, from // F
-  local df, dr = sign(to % F - ff), sign(to // F - fr)
-  local f, r = ff + df, fr + dr
-  local c = at(f, r)
-  while c and c ~= to do
-    if buffer.readu8(b, 2 * c + 1) ~= 0 then out[#out + 1] = c end
-    f, r = f + df, r + dr
-    c = at(f, r)
+local function leap(b: buffer, from: number, to: number, out: {number}?)
+  local line = RAY[from][direction(from, to)]
+  for j = 1, #line do
+    local c = line[j]
+    if c == to then break end
+    if buffer.readu8(b, 2 * c + 1) ~= 0 then out = push(out, c) end
   end
+  return out
 end
 
-local function king_of(b: buffer, p)
-  for c = 0, F * R - 1 do
-    if buffer.readu8(b, 2 * c + 1) == p and buffer.readu8(b, 2 * c) == KING then return c end
+-- p's King, looked for from the side of the board where p's pieces start
+-- (where it stands in most positions).
+local function king_of(b: buffer, p: number)
+  local last = F * R - 1
+  local a, z, step = 0, last, 1
+  if p > 1 then a, z, step = last, 0, -1 end
+  for c = a, z, step do
+    if buffer.readu8(b, 2 * c) == KING and buffer.readu8(b, 2 * c + 1) == p then return c end
   end
   return nil
 end
 
 -- Coordination: enemies where the arrival cell's rank meets p's King's
 -- file, and its file meets the King's rank.
-local function coordinate(b: buffer, to, p, only, out)
+local function coordinate(b: buffer, to: number, p: number, only: number?, out: {number}?)
   local k = king_of(b, p)
-  if not k then return end
+  if not k then return out end
   local kf, kr = k % F, k // F
   local tf, tr = to % F, to // F
-  for _, c in ipairs({ at(kf, tr), at(tf, kr) }) do
+  local c = tr * F + kf
+  for _ = 1, 2 do
     if c ~= to then
       local o = buffer.readu8(b, 2 * c + 1)
       if o ~= 0 and o ~= p and (not only or buffer.readu8(b, 2 * c) == only) then
-        out[#out + 1] = c
+        out = push(out, c)
       end
     end
-  end
-end
-
--- The captures of a move: a list of cells, and for a Chameleon the same
--- split by the kind it imitated.
-local function captures_of(b: buffer, from, to)
-  local k, p = buffer.readu8(b, 2 * from), buffer.readu8(b, 2 * from + 1)
-  local out = {}
-  if k == PAWN then
-    pincer(b, from, to, p, nil, out)
-  elseif k == WITHDRAWER then
-    withdraw(b, from, to, p, nil, out)
-  elseif k == LEAPER then
-    leap(b, from, to, out)
-  elseif k == COORDINATOR then
-    coordinate(b, to, p, nil, out)
-  elseif k == CHAMELEON then
-    local parts = { {}, {}, {}, {} }
-    local ff, fr = from % F, from // F
-    if to % F == ff or to // F == fr then
-      -- Pincers only when it moves like a rook, as a pawn does.
-      pincer(b, from, to, p, PAWN, parts[1])
-    end
-    withdraw(b, from, to, p, WITHDRAWER, parts[2])
-    leap(b, from, to, parts[3])
-    coordinate(b, to, p, COORDINATOR, parts[4])
-    for _, list in ipairs(parts) do
-      for _, c in ipairs(list) do out[#out + 1] = c end
-    end
-    return out, parts
+    c = kr * F + tf
   end
   return out
+end
+
+-- The captures of a move: a list of cells or nil; for a Chameleon, when
+-- `split`, the same split by the kind it imitated (four lists).
+local function captures_of(b: buffer, from: number, to: number, split: boolean?)
+  local k, p = buffer.readu8(b, 2 * from), buffer.readu8(b, 2 * from + 1)
+  if k == PAWN then
+    return pincer(b, from, to, p, nil, nil)
+  elseif k == WITHDRAWER then
+    return withdraw(b, from, to, p, nil, nil)
+  elseif k == LEAPER then
+    return leap(b, from, to, nil)
+  elseif k == COORDINATOR then
+    return coordinate(b, to, p, nil, nil)
+  elseif k == CHAMELEON then
+    -- Pincers only when it moves like a rook, as a pawn does.
+    local rook = to % F == from % F or to // F == from // F
+    if split then
+      local parts = {
+        rook and pincer(b, from, to, p, PAWN, nil) or {},
+        withdraw(b, from, to, p, WITHDRAWER, nil) or {},
+        leap(b, from, to, nil) or {},
+        coordinate(b, to, p, COORDINATOR, nil) or {},
+      }
+      local out = {}
+      for _, list in ipairs(parts) do
+        for _, c in ipairs(list) do out[#out + 1] = c end
+      end
+      return out, parts
+    end
+    local out = rook and pincer(b, from, to, p, PAWN, nil) or nil
+    out = withdraw(b, from, to, p, WITHDRAWER, out)
+    out = leap(b, from, to, out)
+    return coordinate(b, to, p, COORDINATOR, out)
+  end
+  return nil
 end
 
 local PART_NAMES = { "pawns", "withdrawer", "long leapers", "coordinator" }
@@ -222,15 +252,14 @@ local PART_NAMES = { "pawns", "withdrawer", "long leapers", "coordinator" }
 -- What a move captures besides what it lands on (asked only for the kinds
 -- that capture in their own way: variants/ultima.yaml's `captures_when`).
 function rules.captures(g, from, to, cells: buffer)
-  local b = cells
-  local out, parts = captures_of(b, from, to)
+  local out, parts = captures_of(cells, from, to, single_kind)
   if single_kind and parts then
     local n = 0
     for _, list in ipairs(parts) do
       if #list > 0 then n = n + 1 end
     end
     -- Several kinds: the mover chooses one after the move (after_action).
-    if n > 1 then return {} end
+    if n > 1 then return nil end
   end
   return out
 end
@@ -260,8 +289,8 @@ local function reaches(b: buffer, d: number, by: number, k1: number, k2: number,
 end
 
 -- `ruled_out`: the caller has already ruled out a capture by coordination
--- (the costly part of the question).
-local function attacked(b: buffer, t: number, by: number, ruled_out: boolean?)
+-- (the costly part of the question); `no_leap`: and by a Long Leaper.
+local function attacked(b: buffer, t: number, by: number, ruled_out: boolean?, no_leap: boolean?)
   local vk, vp = buffer.readu8(b, 2 * t), buffer.readu8(b, 2 * t + 1)
   local tf, tr = t % F, t // F
   local ray, first, second = RAY[t], FIRST[t], SECOND[t]
@@ -298,7 +327,7 @@ local function attacked(b: buffer, t: number, by: number, ruled_out: boolean?)
   end
   -- Leap: looking back from the victim along each line, past empty cells
   -- and jumpable pieces, to a leaper; the cell after the victim is empty.
-  for i = 1, 8 do
+  for i = 1, no_leap and 0 or 8 do
     local land = first[i]
     if land and buffer.readu8(b, 2 * land + 1) == 0 then
       local all_leapers = (vk == LEAPER)
@@ -357,6 +386,8 @@ local function attacked(b: buffer, t: number, by: number, ruled_out: boolean?)
   return false
 end
 
+-- Could `by`, moving now, capture the piece on `cell`? (The host's check
+-- test asks it about the King after a move.)
 function rules.attacked(g, cell, by, cells: buffer)
   return attacked(cells, cell, players[by])
 end
@@ -378,6 +409,29 @@ local function holds_enemy(b: buffer, c: number, kd: number, p: number)
     end
   end
   return false
+end
+
+-- The cells that can matter to whether the enemy Long Leaper on l could
+-- jump the King on k: none off the King's lines; else the cells between
+-- them and the landing cell beyond the King. Added to `out` after its
+-- `n`th; the new count returned.
+local function leaper_cells(k: number, l: number, out: {number}, n: number)
+  local df, dr = l % F - k % F, l // F - k // F
+  if df ~= 0 and dr ~= 0 and df ~= dr and df ~= -dr then return n end
+  local i = DIR[(sign(df) + 1) * 3 + sign(dr) + 2]
+  local land = FIRST[k][OPP[i]]
+  if land then
+    n = n + 1
+    out[n] = land
+  end
+  local line = RAY[k][i]
+  for j = 1, #line do
+    local c = line[j]
+    if c == l then break end
+    n = n + 1
+    out[n] = c
+  end
+  return n
 end
 
 -- The cells that can matter to whether player o's Coordinator could take
@@ -451,6 +505,8 @@ function rules.check_cells(g, player, cells: buffer)
   local pawns = false
   -- The players with a Coordinator, one bit each (no table to make).
   local coordinators = 0
+  -- The enemy Long Leapers' cells (`leapers`: more than two).
+  local leaper1, leaper2, leapers = nil, nil, false
   -- Two cells a read (a pair of empty cells reads 0): half the board is
   -- empty, and each turn of a loop costs the budget's count as much as
   -- the look at a cell. The same look at each cell of the pair.
@@ -471,6 +527,8 @@ function rules.check_cells(g, player, cells: buffer)
           pawns = true
         elseif kd == COORDINATOR then
           coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
+        elseif kd == LEAPER then
+          if not leaper1 then leaper1 = c elseif not leaper2 then leaper2 = c else leapers = true end
         end
       end
       local d = c + 1
@@ -488,6 +546,8 @@ function rules.check_cells(g, player, cells: buffer)
           pawns = true
         elseif kd == COORDINATOR then
           coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
+        elseif kd == LEAPER then
+          if not leaper1 then leaper1 = d elseif not leaper2 then leaper2 = d else leapers = true end
         end
       end
     end
@@ -514,15 +574,23 @@ function rules.check_cells(g, player, cells: buffer)
       end
     end
   end
+  -- The cells of the Long Leapers' ways to the King (with more than two,
+  -- below, line by line). No Long Leaper on the King's lines: none can
+  -- take it now (a Chameleon leaps only Long Leapers).
+  local m = n
+  if not leapers then
+    if leaper1 then n = leaper_cells(k, leaper1, out, n) end
+    if leaper2 then n = leaper_cells(k, leaper2, out, n) end
+  end
+  local no_leap = not leapers and n == m
   -- Could the King be captured now? (The costly look for a Coordinator
   -- only for the players found above.)
   for q = 1, PLAYER_COUNT do
-    if q ~= p and attacked(b, k, q, not bit32.btest(coordinating, bit32.lshift(1, q))) then
+    if q ~= p and attacked(b, k, q, not bit32.btest(coordinating, bit32.lshift(1, q)), no_leap) then
       return nil
     end
   end
   for i = 1, 8 do
-    local line = ray[i]
     -- A Withdrawer beside the King: the cell it would withdraw to.
     local w, away = first[i], second[i]
     if w and away then
@@ -532,22 +600,16 @@ function rules.check_cells(g, player, cells: buffer)
         out[n] = away
       end
     end
-    -- A Long Leaper on this line: the cells between it and the King, and
-    -- the landing cell on the other side.
-    for j = 1, #line do
-      local c = line[j]
-      local o = readu8(b, 2 * c + 1)
-      if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
-        local land = first[OPP[i]]
-        if land then
-          n = n + 1
-          out[n] = land
+    -- With more than two enemy Long Leapers, each line is walked for one.
+    if leapers then
+      local line = ray[i]
+      for j = 1, #line do
+        local c = line[j]
+        local o = readu8(b, 2 * c + 1)
+        if o ~= 0 and o ~= p and readu8(b, 2 * c) == LEAPER then
+          n = leaper_cells(k, c, out, n)
+          break
         end
-        for x = 1, j - 1 do
-          n = n + 1
-          out[n] = line[x]
-        end
-        break
       end
     end
   end
@@ -624,7 +686,7 @@ if single_kind then
     local piece = g:piece(action.piece)
     if piece.kind ~= "chameleon" then return end
     local from, to = g:index(action.from), g:index(action.to)
-    local _, parts = captures_of(before_move(g, from, to), from, to)
+    local _, parts = captures_of(before_move(g, from, to), from, to, true)
     local labels = {}
     -- The answer's handler gets the move and, for each label, which part
     -- of the captures it names (no label is read back).
@@ -646,7 +708,7 @@ if single_kind then
   -- The captures of the chosen kind, found again on the board as it was
   -- before the move (nothing has changed since the question).
   function rules.chameleon_takes(g, player, option, data)
-    local _, parts = captures_of(before_move(g, data.from, data.to), data.from, data.to)
+    local _, parts = captures_of(before_move(g, data.from, data.to), data.from, data.to, true)
     for _, c in ipairs(parts[data[option]]) do
       local p = g:piece_at(g:cell_name(c))
       if p then g:capture(p.id) end

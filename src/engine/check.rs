@@ -13,6 +13,11 @@ use crate::engine::slide_masks::blocked_cells;
 use crate::engine::{ActionError, Engine};
 use crate::rules::lua::RuleHook;
 
+thread_local! {
+    /// A game state whose buffers the full self-check test reuses.
+    static SPARE: std::cell::Cell<Option<GameState>> = const { std::cell::Cell::new(None) };
+}
+
 impl Engine {
     /// What the self-check test needs to know about a position, found once
     /// per position: the royal cells and, when check is native, no royal
@@ -524,15 +529,19 @@ impl Engine {
                 side,
             ));
         }
-        let mut t = s.clone();
+        // On the thread's spare state (a copy into its buffers allocates
+        // nothing); a nested test (a hook asking the engine) makes its own.
+        let mut t = SPARE.with(|c| c.take()).unwrap_or_default();
+        t.clone_from(s);
         let (mut ev, mut ef) = (Vec::new(), Vec::new());
-        if self
-            .do_move(&mut t, player, from, to, side, &mut ev, &mut ef)
-            .is_err()
-        {
-            return Ok(false);
-        }
-        Ok(self.try_royal_attacked(&t, player)? || self.royals_face(&t, player))
+        let exposed = match self.do_move(&mut t, player, from, to, side, &mut ev, &mut ef) {
+            Err(_) => Ok(false),
+            Ok(()) => self
+                .try_royal_attacked(&t, player)
+                .map(|a| a || self.royals_face(&t, player)),
+        };
+        SPARE.with(|c| c.set(Some(t)));
+        exposed
     }
 
     /// Whether the piece on `r` (one of `player`'s, of a kind with
@@ -575,6 +584,9 @@ impl Engine {
     /// Whether one of `player`'s royal pieces faces an enemy royal piece
     /// ([`Engine::faces_royal`]) in `s`.
     fn royals_face(&self, s: &GameState, player: PlayerId) -> bool {
+        if self.variant.kinds.iter().all(|k| k.not_facing.is_empty()) {
+            return false;
+        }
         self.royal_cells(s, player)
             .into_iter()
             .any(|r| self.faces_royal(s, s.board(), r, player))
