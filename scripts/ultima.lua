@@ -361,14 +361,9 @@ local function attacked(b: buffer, t: number, by: number, ruled_out: boolean?, n
   -- victim's rank, ALL[3] and ALL[4] along its file.
   local on_file, on_rank = false, false
   if not ruled_out then
-    for i = 1, 4 do
-      local line = ray[i]
-      for j = 1, #line do
-        local c = line[j]
-        if buffer.readu8(b, 2 * c) == KING and buffer.readu8(b, 2 * c + 1) == by then
-          if i <= 2 then on_rank = true else on_file = true end
-        end
-      end
+    local ek = king_of(b, by)
+    if ek and ek ~= t then
+      on_rank, on_file = ek // F == tr, ek % F == tf
     end
   end
   if on_file or on_rank then
@@ -505,8 +500,10 @@ function rules.check_cells(g, player, cells: buffer)
   local pawns = false
   -- The players with a Coordinator, one bit each (no table to make).
   local coordinators = 0
-  -- The enemy Long Leapers' cells (`leapers`: more than two).
+  -- The enemy Long Leapers' cells (`leapers`: more than two), and the
+  -- enemy Kings' (`kings`: more than two).
   local leaper1, leaper2, leapers = nil, nil, false
+  local king1, king2, kings = nil, nil, false
   -- Two cells a read (a pair of empty cells reads 0): half the board is
   -- empty, and each turn of a loop costs the budget's count as much as
   -- the look at a cell. The same look at each cell of the pair.
@@ -529,6 +526,8 @@ function rules.check_cells(g, player, cells: buffer)
           coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
         elseif kd == LEAPER then
           if not leaper1 then leaper1 = c elseif not leaper2 then leaper2 = c else leapers = true end
+        elseif kd == KING then
+          if not king1 then king1 = c elseif not king2 then king2 = c else kings = true end
         end
       end
       local d = c + 1
@@ -548,6 +547,8 @@ function rules.check_cells(g, player, cells: buffer)
           coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
         elseif kd == LEAPER then
           if not leaper1 then leaper1 = d elseif not leaper2 then leaper2 = d else leapers = true end
+        elseif kd == KING then
+          if not king1 then king1 = d elseif not king2 then king2 = d else kings = true end
         end
       end
     end
@@ -560,16 +561,16 @@ function rules.check_cells(g, player, cells: buffer)
   -- could, one bit each.
   local coordinating = 0
   if coordinators ~= 0 then
-    for i = 1, 4 do -- along the rank, then the file
-      local line = ray[i]
-      for j = 1, #line do
-        local c = line[j]
-        if readu8(b, 2 * c) == KING then
-          local bit = bit32.lshift(1, readu8(b, 2 * c + 1))
-          if bit32.btest(coordinators, bit) then
-            coordinating = bit32.bor(coordinating, bit)
-            n = coordination_cells(b, k, readu8(b, 2 * c + 1), i <= 2, out, n)
-          end
+    local kf, kr = k % F, k // F
+    for x = 1, kings and F * R or 2 do
+      -- With more than two enemy Kings, every cell is looked at.
+      local c = if kings then x - 1 elseif x == 1 then king1 else king2
+      if c and readu8(b, 2 * c) == KING and (c // F == kr or c % F == kf) then
+        local o = readu8(b, 2 * c + 1)
+        local bit = bit32.lshift(1, o)
+        if o ~= p and bit32.btest(coordinators, bit) then
+          coordinating = bit32.bor(coordinating, bit)
+          n = coordination_cells(b, k, o, c // F == kr, out, n)
         end
       end
     end
