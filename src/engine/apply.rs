@@ -405,9 +405,12 @@ impl Engine {
                 self.variant.board.cell_name(from)
             ))
         })?;
-        let mut side = self
-            .scripted_captures(s, from, to)
-            .map_err(ActionError::Script)?;
+        let mut side = if self.rules.has(RuleHook::Captures) {
+            self.scripted_captures(s, from, to)
+                .map_err(ActionError::Script)?
+        } else {
+            Vec::new()
+        };
         side.extend_from_slice(extra_side);
         let mut captures = false;
         match s.piece_at(to) {
