@@ -504,52 +504,25 @@ function rules.check_cells(g, player, cells: buffer)
   -- enemy Kings' (`kings`: more than two).
   local leaper1, leaper2, leapers = nil, nil, false
   local king1, king2, kings = nil, nil, false
-  -- Two cells a read (a pair of empty cells reads 0): half the board is
-  -- empty, and each turn of a loop costs the budget's count as much as
-  -- the look at a cell. The same look at each cell of the pair.
-  local last = F * R - 1
-  for c = 0, last, 2 do
-    if c == last or buffer.readu32(b, 2 * c) ~= 0 then
-      local o = readu8(b, 2 * c + 1)
-      if o ~= 0 then
-        local kd = readu8(b, 2 * c)
-        if o == p then
-          if kd == KING then
-            k = c
-          elseif (kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer)) and holds_enemy(b, c, kd, p) then
-            n = n + 1
-            out[n] = c
-          end
-        elseif kd == PAWN then
-          pawns = true
-        elseif kd == COORDINATOR then
-          coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
-        elseif kd == LEAPER then
-          if not leaper1 then leaper1 = c elseif not leaper2 then leaper2 = c else leapers = true end
-        elseif kd == KING then
-          if not king1 then king1 = c elseif not king2 then king2 = c else kings = true end
+  for c = 0, F * R - 1 do
+    local o = readu8(b, 2 * c + 1)
+    if o ~= 0 then
+      local kd = readu8(b, 2 * c)
+      if o == p then
+        if kd == KING then
+          k = c
+        elseif (kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer)) and holds_enemy(b, c, kd, p) then
+          n = n + 1
+          out[n] = c
         end
-      end
-      local d = c + 1
-      o = d <= last and readu8(b, 2 * d + 1) or 0
-      if o ~= 0 then
-        local kd = readu8(b, 2 * d)
-        if o == p then
-          if kd == KING then
-            k = d
-          elseif (kd == IMMOBILIZER or (kd == CHAMELEON and pure_immobilizer)) and holds_enemy(b, d, kd, p) then
-            n = n + 1
-            out[n] = d
-          end
-        elseif kd == PAWN then
-          pawns = true
-        elseif kd == COORDINATOR then
-          coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
-        elseif kd == LEAPER then
-          if not leaper1 then leaper1 = d elseif not leaper2 then leaper2 = d else leapers = true end
-        elseif kd == KING then
-          if not king1 then king1 = d elseif not king2 then king2 = d else kings = true end
-        end
+      elseif kd == PAWN then
+        pawns = true
+      elseif kd == COORDINATOR then
+        coordinators = bit32.bor(coordinators, bit32.lshift(1, o))
+      elseif kd == LEAPER then
+        if not leaper1 then leaper1 = c elseif not leaper2 then leaper2 = c else leapers = true end
+      elseif kd == KING then
+        if not king1 then king1 = c elseif not king2 then king2 = c else kings = true end
       end
     end
   end
