@@ -86,7 +86,46 @@ fn threefold_repetition_and_fifty_moves_draw() {
     let mut s = fen(&e, "4k3/8/8/8/8/8/8/4K2N w - - 99 80");
     play(&e, &mut s, &["h1-g3"]);
     let o = s.outcome.expect("fifty moves");
-    assert!(o.reason.contains("fifty"), "{}", o.reason);
+    assert_eq!(
+        o.reason,
+        "draw: 100 plies without a capture or a move of a Pawn"
+    );
+}
+
+/// The draws by rule are options: FIDE's automatic fivefold repetition and
+/// seventy-five-move rule, or no draw by repetition at all.
+#[test]
+fn the_draws_by_rule_are_options() {
+    let shuffle = ["h1-g3", "e8-d8", "g3-h1", "d8-e8"];
+    let start = "4k3/8/8/8/8/8/8/4K2N w - - 0 1";
+    for (n, opts) in [(5, "5"), (0, "0")] {
+        let e = engine(
+            "chess",
+            &[("repetitions", opts), ("no_progress_plies", "150")],
+        );
+        let mut s = fen(&e, start);
+        for _ in 0..3 {
+            play(&e, &mut s, &shuffle);
+        }
+        // The start position has occurred four times.
+        assert!(s.outcome.is_none(), "{:?}", s.outcome);
+        play(&e, &mut s, &shuffle);
+        assert_eq!(s.outcome.is_some(), n == 5, "{:?}", s.outcome);
+        let mut s = fen(&e, "4k3/8/8/8/8/8/8/4K2N w - - 99 80");
+        play(&e, &mut s, &["h1-g3"]);
+        assert!(s.outcome.is_none(), "{:?}", s.outcome);
+        let mut s = fen(&e, "4k3/8/8/8/8/8/8/4K2N w - - 149 80");
+        play(&e, &mut s, &["h1-g3"]);
+        let o = s.outcome.expect("seventy-five moves");
+        assert_eq!(
+            o.reason,
+            "draw: 150 plies without a capture or a move of a Pawn"
+        );
+    }
+    let err = Engine::load("chess", &[("repetitions".into(), "three".into())])
+        .err()
+        .expect("a word is no count");
+    assert!(err.to_string().contains("repetitions"), "{err}");
 }
 
 /// The native self-check shortcuts (a move of a piece off the king's lines

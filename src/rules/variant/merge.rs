@@ -213,7 +213,7 @@ fn merge_rules(base: &mut RawRules, child: RawRules) {
     b.no_moves = c.no_moves.or(b.no_moves.take());
     b.max_plies = c.max_plies.or(b.max_plies);
     b.draw_offers = c.draw_offers.or(b.draw_offers);
-    b.repetition_draw = c.repetition_draw.or(b.repetition_draw);
+    b.repetition_draw = c.repetition_draw.or(b.repetition_draw.take());
     b.no_progress = c.no_progress.or(b.no_progress.take());
     b.win_when = c.win_when.or(b.win_when.take());
     let (b, c) = (&mut base.bookkeeping, child.bookkeeping);

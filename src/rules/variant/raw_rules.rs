@@ -93,9 +93,11 @@ pub(super) struct RawRuleEnds {
     /// Players may offer and accept draws.
     #[serde(default)]
     pub(super) draw_offers: Option<bool>,
-    /// The game is drawn when the same position occurs this many times.
+    /// The game is drawn when the same position occurs this many times (a
+    /// whole number, or `$option`; 0: no such draw).
     #[serde(default)]
-    pub(super) repetition_draw: Option<u32>,
+    #[schemars(with = "Option<Param<i64>>")]
+    pub(super) repetition_draw: Option<Spanned<Param<i64>>>,
     /// A draw after so many plies without a capture or a move of certain
     /// kinds (the fifty-move rule), counted by the host.
     #[serde(default)]

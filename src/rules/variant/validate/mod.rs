@@ -65,6 +65,7 @@ pub(super) fn validate(
     let kinds = pieces::kinds(&raw, &board, &players, &mut cx);
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
+    let repetition_draw = rules::repetition_draw(&raw.rules, &mut cx);
     let declared = actions::actions(&raw, &board, &kinds, &players, &mut cx);
     actions::needs_exist(&raw, &scripts, &mut cx);
     let queries = actions::queries(&raw, &board, &kinds, &players, &mut cx);
@@ -112,7 +113,7 @@ pub(super) fn validate(
         draw_offers: re.draw_offers.unwrap_or(false),
         strike_reveals: vis.strike_reveals.unwrap_or(false),
         followable_when_hidden_again: vis.followable_when_hidden_again.unwrap_or(false),
-        repetition_draw: re.repetition_draw.filter(|&n| n > 0),
+        repetition_draw,
         repetition_counters: bk.repetition_counters.clone(),
         extra_moves_when: raw.rules.script.extra_moves_when.clone(),
         no_progress,

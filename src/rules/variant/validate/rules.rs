@@ -11,7 +11,7 @@ use super::{player_zones, Ctx};
 use crate::base::cell_set::CellSet;
 use crate::base::geometry::{Board, Cell};
 use crate::base::state::KindId;
-use crate::rules::variant::raw::RawVariant;
+use crate::rules::variant::raw::{Param, RawVariant};
 use crate::rules::variant::raw_rules::{RawAfterActionWhen, RawRules};
 use crate::rules::variant::WinWhen;
 use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
@@ -20,7 +20,19 @@ use crate::rules::variant::{AfterActionWhen, Kind, NoProgress, Value};
 /// less means none.
 pub(super) fn repetition_limit(rules: &RawRules, cx: &mut Ctx) -> Option<u32> {
     cx.from("rules.bookkeeping.repetition_limit");
-    rules.bookkeeping.repetition_limit.as_ref().and_then(|s| {
+    count_or_none(rules.bookkeeping.repetition_limit.as_ref(), cx)
+}
+
+/// `rules.ends.repetition_draw`: a positive integer or an int option; 0 or
+/// less means none.
+pub(super) fn repetition_draw(rules: &RawRules, cx: &mut Ctx) -> Option<u32> {
+    cx.from("rules.ends.repetition_draw");
+    count_or_none(rules.ends.repetition_draw.as_ref(), cx)
+}
+
+/// A count that may be an int option: `None` when absent, 0 or less.
+fn count_or_none(s: Option<&Spanned<Param<i64>>>, cx: &mut Ctx) -> Option<u32> {
+    s.and_then(|s| {
         cx.resolve(
             &s.value,
             s.referenced,
@@ -30,7 +42,7 @@ pub(super) fn repetition_limit(rules: &RawRules, cx: &mut Ctx) -> Option<u32> {
             },
             "an integer",
         )
-        .and_then(|n| if n > 0 { Some(n as u32) } else { None })
+        .and_then(|n| (n > 0).then(|| n.min(u32::MAX.into()) as u32))
     })
 }
 
@@ -75,9 +87,27 @@ pub(super) fn no_progress(rules: &RawRules, kinds: &[Kind], cx: &mut Ctx) -> Opt
             reason: v
                 .reason
                 .clone()
-                .unwrap_or_else(|| format!("{plies} plies without a capture")),
+                .unwrap_or_else(|| no_progress_reason(plies, kinds, &v.reset_kinds)),
         })
     })
+}
+
+/// The outcome's reason when `no_progress` gives none: the plies and what
+/// resets the count (`100 plies without a capture or a move of a Pawn`).
+fn no_progress_reason(plies: u32, kinds: &[Kind], reset: &[String]) -> String {
+    let names: Vec<&str> = reset
+        .iter()
+        .filter_map(|k| kinds.iter().find(|x| x.name == *k))
+        .map(|k| k.display.as_str())
+        .collect();
+    match names.split_last() {
+        None => format!("{plies} plies without a capture"),
+        Some((last, [])) => format!("{plies} plies without a capture or a move of a {last}"),
+        Some((last, rest)) => format!(
+            "{plies} plies without a capture or a move of a {} or {last}",
+            rest.join(", ")
+        ),
+    }
 }
 
 /// `rules.script.after_action_when`: the clauses under which `rules.after_action`
