@@ -9,6 +9,7 @@ pub mod flow;
 pub mod geometry;
 pub mod limits;
 pub mod marks;
+pub mod positions;
 pub mod size;
 pub mod state;
 pub mod suggest;

@@ -43,7 +43,7 @@ impl GameState {
                 .iter()
                 .map(|w| vec_bytes(&w.asked) + vec_bytes(&w.data))
                 .sum::<usize>();
-        n += vec_bytes(&self.shuttles) + vec_bytes(&self.positions);
+        n += vec_bytes(&self.shuttles) + vec_bytes(self.positions.as_slice());
         if let Some(o) = &self.outcome {
             n += vec_bytes(&o.winners) + o.reason.len();
         }

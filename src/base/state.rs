@@ -11,6 +11,7 @@ pub use crate::base::counters::{CounterId, CounterNames, Counters};
 pub use crate::base::flow::{Item, Window};
 use crate::base::geometry::Cell;
 pub use crate::base::limits::MAX_PIECES;
+use crate::base::positions::PositionHashes;
 pub use touched::Touched;
 use touched::TOUCHED_CELLS;
 
@@ -256,7 +257,7 @@ pub struct GameState {
     pub pending: Vec<Choice>,
     pub shuttles: Vec<Shuttle>,
     /// Hashes of the positions since the last capture (`repetition_draw`).
-    pub positions: Vec<u64>,
+    pub positions: PositionHashes,
     /// The board's key after every action so far, the start first, when
     /// a rule forbids repeating a board (`groups.ko`): in the order played
     /// for a simple ko, sorted and each once for superko.
@@ -367,7 +368,7 @@ impl GameState {
             ply: 0,
             pending: Vec::new(),
             shuttles: vec![Shuttle::default(); players as usize],
-            positions: Vec::new(),
+            positions: PositionHashes::default(),
             boards: Vec::new(),
             outcome: None,
             seed,

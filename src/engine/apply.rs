@@ -349,7 +349,7 @@ impl Engine {
                     s.positions.clear();
                 }
                 let h = self.position_hash(s);
-                let seen = s.positions.iter().filter(|&&x| x == h).count() as u32 + 1;
+                let seen = s.positions.count(h) as u32 + 1;
                 s.positions.push(h);
                 if seen >= n {
                     s.outcome = Some(Outcome {

@@ -184,8 +184,8 @@ impl Sampler {
                 }
                 self.total[o as usize] -= self.width[g as usize];
             }
-            if !self.royal.is_empty() {
-                self.set_royal(o, k, i, false);
+            if self.royal.get(k as usize) == Some(&true) {
+                self.set_royal(o, i, false);
             }
             self.owner[i] = NOBODY;
         }
@@ -206,22 +206,19 @@ impl Sampler {
             list.push(i as u16);
             self.total[o as usize] += self.width[g as usize];
         }
-        if !self.royal.is_empty() {
-            self.set_royal(o, k, i, true);
+        if self.royal.get(k as usize) == Some(&true) {
+            self.set_royal(o, i, true);
         }
     }
 
-    /// Notes that a piece of `owner` and `kind` arrived on cell `i` or left
-    /// it, if the kind is royal.
+    /// Notes that a royal piece of `owner` arrived on cell `i` or left it.
     #[inline(never)]
-    fn set_royal(&mut self, owner: PlayerId, kind: KindId, i: usize, arrived: bool) {
-        if self.royal[kind as usize] {
-            let royals = &mut self.royals[owner as usize];
-            if arrived {
-                royals.push(i as Cell);
-            } else {
-                royals.retain(|&c| c as usize != i);
-            }
+    fn set_royal(&mut self, owner: PlayerId, i: usize, arrived: bool) {
+        let royals = &mut self.royals[owner as usize];
+        if arrived {
+            royals.push(i as Cell);
+        } else {
+            royals.retain(|&c| c as usize != i);
         }
     }
 

@@ -325,7 +325,7 @@ impl<'e> Positions<'e> {
             containers,
             counters,
             repetition,
-            positions: s.positions.clone(),
+            positions: s.positions.as_slice().to_vec(),
             boards: s.boards.clone(),
             pending: s.pending.clone(),
             eliminated: self.players_of(s.eliminated),
@@ -641,7 +641,7 @@ impl<'e> Positions<'e> {
             };
         }
         self.check_ending(pos, s)?;
-        s.positions = pos.positions.clone();
+        s.positions = pos.positions.clone().into();
         s.boards = pos.boards.clone();
         s.pending = pos.pending.clone();
         s.eliminated = self.player_set(&pos.eliminated)?;
