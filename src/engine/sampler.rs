@@ -184,7 +184,7 @@ impl Sampler {
                 }
                 self.total[o as usize] -= self.width[g as usize];
             }
-            if self.royal.get(k as usize) == Some(&true) {
+            if !self.royal.is_empty() && self.royal[k as usize] {
                 self.set_royal(o, i, false);
             }
             self.owner[i] = NOBODY;
@@ -206,7 +206,7 @@ impl Sampler {
             list.push(i as u16);
             self.total[o as usize] += self.width[g as usize];
         }
-        if self.royal.get(k as usize) == Some(&true) {
+        if !self.royal.is_empty() && self.royal[k as usize] {
             self.set_royal(o, i, true);
         }
     }
