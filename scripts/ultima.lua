@@ -429,6 +429,19 @@ local function leaper_cells(k: number, l: number, out: {number}, n: number)
   return n
 end
 
+-- The occupied cells among the first `last` of `line`, added to `out`
+-- after its `n`th; the new count returned.
+local function occupied_along(b: buffer, line: {number}, last: number, out: {number}, n: number)
+  for j = 1, last do
+    local c = line[j]
+    if buffer.readu8(b, 2 * c + 1) ~= 0 then
+      n = n + 1
+      out[n] = c
+    end
+  end
+  return n
+end
+
 -- The cells that can matter to whether player o's Coordinator could take
 -- the King on k by coordination once the King's player has moved: o's King
 -- shares the King's rank (`on_rank`) or file, so the Coordinator must end
@@ -441,14 +454,7 @@ local function coordination_cells(b: buffer, k: number, o: number, on_rank: bool
   local ray = RAY[k]
   local a = on_rank and 3 or 1
   for i = a, a + 1 do
-    local line = ray[i]
-    for j = 1, #line do
-      local c = line[j]
-      if buffer.readu8(b, 2 * c + 1) ~= 0 then
-        n = n + 1
-        out[n] = c
-      end
-    end
+    n = occupied_along(b, ray[i], #ray[i], out, n)
   end
   for c = 0, F * R - 1 do
     if buffer.readu8(b, 2 * c) == COORDINATOR and buffer.readu8(b, 2 * c + 1) == o then
@@ -466,13 +472,7 @@ local function coordination_cells(b: buffer, k: number, o: number, on_rank: bool
           end
         end
         if meets then
-          for j = 1, meets - 1 do
-            local d = line[j]
-            if buffer.readu8(b, 2 * d + 1) ~= 0 then
-              n = n + 1
-              out[n] = d
-            end
-          end
+          n = occupied_along(b, line, meets - 1, out, n)
         end
       end
     end

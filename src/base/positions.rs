@@ -22,10 +22,6 @@ impl PositionHashes {
         self.list.is_empty()
     }
 
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
     /// The hashes, oldest first.
     pub fn as_slice(&self) -> &[u64] {
         &self.list
@@ -120,7 +116,6 @@ mod tests {
                 p = PositionHashes::from(p.as_slice().to_vec());
             }
             assert_eq!(p.as_slice(), &plain[..]);
-            assert_eq!(p.len(), plain.len());
         }
     }
 }
