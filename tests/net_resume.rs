@@ -216,7 +216,7 @@ fn play(variant: &str, extra: &[&str], seed: u64, kills: &[(usize, u64)]) -> (St
                         figures.kills_in_choice += 1;
                     }
                     // What the journal kept against what players were told.
-                    let (entries, _) = journal::read(&file).unwrap();
+                    let entries = journal::read(&file).unwrap().entries;
                     let acts = entries
                         .iter()
                         .filter(|e| matches!(e, journal::Entry::Action { .. }))
@@ -301,7 +301,7 @@ fn play(variant: &str, extra: &[&str], seed: u64, kills: &[(usize, u64)]) -> (St
         }
     }
     host.kill();
-    let (entries, _) = journal::read(&file).unwrap();
+    let entries = journal::read(&file).unwrap().entries;
     let rec = journal::record(&entries).expect("a record");
     assert_eq!(rec.result.as_deref(), Some(result.as_str()));
     figures.actions = rec.actions.len();
@@ -511,7 +511,7 @@ fn a_journal_that_cannot_be_written_mid_game_stops_the_moves_and_says_so() {
             _ => {}
         }
     }
-    let (entries, _) = journal::read(&dir.path().join("g.jsonl")).unwrap();
+    let entries = journal::read(&dir.path().join("g.jsonl")).unwrap().entries;
     let acts = entries
         .iter()
         .filter(|e| matches!(e, journal::Entry::Action { .. }))
@@ -578,11 +578,11 @@ fn a_host_killed_between_the_last_army_and_the_start_of_play_journals_the_start_
     host.kill();
     // The kill came after the last army was written, before the start.
     let text = std::fs::read_to_string(&file).unwrap();
-    let (entries, _) = journal::parse(&text).unwrap();
+    let entries = journal::parse(&text).unwrap().entries;
     let begin = journal::record(&entries).unwrap().start;
     let cut = text.find(r#"{"t":"begin""#).unwrap();
     std::fs::write(&file, &text[..cut]).unwrap();
-    assert!(journal::record(&journal::read(&file).unwrap().0).is_none());
+    assert!(journal::record(&journal::read(&file).unwrap().entries).is_none());
     let mut host = Host::spawn(&["--resume", f], dir.path());
     let (tx, rx) = channel();
     let _red = connect(
@@ -599,6 +599,136 @@ fn a_host_killed_between_the_last_army_and_the_start_of_play_journals_the_start_
         }
     }
     host.kill();
-    let rec = journal::record(&journal::read(&file).unwrap().0).expect("the start journaled");
+    let rec = journal::record(&journal::read(&file).unwrap().entries).expect("the start journaled");
     assert_eq!(rec.start, begin);
+}
+
+/// Plays `moves` seeded random actions on a two-seat classic host through
+/// `red` and `blue` (their welcomes already read): each is acknowledged
+/// by the state message that follows it.
+fn play_some(rx: &Receiver<(usize, usize, Option<HostMsg>)>, w: &mut [TcpStream], moves: usize) {
+    let mut played = 0;
+    while played < moves {
+        let (who, _, m) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        match m.expect("the host closed a connection") {
+            HostMsg::SetupRequest { .. } => send(&mut w[who], SETUP),
+            HostMsg::State { mut legal, .. } if !legal.is_empty() => {
+                played += 1;
+                legal.retain(|t| !t.contains("resign") && !t.contains("draw"));
+                let a = pick(7, played, &legal);
+                send(&mut w[who], &action(&a));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_second_host_on_a_held_journal_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.jsonl");
+    let f = file.to_str().unwrap();
+    let host = Host::spawn(
+        &["classic_stratego", "--seed", "4", "--save", f],
+        dir.path(),
+    );
+    // The journal holds every seat's token: its owner's only.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the journal is readable by others");
+    let (tx, rx) = channel();
+    let mut w: Vec<_> = [("a", "red"), ("b", "blue")]
+        .iter()
+        .enumerate()
+        .map(|(i, (n, s))| connect(&host.addr, &hello_seat(n, s), i, 0, &tx))
+        .collect();
+    play_some(&rx, &mut w, 4);
+    std::thread::sleep(Duration::from_millis(300));
+    let before = std::fs::read(&file).unwrap();
+    // A second host, resuming the same file or saving to it, is refused.
+    for args in [vec!["--resume", f], vec!["classic_stratego", "--save", f]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+            .arg("serve")
+            .args(&args)
+            .args(["--port", "0", "--bind", "127.0.0.1"])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: a second host started");
+        assert!(
+            err.contains("another sandtable process is using this file"),
+            "{args:?}: {err}"
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("hosting on"));
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the journal changed");
+    // The first host goes on taking and journalling moves.
+    play_some(&rx, &mut w, 4);
+    std::thread::sleep(Duration::from_millis(300));
+    let parsed = journal::read(&file).unwrap();
+    assert_eq!(parsed.damage, None);
+    let actions = parsed
+        .entries
+        .iter()
+        .filter(|e| matches!(e, journal::Entry::Action { .. }))
+        .count();
+    assert!(actions >= 7, "only {actions} actions journalled");
+    drop(host);
+}
+
+#[test]
+fn a_journal_damaged_in_its_middle_replays_and_resumes_up_to_the_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.jsonl");
+    let f = file.to_str().unwrap();
+    let mut host = Host::spawn(
+        &["classic_stratego", "--seed", "5", "--save", f],
+        dir.path(),
+    );
+    let (tx, rx) = channel();
+    let mut w: Vec<_> = [("a", "red"), ("b", "blue")]
+        .iter()
+        .enumerate()
+        .map(|(i, (n, s))| connect(&host.addr, &hello_seat(n, s), i, 0, &tx))
+        .collect();
+    play_some(&rx, &mut w, 6);
+    std::thread::sleep(Duration::from_millis(300));
+    host.kill();
+    // Two writers' lines run into each other in the middle of the file.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let k = lines.len() - 3;
+    let mut damaged = lines[..k].join("\n");
+    damaged.push('\n');
+    damaged.push_str(&lines[k][..lines[k].len() / 2]);
+    damaged.push_str(lines[k + 1]);
+    damaged.push('\n');
+    damaged.push_str(lines[k + 2]);
+    damaged.push('\n');
+    std::fs::write(&file, &damaged).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(["replay", f])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "replay refused the file: {err}\n{damaged}"
+    );
+    let want = format!("line {} does not read", k + 1);
+    assert!(err.contains(&want), "{err}");
+    assert!(
+        err.contains(&format!("the {k} whole line(s) before it")),
+        "{err}"
+    );
+    // Resumed: the game goes on from the lines before the damage, and the
+    // journal is whole again.
+    let host = Host::spawn(&["--resume", f], dir.path());
+    assert!(host.output().contains(&want), "{}", host.output());
+    assert!(!host.addr.is_empty(), "{}", host.output());
+    let parsed = journal::read(&file).unwrap();
+    assert_eq!(parsed.damage, None);
+    assert_eq!(parsed.entries.len(), k);
 }

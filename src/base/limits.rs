@@ -94,51 +94,6 @@ pub fn io_words(e: &std::io::Error) -> String {
     }
 }
 
-/// Writes a file the user named, the error naming `shown` in plain words
-/// (`out/x.yaml: cannot write: no such file or folder`).
-pub fn write_user_file(path: &Path, shown: &str, bytes: impl AsRef<[u8]>) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("{shown}: cannot write: {}", io_words(&e)))
-}
-
-/// Replaces `path` with `bytes` whole or not at all: written to a
-/// temporary file beside it, synced to the disk, then renamed over it (and
-/// the folder synced), so a crash at any moment leaves the old contents or
-/// the new, never a part.
-pub fn write_user_file_whole(
-    path: &Path,
-    shown: &str,
-    bytes: impl AsRef<[u8]>,
-) -> Result<(), String> {
-    use std::io::Write;
-    let err = |e: std::io::Error| format!("{shown}: cannot write: {}", io_words(&e));
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{shown}: not a file name"))?;
-    // A device, a pipe or a folder is never replaced by a file.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Err(format!("{shown}: cannot write: not a regular file"));
-    }
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(".part");
-    let tmp = path.with_file_name(tmp_name);
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes.as_ref())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(err(e));
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Ok(d) = std::fs::File::open(dir.unwrap_or(Path::new("."))) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
 /// [`read_text_capped`] with [`MAX_FILE_BYTES`], the error naming `shown`.
 pub fn read_user_file(path: &Path, shown: &str) -> Result<String, String> {
     read_text_capped(path, MAX_FILE_BYTES).map_err(|e| format!("{shown}: {e}"))

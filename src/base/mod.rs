@@ -13,3 +13,4 @@ pub mod positions;
 pub mod size;
 pub mod state;
 pub mod suggest;
+pub mod write;

@@ -5,7 +5,6 @@
 //! ignores. The journal is the host's own file: it holds the seats' tokens
 //! (no player's view or record ever does).
 
-use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Position, Record};
 use crate::base::limits::read_user_file;
+use crate::base::write::{Access, Held};
 
 /// One line of the journal.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,9 +57,12 @@ pub enum Entry {
 }
 
 /// A journal open for appending.
+/// The host's journal, held for the host's life: a second host on the same
+/// file is refused (see [`crate::base::write::Held`]), and only its owner
+/// may read it (it holds the seats' tokens).
 #[derive(Debug)]
 pub struct Journal {
-    file: File,
+    held: Held,
     pub path: PathBuf,
 }
 
@@ -68,49 +71,69 @@ pub fn shown(path: &Path) -> String {
     crate::rules::variant::display_path(path)
 }
 
+/// A journal read to be gone on with: its whole entries, how many bytes
+/// they take, and where it stopped if a line in it was damaged.
+#[derive(Debug)]
+pub struct Resumed {
+    pub journal: Journal,
+    pub read: Parsed,
+}
+
 impl Journal {
-    /// A new journal at `path`; an existing file is not overwritten.
+    /// A new journal at `path`, held; an existing file is not overwritten.
     pub fn create(path: &Path) -> Result<Journal, String> {
-        if path.metadata().is_ok_and(|m| m.len() > 0) {
+        let err = |e: String| e.replace(": cannot write:", ": cannot write the journal:");
+        let held = Held::take(path, &shown(path), Access::Private, true).map_err(err)?;
+        if !held.is_empty() {
             return Err(format!(
                 "{}: the file exists (continue its game with --resume {0}, or choose another file)",
                 shown(path)
             ));
         }
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)
-            .map_err(|e| format!("{}: cannot write the journal: {e}", shown(path)))?;
         Ok(Journal {
-            file,
+            held,
             path: path.to_path_buf(),
         })
     }
 
-    /// The journal at `path` opened to go on: cut to its `whole` bytes (a
-    /// partial last line is dropped).
-    pub fn reopen(path: &Path, whole: u64) -> Result<Journal, String> {
-        let err = |e: std::io::Error| format!("{}: cannot write the journal: {e}", shown(path));
-        let mut file = OpenOptions::new().write(true).open(path).map_err(err)?;
+    /// The journal at `path` held and read, to go on with: nothing is
+    /// changed until [`Journal::cut`] (and nothing at all when another
+    /// host holds it).
+    pub fn resume(path: &Path) -> Result<Resumed, String> {
+        let held = Held::take(path, &shown(path), Access::Private, false)
+            .map_err(|e| e.replace(": cannot write:", ":"))?;
+        let text = read_user_file(path, &shown(path))?;
+        let read = parse(&text).map_err(|e| format!("{}: {e}", shown(path)))?;
+        Ok(Resumed {
+            journal: Journal {
+                held,
+                path: path.to_path_buf(),
+            },
+            read,
+        })
+    }
+
+    /// Cuts the journal to its first `whole` bytes (what a crash or damage
+    /// left after them is dropped) and goes on at its end.
+    pub fn cut(&mut self, whole: u64) -> Result<(), String> {
+        let err =
+            |e: std::io::Error| format!("{}: cannot write the journal: {e}", shown(&self.path));
+        let file = self.held.file();
         file.set_len(whole).map_err(err)?;
         use std::io::Seek;
         file.seek(std::io::SeekFrom::End(0)).map_err(err)?;
-        file.sync_data().map_err(err)?;
-        Ok(Journal {
-            file,
-            path: path.to_path_buf(),
-        })
+        file.sync_data().map_err(err)
     }
 
     /// Appends an entry and syncs it to the disk.
     pub fn write(&mut self, entry: &Entry) -> Result<(), String> {
         let mut line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
         line.push('\n');
-        self.file
-            .write_all(line.as_bytes())
-            .and_then(|()| self.file.sync_data())
+        let file = self.held.file();
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::End(0))
+            .and_then(|_| file.write_all(line.as_bytes()))
+            .and_then(|()| file.sync_data())
             .map_err(|e| format!("{}: {e}", shown(&self.path)))
     }
 }
@@ -120,27 +143,64 @@ pub fn is_journal(text: &str) -> bool {
     text.starts_with(r#"{"t":"host""#)
 }
 
-/// The whole entries of a journal's text, and how many bytes they take (a
-/// trailing partial line, what a crash mid-write leaves, is ignored). A
-/// whole line that does not read is an error naming it.
-pub fn parse(text: &str) -> Result<(Vec<Entry>, usize), String> {
-    let mut entries = Vec::new();
-    let mut at = 0;
-    while let Some(n) = text[at..].find('\n') {
-        let l = &text[at..at + n];
-        let e: Entry =
-            serde_json::from_str(l).map_err(|e| format!("line {}: {e}", entries.len() + 1))?;
-        entries.push(e);
-        at += n + 1;
-    }
-    match entries.first() {
-        Some(Entry::Host { .. }) => Ok((entries, at)),
-        _ => Err("not a host's journal (no host line first)".into()),
+/// A journal's text as read: its whole entries up to the first line that
+/// does not read, and how many bytes those take.
+#[derive(Debug)]
+pub struct Parsed {
+    pub entries: Vec<Entry>,
+    pub whole: usize,
+    /// Where the reading stopped before the end, and why: a whole line
+    /// that does not read (`line 5 does not read (...)`). A partial last
+    /// line (what a crash mid-write leaves) is not damage.
+    pub damage: Option<String>,
+}
+
+impl Parsed {
+    /// What a reader is told of the damage, if any (`j.jsonl: line 5 does
+    /// not read (...): the game is taken up to the 4 lines before it`).
+    pub fn note(&self, shown: &str) -> Option<String> {
+        self.damage.as_ref().map(|d| {
+            format!(
+                "{shown}: {d}: the game is taken up to the {} whole line(s) before it",
+                self.entries.len()
+            )
+        })
     }
 }
 
-/// Reads the journal at `path`: its entries and their length in bytes.
-pub fn read(path: &Path) -> Result<(Vec<Entry>, usize), String> {
+/// The whole entries of a journal's text (see [`Parsed`]). An error when
+/// not even its first line is a host's entry.
+pub fn parse(text: &str) -> Result<Parsed, String> {
+    let mut entries = Vec::new();
+    let mut at = 0;
+    let mut damage = None;
+    while let Some(n) = text[at..].find('\n') {
+        let l = &text[at..at + n];
+        match serde_json::from_str::<Entry>(l) {
+            Ok(e) => entries.push(e),
+            Err(e) => {
+                damage = Some(format!("line {} does not read ({e})", entries.len() + 1));
+                break;
+            }
+        }
+        at += n + 1;
+    }
+    match entries.first() {
+        Some(Entry::Host { .. }) => Ok(Parsed {
+            entries,
+            whole: at,
+            damage,
+        }),
+        _ => Err(match damage {
+            Some(d) => format!("not a host's journal: {d}"),
+            None => "not a host's journal (no host line first)".into(),
+        }),
+    }
+}
+
+/// Reads the journal at `path` (without holding it: a host may be
+/// writing it).
+pub fn read(path: &Path) -> Result<Parsed, String> {
     let text = read_user_file(path, &shown(path))?;
     parse(&text).map_err(|e| format!("{}: {e}", shown(path)))
 }
@@ -214,17 +274,25 @@ mod tests {
         }
         let last_start = ends[ends.len() - 2];
         for cut in last_start..text.len() {
-            let (got, len) = parse(&text[..cut]).unwrap();
-            assert_eq!(got, entries[..entries.len() - 1], "cut at {cut}");
-            assert_eq!(len, last_start);
+            let p = parse(&text[..cut]).unwrap();
+            assert_eq!(p.entries, entries[..entries.len() - 1], "cut at {cut}");
+            assert_eq!(p.whole, last_start);
+            assert_eq!(p.damage, None);
         }
-        let (got, len) = parse(&text).unwrap();
-        assert_eq!(got, entries);
-        assert_eq!(len, text.len());
-        // A whole line that does not read is not taken for a cut.
-        let bad = format!("{}garbage\n", &text);
-        assert!(parse(&bad).unwrap_err().contains("line 5"));
+        let p = parse(&text).unwrap();
+        assert_eq!(p.entries, entries);
+        assert_eq!(p.whole, text.len());
+        // A whole line that does not read is damage: the lines before it
+        // are kept, and the reading says where it stopped.
+        let bad = format!("{}garbage\n{}", &text, &text[ends[0]..]);
+        let p = parse(&bad).unwrap();
+        assert_eq!(p.entries, entries);
+        assert_eq!(p.whole, text.len());
+        let note = p.note("j").unwrap();
+        assert!(note.starts_with("j: line 5 does not read"), "{note}");
+        assert!(note.ends_with("the 4 whole line(s) before it"), "{note}");
         assert!(parse("").is_err());
+        assert!(parse("garbage\n").is_err());
     }
 
     #[test]

@@ -17,5 +17,5 @@ mod viewers;
 
 pub use flow_pos::{FlowPos, ItemsPos, WindowPos};
 pub use game::*;
-pub use seen::{read_record, RecordFile};
+pub use seen::{read_record, read_record_noted, RecordFile};
 pub use variant_ref::{resolve_variant_ref, variant_ref};

@@ -23,18 +23,25 @@ pub enum RecordFile {
 /// Reads a record file of either kind; a file that is neither names the
 /// error of a whole record (the common kind).
 pub fn read_record(path: &Path) -> Result<RecordFile, String> {
+    read_record_noted(path).map(|(r, _)| r)
+}
+
+/// [`read_record`], with where the reading of a damaged journal stopped
+/// (its whole lines before the damage are the record).
+pub fn read_record_noted(path: &Path) -> Result<(RecordFile, Option<String>), String> {
     let shown = crate::rules::variant::display_path(path);
     let text = read_user_file(path, &shown)?;
     // The variant is named relative to the record when it is a path.
     let here = |v: &str| super::resolve_variant_ref(v, path);
     if super::journal::is_journal(&text) {
         // A host's journal: the record it holds.
-        let (entries, _) = super::journal::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
-        return super::journal::record(&entries)
+        let read = super::journal::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+        let note = read.note(&shown);
+        return super::journal::record(&read.entries)
             .map(|mut r| {
                 r.variant = here(&r.variant);
                 r.start.variant = here(&r.start.variant);
-                RecordFile::Whole(r)
+                (RecordFile::Whole(r), note)
             })
             .ok_or_else(|| {
                 format!("{shown}: the armies were still being set up: no move to show")
@@ -44,12 +51,12 @@ pub fn read_record(path: &Path) -> Result<RecordFile, String> {
         Ok(mut r) => {
             r.variant = here(&r.variant);
             r.start.variant = here(&r.start.variant);
-            Ok(RecordFile::Whole(r))
+            Ok((RecordFile::Whole(r), None))
         }
         Err(e) => match parse_yaml::<PlayerRecord>(&text, &shown) {
             Ok(mut r) => {
                 r.variant = here(&r.variant);
-                Ok(RecordFile::Seen(r))
+                Ok((RecordFile::Seen(r), None))
             }
             Err(_) => Err(e),
         },

@@ -365,9 +365,7 @@ fn dispatch(cmd: Cmd) -> Result<i32, String> {
 fn schema(output: Option<PathBuf>) -> Result<(), String> {
     let text = crate::rules::variant::schema_json();
     match output {
-        Some(path) => {
-            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-        }
+        Some(path) => crate::base::write::write_user_file(&path, &path.display().to_string(), text),
         None => {
             print!("{text}");
             Ok(())

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::replay::{play_texts, replay_record};
-use crate::base::limits::write_user_file;
 use crate::base::state::GameState;
+use crate::base::write::write_user_file;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 use crate::record::view::Viewer;

@@ -15,7 +15,11 @@ pub(super) fn replay(file: &std::path::Path, as_player: Option<&str>) -> Result<
     if let Some(format) = Format::of_path(file) {
         return replay_exchange(file, None, format, as_player);
     }
-    let rec = match crate::record::read_record(file)? {
+    let (rec, note) = crate::record::read_record_noted(file)?;
+    if let Some(note) = &note {
+        eprintln!("warning: {note}");
+    }
+    let rec = match rec {
         crate::record::RecordFile::Whole(rec) => rec,
         crate::record::RecordFile::Seen(rec) => {
             // One player's record: shown as that player saw the game.

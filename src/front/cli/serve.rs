@@ -76,6 +76,9 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
     let (server, human, save) = match (resume, variant) {
         (Some(file), _) => {
             let (server, human) = crate::front::net::Server::resume(&file, &addr, limits)?;
+            if let Some(note) = &server.note {
+                eprintln!("warning: {note}");
+            }
             (server, human, Some(file))
         }
         (None, Some(variant)) => {

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::base::limits::{io_words, write_user_file, write_user_file_whole};
+use crate::base::limits::io_words;
+use crate::base::write::write_user_file;
 use crate::engine::Engine;
 use crate::front::session::parse_pairs;
 use crate::play::games_out::GameLines;
@@ -123,20 +124,33 @@ fn not_a_folder(path: &Path) -> Result<(), String> {
 /// existing file is left as it is, a new one is not left behind.
 fn check_writable(path: &Path) -> Result<(), String> {
     not_a_folder(path)?;
-    // The report replaces a file whole: never a device or a pipe.
+    // The report replaces a file whole: never a device or a pipe, nor
+    // through a link.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(format!(
             "{}: cannot write: not a regular file",
             path.display()
         ));
     }
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "{}: cannot write: it is a symbolic link, and sandtable never writes through one (name the file itself)",
+            path.display()
+        ));
+    }
+    use std::os::unix::fs::OpenOptionsExt;
     if path.exists() {
         std::fs::OpenOptions::new()
             .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(path)
             .map_err(cannot_write(path))?;
     } else {
-        std::fs::File::create(path).map_err(cannot_write(path))?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(cannot_write(path))?;
         let _ = std::fs::remove_file(path);
     }
     Ok(())
@@ -151,15 +165,19 @@ fn write_report(
         ReportKind::Html => crate::front::report::html(run),
         ReportKind::Svg => crate::front::report::svg(run),
     };
-    write_user_file_whole(path, &path.display().to_string(), text)
+    write_user_file(path, &path.display().to_string(), text)
 }
 
-/// Opens `--games-out` for writing (created or emptied).
+/// Opens `--games-out` for writing (created or emptied; a link at its
+/// name is refused, never followed).
 fn open_games_out(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, String> {
     not_a_folder(path)?;
-    std::fs::File::create(path)
-        .map(std::io::BufWriter::new)
-        .map_err(cannot_write(path))
+    crate::base::write::create_stream(
+        path,
+        &path.display().to_string(),
+        crate::base::write::Access::Shared,
+    )
+    .map(std::io::BufWriter::new)
 }
 
 /// `simulate merge FILES...`: the run the shard files are parts of, its

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::base::write::{Access, Held};
 use crate::front::session::{parse_pairs, Session};
 use crate::front::web::{desk::DeskSite, WebServer};
 
@@ -45,6 +46,17 @@ pub struct WebArgs {
 }
 
 pub(super) fn web(args: WebArgs) -> Result<(), String> {
+    // A session to go on with is held first: while another session keeps
+    // it, nothing is read or changed.
+    let mut keep = match &args.resume {
+        Some(file) => Some(Held::take(
+            file,
+            &file.display().to_string(),
+            Access::Shared,
+            false,
+        )?),
+        None => None,
+    };
     let mut session = match &args.resume {
         Some(file) => resumed(file)?,
         None => {
@@ -55,30 +67,28 @@ pub(super) fn web(args: WebArgs) -> Result<(), String> {
         }
     };
     session.set_clock(args.clock.as_deref())?;
+    if let Some(file) = &args.save {
+        let held = Held::take(file, &file.display().to_string(), Access::Shared, true)?;
+        if !held.is_empty() {
+            return Err(format!(
+                "{} already holds something: `--resume {0}` goes on with the session kept there; or name another file",
+                file.display()
+            ));
+        }
+        keep = Some(held);
+    }
     let name = session.engine.variant.name.clone();
     let mut site = DeskSite::new(session);
-    let keep = match (&args.save, &args.resume) {
-        (Some(file), _) => {
-            if std::fs::metadata(file).is_ok_and(|m| m.len() > 0) {
-                return Err(format!(
-                    "{} already holds something: `--resume {0}` goes on with the session kept there; or name another file",
-                    file.display()
-                ));
-            }
-            Some(file.clone())
-        }
-        (None, Some(file)) => Some(file.clone()),
-        (None, None) => None,
-    };
-    if let Some(file) = &keep {
-        site = site.keep_in(file.clone())?;
+    let kept_in = keep.as_ref().map(|h| h.path().to_path_buf());
+    if let Some(held) = keep {
+        site = site.keep_in(held)?;
     }
     let server = WebServer::start(
         &format!("{}:{}", args.bind, args.port),
         Arc::new(site),
         &args.allow_origin,
     )?;
-    match &keep {
+    match &kept_in {
         Some(file) => println!("keeping the session in {}", file.display()),
         None => println!("the session is kept nowhere (--save FILE keeps it)"),
     }

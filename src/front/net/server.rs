@@ -20,6 +20,9 @@ use crate::record::view::PlayerId;
 pub struct Server {
     shared: SharedRef,
     pub addr: SocketAddr,
+    /// Where a resumed journal's reading stopped before its end (a damaged
+    /// line), for the host's terminal.
+    pub note: Option<String>,
 }
 
 /// What a client asks for in its hello.
@@ -68,11 +71,14 @@ impl Server {
     /// journal is created first (an error if it cannot be), and every
     /// action is written to it before anyone hears of it.
     pub fn start_with(session: Session, addr: &str, opts: HostOptions) -> Result<Server, String> {
+        let journal = match &opts.save {
+            Some(path) => Some(Journal::create(path)?),
+            None => None,
+        };
         let listener =
             TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let journal = match &opts.save {
-            Some(path) => {
-                let mut j = Journal::create(path)?;
+        let journal = match journal {
+            Some(mut j) => {
                 j.write(&host_entry(&session, &opts))
                     .map_err(|e| format!("cannot write the journal: {e}"))?;
                 Some(j)
@@ -95,8 +101,12 @@ impl Server {
         addr: &str,
         limits: super::limits::Limits,
     ) -> Result<(Server, Option<PlayerId>), String> {
-        let (entries, whole) = crate::record::journal::read(path)?;
+        // Held first: while another host runs on it, nothing is read or
+        // changed.
+        let crate::record::journal::Resumed { mut journal, read } = Journal::resume(path)?;
         let shown = crate::record::journal::shown(path);
+        let note = read.note(&shown);
+        let (entries, whole) = (read.entries, read.whole);
         let Some(Entry::Host {
             variant,
             options,
@@ -131,11 +141,11 @@ impl Server {
         shared
             .replay(&entries[1..])
             .map_err(|e| format!("{shown}: {e}"))?;
-        shared.attach_journal(Journal::reopen(path, whole as u64)?, &entries)?;
-        Ok((
-            Server::launch(listener, shared, searcher, limits)?,
-            terminal,
-        ))
+        journal.cut(whole as u64)?;
+        shared.attach_journal(journal, &entries)?;
+        let mut server = Server::launch(listener, shared, searcher, limits)?;
+        server.note = note;
+        Ok((server, terminal))
     }
 
     fn launch(
@@ -151,7 +161,11 @@ impl Server {
         }
         spawn_flag_watch(&shared);
         super::conn::spawn_listener(listener, shared.clone(), limits);
-        Ok(Server { shared, addr })
+        Ok(Server {
+            shared,
+            addr,
+            note: None,
+        })
     }
 
     /// Tells every client the host is stopping (the journal has every

@@ -8,8 +8,9 @@ use crate::record::view::Views;
 use std::path::Path;
 
 use super::Session;
-use crate::base::limits::{read_user_file, write_user_file};
+use crate::base::limits::read_user_file;
 use crate::base::state::GameState;
+use crate::base::write::write_user_file;
 use crate::record::exchange::{export_text, import_text, Format};
 use crate::record::view::Viewer;
 

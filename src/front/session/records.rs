@@ -8,7 +8,7 @@ use crate::record::view::Views;
 use std::path::Path;
 
 use super::Session;
-use crate::base::limits::write_user_file;
+use crate::base::write::{write_user_file, Held};
 use crate::engine::Engine;
 use crate::record::view::{Viewer, HIDDEN_CHOICE};
 use crate::record::{read_yaml, to_yaml, PlayerRecord, Position, Record, SeenAction};
@@ -239,20 +239,20 @@ impl Session {
     /// Keeps the whole record in `file`, replacing it whole (a crash
     /// leaves the record before or after, never a part of one): what
     /// `web --save` does after every change.
-    pub fn keep_record(&self, file: &Path) -> Result<(), String> {
-        let shown = file.display().to_string();
+    pub fn keep_record(&self, file: &mut Held) -> Result<(), String> {
+        let shown = file.path().display().to_string();
         let mut rec = self.record();
         rec.variant = self.variant_ref(&shown);
         rec.start.variant = rec.variant.clone();
         let text = to_yaml(&rec)?;
-        crate::base::limits::write_user_file_whole(file, &shown, text)
+        file.replace(&shown, text)
     }
 
     /// [`Session::keep_record`] after a change that left `before` actions
     /// in the history before it: when the record cannot be kept, the
     /// actions the change added are taken back (none is played unkept),
     /// and the error says so.
-    pub fn keep_or_take_back(&mut self, file: &Path, before: usize) -> Result<(), String> {
+    pub fn keep_or_take_back(&mut self, file: &mut Held, before: usize) -> Result<(), String> {
         let Err(e) = self.keep_record(file) else {
             return Ok(());
         };
@@ -285,7 +285,8 @@ impl Session {
         if let Some(f) = super::formats::format_of(file, format)? {
             return self.load_exchange(file, variant, f);
         }
-        let rec = match crate::record::read_record(Path::new(file))? {
+        let (rec, note) = crate::record::read_record_noted(Path::new(file))?;
+        let rec = match rec {
             crate::record::RecordFile::Whole(rec) => rec,
             // One player's record: shown, the game unchanged.
             crate::record::RecordFile::Seen(rec) => {
@@ -302,6 +303,7 @@ impl Session {
             }
         };
         let msg = self.load_record(&rec)?;
-        Ok(format!("{msg}\n{}", self.board(self.viewer)))
+        let note = note.map(|n| format!("warning: {n}\n")).unwrap_or_default();
+        Ok(format!("{note}{msg}\n{}", self.board(self.viewer)))
     }
 }

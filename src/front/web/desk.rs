@@ -6,7 +6,6 @@
 
 use std::borrow::Cow;
 use std::net::TcpStream;
-use std::path::PathBuf;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -17,6 +16,7 @@ use super::editor::Editor;
 use super::frame::{desk_frame, DeskExtras};
 use super::http::Request;
 use super::{lock, ws, Site};
+use crate::base::write::Held;
 use crate::front::session::{Flow, Session};
 use crate::front::watch::Watch;
 
@@ -47,14 +47,26 @@ enum PageMsg {
     Restore { name: String },
 }
 
+/// The pages connected, and the last frame sent to them: a page that
+/// connects while the session is busy (a script running, a reload
+/// replaying the game) is sent that frame at once, without waiting for
+/// the session.
+#[derive(Default)]
+struct Pages {
+    last: String,
+    senders: Vec<Sender<String>>,
+}
+
 struct Desk {
     session: Session,
-    pages: Vec<Sender<String>>,
+    /// Locked after the desk when both are (never the other way round).
+    pages: Arc<Mutex<Pages>>,
     browse: Option<usize>,
     report: Option<String>,
     watch: Option<Watch>,
-    /// Where the session is kept after every change (`web --save`).
-    keep: Option<PathBuf>,
+    /// Where the session is kept after every change (`web --save`), held
+    /// for the server's life.
+    keep: Option<Held>,
     editor: Editor,
 }
 
@@ -73,10 +85,10 @@ impl Desk {
     /// server's terminal. The callers send the frame (after a failure the
     /// position is the one before the change).
     fn kept(&mut self, before: usize) -> Result<(), String> {
-        let Some(file) = self.keep.clone() else {
+        let Some(file) = self.keep.as_mut() else {
             return Ok(());
         };
-        let r = self.session.keep_or_take_back(&file, before);
+        let r = self.session.keep_or_take_back(file, before);
         if let Err(e) = &r {
             eprintln!("error: {e}");
         }
@@ -85,13 +97,16 @@ impl Desk {
 
     fn broadcast(&mut self) {
         let f = self.frame();
-        self.pages.retain(|p| p.send(f.clone()).is_ok());
+        let mut pages = lock(&self.pages);
+        pages.senders.retain(|p| p.send(f.clone()).is_ok());
+        pages.last = f;
     }
 }
 
 /// The session page's site.
 pub struct DeskSite {
     desk: Arc<Mutex<Desk>>,
+    pages: Arc<Mutex<Pages>>,
     /// The session's secret: the page gets it on load and a socket must
     /// show it, so a page of another site, which cannot read our page,
     /// cannot act even where its origin passes for ours.
@@ -100,16 +115,20 @@ pub struct DeskSite {
 
 impl DeskSite {
     pub fn new(session: Session) -> DeskSite {
+        let pages = Arc::new(Mutex::new(Pages::default()));
+        let desk = Desk {
+            session,
+            pages: pages.clone(),
+            browse: None,
+            report: None,
+            watch: None,
+            keep: None,
+            editor: Editor::default(),
+        };
+        lock(&pages).last = desk.frame();
         DeskSite {
-            desk: Arc::new(Mutex::new(Desk {
-                session,
-                pages: Vec::new(),
-                browse: None,
-                report: None,
-                watch: None,
-                keep: None,
-                editor: Editor::default(),
-            })),
+            pages,
+            desk: Arc::new(Mutex::new(desk)),
             secret: format!(
                 "{:016x}{:016x}",
                 crate::base::state::secret_seed(),
@@ -121,13 +140,23 @@ impl DeskSite {
     /// Keeps the session's record in `file` after every change, replacing
     /// it whole; written once now, so that a place that cannot be written
     /// is an error before anyone plays.
-    pub fn keep_in(self, file: PathBuf) -> Result<DeskSite, String> {
+    pub fn keep_in(self, mut file: Held) -> Result<DeskSite, String> {
         {
             let mut d = lock(&self.desk);
-            d.session.keep_record(&file)?;
+            d.session.keep_record(&mut file)?;
             d.keep = Some(file);
         }
         Ok(self)
+    }
+
+    /// The session's frame now, or, while the session is busy, the last
+    /// frame sent (the next change sends every page a new one).
+    fn current_frame(&self) -> String {
+        match self.desk.try_lock() {
+            Ok(d) => d.frame(),
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().frame(),
+            Err(std::sync::TryLockError::WouldBlock) => lock(&self.pages).last.clone(),
+        }
     }
 
     /// The secret a socket must show (`/ws?secret=...`), which the page at
@@ -217,7 +246,7 @@ impl DeskSite {
                 d.broadcast();
                 serde_json::json!({ "type": "ok" }).to_string()
             }
-            PageMsg::Refresh => lock(&self.desk).frame(),
+            PageMsg::Refresh => self.current_frame(),
             PageMsg::Rules => {
                 let d = lock(&self.desk);
                 let text =
@@ -312,11 +341,8 @@ impl Site for DeskSite {
 
     fn socket(&self, mut socket: WebSocket<TcpStream>) {
         let (tx, rx) = channel();
-        {
-            let mut d = lock(&self.desk);
-            let _ = tx.send(d.frame());
-            d.pages.push(tx.clone());
-        }
+        let _ = tx.send(self.current_frame());
+        lock(&self.pages).senders.push(tx.clone());
         drop(tx);
         ws::run(&mut socket, &rx, |text| Ok(Some(self.handle(&text))));
     }

@@ -80,7 +80,9 @@ pub fn resolve(s: &Session, name: &str) -> Result<PathBuf, String> {
         return Err(refused());
     }
     let dir = folder(s).canonicalize().map_err(|_| refused())?;
-    let file = dir.join(name).canonicalize().map_err(|_| refused())?;
+    let named = dir.join(name);
+    link_within_its_folder(&named, name)?;
+    let file = named.canonicalize().map_err(|_| refused())?;
     if !file.is_file() {
         return Err(refused());
     }
@@ -92,6 +94,34 @@ pub fn resolve(s: &Session, name: &str) -> Result<PathBuf, String> {
         Ok(file)
     } else {
         Err(refused())
+    }
+}
+
+/// Refuses a file whose name is a symbolic link out of the folder it sits
+/// in (a variant folder unpacked or cloned may carry one to `~/.bashrc`):
+/// the editor neither shows nor writes what lies outside.
+fn link_within_its_folder(named: &Path, name: &str) -> Result<(), String> {
+    let (Some(parent), Some(own)) = (named.parent(), named.file_name()) else {
+        return Ok(());
+    };
+    let Ok(parent) = parent.canonicalize() else {
+        return Ok(());
+    };
+    let entry = parent.join(own);
+    let is_link = std::fs::symlink_metadata(&entry).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(());
+    }
+    let inside = entry
+        .canonicalize()
+        .is_ok_and(|t| t.parent() == Some(parent.as_path()));
+    if inside {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` is a symbolic link out of its folder: the editor does not open or save through it (replace the link with the file itself)",
+            crate::front::net::clean(name)
+        ))
     }
 }
 
@@ -107,6 +137,7 @@ fn listed(s: &Session) -> Vec<PathBuf> {
             .map(|e| e.path())
             .filter(|p| {
                 p.is_file()
+                    && link_within_its_folder(p, "").is_ok()
                     && p.extension()
                         .and_then(|x| x.to_str())
                         .is_some_and(|x| EXTENSIONS.contains(&x))
@@ -370,20 +401,12 @@ fn read(file: &Path) -> Result<String, String> {
     Ok(text)
 }
 
-/// Writes through a temporary file beside it, renamed over it, so that a
-/// failed write leaves the old text.
+/// Writes through a new temporary file beside it, renamed over it (see
+/// [`crate::base::write`]), so that a failed write leaves the old text and
+/// nothing is written through a link.
 fn write(file: &Path, text: &str) -> Result<(), String> {
     let shown = display_path(file);
-    let tmp = file.with_extension(format!(
-        "{}.sandtable-edit",
-        file.extension().and_then(|x| x.to_str()).unwrap_or("tmp")
-    ));
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, file))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("{shown}: cannot write: {e}")
-        })
+    crate::base::write::write_whole(file, &shown, text, crate::base::write::Access::Shared)
 }
 
 #[cfg(test)]
