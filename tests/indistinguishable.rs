@@ -141,6 +141,19 @@ fn channels(session: &Session, viewer: Viewer, played: usize) -> Vec<(&'static s
 /// The channels that cover the whole game so far.
 fn record_channels(session: &Session, viewer: Viewer) -> Vec<(&'static str, String)> {
     let name = Views::new(&session.engine).viewer_name(viewer);
+    // A variant of the tests is named by its path, as a saved record
+    // names it.
+    let mut rec = session.record();
+    if !session
+        .engine
+        .variant
+        .path
+        .starts_with(concat!(env!("CARGO_MANIFEST_DIR"), "/variants"))
+    {
+        let path = session.engine.variant.path.to_str().unwrap().to_string();
+        rec.variant = path.clone();
+        rec.start.variant = path;
+    }
     vec![
         (
             "record --as",
@@ -148,7 +161,7 @@ fn record_channels(session: &Session, viewer: Viewer) -> Vec<(&'static str, Stri
         ),
         (
             "replay --as",
-            sandtable::front::cli::replay_text(&session.record(), Some(&name)).unwrap(),
+            sandtable::front::cli::replay_text(&rec, Some(&name)).unwrap(),
         ),
     ]
 }
@@ -194,7 +207,8 @@ fn replay(
     chooser_hidden_from: PlayerId,
     viewers: &[Viewer],
 ) -> Replayed {
-    let (variant, options) = real.variant_arg();
+    let (_, options) = real.variant_arg();
+    let variant = real.engine.variant.path.to_str().unwrap();
     let mut w = Session::new(variant, options, 0).unwrap();
     let e = &real.engine;
     let mut start = real.start.clone();
@@ -601,7 +615,8 @@ fn unseen_world(real: &Session, p: PlayerId, rng: &mut ChaCha8Rng) -> Option<Ses
     if replaced == 0 {
         return None;
     }
-    let (variant, options) = real.variant_arg();
+    let (_, options) = real.variant_arg();
+    let variant = real.engine.variant.path.to_str().unwrap();
     let mut w = Session::new(variant, options, 0).unwrap();
     w.start = real.start.clone();
     w.state = real.start.clone();
@@ -614,8 +629,9 @@ fn unseen_world(real: &Session, p: PlayerId, rng: &mut ChaCha8Rng) -> Option<Ses
 /// Every channel of `viewer` at each ply of `s`'s game, the session page's
 /// web frame included, then the per-viewer record and `replay --as`.
 fn fog_channels(s: &Session, viewer: Viewer) -> Vec<Vec<(&'static str, String)>> {
-    use sandtable::front::web::frame::{desk_frame, DeskExtras};
-    let (variant, options) = s.variant_arg();
+    use sandtable::front::web::frame::{augment, desk_frame, DeskExtras, Relayed};
+    let (_, options) = s.variant_arg();
+    let variant = s.engine.variant.path.to_str().unwrap();
     let mut at = Session::new(variant, options, 0).unwrap();
     at.start = s.start.clone();
     at.state = s.start.clone();
@@ -625,6 +641,12 @@ fn fog_channels(s: &Session, viewer: Viewer) -> Vec<Vec<(&'static str, String)>>
         report: None,
         watching: false,
     };
+    // The play-by-URL page (`serve --web`) draws the host's state message
+    // for its seat, or for a spectator, remembering the one before.
+    let mut relayed = Relayed {
+        seat: viewer,
+        previous: None,
+    };
     let mut out = Vec::new();
     for i in 0..=s.history.len() {
         if i > 0 {
@@ -632,23 +654,72 @@ fn fog_channels(s: &Session, viewer: Viewer) -> Vec<Vec<(&'static str, String)>>
         }
         let mut ch = channels(&at, viewer, i);
         ch.push(("web frame", desk_frame(&at, &extras).to_string()));
+        let seat = match viewer {
+            Viewer::Player(p) => Some(p),
+            _ => None,
+        };
+        let msg = sandtable::front::net::state_message(&at, seat, i.checked_sub(1));
+        let line = serde_json::to_string(&msg).unwrap();
+        ch.push((
+            "serve --web frame",
+            augment(&at.engine, &line, &mut relayed),
+        ));
         out.push(ch);
     }
     out.push(record_channels(s, viewer));
     out
 }
 
+/// Every fog variant of the repository: the bundled one and the test
+/// variants that declare `sight:` (a radius, lines, zones always seen,
+/// hidden identities under fog).
+fn fog_variants() -> Vec<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut out = Vec::new();
+    for dir in ["variants", "tests/variants"] {
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .filter(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .lines()
+                    .any(|l| l.starts_with("sight:"))
+            })
+            .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|p| p.to_str().unwrap().to_string()));
+    }
+    out
+}
+
 #[test]
 fn worlds_differing_in_where_unseen_pieces_stand_give_the_same_bytes() {
+    let variants = fog_variants();
+    assert!(variants.len() >= 3, "{variants:?}");
+    for variant in &variants {
+        worlds_give_the_same_bytes(variant);
+    }
+}
+
+/// For seeded games of `variant`, worlds a player cannot tell apart give
+/// that player, and a spectator, the same bytes on every channel.
+fn worlds_give_the_same_bytes(variant: &str) {
+    let short = std::path::Path::new(variant)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
     let mut rng = ChaCha8Rng::seed_from_u64(34);
     let (mut compared, mut moved_elsewhere) = (0, 0);
     for seed in 0..3 {
-        let real = random_game("dark_chess", &[], 3400 + seed, 36);
+        let real = random_game(variant, &[], 3400 + seed, 36);
         for p in 0..2 {
-            // Only the player: a spectator sees the cells both players
-            // see, and which cells the other player sees is not something
-            // this player knows.
-            let viewers = [Viewer::Player(p)];
+            // The player, and a spectator: anyone may watch, the player
+            // too, so a spectator's bytes must not differ in worlds the
+            // player cannot tell apart either.
+            let viewers = [Viewer::Player(p), Viewer::Public];
             let reference: Vec<_> = viewers.iter().map(|&v| fog_channels(&real, v)).collect();
             let mut done = 0;
             for _ in 0..30 {
@@ -670,7 +741,7 @@ fn worlds_differing_in_where_unseen_pieces_stand_give_the_same_bytes() {
                             if x != y {
                                 let (x, y) = first_difference(x, y);
                                 panic!(
-                                    "dark_chess game {seed}: {name} shown to {} at ply {ply} differs between two worlds {} cannot tell apart:\n--- real\n{x}\n--- other world\n{y}",
+                                    "{short} game {seed}: {name} shown to {} at ply {ply} differs between two worlds {} cannot tell apart:\n--- real\n{x}\n--- other world\n{y}",
                                     Views::new(&real.engine).viewer_name(*v),
                                     real.engine.player_name(p)
                                 );
@@ -681,10 +752,10 @@ fn worlds_differing_in_where_unseen_pieces_stand_give_the_same_bytes() {
             }
         }
     }
-    eprintln!("dark_chess: {compared} worlds compared, {moved_elsewhere} with pieces elsewhere");
-    assert!(compared >= 4, "only {compared} worlds compared");
+    eprintln!("{short}: {compared} worlds compared, {moved_elsewhere} with pieces elsewhere");
+    assert!(compared >= 4, "{short}: only {compared} worlds compared");
     assert!(
         moved_elsewhere > 0,
-        "no world put an unseen piece elsewhere"
+        "{short}: no world put an unseen piece elsewhere"
     );
 }

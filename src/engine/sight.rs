@@ -24,6 +24,27 @@ impl Engine {
         self.variant.sight.is_some()
     }
 
+    /// The cells everyone sees whatever happens: those in every player's
+    /// declared zones (`None` when the variant declares no sight). This is
+    /// what a spectator sees under fog: which cells a player's pieces see
+    /// depends on where they stand, so any more would tell one player,
+    /// watching as a spectator, what the other sees.
+    pub fn public_sight(&self) -> Option<Seen> {
+        let decl = self.variant.sight.as_ref()?;
+        let n = self.variant.board.cell_count();
+        let mut seen = vec![true; n];
+        for p in 0..self.variant.players.len() {
+            let mut mine = vec![false; n];
+            for &c in decl.zones.get(p).into_iter().flatten() {
+                mine[c as usize] = true;
+            }
+            for (a, b) in seen.iter_mut().zip(mine) {
+                *a &= b;
+            }
+        }
+        Some(seen)
+    }
+
     /// The cells `player` sees in `s`, or `None` when the variant declares
     /// no sight (every cell is seen).
     pub fn sight(&self, s: &GameState, player: PlayerId) -> Option<Seen> {

@@ -4,7 +4,11 @@
 //! others carry no id a viewer could follow them by.
 //!
 //! A player sees their own sight; a spectator sees only the cells every
-//! player sees; the omniscient viewer sees every cell. An action seen only
+//! player always sees (those in every player's declared zones: none in
+//! dark chess), never the cells both players happen to see, which depend
+//! on where each player's pieces stand (a player watching as a spectator
+//! would learn what the other sees); the omniscient viewer sees every
+//! cell. An action seen only
 //! in part reads as what was seen after it: another player's piece that
 //! comes into sight appears (`appear: black knight on f6`), one that goes
 //! out of it leaves (`leave: black piece from g8`), one of yours that is
@@ -14,7 +18,7 @@
 
 use crate::base::effect::Effect;
 use crate::base::geometry::Cell;
-use crate::base::state::{GameState, PieceId, PlayerId};
+use crate::base::state::{GameState, Loc, PieceId};
 use crate::engine::{Event, Seen};
 use crate::record::view::{View, Viewer, Views};
 
@@ -43,17 +47,7 @@ impl Views<'_> {
         match viewer {
             Viewer::Omniscient => None,
             Viewer::Player(p) => self.engine.sight(s, p),
-            Viewer::Public => {
-                let mut all: Option<Seen> = None;
-                for p in 0..s.players {
-                    let mine = self.engine.sight(s, p as PlayerId)?;
-                    all = Some(match all {
-                        None => mine,
-                        Some(a) => a.iter().zip(&mine).map(|(x, y)| *x && *y).collect(),
-                    });
-                }
-                all
-            }
+            Viewer::Public => self.engine.public_sight(),
         }
     }
 
@@ -175,6 +169,14 @@ impl Views<'_> {
                         out.extend(self.plain_event_lines(after, std::slice::from_ref(e), viewer));
                     }
                 }
+                // A piece shown to all where this viewer cannot see it:
+                // that it was shown would tell what happened out of sight.
+                Event::Effect(Effect::Revealed { piece, .. })
+                    if owner(*piece) != me
+                        && after
+                            .pieces
+                            .get(*piece as usize)
+                            .is_some_and(|p| matches!(p.loc, Loc::Cell(c) if !sees(c))) => {}
                 Event::Effect(Effect::Moved { to, .. }) if !sees(*to) => {}
                 Event::Effect(Effect::Flipped { cell, .. }) if !sees(*cell) => {}
                 _ => out.extend(self.plain_event_lines(after, std::slice::from_ref(e), viewer)),
