@@ -8,13 +8,15 @@ use crate::base::state::{GameState, KindId, Outcome, PieceId, PlayerId, Shuttle}
 use crate::engine::action::DRAW_OFFER;
 use crate::engine::turn::Next;
 use crate::engine::{Action, ActionError, Engine, Event};
-use crate::rules::lua::RuleHook;
 use crate::rules::lua::{ActionInfo, ActionKind};
+use crate::rules::lua::{ActionScope, RuleHook};
 
 impl Engine {
     /// Applies an action for the acting player. On any error the state is
     /// exactly as before.
     pub fn apply(&self, s: &mut GameState, a: &Action) -> Result<Vec<Event>, ActionError> {
+        // Checking the action and applying it are one step's script time.
+        let _step = ActionScope::open();
         if !self.try_legal_actions(s)?.contains(a) {
             return Err(ActionError::Illegal(self.explain_illegal(s, a)));
         }
@@ -64,6 +66,7 @@ impl Engine {
         next: Next,
         events: &mut Vec<Event>,
     ) -> Result<bool, ActionError> {
+        let _step = ActionScope::open();
         let mut listed = false;
         events.clear();
         let mut effects = Vec::new();

@@ -14,7 +14,7 @@ use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::slide_masks::{blocked_cells, stops_and_enemies, Mask};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
-use crate::rules::lua::RuleHook;
+use crate::rules::lua::{ActionScope, RuleHook};
 use crate::rules::variant::MovePattern;
 
 impl Engine {
@@ -66,6 +66,7 @@ impl Engine {
         if s.outcome.is_some() {
             return Ok(());
         }
+        let _step = ActionScope::open();
         if let Some(c) = s.pending.first() {
             out.extend((0..c.options.len() as u16).map(|index| Action::Choose { index }));
             return Ok(());

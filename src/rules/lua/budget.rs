@@ -7,13 +7,20 @@
 //! what raising and catching it costs, a caught memory error spends the
 //! budget (the state is at its limit), and once the budget is spent they
 //! raise again instead of catching, so a loop that keeps catching ends.
+//!
+//! Besides each call's budget, the calls of one engine step share a total
+//! ([`ActionScope`], [`ACTION_BUDGET`]): listing the legal actions, or
+//! applying one action with its hooks, its reactions, the end of the turn
+//! and the next player's listing. A script whose every hook stays just
+//! under the call's budget cannot then hold the host for a minute: the
+//! step that spends the total fails at the script line that spent it.
 
 use std::cell::Cell;
 use std::ffi::c_int;
 
 use mlua::ffi;
 
-use super::{DEFAULT_BUDGET, DEFAULT_MEMORY};
+use super::{ACTION_BUDGET, DEFAULT_BUDGET, DEFAULT_MEMORY};
 
 /// Why a budget is spent.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -21,6 +28,9 @@ enum Spent {
     Ticks,
     Memory,
 }
+
+/// `ACTION` when no engine step is under way.
+const NO_ACTION: i64 = i64::MIN;
 
 thread_local! {
     /// Interrupt ticks left to the call running on this thread (calls on
@@ -35,6 +45,60 @@ thread_local! {
     static REASON: Cell<Spent> = const { Cell::new(Spent::Ticks) };
     /// Bytes allocated since the interrupt last looked at the memory in use.
     static ALLOCATED: Cell<usize> = const { Cell::new(0) };
+    /// Ticks left to the engine step under way on this thread (its calls
+    /// together), or `NO_ACTION`.
+    static ACTION: Cell<i64> = const { Cell::new(NO_ACTION) };
+    /// Whether the running call was given less than its own budget because
+    /// the step's total was nearly spent (its error then says so).
+    static SHORT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// One engine step's share of script time: while it lives, the outermost
+/// calls into Lua on this thread spend one total of [`ACTION_BUDGET`]
+/// ticks between them. Steps nest (applying an action lists the next
+/// player's actions): an inner scope joins the outer one.
+#[must_use]
+pub struct ActionScope {
+    outer: bool,
+}
+
+impl ActionScope {
+    /// Opens a step's scope, or joins the one open on this thread.
+    #[inline]
+    pub fn open() -> ActionScope {
+        let outer = ACTION.get() == NO_ACTION;
+        if outer {
+            ACTION.set(ACTION_BUDGET);
+        }
+        ActionScope { outer }
+    }
+}
+
+impl Drop for ActionScope {
+    #[inline]
+    fn drop(&mut self) {
+        if self.outer {
+            ACTION.set(NO_ACTION);
+        }
+    }
+}
+
+/// The ticks an outermost call may spend: its own budget, or what is left
+/// of the step's when that is less.
+pub(super) fn call_budget(per_call: i64) -> i64 {
+    match ACTION.get() {
+        NO_ACTION => per_call,
+        left => per_call.min(left.max(0)),
+    }
+}
+
+/// Counts what an outermost call given `given` ticks spent against the
+/// step under way.
+pub(super) fn spent_of_action(given: i64) {
+    let left = ACTION.get();
+    if left != NO_ACTION {
+        ACTION.set(left - (given - self::left().max(0)));
+    }
 }
 
 /// Ticks a host API call costs (a few instructions of bookkeeping).
@@ -50,8 +114,17 @@ const ERROR_TICKS: i64 = 1_000;
 /// How many bytes allocated make the interrupt look at the memory in use.
 const MEMORY_CHECK_BYTES: usize = 256 << 10;
 
+/// Starts a call's budget of `ticks`, `short` when that is less than the
+/// call's own because the step's total is nearly spent (a look at the
+/// memory that is due stays due).
+pub(super) fn start_short(ticks: i64, short: bool) {
+    start(ticks);
+    SHORT.set(short);
+}
+
 /// Starts a call's budget (a look at the memory that is due stays due).
 pub(super) fn start(ticks: i64) {
+    SHORT.set(false);
     match HELD.get() {
         Some(_) => {
             HELD.set(Some(ticks));
@@ -98,6 +171,9 @@ pub(super) fn charge_bytes(bytes: usize) -> mlua::Result<()> {
 
 fn message() -> String {
     match REASON.with(Cell::get) {
+        Spent::Ticks if SHORT.get() => format!(
+            "instruction budget exceeded: the script calls of one step (listing the legal actions, or applying an action with its hooks and reactions) may run {ACTION_BUDGET} ticks in all, {DEFAULT_BUDGET} in one call"
+        ),
         Spent::Ticks => "instruction budget exceeded (a runaway loop?)".into(),
         Spent::Memory => format!("out of memory (the limit is {} MiB)", DEFAULT_MEMORY >> 20),
     }

@@ -92,10 +92,14 @@ impl Rules {
             )
         };
         let outermost = saved.0.is_null();
+        let given = budget::call_budget(self.budget_per_call);
         if outermost {
-            budget::start(self.budget_per_call);
+            budget::start_short(given, given < self.budget_per_call);
         }
         let result = f(&self.lua, &self.api);
+        if outermost {
+            budget::spent_of_action(given);
+        }
         {
             let mut cx = self.lua.app_data_mut::<CallCtx>().expect("call context");
             cx.target = saved.0;

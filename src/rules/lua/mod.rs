@@ -48,6 +48,7 @@ use crate::base::geometry::Cell;
 use crate::base::state::{PieceId, PlayerId};
 use crate::rules::variant::Value;
 
+pub use budget::ActionScope;
 pub use context::{AttackedQuery, CallCtx};
 pub use errors::{describe_error, script_diagnostic};
 pub use hooks::RuleHook;
@@ -56,6 +57,9 @@ pub use repl::{is_incomplete, show_value};
 
 /// Instruction budget per hook call, in interrupt ticks.
 pub const DEFAULT_BUDGET: i64 = 2_000_000;
+/// Instruction budget of one engine step's script calls together (see
+/// [`ActionScope`]): one and a half calls' worth.
+pub const ACTION_BUDGET: i64 = DEFAULT_BUDGET + DEFAULT_BUDGET / 2;
 /// Memory limit of a variant's Lua state.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 
