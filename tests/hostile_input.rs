@@ -496,3 +496,84 @@ fn control_characters_reach_the_terminal_escaped() {
     assert!(!ok && out.contains("control characters"), "{out}");
     assert!(!out.contains('\x1b'), "{out:?}");
 }
+
+// ---- issue 57: declarations that used to load ----------------------------
+
+/// The bundled variant at `rel` (beside its scripts' folder, as in the
+/// repository) with `old` replaced by `new` once, loaded: the error text,
+/// the temporary folder written `TMP`.
+fn refused_edit(rel: &str, old: &str, new: &str) -> String {
+    refused_edits(rel, &[(old, new)])
+}
+
+/// [`refused_edit`] with several edits, in order.
+fn refused_edits(rel: &str, edits: &[(&str, &str)]) -> String {
+    let root = Path::new(ROOT);
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = std::fs::read_to_string(root.join(rel)).unwrap();
+    for (old, new) in edits {
+        assert!(yaml.contains(old), "{old}");
+        yaml = yaml.replacen(old, new, 1);
+    }
+    let variant = Path::new(rel);
+    let folder = variant.parent().unwrap();
+    std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+    let scripts = folder.parent().unwrap().join("scripts");
+    if root.join(&scripts).is_dir() {
+        std::fs::create_dir_all(dir.path().join(&scripts)).unwrap();
+        for f in std::fs::read_dir(root.join(&scripts)).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "lua") {
+                std::fs::copy(&f, dir.path().join(&scripts).join(f.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    let path = dir.path().join(rel);
+    std::fs::write(&path, yaml).unwrap();
+    match load(&path) {
+        Ok(_) => panic!("{rel} loaded with {edits:?}"),
+        Err(e) => e.replace(&dir.path().display().to_string(), "TMP"),
+    }
+}
+
+const DRAUGHTS_START: &str = "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 black";
+
+#[test]
+fn a_start_rank_with_more_or_fewer_cells_than_files_is_refused() {
+    let draughts = "variants/english_draughts.yaml";
+    // Black's man used to vanish past the eighth file.
+    insta::assert_snapshot!(
+        "start_rank_too_long",
+        refused_edit(draughts, DRAUGHTS_START, "M7m/8/8/8/8/8/8/8 black")
+    );
+    // Any rank, not only the first; every rank wrong is named.
+    let err = refused_edit(draughts, DRAUGHTS_START, "8/8/8/9/8/8/7/8 black");
+    assert!(err.contains("rank 5 (`9`) describes 9 cells"), "{err}");
+    assert!(err.contains("rank 2 (`7`) describes 7 cells"), "{err}");
+    let err = refused_edit(draughts, DRAUGHTS_START, "8/8/8/8/8/8/8/8/8 black");
+    assert!(
+        err.contains("9 ranks separated by `/`; this board has 8"),
+        "{err}"
+    );
+    let err = refused_edit(draughts, DRAUGHTS_START, "8/8/8/8/8/8/8 black");
+    assert!(
+        err.contains("7 ranks separated by `/`; this board has 8"),
+        "{err}"
+    );
+    // Stacks, hands and marks count one cell a piece.
+    let err = refused_edit(
+        "variants/backgammon.yaml",
+        "C(2)4c(5)1c(3)3C(5)2/",
+        "C(2)4c(5)1c(3)3C(5)2C/",
+    );
+    assert!(
+        err.contains("describes 15 cells; the board has 14 files"),
+        "{err}"
+    );
+    let err = refused_edit(
+        "variants/shogi.yaml",
+        "lnsgkgsnl/1r5b1/",
+        "lnsgkgsnl/1r5+b2/",
+    );
+    assert!(err.contains("rank 8 (`1r5+b2`) describes 10"), "{err}");
+}
