@@ -577,3 +577,15 @@ fn a_start_rank_with_more_or_fewer_cells_than_files_is_refused() {
     );
     assert!(err.contains("rank 8 (`1r5+b2`) describes 10"), "{err}");
 }
+
+#[test]
+fn sowing_a_counter_that_starts_negative_is_refused() {
+    insta::assert_snapshot!(
+        "sown_counter_starts_negative",
+        refused_edit(
+            "tests/variants/kalah.yaml",
+            "seeds: { pits: 4 }",
+            "seeds: { pits: 4, north_store: -1 }"
+        )
+    );
+}
