@@ -589,3 +589,30 @@ fn sowing_a_counter_that_starts_negative_is_refused() {
         )
     );
 }
+
+#[test]
+fn a_counter_amount_that_could_saturate_is_refused() {
+    let effects = "tests/variants/declared_effects.yaml";
+    insta::assert_snapshot!(
+        "add_amount_too_large",
+        refused_edit(effects, "{ add: 2,", "{ add: 9223372036854775807,")
+    );
+    let err = refused_edit(effects, "{ add: -1,", "{ add: -1000001,");
+    assert!(err.contains("expected -1000000 to 1000000"), "{err}");
+    let err = refused_edit(
+        "examples/variants/pond.yaml",
+        "amount: 1",
+        "amount: 9223372036854775807",
+    );
+    assert!(
+        err.contains("TMP/examples/variants/pond.yaml:56:5: ")
+            && err.contains("expected 0 to 1000000"),
+        "{err}"
+    );
+    // The bound itself loads.
+    let (dir, path) = (tempfile::tempdir().unwrap(), Path::new(ROOT).join(effects));
+    let copy = dir.path().join("e.yaml");
+    let yaml = std::fs::read_to_string(path).unwrap();
+    std::fs::write(&copy, yaml.replace("{ add: 2,", "{ add: 1000000,")).unwrap();
+    load(&copy).unwrap();
+}
