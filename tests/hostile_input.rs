@@ -616,3 +616,45 @@ fn a_counter_amount_that_could_saturate_is_refused() {
     std::fs::write(&copy, yaml.replace("{ add: 2,", "{ add: 1000000,")).unwrap();
     load(&copy).unwrap();
 }
+
+const MAN_STEP: &str = "      - { step: forward_diagonal, onto: empty }\n";
+
+#[test]
+fn repeated_and_too_many_moves_are_refused() {
+    let draughts = "variants/english_draughts.yaml";
+    insta::assert_snapshot!(
+        "move_listed_twice",
+        refused_edit(draughts, MAN_STEP, &MAN_STEP.repeat(2))
+    );
+    // The same move written otherwise (keys in another order) is the same.
+    let err = refused_edit(
+        draughts,
+        MAN_STEP,
+        &format!("{MAN_STEP}      - {{ onto: empty, step: forward_diagonal }}\n"),
+    );
+    assert!(
+        err.contains(":35:9: ") && err.contains("line 34, column 9"),
+        "{err}"
+    );
+    // 10,000 of them: refused at once, without building their tables.
+    let start = Instant::now();
+    insta::assert_snapshot!(
+        "moves_beyond_the_limit",
+        refused_edit(draughts, MAN_STEP, &MAN_STEP.repeat(10_000))
+    );
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // Within each kind's limit, beyond the variant's.
+    let kinds: String = (0..9)
+        .map(|i| {
+            let moves: String = (1..=30)
+                .map(|n| format!("      - {{ path: diagonal, steps: {n} }}\n"))
+                .collect();
+            format!("  k{i}:\n    symbol: k\n    count: 0\n    moves:\n{moves}")
+        })
+        .collect();
+    let err = refused_edit(draughts, "pieces:\n", &format!("pieces:\n{kinds}"));
+    assert!(
+        err.contains("piece `k8`: a variant's kinds declare at most 256 moves together (with this kind's, 270)"),
+        "{err}"
+    );
+}
