@@ -658,3 +658,16 @@ fn repeated_and_too_many_moves_are_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn an_empty_phase_list_is_refused() {
+    let pond = "examples/variants/pond.yaml";
+    insta::assert_snapshot!(
+        "empty_phase_list",
+        refused_edit(
+            pond,
+            "phases:\n  - { name: mooring, actions: [moor], order: reverse, rounds: 1 }\n  - { name: fishing, actions: [row, fish] }\n",
+            "phases: []\n"
+        )
+    );
+}

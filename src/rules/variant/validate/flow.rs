@@ -112,10 +112,23 @@ pub(super) fn first(raw: &RawVariant, players: &[String], cx: &mut Ctx) -> First
 
 /// `phases:` in order.
 pub(super) fn phases(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> Vec<Phase> {
-    let Some(list) = &raw.phases else {
+    let Some(Spanned {
+        value: list,
+        referenced,
+        ..
+    }) = &raw.phases
+    else {
         return Vec::new();
     };
     cx.from("phases");
+    if list.is_empty() {
+        // Absent, the game is one phase; written, it names at least one.
+        cx.err_at(
+            *referenced,
+            "phases: expected at least one phase (leave `phases:` out for a game of one phase)",
+        );
+        return Vec::new();
+    }
     let mut out: Vec<Phase> = Vec::new();
     for p in list {
         let name = p.name.value.clone();
