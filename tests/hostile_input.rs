@@ -671,3 +671,35 @@ fn an_empty_phase_list_is_refused() {
         )
     );
 }
+
+#[test]
+fn a_window_opened_after_a_reaction_is_refused() {
+    let pond = "examples/variants/pond.yaml";
+    insta::assert_snapshot!(
+        "window_after_its_own_reaction",
+        refused_edit(
+            pond,
+            "    actions: [cut]\n",
+            "    actions: [cut]\n    after: [cut]\n"
+        )
+    );
+    // Two windows, each opened after the other's reaction.
+    let err = refused_edits(
+        pond,
+        &[
+            (
+                "    actions: [cut]\n    on_pass: land\n",
+                "    actions: [cut]\n    after: [net]\n    on_pass: land\n  snag:\n    actions: [net]\n    after: [cut]\n    on_pass: land\n",
+            ),
+            ("    perform: cut\n", "    perform: cut\n  net:\n    perform: cut\n"),
+        ],
+    );
+    assert!(
+        err.contains("reactions.pike.after: `net` is a reaction (reactions.snag.actions)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("reactions.snag.after: `cut` is a reaction (reactions.pike.actions)"),
+        "{err}"
+    );
+}

@@ -184,9 +184,40 @@ pub(super) fn reactions(
         cx.err_top("a variant declares at most 32 reaction windows");
         return Vec::new();
     }
+    after_reactions(list, cx);
     list.iter()
         .filter_map(|(name, r)| reaction(name, &r.value, r.referenced, actions, cx))
         .collect()
+}
+
+/// A window's `after:` names no reaction. A reaction is offered only in
+/// its window, and a reaction opens no window, so a window declared after
+/// one (its own, or another's: windows naming each other in a cycle)
+/// would never open that way.
+fn after_reactions(list: &indexmap::IndexMap<String, Spanned<RawReaction>>, cx: &mut Ctx) {
+    for (name, r) in list {
+        for a in &r.value.after {
+            let Some((other, _)) = list
+                .iter()
+                .find(|(_, o)| o.value.actions.iter().any(|x| x.value == a.value))
+            else {
+                continue;
+            };
+            let whose = if other == name {
+                "one of this window's own reactions".to_string()
+            } else {
+                format!("a reaction (reactions.{other}.actions)")
+            };
+            cx.err_at(
+                a.referenced,
+                format!(
+                    "reactions.{name}.after: `{}` is {whose}; a reaction opens no window, \
+                     so this window would never open after it (name an action of the turn)",
+                    a.value
+                ),
+            );
+        }
+    }
 }
 
 fn reaction(
