@@ -496,3 +496,210 @@ fn control_characters_reach_the_terminal_escaped() {
     assert!(!ok && out.contains("control characters"), "{out}");
     assert!(!out.contains('\x1b'), "{out:?}");
 }
+
+// ---- issue 57: declarations that used to load ----------------------------
+
+/// The bundled variant at `rel` (beside its scripts' folder, as in the
+/// repository) with `old` replaced by `new` once, loaded: the error text,
+/// the temporary folder written `TMP`.
+fn refused_edit(rel: &str, old: &str, new: &str) -> String {
+    refused_edits(rel, &[(old, new)])
+}
+
+/// [`refused_edit`] with several edits, in order.
+fn refused_edits(rel: &str, edits: &[(&str, &str)]) -> String {
+    let root = Path::new(ROOT);
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = std::fs::read_to_string(root.join(rel)).unwrap();
+    for (old, new) in edits {
+        assert!(yaml.contains(old), "{old}");
+        yaml = yaml.replacen(old, new, 1);
+    }
+    let variant = Path::new(rel);
+    let folder = variant.parent().unwrap();
+    std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+    let scripts = folder.parent().unwrap().join("scripts");
+    if root.join(&scripts).is_dir() {
+        std::fs::create_dir_all(dir.path().join(&scripts)).unwrap();
+        for f in std::fs::read_dir(root.join(&scripts)).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "lua") {
+                std::fs::copy(&f, dir.path().join(&scripts).join(f.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    let path = dir.path().join(rel);
+    std::fs::write(&path, yaml).unwrap();
+    match load(&path) {
+        Ok(_) => panic!("{rel} loaded with {edits:?}"),
+        Err(e) => e.replace(&dir.path().display().to_string(), "TMP"),
+    }
+}
+
+const DRAUGHTS_START: &str = "1m1m1m1m/m1m1m1m1/1m1m1m1m/8/8/M1M1M1M1/1M1M1M1M/M1M1M1M1 black";
+
+#[test]
+fn a_start_rank_with_more_or_fewer_cells_than_files_is_refused() {
+    let draughts = "variants/english_draughts.yaml";
+    // Black's man used to vanish past the eighth file.
+    insta::assert_snapshot!(
+        "start_rank_too_long",
+        refused_edit(draughts, DRAUGHTS_START, "M7m/8/8/8/8/8/8/8 black")
+    );
+    // Any rank, not only the first; every rank wrong is named.
+    let err = refused_edit(draughts, DRAUGHTS_START, "8/8/8/9/8/8/7/8 black");
+    assert!(err.contains("rank 5 (`9`) describes 9 cells"), "{err}");
+    assert!(err.contains("rank 2 (`7`) describes 7 cells"), "{err}");
+    let err = refused_edit(draughts, DRAUGHTS_START, "8/8/8/8/8/8/8/8/8 black");
+    assert!(
+        err.contains("9 ranks separated by `/`; this board has 8"),
+        "{err}"
+    );
+    let err = refused_edit(draughts, DRAUGHTS_START, "8/8/8/8/8/8/8 black");
+    assert!(
+        err.contains("7 ranks separated by `/`; this board has 8"),
+        "{err}"
+    );
+    // Stacks, hands and marks count one cell a piece.
+    let err = refused_edit(
+        "variants/backgammon.yaml",
+        "C(2)4c(5)1c(3)3C(5)2/",
+        "C(2)4c(5)1c(3)3C(5)2C/",
+    );
+    assert!(
+        err.contains("describes 15 cells; the board has 14 files"),
+        "{err}"
+    );
+    let err = refused_edit(
+        "variants/shogi.yaml",
+        "lnsgkgsnl/1r5b1/",
+        "lnsgkgsnl/1r5+b2/",
+    );
+    assert!(err.contains("rank 8 (`1r5+b2`) describes 10"), "{err}");
+}
+
+#[test]
+fn sowing_a_counter_that_starts_negative_is_refused() {
+    insta::assert_snapshot!(
+        "sown_counter_starts_negative",
+        refused_edit(
+            "tests/variants/kalah.yaml",
+            "seeds: { pits: 4 }",
+            "seeds: { pits: 4, north_store: -1 }"
+        )
+    );
+}
+
+#[test]
+fn a_counter_amount_that_could_saturate_is_refused() {
+    let effects = "tests/variants/declared_effects.yaml";
+    insta::assert_snapshot!(
+        "add_amount_too_large",
+        refused_edit(effects, "{ add: 2,", "{ add: 9223372036854775807,")
+    );
+    let err = refused_edit(effects, "{ add: -1,", "{ add: -1000001,");
+    assert!(err.contains("expected -1000000 to 1000000"), "{err}");
+    let err = refused_edit(
+        "examples/variants/pond.yaml",
+        "amount: 1",
+        "amount: 9223372036854775807",
+    );
+    assert!(
+        err.contains("TMP/examples/variants/pond.yaml:56:5: ")
+            && err.contains("expected 0 to 1000000"),
+        "{err}"
+    );
+    // The bound itself loads.
+    let (dir, path) = (tempfile::tempdir().unwrap(), Path::new(ROOT).join(effects));
+    let copy = dir.path().join("e.yaml");
+    let yaml = std::fs::read_to_string(path).unwrap();
+    std::fs::write(&copy, yaml.replace("{ add: 2,", "{ add: 1000000,")).unwrap();
+    load(&copy).unwrap();
+}
+
+const MAN_STEP: &str = "      - { step: forward_diagonal, onto: empty }\n";
+
+#[test]
+fn repeated_and_too_many_moves_are_refused() {
+    let draughts = "variants/english_draughts.yaml";
+    insta::assert_snapshot!(
+        "move_listed_twice",
+        refused_edit(draughts, MAN_STEP, &MAN_STEP.repeat(2))
+    );
+    // The same move written otherwise (keys in another order) is the same.
+    let err = refused_edit(
+        draughts,
+        MAN_STEP,
+        &format!("{MAN_STEP}      - {{ onto: empty, step: forward_diagonal }}\n"),
+    );
+    assert!(
+        err.contains(":35:9: ") && err.contains("line 34, column 9"),
+        "{err}"
+    );
+    // 10,000 of them: refused at once, without building their tables.
+    let start = Instant::now();
+    insta::assert_snapshot!(
+        "moves_beyond_the_limit",
+        refused_edit(draughts, MAN_STEP, &MAN_STEP.repeat(10_000))
+    );
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // Within each kind's limit, beyond the variant's.
+    let kinds: String = (0..9)
+        .map(|i| {
+            let moves: String = (1..=30)
+                .map(|n| format!("      - {{ path: diagonal, steps: {n} }}\n"))
+                .collect();
+            format!("  k{i}:\n    symbol: k\n    count: 0\n    moves:\n{moves}")
+        })
+        .collect();
+    let err = refused_edit(draughts, "pieces:\n", &format!("pieces:\n{kinds}"));
+    assert!(
+        err.contains("piece `k8`: a variant's kinds declare at most 256 moves together (with this kind's, 270)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_empty_phase_list_is_refused() {
+    let pond = "examples/variants/pond.yaml";
+    insta::assert_snapshot!(
+        "empty_phase_list",
+        refused_edit(
+            pond,
+            "phases:\n  - { name: mooring, actions: [moor], order: reverse, rounds: 1 }\n  - { name: fishing, actions: [row, fish] }\n",
+            "phases: []\n"
+        )
+    );
+}
+
+#[test]
+fn a_window_opened_after_a_reaction_is_refused() {
+    let pond = "examples/variants/pond.yaml";
+    insta::assert_snapshot!(
+        "window_after_its_own_reaction",
+        refused_edit(
+            pond,
+            "    actions: [cut]\n",
+            "    actions: [cut]\n    after: [cut]\n"
+        )
+    );
+    // Two windows, each opened after the other's reaction.
+    let err = refused_edits(
+        pond,
+        &[
+            (
+                "    actions: [cut]\n    on_pass: land\n",
+                "    actions: [cut]\n    after: [net]\n    on_pass: land\n  snag:\n    actions: [net]\n    after: [cut]\n    on_pass: land\n",
+            ),
+            ("    perform: cut\n", "    perform: cut\n  net:\n    perform: cut\n"),
+        ],
+    );
+    assert!(
+        err.contains("reactions.pike.after: `net` is a reaction (reactions.snag.actions)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("reactions.snag.after: `cut` is a reaction (reactions.pike.actions)"),
+        "{err}"
+    );
+}

@@ -502,3 +502,46 @@ fn a_windows_data_holds_lists_and_maps() {
     play(&e, &mut s, &["pass"]);
     assert_eq!(items(&e, &s, "catch", Some("amber")), ["pike"]);
 }
+
+/// Issue 57: a reaction's legal filter, asked whom the window asks, that
+/// answers neither a boolean nor a reason: the error names the line of
+/// the script where the filter is defined, like any hook's wrong answer.
+#[test]
+fn a_windows_legal_filter_with_a_wrong_answer_names_its_line() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["variants", "scripts"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let script = std::fs::read_to_string(root.join("scripts/pond.lua")).unwrap();
+    let line = script.lines().count() + 2;
+    std::fs::write(
+        dir.path().join("scripts/pond.lua"),
+        format!("{script}\nfunction rules.can_cut(g, a)\n  return 1\nend\n"),
+    )
+    .unwrap();
+    let yaml = std::fs::read_to_string(root.join("variants/pond.yaml"))
+        .unwrap()
+        .replacen(
+            "    perform: cut\n",
+            "    perform: cut\n    legal: can_cut\n",
+            1,
+        );
+    let path = dir.path().join("variants/pond.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let e = Engine::load(path.to_str().unwrap(), &[]).unwrap();
+    let mut s = moored(&e, "c3", "a1");
+    stock(&mut s, &["pike"]);
+    let before = s.clone();
+    let fish = e.parse_action(&s, "fish").unwrap();
+    let err = e.apply(&mut s, &fish).unwrap_err().to_string();
+    let at = format!("pond.lua:{line}: ");
+    assert!(
+        err.contains(&at)
+            && err.contains(
+                "rules.can_cut must return true, false or a reason (a string), not an integer"
+            ),
+        "{at}\n{err}"
+    );
+    assert_eq!(s, before, "a failed action changes nothing");
+}

@@ -15,6 +15,9 @@
 //! | actions on one REPL line | [`MAX_ACTIONS_PER_LINE`] | |
 //! | reaction windows open at once | [`MAX_WINDOWS`] | one inside another |
 //! | items in one container | [`MAX_ITEMS`] | tiles, cards |
+//! | moves (forms) one kind declares | [`MAX_FORMS_PER_KIND`] | each builds tables |
+//! | moves (forms) of all kinds together | [`MAX_FORMS`] | each builds tables |
+//! | a declared amount (`add:`, `cost.amount`, `board.counts`) | [`MAX_AMOUNT`] either way | counters never saturate |
 //!
 //! The board itself is at most 26 files by 99 ranks (its cell names).
 
@@ -40,6 +43,20 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 /// Actions one REPL line (`play A B C ...`) may play.
 pub const MAX_ACTIONS_PER_LINE: usize = 1000;
+/// Moves (the forms under `pieces.<kind>.moves`) one kind declares: the
+/// engine builds tables for each form, so thousands of them cost hundreds
+/// of MiB; the bundled variants use at most 4.
+pub const MAX_FORMS_PER_KIND: usize = 32;
+/// Moves (forms) of all the kinds of a variant together (shogi, the most
+/// among the bundled variants, has 29).
+pub const MAX_FORMS: usize = 256;
+/// The largest amount, either way, a variant declares for a counter: an
+/// action's `does: [{ add: N }]` and `cost: { amount: N }`, and a cell
+/// counter's start (`board.counts`). A counter starting within it and
+/// changed by it once an action never reaches the `i64` range (over 9
+/// million million actions), so the host's saturating arithmetic never
+/// has to saturate.
+pub const MAX_AMOUNT: i64 = 1_000_000;
 
 /// Reads a text file of at most `limit` bytes: only a regular file (not a
 /// device or a pipe), never more than `limit + 1` bytes, and UTF-8. The

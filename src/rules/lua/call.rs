@@ -123,12 +123,17 @@ impl Rules {
     pub(super) fn defined_at(&self, hook: &Hook) -> Option<String> {
         let name = hook.name.strip_prefix("rules.")?;
         let f: mlua::Function = self.table.get(name).ok()?;
-        let info = f.info();
-        let source = info.source?;
-        Some(format!(
-            "{}:{}",
-            source.strip_prefix('@')?,
-            info.line_defined?
-        ))
+        function_at(&f)
     }
+}
+
+/// Where a script function is defined (`scripts/x.lua:12`).
+pub(super) fn function_at(f: &mlua::Function) -> Option<String> {
+    let info = f.info();
+    let source = info.source?;
+    Some(format!(
+        "{}:{}",
+        source.strip_prefix('@')?,
+        info.line_defined?
+    ))
 }

@@ -63,6 +63,9 @@ impl Rules {
         args: &[(&str, Cell)],
     ) -> Result<Option<String>, String> {
         let f = self.function(name)?;
+        // A wrong answer has no line of its own: the error names where the
+        // function is defined (as a hook's does).
+        let at = call::function_at(&f).unwrap_or_else(|| self.script_name.clone());
         self.query(
             &call::LEGAL,
             state,
@@ -73,10 +76,17 @@ impl Rules {
                 mlua::Value::String(r) => {
                     Ok(Some(super::limits::escape(&r.to_str()?).into_owned()))
                 }
-                other => Err(mlua::Error::runtime(format!(
-                    "rules.{name} must return true, false or a reason (a string), not a {}",
-                    other.type_name()
-                ))),
+                other => {
+                    let ty = other.type_name();
+                    let a = if ty.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    Err(mlua::Error::runtime(format!(
+                        "{at}: rules.{name} must return true, false or a reason (a string), not {a} {ty}"
+                    )))
+                }
             },
         )
     }

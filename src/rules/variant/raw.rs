@@ -121,7 +121,8 @@ pub(super) struct RawVariant {
     pub(super) tokens: IndexMap<String, Spanned<IndexMap<String, Value>>>,
     /// The phases of the game, in order.
     #[serde(default)]
-    pub(super) phases: Option<Vec<RawPhase>>,
+    #[schemars(with = "Option<Vec<RawPhase>>")]
+    pub(super) phases: Option<Spanned<Vec<RawPhase>>>,
     /// Reaction windows, by name.
     #[serde(default)]
     #[schemars(with = "Option<IndexMap<String, RawReaction>>")]

@@ -6,6 +6,7 @@
 
 use super::Ctx;
 use crate::base::geometry::Board;
+use crate::base::limits::MAX_AMOUNT;
 use crate::rules::variant::actions::{
     parse_template, ActionChoose, ActionDecl, Does, Filter, ParamDecl, TextPart,
 };
@@ -286,6 +287,14 @@ fn does_item(
     let (Some(n), Some(counter), Some(p)) = (d.add, &d.counter, &d.at) else {
         return fail(cx, "`add` needs `counter: NAME` and `at: PARAM`".into());
     };
+    if !(-MAX_AMOUNT..=MAX_AMOUNT).contains(&n) {
+        // Added once an action, a larger amount could carry the counter
+        // past what an `i64` holds, where it would silently saturate.
+        return fail(
+            cx,
+            format!("`add: {n}`: expected -{MAX_AMOUNT} to {MAX_AMOUNT} (the most a declared amount may be)"),
+        );
+    }
     Some(Does::Add(param(cx, p)?, counter.clone(), n))
 }
 
@@ -343,7 +352,7 @@ fn action_text(
     Some(text)
 }
 
-/// An action's `cost`: an amount of at least 0.
+/// An action's `cost`: an amount of 0 to [`MAX_AMOUNT`].
 fn check_cost(name: &str, a: &RawAction, at: serde_saphyr::Location, cx: &mut Ctx) {
     if let Some(c) = &a.cost {
         if c.amount < 0 {
@@ -351,6 +360,14 @@ fn check_cost(name: &str, a: &RawAction, at: serde_saphyr::Location, cx: &mut Ct
                 at,
                 format!(
                     "actions.{name}.cost: the amount is {}; a cost is at least 0",
+                    c.amount
+                ),
+            );
+        } else if c.amount > MAX_AMOUNT {
+            cx.err_at(
+                at,
+                format!(
+                    "actions.{name}.cost: the amount is {}; expected 0 to {MAX_AMOUNT}",
                     c.amount
                 ),
             );

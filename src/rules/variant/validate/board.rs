@@ -257,8 +257,9 @@ fn zones(raw: &RawBoard, board: &mut Board, cx: &mut Ctx) {
 }
 
 /// `board.counts`: cell counters at the start, each zone's cells set to a
-/// value (at most 1000000 each).
+/// value (at most [`MAX_AMOUNT`] either way).
 fn counts(raw: &RawBoard, board: &mut Board, cx: &mut Ctx) {
+    use crate::base::limits::MAX_AMOUNT;
     for (counter, by_zone) in &raw.counts {
         cx.from(&format!("counts.{counter}"));
         for (zone, &value) in &by_zone.value {
@@ -269,10 +270,12 @@ fn counts(raw: &RawBoard, board: &mut Board, cx: &mut Ctx) {
                 );
                 continue;
             };
-            if !(-1_000_000..=1_000_000).contains(&value) {
+            if !(-MAX_AMOUNT..=MAX_AMOUNT).contains(&value) {
                 cx.err_at(
                     by_zone.referenced,
-                    format!("counts.{counter}.{zone}: {value}: expected -1000000 to 1000000"),
+                    format!(
+                        "counts.{counter}.{zone}: {value}: expected -{MAX_AMOUNT} to {MAX_AMOUNT}"
+                    ),
                 );
                 continue;
             }

@@ -112,10 +112,23 @@ pub(super) fn first(raw: &RawVariant, players: &[String], cx: &mut Ctx) -> First
 
 /// `phases:` in order.
 pub(super) fn phases(raw: &RawVariant, actions: &[ActionDecl], cx: &mut Ctx) -> Vec<Phase> {
-    let Some(list) = &raw.phases else {
+    let Some(Spanned {
+        value: list,
+        referenced,
+        ..
+    }) = &raw.phases
+    else {
         return Vec::new();
     };
     cx.from("phases");
+    if list.is_empty() {
+        // Absent, the game is one phase; written, it names at least one.
+        cx.err_at(
+            *referenced,
+            "phases: expected at least one phase (leave `phases:` out for a game of one phase)",
+        );
+        return Vec::new();
+    }
     let mut out: Vec<Phase> = Vec::new();
     for p in list {
         let name = p.name.value.clone();
@@ -171,9 +184,40 @@ pub(super) fn reactions(
         cx.err_top("a variant declares at most 32 reaction windows");
         return Vec::new();
     }
+    after_reactions(list, cx);
     list.iter()
         .filter_map(|(name, r)| reaction(name, &r.value, r.referenced, actions, cx))
         .collect()
+}
+
+/// A window's `after:` names no reaction. A reaction is offered only in
+/// its window, and a reaction opens no window, so a window declared after
+/// one (its own, or another's: windows naming each other in a cycle)
+/// would never open that way.
+fn after_reactions(list: &indexmap::IndexMap<String, Spanned<RawReaction>>, cx: &mut Ctx) {
+    for (name, r) in list {
+        for a in &r.value.after {
+            let Some((other, _)) = list
+                .iter()
+                .find(|(_, o)| o.value.actions.iter().any(|x| x.value == a.value))
+            else {
+                continue;
+            };
+            let whose = if other == name {
+                "one of this window's own reactions".to_string()
+            } else {
+                format!("a reaction (reactions.{other}.actions)")
+            };
+            cx.err_at(
+                a.referenced,
+                format!(
+                    "reactions.{name}.after: `{}` is {whose}; a reaction opens no window, \
+                     so this window would never open after it (name an action of the turn)",
+                    a.value
+                ),
+            );
+        }
+    }
 }
 
 fn reaction(

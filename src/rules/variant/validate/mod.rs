@@ -66,7 +66,9 @@ pub(super) fn validate(
     let setup_zones = setup::setup_zones(&raw, &board, &players, &kinds, &mut cx);
     let repetition_limit = rules::repetition_limit(&raw.rules, &mut cx);
     let repetition_draw = rules::repetition_draw(&raw.rules, &mut cx);
+    setup::start_ranks(&raw, &board, &mut cx);
     let declared = actions::actions(&raw, &board, &kinds, &players, &mut cx);
+    sow::sown_counts_not_negative(&raw, &declared, &mut cx);
     actions::needs_exist(&raw, &scripts, &mut cx);
     let queries = actions::queries(&raw, &board, &kinds, &players, &mut cx);
     let tokens = tokens::tokens(&raw, &mut cx);

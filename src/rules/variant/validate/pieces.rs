@@ -7,7 +7,7 @@ use serde_saphyr::{Location, Spanned};
 use super::{player_zones, Ctx};
 use crate::base::cell_set::CellSet;
 use crate::base::geometry::{Board, Cell};
-use crate::base::limits::{MAX_ARMY, MAX_COUNT};
+use crate::base::limits::{MAX_ARMY, MAX_COUNT, MAX_FORMS, MAX_FORMS_PER_KIND};
 use crate::base::state::KindId;
 use crate::rules::variant::image::{read_image, PieceImage};
 use crate::rules::variant::raw::{RawFreeze, RawMove, RawPiece, RawPromote, RawRoyal, RawVariant};
@@ -65,6 +65,7 @@ pub(super) fn kinds(
         .collect();
     let mut kinds: Vec<Kind> = Vec::new();
     let mut army = 0;
+    let mut forms = 0;
     for (name, p) in &raw.pieces {
         let Some(p) = p else { continue };
         // The file that declared this kind, for the message's place.
@@ -90,6 +91,18 @@ pub(super) fn kinds(
             players,
             kind_names: &kind_names,
         };
+        let listed = p.value.moves.as_ref().map_or(0, Vec::len);
+        // (A kind over its own limit is reported by itself.)
+        if listed <= MAX_FORMS_PER_KIND && forms <= MAX_FORMS && forms + listed > MAX_FORMS {
+            cx.err_at(
+                p.referenced,
+                format!(
+                    "piece `{name}`: a variant's kinds declare at most {MAX_FORMS} moves together (with this kind's, {})",
+                    forms + listed
+                ),
+            );
+        }
+        forms += listed;
         let k = kind(&s, p, cx);
         if army <= MAX_ARMY && army + k.count > MAX_ARMY {
             cx.err_at(
@@ -172,14 +185,54 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     cx.from(&format!("pieces.{name}.moves"));
     let mut moves = Vec::new();
     let mut forms = Vec::new();
-    for m in p.moves.iter().flatten() {
-        if !super::keys::keys_fit(s, &m.value, m.referenced, cx) {
-            continue;
-        }
-        if super::forms::is_form(&m.value) {
-            forms.extend(super::forms::form(s, &m.value, m.referenced, cx));
-        } else {
-            moves.extend(move_pattern(s, &m.value, m.referenced, cx));
+    let listed = p.moves.as_deref().unwrap_or_default();
+    if listed.len() > MAX_FORMS_PER_KIND {
+        // Each form builds tables: none of them is read.
+        cx.err_at(
+            listed[MAX_FORMS_PER_KIND].referenced,
+            format!(
+                "piece `{name}`: a kind declares at most {MAX_FORMS_PER_KIND} moves, found {}",
+                listed.len()
+            ),
+        );
+    } else {
+        // Where each move read so far was written, for a repeated one.
+        let (mut moves_at, mut forms_at) = (Vec::new(), Vec::new());
+        for m in listed {
+            if !super::keys::keys_fit(s, &m.value, m.referenced, cx) {
+                continue;
+            }
+            let (at, seen) = if super::forms::is_form(&m.value) {
+                let Some(f) = super::forms::form(s, &m.value, m.referenced, cx) else {
+                    continue;
+                };
+                let seen = forms.iter().position(|g| *g == f).map(|i| forms_at[i]);
+                if seen.is_none() {
+                    forms.push(f);
+                    forms_at.push(m.referenced);
+                }
+                (m.referenced, seen)
+            } else {
+                let Some(p) = move_pattern(s, &m.value, m.referenced, cx) else {
+                    continue;
+                };
+                let seen = moves.iter().position(|q| *q == p).map(|i| moves_at[i]);
+                if seen.is_none() {
+                    moves.push(p);
+                    moves_at.push(m.referenced);
+                }
+                (m.referenced, seen)
+            };
+            if let Some(first) = seen {
+                cx.err_at(
+                    at,
+                    format!(
+                        "piece `{name}`: this move is the same as the one at line {}, column {}; a kind lists each move once",
+                        first.line(),
+                        first.column()
+                    ),
+                );
+            }
         }
     }
     cx.from(&format!("pieces.{name}"));

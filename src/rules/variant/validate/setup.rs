@@ -111,3 +111,87 @@ pub(super) fn start_at(raw: &RawVariant, cx: &Ctx) -> Option<(String, u64, u64)>
         )
     })
 }
+
+/// `start`'s board field has one rank for each of the board's ranks and
+/// each rank as many cells as the board has files: a rank that says more
+/// would lose the pieces past its last file, one that says fewer leaves
+/// cells unsaid. (The rest of the line, the kinds' codes included, is read
+/// when the engine loads.)
+pub(super) fn start_ranks(raw: &RawVariant, board: &Board, cx: &mut Ctx) {
+    let Some(start) = &raw.start else {
+        return;
+    };
+    cx.from("start");
+    let field = start.value.split_whitespace().next().unwrap_or("");
+    let field = field.split_once('[').map_or(field, |(b, _)| b);
+    let rows: Vec<&str> = field.split('/').collect();
+    if rows.len() != board.ranks as usize {
+        cx.err_at(
+            start.referenced,
+            format!(
+                "start: the position has {} ranks separated by `/`; this board has {}",
+                rows.len(),
+                board.ranks
+            ),
+        );
+        return;
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let cells = rank_cells(row);
+        if cells != board.files as usize {
+            cx.err_at(
+                start.referenced,
+                format!(
+                    "start: rank {} (`{}`) describes {cells} cells; the board has {} files",
+                    board.ranks as usize - i,
+                    crate::base::limits::escape_controls(row),
+                    board.files
+                ),
+            );
+        }
+    }
+}
+
+/// The cells one rank of a FEN-like line describes: a number for a run of
+/// empty cells, one for each piece (a code, with `+` before it or `~`
+/// after it, and a stack's `(N)` after that).
+fn rank_cells(row: &str) -> usize {
+    let mut cells = 0usize;
+    let mut chars = row.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if let Some(d) = ch.to_digit(10) {
+            let mut n = d as usize;
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = n.saturating_mul(10).saturating_add(d as usize);
+                chars.next();
+            }
+            cells = cells.saturating_add(n);
+            continue;
+        }
+        if ch == '+' {
+            chars.next();
+        }
+        chars.next_if_eq(&'~');
+        if chars.next_if_eq(&'(').is_some() {
+            while chars.next_if(|&c| c != ')').is_some() {}
+            chars.next();
+        }
+        cells += 1;
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_cells;
+
+    #[test]
+    fn a_rank_counts_runs_pieces_marks_and_stacks() {
+        assert_eq!(rank_cells("8"), 8);
+        assert_eq!(rank_cells("M7m"), 9);
+        assert_eq!(rank_cells("1m1m1m1m"), 8);
+        assert_eq!(rank_cells("+p+R~b12"), 15);
+        assert_eq!(rank_cells("C(2)4c(5)1c(3)3C(5)2"), 14);
+        assert_eq!(rank_cells(""), 0);
+    }
+}

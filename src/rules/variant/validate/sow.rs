@@ -135,3 +135,33 @@ fn take(d: &RawDoes, zone: &ZoneOf<'_>, fail: &mut dyn FnMut(String)) -> Option<
         not_all: d.not_all.unwrap_or(false),
     }))
 }
+
+/// A cell counter that an action sows starts at 0 or more on every cell
+/// (`board.counts`): a sowing lifts a cell's count and drops it one by
+/// one, which a negative count cannot mean.
+pub(super) fn sown_counts_not_negative(
+    raw: &crate::rules::variant::raw::RawVariant,
+    declared: &[crate::rules::variant::actions::ActionDecl],
+    cx: &mut super::Ctx,
+) {
+    use crate::rules::variant::actions::Does;
+    for (counter, by_zone) in &raw.board.counts {
+        let Some(action) = declared.iter().find(|a| {
+            a.does
+                .iter()
+                .any(|d| matches!(d, Does::Sow(w) if w.counter == *counter))
+        }) else {
+            continue;
+        };
+        cx.from(&format!("counts.{counter}"));
+        for (zone, &value) in by_zone.value.iter().filter(|(_, &v)| v < 0) {
+            cx.err_at(
+                by_zone.referenced,
+                format!(
+                    "counts.{counter}.{zone}: {value}: `{counter}` is sown (actions.{}), so it starts at 0 or more",
+                    action.name
+                ),
+            );
+        }
+    }
+}
