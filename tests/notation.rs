@@ -330,3 +330,19 @@ fn the_side_to_move_is_read_by_its_name_and_written_so_it_reads_back() {
     assert_eq!(fen(&e, &format!("{board} y")).to_move, 1);
     assert_eq!(fen(&e, &format!("{board} r")).to_move, 0);
 }
+
+#[test]
+fn a_position_with_a_piece_past_the_last_file_is_refused() {
+    // Typed or loaded at run time, not only declared as `start:`: the man
+    // on a ninth file used to vanish without a word.
+    let e = engine("english_draughts", &[]);
+    let err = e.parse_fen("M7m/8/8/8/8/8/8/8 black", 1).unwrap_err();
+    assert!(
+        err.contains("rank 8 (`M7m`) describes more than 8 cells; the board has 8 files"),
+        "{err}"
+    );
+    // Eight cells is the rank's length, whatever else the position says.
+    if let Err(err) = e.parse_fen("M6m/8/8/8/8/8/8/8 black", 1) {
+        assert!(!err.contains("describes"), "{err}");
+    }
+}

@@ -63,7 +63,13 @@ impl Engine {
                     )
                 })?;
                 if file >= b.files as usize {
-                    break;
+                    // A piece past the last file would vanish without a word.
+                    return Err(format!(
+                        "rank {} (`{row}`) describes more than {} cells; the board has {} files",
+                        rank + 1,
+                        b.files,
+                        b.files
+                    ));
                 }
                 let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
                 let at = (rank * b.files as usize + file) as Cell;
