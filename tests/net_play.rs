@@ -312,7 +312,8 @@ fn hellos_are_timed_and_connections_capped() {
     let session = Session::new("classic_stratego", &[], 3).unwrap();
     let opts = HostOptions {
         limits: Limits {
-            max_connections: 3,
+            max_connections: 8,
+            max_spectators: 3,
             // Long enough that a loaded machine's client, descheduled
             // between connecting and saying hello, is not taken for silent.
             hello_timeout: Duration::from_millis(1000),
@@ -327,7 +328,7 @@ fn hellos_are_timed_and_connections_capped() {
     silent.until(|m| matches!(m, HostMsg::Error { message } if message.contains("no hello")));
     silent.until_closed();
     std::thread::sleep(Duration::from_millis(100));
-    // Three may stay; a fourth is turned away.
+    // Three spectators may stay; a fourth is told so and closed.
     let mut kept: Vec<TestClient> = (0..3)
         .map(|i| TestClient::connect(&addr, &spectator(&format!("s{i}"))))
         .collect();
@@ -335,7 +336,10 @@ fn hellos_are_timed_and_connections_capped() {
         c.until(|m| matches!(m, HostMsg::Welcome { .. }));
     }
     let mut fourth = TestClient::connect(&addr, &spectator("late"));
-    fourth.until(|m| matches!(m, HostMsg::Error { message } if message.contains("full")));
+    fourth.until(
+        |m| matches!(m, HostMsg::Error { message } if message.contains("as many spectators")),
+    );
+    fourth.until_closed();
     // Chat is rate limited.
     for _ in 0..8 {
         kept[0].send(r#"{"type":"chat","text":"spam"}"#);

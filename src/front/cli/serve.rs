@@ -41,6 +41,12 @@ pub struct ServeArgs {
     /// The most connections open at once
     #[arg(long, default_value_t = 400)]
     pub max_connections: usize,
+    /// The most spectators at once (fewer if the connections cannot also hold every seat)
+    #[arg(long, default_value_t = 256)]
+    pub max_spectators: usize,
+    /// The most spectators from one address at once (a browser counts by its own address)
+    #[arg(long, default_value_t = 16)]
+    pub spectators_per_address: usize,
     /// Also let browsers join, at http://HOST:PORT/ (default port 8080)
     #[arg(long, num_args = 0..=1, default_missing_value = "8080", value_name = "PORT")]
     pub web: Option<u16>,
@@ -64,6 +70,8 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         deal,
         away,
         max_connections,
+        max_spectators,
+        spectators_per_address,
         web,
         allow_origin,
         resume,
@@ -71,6 +79,8 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
     let addr = format!("{bind}:{port}");
     let limits = crate::front::net::Limits {
         max_connections,
+        max_spectators,
+        spectators_per_address,
         ..Default::default()
     };
     let (server, human, save) = match (resume, variant) {
@@ -114,7 +124,7 @@ pub(super) fn serve(args: ServeArgs) -> Result<(), String> {
         Some(port) => Some(start_web(
             &bind,
             port,
-            server.addr,
+            &server,
             &variant,
             &overrides,
             &allow_origin,
@@ -233,12 +243,20 @@ fn run_terminal(
 fn start_web(
     bind: &str,
     port: u16,
-    host: std::net::SocketAddr,
+    server: &crate::front::net::Server,
     variant: &str,
     overrides: &[(String, String)],
     allow: &[String],
 ) -> Result<crate::front::web::WebServer, String> {
-    let site = crate::front::web::relay::start(bind, port, host, variant, overrides, allow)?;
+    let site = crate::front::web::relay::start(
+        bind,
+        port,
+        server.addr,
+        server.relayed(),
+        variant,
+        overrides,
+        allow,
+    )?;
     let mut at = site.addr;
     let lan = at.ip().is_unspecified();
     if lan {

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::host::{lock, SharedRef};
 use super::limits::{Bucket, Limits};
 use super::proto::{line, ClientMsg, HostMsg, MAX_LINE};
+use super::relayed::Relayed;
 use super::server::Hello;
 
 /// A connection that has not said hello yet.
@@ -24,14 +25,20 @@ struct Unsaid {
 }
 
 /// Who is connected: how many connections are counted against the cap,
-/// and those still to say hello, by address. Connections that have not
-/// said hello never keep another out: when the host is full or one address
-/// holds its share of them, the oldest of the busiest address's is closed
-/// for the newcomer (so a returning player with a token always gets in,
-/// while silent connections cycle out).
-#[derive(Default)]
+/// those still to say hello, by address, and the spectators, by address.
+/// Connections that have not said hello never keep another out: when the
+/// host is full or one address holds its share of them, the oldest of the
+/// busiest address's is closed for the newcomer. Spectators are capped in
+/// all and per address, below the connection cap (see
+/// [`Limits::spectator_cap`]), so players and spectators never fill the
+/// host: a returning player with a token always gets in, while silent
+/// connections cycle out. A connection relayed by `serve --web` counts by
+/// its browser's address ([`Relayed`]).
 pub(super) struct Gate {
     inner: Mutex<GateState>,
+    relayed: Arc<Relayed>,
+    /// The most spectators at once.
+    spectators: usize,
 }
 
 #[derive(Default)]
@@ -39,9 +46,26 @@ struct GateState {
     open: usize,
     next: u64,
     unsaid: Vec<Unsaid>,
+    /// The spectators' connections and addresses.
+    watching: Vec<(u64, IpAddr)>,
+}
+
+/// Why a hello was refused, and whether the connection closes for it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Refusal {
+    pub(super) message: String,
+    pub(super) close: bool,
 }
 
 impl Gate {
+    pub(super) fn new(relayed: Arc<Relayed>, limits: &Limits, seats: usize) -> Gate {
+        Gate {
+            inner: Mutex::default(),
+            relayed,
+            spectators: limits.spectator_cap(seats),
+        }
+    }
+
     fn state(&self) -> std::sync::MutexGuard<'_, GateState> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -49,7 +73,7 @@ impl Gate {
     /// Lets a new connection in (closing an older silent one if need be);
     /// `None`: the host is full of players and spectators.
     fn admit(&self, stream: &TcpStream, limits: &Limits) -> Option<(u64, Arc<AtomicBool>)> {
-        let ip = stream.peer_addr().ok()?.ip();
+        let ip = self.relayed.address_of(stream.peer_addr().ok()?);
         let mut g = self.state();
         let mine = g.unsaid.iter().filter(|u| u.ip == ip).count();
         if mine >= limits.hello_per_address || g.open >= limits.max_connections {
@@ -98,23 +122,71 @@ impl Gate {
     }
 
     /// Runs `greet` for connection `id`; if it seats the client, the
-    /// connection is no longer closed for newcomers. The gate stays locked
+    /// connection is no longer closed for newcomers. `greet` is handed the
+    /// check to make before seating a spectator (the caps on spectators,
+    /// in all and from this connection's address). The gate stays locked
     /// meanwhile, so no newcomer is admitted between the client being told
     /// it is in and the gate knowing it (a newcomer it lets in then could
-    /// otherwise close it, though it is welcome).
-    fn greet<T, E>(&self, id: u64, greet: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    /// otherwise close it, though it is welcome), and no two spectators
+    /// pass one cap at once.
+    fn greet<T>(
+        &self,
+        id: u64,
+        limits: &Limits,
+        greet: impl FnOnce(&mut dyn FnMut() -> Result<(), String>) -> Result<T, String>,
+    ) -> Result<T, Refusal> {
         let mut g = self.state();
-        let r = greet();
-        if r.is_ok() {
-            g.unsaid.retain(|u| u.id != id);
+        let Some(ip) = g.unsaid.iter().find(|u| u.id == id).map(|u| u.ip) else {
+            // Closed for a newcomer meanwhile.
+            return Err(Refusal {
+                message: "this connection was closed for a newcomer".into(),
+                close: true,
+            });
+        };
+        let (mut watches, mut capped) = (false, false);
+        let r = {
+            let g = &g;
+            let mut may_watch = || {
+                let mine = g.watching.iter().filter(|(_, w)| *w == ip).count();
+                let problem = if g.watching.len() >= self.spectators {
+                    Some(format!(
+                        "the host has as many spectators as it takes ({}): try again later",
+                        self.spectators
+                    ))
+                } else if mine >= limits.spectators_per_address {
+                    Some(format!(
+                        "too many spectators from your address (at most {})",
+                        limits.spectators_per_address
+                    ))
+                } else {
+                    None
+                };
+                capped = problem.is_some();
+                watches = !capped;
+                problem.map_or(Ok(()), Err)
+            };
+            greet(&mut may_watch)
+        };
+        match r {
+            Ok(t) => {
+                g.unsaid.retain(|u| u.id != id);
+                if watches {
+                    g.watching.push((id, ip));
+                }
+                Ok(t)
+            }
+            Err(message) => Err(Refusal {
+                message,
+                close: capped,
+            }),
         }
-        r
     }
 
     /// The connection has ended.
     fn done(&self, id: u64, counted: &AtomicBool) {
         let mut g = self.state();
         g.unsaid.retain(|u| u.id != id);
+        g.watching.retain(|(w, _)| *w != id);
         if counted.swap(false, Ordering::SeqCst) {
             g.open -= 1;
         }
@@ -131,8 +203,14 @@ fn busiest(unsaid: &[Unsaid]) -> Option<IpAddr> {
 }
 
 /// Accepts connections on a thread of its own.
-pub(super) fn spawn_listener(listener: TcpListener, shared: SharedRef, limits: Limits) {
-    let gate = Arc::new(Gate::default());
+pub(super) fn spawn_listener(
+    listener: TcpListener,
+    shared: SharedRef,
+    limits: Limits,
+    relayed: Arc<Relayed>,
+) {
+    let seats = lock(&shared).seats.len();
+    let gate = Arc::new(Gate::new(relayed, &limits, seats));
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else {
@@ -231,6 +309,7 @@ struct Conn {
     stream: TcpStream,
     /// Told when the client has said hello.
     gate: (Arc<Gate>, u64),
+    limits: Limits,
 }
 
 impl Conn {
@@ -282,7 +361,9 @@ impl Conn {
             };
             let (gate, gate_id) = (&self.gate.0, self.gate.1);
             let shared = &self.shared;
-            let greeted = gate.greet(gate_id, || lock(shared).greet(tx, stream, hello));
+            let greeted = gate.greet(gate_id, &self.limits, |may_watch| {
+                lock(shared).greet(tx, stream, hello, may_watch)
+            });
             return match greeted {
                 Ok(id) => {
                     self.me = Some(id);
@@ -290,7 +371,14 @@ impl Conn {
                     let _ = self.stream.set_read_timeout(None);
                     Next::Go
                 }
-                Err(e) => self.refuse(e),
+                Err(Refusal {
+                    message,
+                    close: true,
+                }) => {
+                    self.refuse(message);
+                    Next::Stop
+                }
+                Err(Refusal { message, .. }) => self.refuse(message),
             };
         };
         let result = {
@@ -335,6 +423,7 @@ fn handle(shared: SharedRef, stream: TcpStream, limits: &Limits, gate: (&Arc<Gat
         bad: Bucket::new(limits.bad_per_10s),
         stream: own,
         gate: (gate.0.clone(), gate.1),
+        limits: limits.clone(),
     };
     let mut reader = BufReader::new(stream);
     loop {
@@ -385,12 +474,12 @@ mod tests {
             max_connections: 1,
             ..Limits::default()
         };
-        let gate = Arc::new(Gate::default());
+        let gate = Arc::new(Gate::new(Arc::default(), &limits, 0));
         let (_first_client, first) = accepted(&listener);
         let (first_id, _counted) = gate.admit(&first, &limits).unwrap();
         let (_late_client, late) = accepted(&listener);
         let (tx, rx) = std::sync::mpsc::channel();
-        let welcomed = gate.greet(first_id, || {
+        let welcomed = gate.greet(first_id, &limits, |_| {
             // A newcomer arrives while the host is answering the hello.
             let (gate, limits, tx) = (gate.clone(), limits.clone(), tx.clone());
             let late = late.try_clone().unwrap();
@@ -402,7 +491,7 @@ mod tests {
                 rx.try_recv().is_err(),
                 "admitted while a hello was answered"
             );
-            Ok::<_, ()>(7)
+            Ok(7)
         });
         assert_eq!(welcomed, Ok(7));
         let admitted = rx.recv_timeout(Duration::from_secs(10)).unwrap();
@@ -413,5 +502,77 @@ mod tests {
             matches!((&first).read(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
             "the welcomed connection was shut"
         );
+    }
+
+    #[test]
+    fn spectators_are_capped_in_all_and_by_address_below_the_connection_cap() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let limits = Limits {
+            max_connections: 10,
+            max_spectators: 100,
+            spectators_per_address: 2,
+            ..Limits::default()
+        };
+        // Two seats: room for them, one closing on each, and one newcomer.
+        assert_eq!(limits.spectator_cap(2), 5);
+        let gate = Gate::new(Arc::default(), &limits, 2);
+        let mut held = Vec::new();
+        let watch = |gate: &Gate, held: &mut Vec<_>| {
+            let (client, server) = accepted(&listener);
+            let (id, counted) = gate.admit(&server, &limits).unwrap();
+            let r = gate.greet(id, &limits, |may_watch| may_watch());
+            held.push((client, server, id, counted));
+            r
+        };
+        // All from 127.0.0.1: two, then refused (and closed) by address.
+        assert_eq!(watch(&gate, &mut held), Ok(()));
+        assert_eq!(watch(&gate, &mut held), Ok(()));
+        let refused = watch(&gate, &mut held).unwrap_err();
+        assert!(refused.close, "{refused:?}");
+        assert!(
+            refused.message.contains("from your address (at most 2)"),
+            "{refused:?}"
+        );
+        // A spectator leaving makes room for another.
+        let (_, _, id, counted) = held.remove(0);
+        gate.done(id, &counted);
+        assert_eq!(watch(&gate, &mut held), Ok(()));
+        // A seat is not a spectator: never refused by these caps.
+        let (_c, server) = accepted(&listener);
+        let (id, _counted) = gate.admit(&server, &limits).unwrap();
+        assert_eq!(gate.greet(id, &limits, |_| Ok(1)), Ok(1));
+        // The cap in all, with the per-address cap out of the way.
+        let wide = Limits {
+            spectators_per_address: 100,
+            ..limits.clone()
+        };
+        let gate = Gate::new(Arc::default(), &wide, 2);
+        let mut ok = 0;
+        for _ in 0..8 {
+            let (c, server) = accepted(&listener);
+            let (id, counted) = gate.admit(&server, &wide).unwrap();
+            match gate.greet(id, &wide, |may_watch| may_watch()) {
+                Ok(()) => ok += 1,
+                Err(r) => assert!(r.message.contains("as many spectators"), "{r:?}"),
+            }
+            held.push((c, server, id, counted));
+        }
+        assert_eq!(ok, 5);
+    }
+
+    #[test]
+    fn a_connection_closed_for_a_newcomer_is_not_greeted_after() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let limits = Limits {
+            max_connections: 1,
+            ..Limits::default()
+        };
+        let gate = Gate::new(Arc::default(), &limits, 0);
+        let (_a, first) = accepted(&listener);
+        let (first_id, _c1) = gate.admit(&first, &limits).unwrap();
+        let (_b, second) = accepted(&listener);
+        assert!(gate.admit(&second, &limits).is_some());
+        let r = gate.greet(first_id, &limits, |_| Ok(()));
+        assert!(r.is_err_and(|r| r.close));
     }
 }

@@ -12,6 +12,15 @@ pub struct Limits {
     /// Open connections at once (players, spectators and those still
     /// saying hello); more are told the host is full and closed.
     pub max_connections: usize,
+    /// Spectators at once. Whatever this says, spectators leave room for
+    /// a connection on every seat, another closing on each, and one still
+    /// to say hello: at most `max_connections - 2 × seats - 1`, so players
+    /// and spectators never fill the host and a returning player can
+    /// always take the place of a connection that has not said hello.
+    pub max_spectators: usize,
+    /// Spectators from one address at once (a browser relayed by
+    /// `serve --web` counts by the browser's address).
+    pub spectators_per_address: usize,
     /// Connections from one address that have not said hello yet; past
     /// that, its oldest such connection is closed for the newcomer.
     pub hello_per_address: usize,
@@ -30,10 +39,20 @@ pub struct Limits {
     pub name_chars: usize,
 }
 
+impl Limits {
+    /// The most spectators a host with `seats` seats lets in at once.
+    pub(crate) fn spectator_cap(&self, seats: usize) -> usize {
+        self.max_spectators
+            .min(self.max_connections.saturating_sub(2 * seats + 1))
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_connections: 400,
+            max_spectators: 256,
+            spectators_per_address: 16,
             hello_per_address: 16,
             queue: 256,
             hello_timeout: Duration::from_secs(10),

@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::host::{lock, token, Shared, SharedRef, CATCH_UP};
 use super::limits::HostOptions;
 use super::proto::{name_problem, HostMsg, PROTOCOL_VERSION};
+use super::relayed::Relayed;
 use crate::front::session::Session;
 use crate::play::agent::AgentSpec;
 use crate::record::journal::{Entry, Journal};
@@ -23,6 +24,7 @@ pub struct Server {
     /// Where a resumed journal's reading stopped before its end (a damaged
     /// line), for the host's terminal.
     pub note: Option<String>,
+    relayed: Arc<Relayed>,
 }
 
 /// What a client asks for in its hello.
@@ -160,12 +162,21 @@ impl Server {
             super::bots::spawn(&shared, searcher);
         }
         spawn_flag_watch(&shared);
-        super::conn::spawn_listener(listener, shared.clone(), limits);
+        let relayed = Arc::new(Relayed::default());
+        super::conn::spawn_listener(listener, shared.clone(), limits, relayed.clone());
         Ok(Server {
             shared,
             addr,
             note: None,
+            relayed,
         })
+    }
+
+    /// Where a relay in this process (`serve --web`) records which browser
+    /// each of its connections stands for, so that the host counts those
+    /// connections by the browser's address.
+    pub fn relayed(&self) -> Arc<Relayed> {
+        self.relayed.clone()
     }
 
     /// Tells every client the host is stopping (the journal has every
@@ -292,13 +303,15 @@ fn spawn_flag_watch(shared: &SharedRef) {
 impl Shared {
     /// Seats a client that said hello: a returning seat by token (a
     /// connection already on it is replaced), a named free seat, the first
-    /// free seat, or a spectator. Sends the welcome and what the client
-    /// needs next; returns its id, or what to tell it.
+    /// free seat, or a spectator (if `may_watch` lets it in). Sends the
+    /// welcome and what the client needs next; returns its id, or what to
+    /// tell it.
     pub(super) fn greet(
         &mut self,
         tx: &SyncSender<String>,
         stream: Option<TcpStream>,
         hello: Hello,
+        may_watch: &mut dyn FnMut() -> Result<(), String>,
     ) -> Result<u64, String> {
         let Hello {
             version,
@@ -319,6 +332,9 @@ impl Shared {
             return Err("the name `host` is the host's own".into());
         }
         let chosen = self.choose_seat(&seat, &tok, spectator)?;
+        if chosen.is_none() {
+            may_watch()?;
+        }
         // A seat's new token is journaled before anyone is told of it.
         let new_token = match chosen {
             Some(i) if self.seats[i].token.is_none() => {

@@ -24,8 +24,11 @@ use std::sync::Arc;
 
 use tungstenite::WebSocket;
 
-use guard::{Guard, Slots};
-pub use guard::{MAX_CONNECTIONS, MAX_PER_ADDRESS};
+use guard::{Guard, Slot, Slots};
+pub use guard::{
+    IDLE_AFTER, MAX_CONNECTIONS, MAX_HALF_OPEN, MAX_IDLE_SOCKETS, MAX_PER_ADDRESS,
+    SOCKET_IDLE_LIMIT,
+};
 
 /// What a web server serves besides the bundled files.
 pub trait Site: Send + Sync + 'static {
@@ -69,7 +72,7 @@ impl WebServer {
                 let Ok(peer) = stream.peer_addr() else {
                     continue;
                 };
-                let slot = match slots.take(peer.ip()) {
+                let slot = match slots.take(peer.ip(), Some(&stream)) {
                     Ok(s) => s,
                     Err(message) => {
                         // Answered on a thread of its own: a client that
@@ -90,7 +93,7 @@ impl WebServer {
                 };
                 let (site, guard) = (site.clone(), guard.clone());
                 std::thread::spawn(move || {
-                    serve_one(site.as_ref(), &guard, stream);
+                    serve_one(site.as_ref(), &guard, stream, &slot);
                     drop(slot);
                 });
             }
@@ -100,11 +103,13 @@ impl WebServer {
 }
 
 /// Answers one connection: a file, a JSON document, or a WebSocket.
-fn serve_one(site: &dyn Site, guard: &Guard, mut stream: TcpStream) {
+fn serve_one(site: &dyn Site, guard: &Guard, mut stream: TcpStream, slot: &Slot) {
     let req = match http::read_request(&mut stream) {
         Ok(r) => r,
+        Err(_) if slot.closed() => return,
         Err(e) => return http::respond_error(&mut stream, &e),
     };
+    slot.answering();
     let not = |status: u16, message: String| http::BadRequest { status, message };
     if let Err(e) = guard.check_host(req.host.as_deref()) {
         return http::respond_error(&mut stream, &not(403, e));
@@ -125,7 +130,11 @@ fn serve_one(site: &dyn Site, guard: &Guard, mut stream: TcpStream) {
         }
         let _ = stream.set_read_timeout(None);
         if let Ok(ws) = http::accept_websocket(stream, key, site.max_message()) {
-            site.socket(ws);
+            slot.socket();
+            // The socket's loop (`ws::run`, on this thread) tells the slot
+            // of the page's messages and hears when it is closed for a
+            // newcomer.
+            ws::with_slot(slot.watch(), || site.socket(ws));
         }
         return;
     }

@@ -9,25 +9,29 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::mpsc::channel;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tungstenite::WebSocket;
 
 use super::{frame, lock, ws, Site};
 use crate::engine::Engine;
-use crate::front::net::MAX_LINE;
+use crate::front::net::{Relayed, MAX_LINE};
 
 /// The play-by-URL site: where the host listens, and the rules (to draw).
 pub struct RelaySite {
     host: SocketAddr,
     engine: Mutex<Engine>,
     info: String,
+    /// Where each connection to the host is recorded as its browser's.
+    relayed: Arc<Relayed>,
 }
 
 impl RelaySite {
     /// A site relaying to the TCP host at `host`; `engine` is the game's
-    /// (loaded apart, to draw views).
-    pub fn new(host: SocketAddr, engine: Engine) -> RelaySite {
+    /// (loaded apart, to draw views); `relayed` is the host's
+    /// ([`crate::front::net::Server::relayed`]), so that it counts each
+    /// browser by the browser's address.
+    pub fn new(host: SocketAddr, engine: Engine, relayed: Arc<Relayed>) -> RelaySite {
         let info = serde_json::json!({
             "variant": engine.variant.name,
             "players": engine.variant.players,
@@ -37,6 +41,7 @@ impl RelaySite {
             host,
             engine: Mutex::new(engine),
             info,
+            relayed,
         }
     }
 }
@@ -62,7 +67,9 @@ impl Site for RelaySite {
     }
 
     fn socket(&self, mut socket: WebSocket<TcpStream>) {
-        let Ok(mut to_host) = TcpStream::connect(self.host) else {
+        let browser = socket.get_ref().peer_addr().map(|a| a.ip());
+        let connected = browser.and_then(|ip| self.relayed.connect(self.host, ip));
+        let Ok((mut to_host, _recorded)) = connected else {
             let _ = socket.send(tungstenite::Message::text(ws::error_json(
                 "the game host is not reachable",
             )));
@@ -102,11 +109,13 @@ impl Site for RelaySite {
 }
 
 /// Serves play by URL on `bind:port` for the TCP host listening at `host`
-/// (an unspecified address is reached on loopback).
+/// (an unspecified address is reached on loopback), recording its
+/// connections in the host's `relayed`.
 pub fn start(
     bind: &str,
     port: u16,
     host: SocketAddr,
+    relayed: Arc<Relayed>,
     variant: &str,
     overrides: &[(String, String)],
     allow: &[String],
@@ -116,7 +125,7 @@ pub fn start(
     if host.ip().is_unspecified() {
         host.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
     }
-    let site = std::sync::Arc::new(RelaySite::new(host, engine));
+    let site = Arc::new(RelaySite::new(host, engine, relayed));
     super::WebServer::start(&format!("{bind}:{port}"), site, allow)
 }
 

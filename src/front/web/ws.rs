@@ -1,13 +1,37 @@
 //! One WebSocket connection, run as a loop: text messages from the page go
 //! to a handler, and lines that other threads queue go out to the page.
-//! Reads wait at most a moment so that queued lines go out promptly.
+//! Reads wait at most a moment so that queued lines go out promptly. The
+//! loop tells the connection's slot ([`super::guard::SocketSlot`], set for
+//! the thread by [`with_slot`]) when the page sends a data message, closes
+//! the socket with a reason when the slot was given to a newcomer, and
+//! closes a socket whose page has sent no message for
+//! [`SOCKET_IDLE_LIMIT`] (pongs do not count).
+
+use std::cell::RefCell;
 
 use std::io::ErrorKind;
 use std::net::TcpStream;
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::CloseFrame;
 use tungstenite::{Error, Message, WebSocket};
+
+use super::guard::{SocketSlot, SOCKET_IDLE_LIMIT};
+
+thread_local! {
+    /// The slot of the connection this thread serves, while its socket runs.
+    static SLOT: RefCell<Option<SocketSlot>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` (a site's socket) with `slot` as this thread's socket slot.
+pub(super) fn with_slot<R>(slot: SocketSlot, f: impl FnOnce() -> R) -> R {
+    SLOT.with(|s| *s.borrow_mut() = Some(slot));
+    let r = f();
+    SLOT.with(|s| *s.borrow_mut() = None);
+    r
+}
 
 /// How long a read waits before the queue is looked at again.
 const POLL: Duration = Duration::from_millis(40);
@@ -35,10 +59,33 @@ pub fn run(
 ) {
     let _ = ws.get_mut().set_read_timeout(Some(POLL));
     let _ = ws.get_mut().set_write_timeout(Some(WRITE_TIMEOUT));
+    let slot = SLOT.with(|s| s.borrow().clone());
     let mut heard = Instant::now();
+    let mut spoke = Instant::now();
     let mut pinged = false;
+    let mut farewell = None;
     loop {
+        if slot.as_ref().is_some_and(SocketSlot::closed) {
+            farewell = Some((
+                CloseCode::Again,
+                "the server is full: this page was closed for a newcomer",
+            ));
+            break;
+        }
+        if spoke.elapsed() >= SOCKET_IDLE_LIMIT {
+            farewell = Some((
+                CloseCode::Policy,
+                "no message from this page for a long while: the connection closes",
+            ));
+            break;
+        }
         let read = ws.read();
+        if let Ok(Message::Text(_) | Message::Binary(_)) = &read {
+            spoke = Instant::now();
+            if let Some(s) = &slot {
+                s.heard();
+            }
+        }
         if read.is_ok() {
             heard = Instant::now();
             pinged = false;
@@ -94,7 +141,10 @@ pub fn run(
             }
         }
     }
-    let _ = ws.close(None);
+    let _ = ws.close(farewell.map(|(code, reason)| CloseFrame {
+        code,
+        reason: reason.into(),
+    }));
     let _ = ws.flush();
 }
 
