@@ -256,25 +256,51 @@ fn a_returning_player_and_a_fresh_page_get_in_while_256_idle_sockets_from_10_add
         json!({ "type": "hello", "version": 2, "name": "rosa", "token": token }),
     );
     assert_eq!(next_of(&mut back, "welcome")["seat"], "red");
-    // Those closed for it (one for the page, one for its socket) were told
+    // Those closed for it (one for the page, one for its socket; only one
+    // when a slot came free meanwhile, as the red page's closing) were told
     // why.
+    // (The close frames may still be on their way: passes over the held
+    // sockets until both are read, for a few seconds at most.)
     let mut told = 0;
-    for ws in held.iter_mut() {
-        if told == 2 {
-            break;
-        }
-        ws.get_ref()
-            .set_read_timeout(Some(Duration::from_millis(5)))
-            .unwrap();
-        while let Ok(m) = ws.read() {
-            if let tungstenite::Message::Close(Some(f)) = m {
-                assert!(f.reason.contains("closed for a newcomer"), "{f:?}");
-                told += 1;
-                break;
+    let mut done = vec![false; held.len()];
+    let until = Instant::now() + Duration::from_secs(3);
+    while told < 2 && Instant::now() < until {
+        for (i, ws) in held.iter_mut().enumerate() {
+            if done[i] || told == 2 {
+                continue;
+            }
+            ws.get_ref()
+                .set_read_timeout(Some(Duration::from_millis(5)))
+                .unwrap();
+            loop {
+                match ws.read() {
+                    Ok(tungstenite::Message::Close(Some(f))) => {
+                        assert!(f.reason.contains("closed for a newcomer"), "{f:?}");
+                        told += 1;
+                        done[i] = true;
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(tungstenite::Error::Io(e))
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ) =>
+                    {
+                        break
+                    }
+                    Err(_) => {
+                        done[i] = true;
+                        break;
+                    }
+                }
             }
         }
     }
-    assert_eq!(told, 2, "sockets closed for the newcomer");
+    assert!(
+        (1..=2).contains(&told),
+        "{told} sockets told they were closed for the newcomer"
+    );
     drop(held);
     assert!(started.elapsed() < Duration::from_secs(25));
 }

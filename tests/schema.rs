@@ -154,7 +154,8 @@ fn schema_output_into_a_missing_folder_is_an_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write no/such/dir/v.json"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("no/such/dir/v.json: cannot write: no such file or folder"));
 }
 
 #[test]

@@ -206,6 +206,12 @@ impl Held {
             // The holder may have replaced the file between our open and
             // our lock: the lock counts only if the name is still ours.
             if same_file(&file, path) {
+                if access == Access::Private {
+                    // One that existed already (an older journal, an empty
+                    // file made beforehand) is made the owner's only too.
+                    use std::os::unix::fs::PermissionsExt;
+                    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+                }
                 return Ok(Held {
                     file,
                     path: path.to_path_buf(),

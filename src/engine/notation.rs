@@ -36,64 +36,7 @@ impl Engine {
         let mut s = self.empty_state(seed);
         let mut placed: Vec<(Cell, KindId, PlayerId)> = Vec::new();
         for (i, row) in rows.iter().enumerate() {
-            let rank = b.ranks as usize - 1 - i;
-            let mut file = 0usize;
-            let mut chars = row.chars().peekable();
-            while let Some(ch) = chars.next() {
-                if ch.is_ascii_digit() {
-                    let mut n = ch.to_digit(10).unwrap() as usize;
-                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n * 10 + d as usize;
-                        chars.next();
-                    }
-                    file += n;
-                    continue;
-                }
-                let (ch, mark) = match ch {
-                    '+' => (chars.next().unwrap_or('+'), Some('+')),
-                    _ => (ch, chars.next_if_eq(&'~').map(|_| '~')),
-                };
-                let kind = self.coded_kind(ch, mark).ok_or_else(|| {
-                    format!(
-                        "rank {}: `{}{ch}{}` is no piece kind's code (codes: {})",
-                        rank + 1,
-                        if mark == Some('+') { "+" } else { "" },
-                        if mark == Some('~') { "~" } else { "" },
-                        self.fen_letters()
-                    )
-                })?;
-                if file >= b.files as usize {
-                    // A piece past the last file would vanish without a word.
-                    return Err(format!(
-                        "rank {} (`{row}`) describes more than {} cells; the board has {} files",
-                        rank + 1,
-                        b.files,
-                        b.files
-                    ));
-                }
-                let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
-                let at = (rank * b.files as usize + file) as Cell;
-                let count = stack_count(&mut chars, v.stacks)
-                    .map_err(|e| format!("rank {}: {e}", rank + 1))?;
-                if !b.is_point(at) {
-                    return Err(format!(
-                        "rank {}: a piece on file {}, which is not a point of the board",
-                        rank + 1,
-                        (b'a' + file as u8) as char
-                    ));
-                }
-                for _ in 0..count {
-                    placed.push((at, kind as KindId, owner));
-                }
-                file += 1;
-            }
-            if file != b.files as usize {
-                return Err(format!(
-                    "rank {} (`{row}`) describes {file} cells; the board has {} files",
-                    rank + 1,
-                    b.files
-                ));
-            }
+            self.fen_rank(row, b.ranks as usize - 1 - i, &mut placed)?;
         }
         for &(cell, _, _) in &placed {
             if s.terrain()[cell as usize] & b.blocking != 0 {
@@ -127,6 +70,77 @@ impl Engine {
             .map_err(|e| format!("rules.position_fields: {e}"))?;
         self.judge_loaded(&mut s)?;
         Ok(s)
+    }
+
+    /// One rank of a FEN position (`row`, the board's `rank`, from 0): its
+    /// pieces added to `placed`; a rank of more or fewer cells than the
+    /// board has files is an error.
+    fn fen_rank(
+        &self,
+        row: &str,
+        rank: usize,
+        placed: &mut Vec<(Cell, KindId, PlayerId)>,
+    ) -> Result<(), String> {
+        let v = &self.variant;
+        let b = &v.board;
+        let mut file = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(ch) = chars.next() {
+            if ch.is_ascii_digit() {
+                let mut n = ch.to_digit(10).unwrap() as usize;
+                while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                    n = n * 10 + d as usize;
+                    chars.next();
+                }
+                file += n;
+                continue;
+            }
+            let (ch, mark) = match ch {
+                '+' => (chars.next().unwrap_or('+'), Some('+')),
+                _ => (ch, chars.next_if_eq(&'~').map(|_| '~')),
+            };
+            let kind = self.coded_kind(ch, mark).ok_or_else(|| {
+                format!(
+                    "rank {}: `{}{ch}{}` is no piece kind's code (codes: {})",
+                    rank + 1,
+                    if mark == Some('+') { "+" } else { "" },
+                    if mark == Some('~') { "~" } else { "" },
+                    self.fen_letters()
+                )
+            })?;
+            if file >= b.files as usize {
+                // A piece past the last file would vanish without a word.
+                return Err(format!(
+                    "rank {} (`{row}`) describes more than {} cells; the board has {} files",
+                    rank + 1,
+                    b.files,
+                    b.files
+                ));
+            }
+            let owner = if ch.is_ascii_uppercase() { 0 } else { 1 };
+            let at = (rank * b.files as usize + file) as Cell;
+            let count =
+                stack_count(&mut chars, v.stacks).map_err(|e| format!("rank {}: {e}", rank + 1))?;
+            if !b.is_point(at) {
+                return Err(format!(
+                    "rank {}: a piece on file {}, which is not a point of the board",
+                    rank + 1,
+                    (b'a' + file as u8) as char
+                ));
+            }
+            for _ in 0..count {
+                placed.push((at, kind as KindId, owner));
+            }
+            file += 1;
+        }
+        if file != b.files as usize {
+            return Err(format!(
+                "rank {} (`{row}`) describes {file} cells; the board has {} files",
+                rank + 1,
+                b.files
+            ));
+        }
+        Ok(())
     }
 
     fn fen_letters(&self) -> String {

@@ -183,58 +183,7 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
     // Problems with the moves, and then with the promotion, are placed in
     // the file that last set the moves.
     cx.from(&format!("pieces.{name}.moves"));
-    let mut moves = Vec::new();
-    let mut forms = Vec::new();
-    let listed = p.moves.as_deref().unwrap_or_default();
-    if listed.len() > MAX_FORMS_PER_KIND {
-        // Each form builds tables: none of them is read.
-        cx.err_at(
-            listed[MAX_FORMS_PER_KIND].referenced,
-            format!(
-                "piece `{name}`: a kind declares at most {MAX_FORMS_PER_KIND} moves, found {}",
-                listed.len()
-            ),
-        );
-    } else {
-        // Where each move read so far was written, for a repeated one.
-        let (mut moves_at, mut forms_at) = (Vec::new(), Vec::new());
-        for m in listed {
-            if !super::keys::keys_fit(s, &m.value, m.referenced, cx) {
-                continue;
-            }
-            let (at, seen) = if super::forms::is_form(&m.value) {
-                let Some(f) = super::forms::form(s, &m.value, m.referenced, cx) else {
-                    continue;
-                };
-                let seen = forms.iter().position(|g| *g == f).map(|i| forms_at[i]);
-                if seen.is_none() {
-                    forms.push(f);
-                    forms_at.push(m.referenced);
-                }
-                (m.referenced, seen)
-            } else {
-                let Some(p) = move_pattern(s, &m.value, m.referenced, cx) else {
-                    continue;
-                };
-                let seen = moves.iter().position(|q| *q == p).map(|i| moves_at[i]);
-                if seen.is_none() {
-                    moves.push(p);
-                    moves_at.push(m.referenced);
-                }
-                (m.referenced, seen)
-            };
-            if let Some(first) = seen {
-                cx.err_at(
-                    at,
-                    format!(
-                        "piece `{name}`: this move is the same as the one at line {}, column {}; a kind lists each move once",
-                        first.line(),
-                        first.column()
-                    ),
-                );
-            }
-        }
-    }
+    let (moves, forms) = kind_moves(s, name, p, cx);
     cx.from(&format!("pieces.{name}"));
     let freezes = p.freezes.as_ref().and_then(|f| freeze(s, f, cx));
     let custody = p
@@ -297,6 +246,69 @@ fn kind(s: &Scope, p: &Spanned<RawPiece>, cx: &mut Ctx) -> Kind {
         no_stop,
         image: image(name, p, cx),
     }
+}
+
+/// A kind's `moves:`, read into its move patterns and its forms; a move
+/// listed twice, or more than [`MAX_FORMS_PER_KIND`] moves, is refused.
+fn kind_moves(
+    s: &Scope,
+    name: &str,
+    p: &RawPiece,
+    cx: &mut Ctx,
+) -> (Vec<MovePattern>, Vec<crate::rules::variant::forms::Form>) {
+    let mut moves = Vec::new();
+    let mut forms = Vec::new();
+    let listed = p.moves.as_deref().unwrap_or_default();
+    if listed.len() > MAX_FORMS_PER_KIND {
+        // Each form builds tables: none of them is read.
+        cx.err_at(
+            listed[MAX_FORMS_PER_KIND].referenced,
+            format!(
+                "piece `{name}`: a kind declares at most {MAX_FORMS_PER_KIND} moves, found {}",
+                listed.len()
+            ),
+        );
+    } else {
+        // Where each move read so far was written, for a repeated one.
+        let (mut moves_at, mut forms_at) = (Vec::new(), Vec::new());
+        for m in listed {
+            if !super::keys::keys_fit(s, &m.value, m.referenced, cx) {
+                continue;
+            }
+            let (at, seen) = if super::forms::is_form(&m.value) {
+                let Some(f) = super::forms::form(s, &m.value, m.referenced, cx) else {
+                    continue;
+                };
+                let seen = forms.iter().position(|g| *g == f).map(|i| forms_at[i]);
+                if seen.is_none() {
+                    forms.push(f);
+                    forms_at.push(m.referenced);
+                }
+                (m.referenced, seen)
+            } else {
+                let Some(p) = move_pattern(s, &m.value, m.referenced, cx) else {
+                    continue;
+                };
+                let seen = moves.iter().position(|q| *q == p).map(|i| moves_at[i]);
+                if seen.is_none() {
+                    moves.push(p);
+                    moves_at.push(m.referenced);
+                }
+                (m.referenced, seen)
+            };
+            if let Some(first) = seen {
+                cx.err_at(
+                    at,
+                    format!(
+                        "piece `{name}`: this move is the same as the one at line {}, column {}; a kind lists each move once",
+                        first.line(),
+                        first.column()
+                    ),
+                );
+            }
+        }
+    }
+    (moves, forms)
 }
 
 /// The kind's `image:`, read from beside the file that names it, else from
