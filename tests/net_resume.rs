@@ -558,12 +558,7 @@ fn a_host_killed_between_the_last_army_and_the_start_of_play_journals_the_start_
         &["classic_stratego", "--seed", "10", "--save", f],
         dir.path(),
     );
-    let (tx, rx) = channel();
-    let mut w: Vec<_> = [("a", "red"), ("b", "blue")]
-        .iter()
-        .enumerate()
-        .map(|(i, (n, s))| connect(&host.addr, &hello_seat(n, s), i, 0, &tx))
-        .collect();
+    let (rx, mut w) = red_and_blue(&host.addr);
     let mut tokens = [None, None];
     let mut states = 0;
     while states < 2 {
@@ -603,6 +598,19 @@ fn a_host_killed_between_the_last_army_and_the_start_of_play_journals_the_start_
     assert_eq!(rec.start, begin);
 }
 
+/// Players `a` (red) and `b` (blue) connected to a classic host at
+/// `addr`: their messages, tagged with who they are, and their writers.
+#[allow(clippy::type_complexity)]
+fn red_and_blue(addr: &str) -> (Receiver<(usize, usize, Option<HostMsg>)>, Vec<TcpStream>) {
+    let (tx, rx) = channel();
+    let w = [("a", "red"), ("b", "blue")]
+        .iter()
+        .enumerate()
+        .map(|(i, (n, s))| connect(addr, &hello_seat(n, s), i, 0, &tx))
+        .collect();
+    (rx, w)
+}
+
 /// Plays `moves` seeded random actions on a two-seat classic host through
 /// `red` and `blue` (their welcomes already read): each is acknowledged
 /// by the state message that follows it.
@@ -636,12 +644,7 @@ fn a_second_host_on_a_held_journal_is_refused_and_changes_nothing() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the journal is readable by others");
-    let (tx, rx) = channel();
-    let mut w: Vec<_> = [("a", "red"), ("b", "blue")]
-        .iter()
-        .enumerate()
-        .map(|(i, (n, s))| connect(&host.addr, &hello_seat(n, s), i, 0, &tx))
-        .collect();
+    let (rx, mut w) = red_and_blue(&host.addr);
     play_some(&rx, &mut w, 4);
     std::thread::sleep(Duration::from_millis(300));
     let before = std::fs::read(&file).unwrap();
@@ -687,12 +690,7 @@ fn a_journal_damaged_in_its_middle_replays_and_resumes_up_to_the_damage() {
         &["classic_stratego", "--seed", "5", "--save", f],
         dir.path(),
     );
-    let (tx, rx) = channel();
-    let mut w: Vec<_> = [("a", "red"), ("b", "blue")]
-        .iter()
-        .enumerate()
-        .map(|(i, (n, s))| connect(&host.addr, &hello_seat(n, s), i, 0, &tx))
-        .collect();
+    let (rx, mut w) = red_and_blue(&host.addr);
     play_some(&rx, &mut w, 6);
     std::thread::sleep(Duration::from_millis(300));
     host.kill();
