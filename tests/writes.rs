@@ -181,3 +181,42 @@ fn a_link_at_a_named_output_is_refused_and_its_target_untouched() {
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), OUTSIDE);
     assert!(is_link(&link));
 }
+
+#[test]
+fn a_second_web_session_on_a_kept_record_is_refused_and_changes_nothing() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("s.yaml");
+    let r = record.to_str().unwrap();
+    let bin = env!("CARGO_BIN_EXE_sandtable");
+    let mut first = Command::new(bin)
+        .args(["web", "connect_four", "--port", "0", "--save", r])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::new(first.stdout.take().unwrap());
+    let serving = out
+        .lines()
+        .map_while(Result::ok)
+        .any(|l| l.contains("serving"));
+    assert!(serving, "the first session did not start");
+    let before = std::fs::read(&record).unwrap();
+    let second = Command::new(bin)
+        .args(["web", "--resume", r, "--port", "0"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let _ = first.kill();
+    let _ = first.wait();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "a second session started");
+    assert!(
+        err.contains("another sandtable process is using this file"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&record).unwrap(), before);
+    // Once the first has stopped, the record is free to go on with.
+    let o = Command::new(bin).args(["replay", r]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
