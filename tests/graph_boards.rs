@@ -179,3 +179,51 @@ fn bad_graph_boards_are_refused_at_their_line_and_column() {
     }
     insta::assert_snapshot!("bad_graph_boards", all.join("\n\n"));
 }
+
+#[test]
+fn the_geometry_calls_answer_only_cells_of_the_board() {
+    // A hexagon of side 3 (19 cells in a 5 by 5 rectangle) and the mills
+    // board (24 points in a 7 by 7 grid): every cell a call answers is one
+    // `g:piece_at` accepts, and the rectangle's other cells never come.
+    let check = r#"
+        local n, bad = 0, {}
+        local function ok(c)
+          if not pcall(function() return g:piece_at(c) end) then table.insert(bad, c) end
+        end
+        for _, c in ipairs(g:cells()) do
+          n = n + 1
+          ok(c)
+          for _, set in ipairs({"orthogonal", "diagonal", "all", "hex"}) do
+            local fine, list = pcall(function() return g:neighbors(c, set) end)
+            if fine then for _, m in ipairs(list) do ok(m) end end
+          end
+          for _, d in ipairs({{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {-1, -1}}) do
+            for _, m in ipairs(g:line(c, d[1], d[2])) do ok(m) end
+          end
+        end
+        local w, h = g:board_size()
+        for f = 0, w - 1 do
+          for r = 0, h - 1 do
+            local c = g:cell_at(f, r)
+            if c then ok(c) end
+          end
+        end
+        return n .. " " .. #bad .. " " .. table.concat(bad, ",")
+    "#;
+    for (variant, cells) in [(HEX, 19), (MILLS, 24)] {
+        let e = engine(variant, &[]);
+        let s = e.new_game(1, &[]);
+        let got = e.rules.eval(&s, &e.variant, check).unwrap();
+        let got = got.trim().trim_matches('"').trim();
+        assert_eq!(got, format!("{cells} 0"), "{variant}: {got}");
+    }
+    let e = engine(HEX, &[]);
+    let s = e.new_game(1, &[]);
+    assert_eq!(
+        e.rules
+            .eval(&s, &e.variant, "return g:cell_at(0, 0)")
+            .unwrap()
+            .trim(),
+        "nil"
+    );
+}

@@ -1,5 +1,8 @@
 //! The board's geometry as scripts see it: size, cell names, indices and
-//! coordinates, neighbours and zones.
+//! coordinates, neighbours and zones. Every cell these calls answer is a
+//! cell of the board: on a hex or graph board, the rectangle's cells that
+//! are not points are never answered (`g:piece_at` accepts whatever they
+//! give).
 
 use mlua::UserDataMethods;
 
@@ -25,7 +28,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("cell_name", |lua, _, index: u32| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
-            if (index as usize) < b.cell_count() {
+            if (index as usize) < b.cell_count() && b.is_point(index as Cell) {
                 cx.names().cell(lua, index as Cell, b)
             } else {
                 Err(mlua::Error::runtime(format!("there is no cell {index}")))
@@ -42,11 +45,9 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("cell_at", |lua, _, (file, rank): (i32, i32)| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
-            if file >= 0 && rank >= 0 && file < b.files as i32 && rank < b.ranks as i32 {
-                let c = (rank * b.files as i32 + file) as Cell;
-                cx.names().cell(lua, c, b).map(Some)
-            } else {
-                Ok(None)
+            match b.cell(file, rank).filter(|&c| b.is_point(c)) {
+                Some(c) => cx.names().cell(lua, c, b).map(Some),
+                None => Ok(None),
             }
         })
     });
@@ -61,6 +62,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             Ok(d.deltas
                 .iter()
                 .filter_map(|&delta| b.offset(c, delta))
+                .filter(|&n| b.is_point(n))
                 .collect::<Vec<_>>())
         })
         .and_then(|cells| cell_list(lua, &cells))
@@ -68,12 +70,15 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("cells", |lua, _, ()| {
         with_ctx(lua, |cx| {
             let b = &cx.variant().board;
-            Ok((0..b.cell_count() as Cell).collect::<Vec<_>>())
+            Ok((0..b.cell_count() as Cell)
+                .filter(|&c| b.is_point(c))
+                .collect::<Vec<_>>())
         })
         .and_then(|cells| cell_list(lua, &cells))
     });
     // The cells from `cell` outwards by steps of (df, dr), nearest first,
-    // up to the board's edge.
+    // up to the board's edge (on a hex or graph board, the last point
+    // before the walk leaves the board's points).
     m.add_method("line", |lua, _, (cell, df, dr): (Name, i8, i8)| {
         with_ctx(lua, |cx| {
             let mut c = parse_cell(cx, &cell)?;
@@ -82,7 +87,7 @@ pub(super) fn register_board<M: UserDataMethods<Api>>(m: &mut M) {
             }
             let b = &cx.variant().board;
             let mut out = Vec::new();
-            while let Some(n) = b.offset(c, (df, dr)) {
+            while let Some(n) = b.offset(c, (df, dr)).filter(|&n| b.is_point(n)) {
                 out.push(n);
                 c = n;
             }
