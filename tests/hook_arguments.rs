@@ -143,3 +143,136 @@ end
     common::play(&e, &mut s, &["b1-b3"]);
     assert_eq!(s.counter("seen", None), 1);
 }
+
+// ---- issue 65: every move's kind and cells in its action table, every
+// move in the filter.
+
+/// What `rules.after_action` is told, kept as counters.
+const TELL_LUA: &str = r#"
+local CODES = { move = 1, jump = 2, place = 3, pass = 4, draw = 5, choice = 6, scripted = 7 }
+function rules.after_action(g, action)
+  g:set_counter("kind", CODES[action.kind] or 0)
+  g:set_counter("from", action.from_index or -1)
+  g:set_counter("to", action.to_index or -1)
+  g:set_counter("piece", action.piece or -1)
+  g:set_counter("distance", action.distance or -1)
+  local listed = 0
+  for k in pairs(action) do if k == "distance" then listed = 1 end end
+  g:set_counter("pairs_distance", listed)
+end
+"#;
+
+/// A filter that refuses every move it is given (each with the fields of
+/// its kind, else an error).
+const REFUSE_ALL_LUA: &str = r#"
+function rules.filter(g, moves)
+  local out = {}
+  for i, m in ipairs(moves) do
+    out[i] = i
+    if m.kind == "jump" and not (m.from and m.to and m.piece and m.text and m.distance) then error("a jump's fields") end
+    if m.kind == "place" and not (m.to and m.piece_kind and not m.from) then error("a placement's fields") end
+    if m.kind == "move" and not (m.from and m.to and m.piece and m.distance) then error("a move's fields") end
+  end
+  return out
+end
+"#;
+
+/// A child of `base` whose script is `lua`.
+fn child_of(base: &str, lua: &str) -> (tempfile::TempDir, sandtable::engine::Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = format!("name: Told\nextends: {base}\nscript: told.lua\n");
+    std::fs::write(dir.path().join("told.yaml"), yaml).unwrap();
+    std::fs::write(dir.path().join("told.lua"), lua).unwrap();
+    let path = dir.path().join("told.yaml");
+    let e = common::engine(path.to_str().unwrap(), &[]);
+    (dir, e)
+}
+
+/// The state of a seeded random draughts game at its first jump, and the
+/// jump.
+fn at_first_jump(
+    e: &sandtable::engine::Engine,
+) -> (sandtable::base::state::GameState, sandtable::engine::Action) {
+    use sandtable::engine::Action;
+    let mut s = e.new_game(1, &[]);
+    for ply in 0..200 {
+        let acts: Vec<Action> = e
+            .legal_actions(&s)
+            .into_iter()
+            .filter(|a| !a.is_social())
+            .collect();
+        if let Some(j) = acts.iter().find(|a| matches!(a, Action::Jumps { .. })) {
+            return (s, *j);
+        }
+        let a = acts[(ply * 7) % acts.len()];
+        e.apply(&mut s, &a).unwrap();
+    }
+    panic!("no jump in 200 plies");
+}
+
+#[test]
+fn a_jump_and_a_placement_are_told_by_their_kind_cells_and_piece() {
+    use sandtable::engine::Action;
+    let (_dir, e) = child_of("english_draughts", TELL_LUA);
+    let (mut s, jump) = at_first_jump(&e);
+    let text = e.action_text(&s, &jump);
+    let cells: Vec<u16> = text
+        .split(['x', '-'])
+        .map(|c| e.variant.board.parse_cell(c).unwrap())
+        .collect();
+    let Action::Jumps { from, .. } = jump else {
+        unreachable!()
+    };
+    let piece = s.piece_at(from).unwrap();
+    e.apply(&mut s, &jump).unwrap();
+    let (first, last) = (cells[0], *cells.last().unwrap());
+    assert_eq!(s.counter("kind", None), 2, "{text}: not told as a jump");
+    assert_eq!(s.counter("from", None), first as i64, "{text}");
+    assert_eq!(s.counter("to", None), last as i64, "{text}");
+    assert_eq!(s.counter("piece", None), piece as i64, "{text}");
+    let (f0, r0) = e.variant.board.coords(first);
+    let (f1, r1) = e.variant.board.coords(last);
+    let distance = (f1 - f0).abs().max((r1 - r0).abs()) as i64;
+    assert_eq!(s.counter("distance", None), distance, "{text}");
+    assert_eq!(s.counter("pairs_distance", None), 1, "pairs lists distance");
+    // A placement: its cell and the piece placed, no `from`.
+    let (_dir, e) = child_of("connect_four", TELL_LUA);
+    let mut s = e.new_game(1, &[]);
+    common::play(&e, &mut s, &["d1"]);
+    let d1 = e.variant.board.parse_cell("d1").unwrap();
+    assert_eq!(s.counter("kind", None), 3, "d1: not told as a placement");
+    assert_eq!(s.counter("from", None), -1);
+    assert_eq!(s.counter("to", None), d1 as i64);
+    assert_eq!(s.counter("piece", None), s.piece_at(d1).unwrap() as i64);
+    assert_eq!(s.counter("distance", None), -1);
+}
+
+#[test]
+fn a_filter_that_refuses_every_move_leaves_no_jump_and_no_placement() {
+    let (_dir, e) = child_of("english_draughts", REFUSE_ALL_LUA);
+    let plain = common::engine("english_draughts", &[]);
+    let (s, _) = at_first_jump(&plain);
+    let left: Vec<_> = e
+        .try_legal_actions(&s)
+        .unwrap()
+        .into_iter()
+        .filter(|a| !a.is_social())
+        .collect();
+    assert!(left.is_empty(), "left legal: {left:?}");
+    // A move that is not a capture, and placements.
+    let start = e.new_game(1, &[]);
+    assert!(e
+        .try_legal_actions(&start)
+        .unwrap()
+        .iter()
+        .all(|a| a.is_social()));
+    let (_dir, c4) = child_of("connect_four", REFUSE_ALL_LUA);
+    let seen = c4.new_game(1, &[]);
+    let left: Vec<_> = c4
+        .try_legal_actions(&seen)
+        .unwrap()
+        .into_iter()
+        .filter(|a| !a.is_social())
+        .collect();
+    assert!(left.is_empty(), "left legal: {left:?}");
+}

@@ -112,6 +112,9 @@ impl Engine {
         if let Some(mut info) = info {
             if s.outcome.is_none() && (!if_captures || captured > 0) {
                 info.captured = captured;
+                if let (Action::Place { at, .. }, None) = (a, info.piece) {
+                    info.piece = s.piece_at(*at);
+                }
                 self.rules
                     .after_action(s, &self.variant, &mut effects, &info)
                     .map_err(ActionError::Script)?;
@@ -176,19 +179,27 @@ impl Engine {
         if !wanted {
             return (None, false);
         }
+        let placed = match *a {
+            Action::Place { kind, at } => Some((kind, at)),
+            _ => None,
+        };
         let info = ActionInfo {
             kind: match a {
                 Action::Move { .. } => ActionKind::Move,
+                Action::Jumps { .. } => ActionKind::Jump,
+                Action::Place { .. } => ActionKind::Place,
                 Action::Choose { .. } => ActionKind::Choice,
                 Action::Scripted { .. } | Action::Declared { .. } => ActionKind::Scripted,
-                _ => ActionKind::Draw,
+                Action::Pass => ActionKind::Pass,
+                Action::OfferDraw | Action::AcceptDraw => ActionKind::Draw,
             },
             text: (!matches!(a, Action::Move { .. })).then(|| self.action_text(s, a)),
             player: mover,
             from: moving.map(|m| m.1),
-            to: moving.map(|m| m.2),
+            // A placement's cell; its piece is known once it is placed.
+            to: moving.map(|m| m.2).or(placed.map(|p| p.1)),
             piece: moving.map(|m| m.0),
-            piece_kind: moving_kind,
+            piece_kind: moving_kind.or(placed.map(|p| p.0)),
             captured: 0,
         };
         (Some(info), if_captures)

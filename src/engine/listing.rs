@@ -14,7 +14,7 @@ use crate::engine::movegen::{piece_moves_on, piece_targets};
 use crate::engine::slide_masks::{blocked_cells, stops_and_enemies, Mask};
 use crate::engine::{Action, ActionError, Engine};
 use crate::rules::freeze::frozen_by_declaration;
-use crate::rules::lua::{ActionScope, RuleHook};
+use crate::rules::lua::{ActionKind, ActionScope, Candidate, RuleHook};
 use crate::rules::variant::MovePattern;
 
 impl Engine {
@@ -77,7 +77,11 @@ impl Engine {
         let p = s.to_move;
         let frozen = self.frozen_cells(s, p)?;
         if self.lang.on && self.lang_forced(s, p, &frozen, out)? {
-            // A compulsory move exists: only those are legal.
+            // A compulsory move exists: only those are legal (and only
+            // those of them the rules' filter allows).
+            if self.rules.has(RuleHook::Filter) {
+                self.apply_filter(s, out)?;
+            }
             return Ok(());
         }
         // Cells in order, and each piece's targets sorted: the list comes out
@@ -319,16 +323,55 @@ impl Engine {
         s: &GameState,
         list: &[Action],
     ) -> Result<Vec<(usize, Option<String>)>, ActionError> {
-        let moves: Vec<(Cell, Cell, PieceId)> = list
-            .iter()
-            .filter_map(|a| match *a {
-                Action::Move { from, to } => s.piece_at(from).map(|p| (from, to, p)),
-                _ => None,
-            })
-            .collect();
-        self.rules
+        // Every move of the list, each with its place in the list.
+        let mut at = Vec::new();
+        let mut moves = Vec::new();
+        for (i, a) in list.iter().enumerate() {
+            if let Some(c) = self.candidate(s, a) {
+                at.push(i + 1);
+                moves.push(c);
+            }
+        }
+        let vetoes = self
+            .rules
             .filter(s, &self.variant, &moves)
-            .map_err(ActionError::Script)
+            .map_err(ActionError::Script)?;
+        Ok(vetoes
+            .into_iter()
+            .filter_map(|(i, why)| Some((*at.get(i.checked_sub(1)?)?, why)))
+            .collect())
+    }
+
+    /// A move as `rules.filter` is asked about it: a move, a jump sequence
+    /// or a placement (other actions are not moves).
+    fn candidate(&self, s: &GameState, a: &Action) -> Option<Candidate> {
+        Some(match *a {
+            Action::Move { from, to } => Candidate {
+                kind: ActionKind::Move,
+                from: Some(from),
+                to,
+                piece: Some(s.piece_at(from)?),
+                placed: None,
+                text: None,
+            },
+            Action::Jumps { from, .. } => Candidate {
+                kind: ActionKind::Jump,
+                from: Some(from),
+                to: self.jump_landings(s, a).last().copied().unwrap_or(from),
+                piece: Some(s.piece_at(from)?),
+                placed: None,
+                text: Some(self.action_text(s, a)),
+            },
+            Action::Place { kind, at } => Candidate {
+                kind: ActionKind::Place,
+                from: None,
+                to: at,
+                piece: None,
+                placed: Some(kind),
+                text: None,
+            },
+            _ => return None,
+        })
     }
 
     /// Whether `rules.filter` forbids move `a` here (`Some`, with its
@@ -340,12 +383,16 @@ impl Engine {
         }
         let frozen = self.frozen_cells(s, s.to_move).ok()?;
         let mut list = Vec::new();
-        let extras = self
-            .visit_moves(s, s.to_move, &frozen, true, &mut |m| {
-                list.push(m);
-                false
-            })
-            .ok()?;
+        let extras = (!self.lang.on || self.lang.steps)
+            && self
+                .visit_moves(s, s.to_move, &frozen, true, &mut |m| {
+                    list.push(m);
+                    false
+                })
+                .ok()?;
+        if self.lang.on {
+            self.lang_moves(s, s.to_move, &frozen, &mut list).ok()?;
+        }
         if extras {
             list.sort_unstable();
             list.dedup();

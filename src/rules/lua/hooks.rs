@@ -313,26 +313,41 @@ impl Rules {
     }
 
     /// Asks `rules.filter(g, moves)` which of the generated moves a rule
-    /// forbids: `moves` is a list of `{from, to, piece, distance}`; the answer a list of
-    /// their indices (1-based) to remove, or nil. The state is not changed.
+    /// forbids: `moves` is a list of `{kind, from, to, piece, distance}`
+    /// (a placement: `kind = "place"`, its `to` and `piece_kind`, no `from`
+    /// or piece; a jump sequence: `kind = "jump"`, its last landing as `to`
+    /// and its `text`); the answer a list of their indices (1-based) to
+    /// remove, or nil. The state is not changed.
     pub fn filter(
         &self,
         state: &GameState,
         variant: &Arc<Variant>,
-        moves: &[(Cell, Cell, PieceId)],
+        moves: &[super::Candidate],
     ) -> Result<Vec<(usize, Option<String>)>, String> {
         let Some(hook) = self.hooks.get(RuleHook::Filter) else {
             return Ok(Vec::new());
         };
         self.query(&RuleHook::Filter.call(), state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
-            for &(from, to, piece) in moves {
-                let t = lua.create_table_with_capacity(0, 4)?;
-                t.set("from", variant.board.cell_name(from))?;
-                t.set("to", variant.board.cell_name(to))?;
-                t.set("piece", piece)?;
-                let ((f0, r0), (f1, r1)) = (variant.board.coords(from), variant.board.coords(to));
-                t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
+            let b = &variant.board;
+            for m in moves {
+                let t = lua.create_table_with_capacity(0, 6)?;
+                t.set("kind", m.kind.name())?;
+                t.set("to", b.cell_name(m.to))?;
+                if let Some(from) = m.from {
+                    t.set("from", b.cell_name(from))?;
+                    let ((f0, r0), (f1, r1)) = (b.coords(from), b.coords(m.to));
+                    t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
+                }
+                if let Some(piece) = m.piece {
+                    t.set("piece", piece)?;
+                }
+                if let Some(k) = m.placed {
+                    t.set("piece_kind", variant.kinds[k as usize].name.as_str())?;
+                }
+                if let Some(text) = &m.text {
+                    t.set("text", text.as_str())?;
+                }
                 list.push(t)?;
             }
             let out: Option<Table> = hook.call((api, list))?;

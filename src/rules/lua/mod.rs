@@ -63,18 +63,55 @@ pub const ACTION_BUDGET: i64 = DEFAULT_BUDGET + DEFAULT_BUDGET / 2;
 /// Memory limit of a variant's Lua state.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 
-/// What an action is, as `rules.after_action` names it (`action.kind`,
-/// one of `ACTION_KINDS`, in the same order).
+/// What an action is, as `rules.after_action` and `rules.filter` name it
+/// (`action.kind`, one of `ACTION_KINDS`, in the same order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionKind {
+    /// A piece from one cell to another (a step, a slide, a leap, a strike).
     Move,
+    /// An answered choice.
     Choice,
+    /// A declared action or one the script lists.
     Scripted,
+    /// A draw offered or accepted.
     Draw,
+    /// A jump sequence of the move language (`a1xc3xe5`).
+    Jump,
+    /// A piece placed from a supply or hand (the move language's `place`).
+    Place,
+    /// A pass (the turn, or a reaction declined).
+    Pass,
 }
 
 /// The names of the [`ActionKind`]s, handed to the prelude once.
-const ACTION_KINDS: [&str; 4] = ["move", "choice", "scripted", "draw"];
+const ACTION_KINDS: [&str; 7] = [
+    "move", "choice", "scripted", "draw", "jump", "place", "pass",
+];
+
+impl ActionKind {
+    /// The name scripts see.
+    pub fn name(self) -> &'static str {
+        ACTION_KINDS[self as usize]
+    }
+}
+
+/// A move `rules.filter` is asked about: every kind of move the listing
+/// generates (moves, jump sequences, placements), with its cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub kind: ActionKind,
+    /// The cell it starts from (none for a placement).
+    pub from: Option<Cell>,
+    /// The cell it ends on (a jump sequence's last landing; a placement's
+    /// cell).
+    pub to: Cell,
+    /// The piece that moves (none for a placement: the piece is new).
+    pub piece: Option<PieceId>,
+    /// The kind of the piece placed (placements only).
+    pub placed: Option<crate::base::state::KindId>,
+    /// A jump sequence's text (`a1xc3xe5`).
+    pub text: Option<String>,
+}
 
 /// An action as `rules.after_action` sees it.
 #[derive(Clone, Debug)]
