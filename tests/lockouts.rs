@@ -5,14 +5,14 @@
 //! 127.0.0.N is another client address.
 
 mod net_common;
+mod running;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use net_common::{spectator, TestClient};
+use running::Running;
 use sandtable::front::net::{HostMsg, HostOptions, Server};
 use sandtable::front::session::Session;
 use serde_json::{json, Value};
@@ -76,61 +76,14 @@ fn a_returning_player_gets_in_while_400_spectators_from_one_address_hold_the_hos
     assert!(started.elapsed() < Duration::from_secs(20));
 }
 
-/// A running `sandtable` process, its output read line by line.
-struct Running {
-    child: Child,
-    _stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Running {
-    fn start(args: &[&str]) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start sandtable");
-        let out = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        let _stdin = child.stdin.take();
-        Running {
-            child,
-            _stdin,
-            lines,
-        }
-    }
-
-    /// The address of the `http://…/` the process printed on the line
-    /// holding `marker`.
-    fn web_addr(&mut self, marker: &str) -> SocketAddr {
-        loop {
-            let l = self
-                .lines
-                .recv_timeout(Duration::from_secs(60))
-                .expect("the process says where it serves");
-            if l.contains(marker) {
-                let at = l.find("http://").expect("a URL") + "http://".len();
-                let url = l[at..].split_whitespace().next().unwrap();
-                return url.trim_end_matches('/').parse().unwrap();
-            }
-        }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The address of the `http://…/` that `r` printed on the line holding
+/// `marker`.
+fn web_addr(r: &mut Running, marker: &str) -> SocketAddr {
+    let url = r.url(marker);
+    url.trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap()
 }
 
 /// `serve classic_stratego --web` on loopback, with `extra` arguments.
@@ -149,7 +102,7 @@ fn serve_web(extra: &[&str]) -> (Running, SocketAddr) {
     ];
     args.extend_from_slice(extra);
     let mut r = Running::start(&args);
-    let at = r.web_addr("browsers join at");
+    let at = web_addr(&mut r, "browsers join at");
     (r, at)
 }
 
@@ -335,7 +288,7 @@ fn a_relayed_browser_counts_as_its_own_address_not_the_relays() {
 fn half_sent_heads_from_10_addresses_do_not_keep_the_session_page_out() {
     let started = Instant::now();
     let mut srv = Running::start(&["web", "classic_stratego", "--port", "0", "--seed", "3"]);
-    let web = srv.web_addr("serving");
+    let web = web_addr(&mut srv, "serving");
     // As many half-sent heads as the server holds connections, and more,
     // from ten addresses.
     let mut held = Vec::new();

@@ -9,93 +9,17 @@
 
 mod browser;
 mod common;
+mod running;
 mod workbench;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use browser::{screenshot_path, Browser, Page};
+use running::Running;
 use serde_json::{json, Value};
-
-/// A running `sandtable` process, its output read line by line.
-struct Running {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Running {
-    fn start(args: &[&str]) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sandtable"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start sandtable");
-        let out = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Running {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    /// Waits for a line containing `text`; returns it.
-    fn wait_for(&mut self, text: &str, secs: u64) -> String {
-        if let Some(l) = self.seen.iter().find(|l| l.contains(text)) {
-            return l.clone();
-        }
-        let end = Instant::now() + Duration::from_secs(secs);
-        while let Ok(l) = self
-            .lines
-            .recv_timeout(end.saturating_duration_since(Instant::now()))
-        {
-            self.seen.push(l.clone());
-            if l.contains(text) {
-                return l;
-            }
-        }
-        panic!(
-            "no line with `{text}` within {secs} s; saw:\n{}",
-            self.seen.join("\n")
-        );
-    }
-
-    fn say(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// The `http://…/` a `web` or `serve --web` process printed.
-    fn url(&mut self, marker: &str) -> String {
-        let line = self.wait_for(marker, 60);
-        let start = line.find("http://").expect("a URL");
-        line[start..].split_whitespace().next().unwrap().to_string()
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn web(args: &[&str]) -> (Running, String) {
     let mut all = vec!["web", "--port", "0"];
