@@ -86,22 +86,10 @@ fn web_addr(r: &mut Running, marker: &str) -> SocketAddr {
         .unwrap()
 }
 
-/// `serve classic_stratego --web` on loopback, with `extra` arguments.
+/// `serve classic_stratego --web` on loopback, with `extra` arguments,
+/// and where browsers join it.
 fn serve_web(extra: &[&str]) -> (Running, SocketAddr) {
-    let mut args = vec![
-        "serve",
-        "classic_stratego",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--web",
-        "0",
-        "--seed",
-        "5",
-    ];
-    args.extend_from_slice(extra);
-    let mut r = Running::start(&args);
+    let mut r = running::serve_web(extra);
     let at = web_addr(&mut r, "browsers join at");
     (r, at)
 }

@@ -18,7 +18,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use browser::{screenshot_path, Browser, Page};
-use running::Running;
+use running::{serve_web, Running};
 use serde_json::{json, Value};
 
 fn web(args: &[&str]) -> (Running, String) {
@@ -73,25 +73,6 @@ fn socket_from(from: &str, host: &str, path: &str) -> tungstenite::WebSocket<Tcp
     tungstenite::client(format!("ws://{host}{path}"), stream)
         .expect("the socket opens")
         .0
-}
-
-/// `serve classic_stratego` on loopback with play by URL, seed 5, and
-/// `extra` arguments.
-fn serve_web(extra: &[&str]) -> Running {
-    let mut args = vec![
-        "serve",
-        "classic_stratego",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--web",
-        "0",
-        "--seed",
-        "5",
-    ];
-    args.extend_from_slice(extra);
-    Running::start(&args)
 }
 
 /// A GET from `from` (a loopback address of the client's; none: any), the

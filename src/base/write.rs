@@ -43,14 +43,21 @@ impl Access {
     }
 }
 
+/// Options that open for writing, never through a link at the name, and
+/// create with `access`; the caller says whether to create or empty.
+fn no_follow(access: Access) -> OpenOptions {
+    let mut o = OpenOptions::new();
+    o.write(true)
+        .mode(access.mode())
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    o
+}
+
 /// Options that create a new file at a name without following a link
 /// there, and without taking a file that exists.
 fn create_new(access: Access) -> OpenOptions {
-    let mut o = OpenOptions::new();
-    o.write(true)
-        .create_new(true)
-        .mode(access.mode())
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    let mut o = no_follow(access);
+    o.create_new(true);
     o
 }
 
@@ -156,12 +163,9 @@ pub fn write_user_file(path: &Path, shown: &str, bytes: impl AsRef<[u8]>) -> Res
 /// created with `access`), refusing a link at that name.
 pub fn create_stream(path: &Path, shown: &str, access: Access) -> Result<File, String> {
     refuse_non_file(path, shown)?;
-    OpenOptions::new()
-        .write(true)
+    no_follow(access)
         .create(true)
         .truncate(true)
-        .mode(access.mode())
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(path)
         .map_err(|e| cannot(shown, &e))
 }
@@ -190,12 +194,9 @@ impl Held {
     pub fn take(path: &Path, shown: &str, access: Access, create: bool) -> Result<Held, String> {
         refuse_non_file(path, shown)?;
         for _ in 0..16 {
-            let file = OpenOptions::new()
+            let file = no_follow(access)
                 .read(true)
-                .write(true)
                 .create(create)
-                .mode(access.mode())
-                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
                 .open(path)
                 .map_err(|e| cannot(shown, &e))?;
             match file.try_lock() {

@@ -129,10 +129,10 @@ impl Journal {
     pub fn write(&mut self, entry: &Entry) -> Result<(), String> {
         let mut line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
         line.push('\n');
+        // The file is at its end: new and empty, or cut and sought to its
+        // end, and written by this host alone.
         let file = self.held.file();
-        use std::io::Seek;
-        file.seek(std::io::SeekFrom::End(0))
-            .and_then(|_| file.write_all(line.as_bytes()))
+        file.write_all(line.as_bytes())
             .and_then(|()| file.sync_data())
             .map_err(|e| format!("{}: {e}", shown(&self.path)))
     }

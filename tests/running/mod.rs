@@ -83,3 +83,22 @@ impl Drop for Running {
         let _ = self.child.wait();
     }
 }
+
+/// `serve classic_stratego` on loopback with play by URL, seed 5, and
+/// `extra` arguments.
+pub fn serve_web(extra: &[&str]) -> Running {
+    let mut args = vec![
+        "serve",
+        "classic_stratego",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--web",
+        "0",
+        "--seed",
+        "5",
+    ];
+    args.extend_from_slice(extra);
+    Running::start(&args)
+}
