@@ -1,12 +1,12 @@
 //! ARCHITECTURE.md stays true to the tree, and the documents point at files
 //! that exist.
 //!
-//! - Every folder under `src/` (recursively) has a heading `` ### `src/…/` ``
-//!   in the code map (the section `## Code map`), and every such heading
-//!   names a folder that exists.
+//! - Every folder of a crate's sources (`crates/*/src/`, recursively) has
+//!   a heading `` ### `crates/…/src/…/` `` in the code map (the section
+//!   `## Code map`), and every such heading names a folder that exists.
 //! - Every test ARCHITECTURE.md cites as `` `tests/FILE.rs::NAME` `` (or
-//!   `` `src/…rs::NAME` ``) is a function of that file, and every `src/`
-//!   or `tests/` file it names exists.
+//!   `` `crates/…rs::NAME` ``) is a function of that file, and every
+//!   `src/`, `crates/` or `tests/` file it names exists.
 //! - Every rules reading a variant, a script, an example or a document
 //!   cites (a `….md` path with `rules` in it, such as
 //!   `docs/rules/classic_stratego.md`) is a file of this repository.
@@ -21,7 +21,7 @@ fn read(rel: &str) -> String {
     fs::read_to_string(Path::new(ROOT).join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-/// Every folder under `dir`, as `src/a/b/` paths.
+/// Every folder under `dir`, as `crates/x/src/a/` paths.
 fn folders(root: &Path, dir: &Path, out: &mut BTreeSet<String>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -56,7 +56,7 @@ fn mapped(code_map: &str) -> BTreeSet<String> {
         .lines()
         .filter_map(|l| l.strip_prefix("### `"))
         .filter_map(|l| l.split('`').next())
-        .filter(|p| p.starts_with("src/"))
+        .filter(|p| p.starts_with("crates/"))
         .map(|p| {
             if p.ends_with('/') {
                 p.to_string()
@@ -84,11 +84,15 @@ fn code_map_errors(tree: &BTreeSet<String>, map: &BTreeSet<String>) -> Vec<Strin
 }
 
 #[test]
-fn every_folder_under_src_is_in_the_code_map() {
+fn every_folder_of_the_crates_sources_is_in_the_code_map() {
     let root = Path::new(ROOT);
     let mut tree = BTreeSet::new();
-    folders(root, &root.join("src"), &mut tree);
-    assert!(tree.contains("src/engine/") && tree.contains("src/front/web/assets/"));
+    for krate in fs::read_dir(root.join("crates")).unwrap() {
+        let src = krate.unwrap().path().join("src");
+        tree.insert(format!("{}/", src.strip_prefix(root).unwrap().display()));
+        folders(root, &src, &mut tree);
+    }
+    assert!(tree.contains("crates/engine/src/") && tree.contains("crates/front/src/web/assets/"));
     let doc = read("ARCHITECTURE.md");
     let map = mapped(section(&doc, "Code map"));
     let errors = code_map_errors(&tree, &map);
@@ -99,24 +103,32 @@ fn every_folder_under_src_is_in_the_code_map() {
 /// that is gone, are both caught.
 #[test]
 fn the_code_map_check_catches_a_missing_and_a_stale_folder() {
-    let tree: BTreeSet<String> = ["src/a/", "src/a/b/", "src/c/"].map(String::from).into();
-    let map: BTreeSet<String> = ["src/a/", "src/c/", "src/gone/"].map(String::from).into();
+    let tree: BTreeSet<String> = ["crates/a/", "crates/a/b/", "crates/c/"]
+        .map(String::from)
+        .into();
+    let map: BTreeSet<String> = ["crates/a/", "crates/c/", "crates/gone/"]
+        .map(String::from)
+        .into();
     let errors = code_map_errors(&tree, &map);
     assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(errors[0].contains("src/a/b/") && errors[1].contains("src/gone/"));
-    let doc = "x\n## Code map\n### `src/a/`\ntext\n### `src/c`\n## Invariants\n### `src/no/`\n";
+    assert!(errors[0].contains("crates/a/b/") && errors[1].contains("crates/gone/"));
+    let doc =
+        "x\n## Code map\n### `crates/a/`\ntext\n### `crates/c`\n## Invariants\n### `crates/no/`\n";
     assert_eq!(
         mapped(section(doc, "Code map")),
-        ["src/a/", "src/c/"].map(String::from).into()
+        ["crates/a/", "crates/c/"].map(String::from).into()
     );
 }
 
 /// `` `PATH` `` and `` `PATH::NAME` `` spans of a document, for paths under
-/// `src/` or `tests/` ending in `.rs`.
+/// `src/`, `crates/` or `tests/` ending in `.rs`.
 fn cited(doc: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     for span in doc.split('`').skip(1).step_by(2) {
-        if !(span.starts_with("src/") || span.starts_with("tests/")) {
+        if !["src/", "crates/", "tests/"]
+            .iter()
+            .any(|p| span.starts_with(p))
+        {
             continue;
         }
         let (path, name) = match span.split_once(".rs::") {

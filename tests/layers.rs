@@ -1,15 +1,25 @@
-//! The source tree's shape, held to the layers `src/lib.rs` names: imports
-//! go down the layer order only, no file is over 800 lines, and no
-//! function over about 100.
+//! The layers, held by the compiler and by what it cannot see.
 //!
-//! The checks read `src/**.rs` as text (comments and string contents left
-//! out). Every path into the crate a file names — its `use`s, groups
-//! expanded, and the paths in its code, through `crate::`, `super::`, a
-//! child module or a name a `use` brought in — is followed through every
-//! `pub use` and `pub type` alias to where the item is defined: a path
-//! through a module that re-exports from a forbidden layer counts as that
-//! layer. Some folders also may not reach into some fields (the network
-//! goes through the session's methods, never `session.engine`).
+//! Each layer is a crate (`crates/LAYER`), and a crate depends only on the
+//! crates below it: an import running back up does not compile. What this
+//! file checks:
+//! - the crates' dependencies are the arrows of ARCHITECTURE.md's crate
+//!   map, each running down the layer order, and no other;
+//! - the rules the layer order allows but the design does not (the schema
+//!   before any script, views computed by the host alone, the network
+//!   through views and sessions): the crates' sources are read as text
+//!   (comments and string contents left out), and every path a file names
+//!   — its `use`s, groups expanded, and the paths in its code, through
+//!   `crate::`, `super::`, a child module or a name a `use` brought in — is
+//!   followed through every `pub use` and `pub type` alias to where the
+//!   item is defined: a path through a module that re-exports from a
+//!   forbidden place counts as that place. Some folders also may not reach
+//!   into some fields (the network goes through the session's methods,
+//!   never `session.engine`);
+//! - no public function is unused.
+//!
+//! File and function lengths are not checked: a file is split where its
+//! reasons to change part, not at a count of lines.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -48,11 +58,57 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ),
 ];
 
-const MAX_FILE_LINES: usize = 800;
-const MAX_FN_LINES: usize = 110;
-
+/// The crates' sources as one tree, the way the layers' paths spell it:
+/// `crates/engine/src/apply.rs` is `engine/apply.rs` (and `lib.rs` the
+/// layer's `mod.rs`), and inside a crate `crate::x` (its own item) reads
+/// `crate::engine::x`, while `crate::base::…` (the crate-root alias of a
+/// layer below) stays as written. A `lib.rs` naming every layer ties them.
 fn sources() -> Vec<(String, String)> {
-    rust_files("src")
+    let mut out = vec![(
+        "lib.rs".to_string(),
+        LAYERS.map(|l| format!("pub mod {l};\n")).concat(),
+    )];
+    for layer in LAYERS {
+        for (rel, text) in rust_files(&format!("crates/{layer}/src")) {
+            let rel = if rel == "lib.rs" {
+                "mod.rs".to_string()
+            } else {
+                rel
+            };
+            out.push((format!("{layer}/{rel}"), own_paths(layer, &text)));
+        }
+    }
+    out
+}
+
+/// `crate::x` of a crate's own items as `crate::LAYER::x`; the aliases of
+/// the layers below (`crate::base`, …) are left as they are.
+fn own_paths(layer: &str, text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("crate::") {
+        let (head, tail) = rest.split_at(i + "crate::".len());
+        out.push_str(head);
+        let below = LAYERS
+            .iter()
+            .any(|l| tail.starts_with(l) && !tail[l.len()..].starts_with(is_ident));
+        let preceded = head[..i].ends_with(is_ident);
+        if !below && !preceded {
+            out.push_str(layer);
+            out.push_str("::");
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where a file of [`sources`] is: `engine/apply.rs` is
+/// `crates/engine/src/apply.rs`, `engine/mod.rs` its `lib.rs`.
+fn shown(rel: &str) -> String {
+    let (layer, path) = rel.split_once('/').unwrap_or(("", rel));
+    let path = if path == "mod.rs" { "lib.rs" } else { path };
+    format!("crates/{layer}/src/{path}")
 }
 
 /// The `.rs` files under a folder of the crate (none if it is missing),
@@ -88,19 +144,6 @@ fn rust_files(folder: &str) -> Vec<(String, String)> {
             (rel, fs::read_to_string(&p).unwrap())
         })
         .collect()
-}
-
-/// A line without its `//` comment (string contents are kept, which is
-/// good enough for paths).
-fn code(line: &str) -> &str {
-    let t = line.trim_start();
-    if t.starts_with("//") {
-        return "";
-    }
-    match line.find("//") {
-        Some(i) if !line[..i].contains('"') => &line[..i],
-        _ => line,
-    }
 }
 
 fn layer_of(rel: &str) -> Option<usize> {
@@ -166,7 +209,7 @@ fn code_text(text: &str) -> String {
     out
 }
 
-/// Like [`strip_literals`], but string contents become spaces and quotes
+/// A line with string contents made spaces and quotes
 /// stay, so columns and the shape of the line are kept.
 fn strip_literals_keep(line: &str) -> String {
     let mut out = String::new();
@@ -611,11 +654,14 @@ fn import_errors(files: &[(String, String)]) -> Vec<String> {
                 }
                 match LAYERS.iter().position(|l| *l == top) {
                     Some(l) if l > own => push(format!(
-                        "src/{rel}:{n}: {written}{through}: the {} layer imports the {} layer above it",
-                        LAYERS[own], LAYERS[l]
+                        "{}:{n}: {written}{through}: the {} layer imports the {} layer above it",
+                        shown(rel),
+                        LAYERS[own],
+                        LAYERS[l]
                     )),
                     None => push(format!(
-                        "src/{rel}:{n}: {written}: not a path through a layer folder"
+                        "{}:{n}: {written}: not a path through a layer folder",
+                        shown(rel)
                     )),
                     _ => {}
                 }
@@ -624,7 +670,7 @@ fn import_errors(files: &[(String, String)]) -> Vec<String> {
                         .iter()
                         .any(|(f, p, _)| rel.starts_with(f) && path.as_str() == *p);
                     if rel.starts_with(from) && path.starts_with(to) && !allowed {
-                        push(format!("src/{rel}:{n}: {written}{through}: {why}"));
+                        push(format!("{}:{n}: {written}{through}: {why}", shown(rel)));
                     }
                 }
             }
@@ -632,7 +678,7 @@ fn import_errors(files: &[(String, String)]) -> Vec<String> {
         for (from, field, why) in FORBIDDEN_FIELDS {
             if rel.starts_with(from) {
                 for n in field_uses(text, field) {
-                    errors.push(format!("src/{rel}:{n}: .{field}: {why}"));
+                    errors.push(format!("{}:{n}: .{field}: {why}", shown(rel)));
                 }
             }
         }
@@ -640,110 +686,10 @@ fn import_errors(files: &[(String, String)]) -> Vec<String> {
     errors
 }
 
-/// Functions (`fn name … {`) and how many lines each spans, by counting
-/// braces outside strings, characters and comments.
-fn long_functions(rel: &str, text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let mut t = code(line).trim_start();
-        if t.starts_with("pub(") {
-            t = t.split_once(") ").map_or("", |(_, rest)| rest);
-        }
-        let is_fn = t
-            .split_whitespace()
-            .take_while(|w| !w.contains('('))
-            .any(|w| w == "fn");
-        if !is_fn {
-            continue;
-        }
-        let (mut depth, mut started) = (0i32, false);
-        for (j, l) in lines.iter().enumerate().skip(i) {
-            let c = strip_literals(code(l));
-            for ch in c.chars() {
-                match ch {
-                    '{' => {
-                        depth += 1;
-                        started = true;
-                    }
-                    '}' => depth -= 1,
-                    _ => {}
-                }
-            }
-            if !started && c.trim_end().ends_with(';') {
-                break;
-            }
-            if started && depth <= 0 {
-                let n = j - i + 1;
-                if n > MAX_FN_LINES {
-                    out.push(format!("src/{rel}:{}: a function of {n} lines", i + 1));
-                }
-                break;
-            }
-        }
-    }
-    out
-}
-
-/// A line with the contents of string and character literals removed.
-fn strip_literals(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars().peekable();
-    let mut in_str = false;
-    while let Some(c) = chars.next() {
-        if in_str {
-            match c {
-                '\\' => {
-                    chars.next();
-                }
-                '"' => in_str = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            in_str = true;
-        } else if c == '\'' {
-            // A character literal ('{', '\n') or a lifetime ('a).
-            let rest: String = chars.clone().take(3).collect();
-            if let Some(escaped) = rest.strip_prefix('\\') {
-                if let Some(k) = escaped.find('\'') {
-                    for _ in 0..k + 2 {
-                        chars.next();
-                    }
-                }
-            } else if rest.chars().nth(1) == Some('\'') {
-                chars.next();
-                chars.next();
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[test]
 fn imports_follow_the_layers() {
     let errors = import_errors(&sources());
     assert!(errors.is_empty(), "{}", errors.join("\n"));
-}
-
-#[test]
-fn no_file_over_800_lines() {
-    let long: Vec<String> = sources()
-        .iter()
-        .filter(|(_, t)| t.lines().count() > MAX_FILE_LINES)
-        .map(|(r, t)| format!("src/{r}: {} lines", t.lines().count()))
-        .collect();
-    assert!(long.is_empty(), "{}", long.join("\n"));
-}
-
-#[test]
-fn no_function_over_about_100_lines() {
-    let long: Vec<String> = sources()
-        .iter()
-        .flat_map(|(r, t)| long_functions(r, t))
-        .collect();
-    assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
 #[test]
@@ -766,12 +712,6 @@ fn the_checks_catch_what_they_should() {
     assert_eq!(errors.len(), 2, "{errors:#?}");
     assert!(errors[0].contains("the rules layer imports the engine layer"));
     assert!(errors[1].contains("views are computed by the host alone"));
-    let body = "fn f() {\n".to_string() + &"    let a = '{';\n".repeat(120) + "}\n";
-    assert_eq!(long_functions("x.rs", &body).len(), 1);
-    let short = "fn f() {\n    let s = \"}}}\";\n}\nfn g();\n";
-    let visible = "pub(crate) fn f() {\n".to_string() + &"    x();\n".repeat(120) + "}\n";
-    assert_eq!(long_functions("x.rs", &visible).len(), 1);
-    assert!(long_functions("x.rs", short).is_empty());
 }
 
 /// The network may reach the game only through the session's methods, and
@@ -921,7 +861,8 @@ fn unused_public_functions(defined: &[(String, String)], all: &[(String, String)
             let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
             if uses.get(&name).copied().unwrap_or(0) == 0 {
                 out.push(format!(
-                    "src/{rel}:{}: pub fn {name} is used nowhere",
+                    "{}:{}: pub fn {name} is used nowhere",
+                    shown(rel),
                     n + 1
                 ));
             }
@@ -933,7 +874,7 @@ fn unused_public_functions(defined: &[(String, String)], all: &[(String, String)
 #[test]
 fn no_public_function_is_unused() {
     let mut all = Vec::new();
-    for folder in ["src", "tests", "benches", "examples", "fuzz"] {
+    for folder in ["src", "crates", "tests", "benches", "examples", "fuzz"] {
         all.extend(rust_files(folder));
     }
     let unused = unused_public_functions(&sources(), &all);
@@ -949,51 +890,87 @@ fn no_public_function_is_unused() {
     assert!(found[0].contains("pub fn lonely"), "{found:?}");
 }
 
-/// The files outside `src/engine/` that reopen `Engine` (`impl Engine`, or
-/// a trait implemented for it): what another layer builds from an engine is
-/// a type of that layer that borrows one, so a call site names the layer.
-fn engine_reopened(files: &[(String, String)]) -> Vec<String> {
+/// The workspace's crates and the `sandtable-*` crates each depends on,
+/// read from their `Cargo.toml`s.
+fn crate_arrows() -> Vec<(String, Vec<String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
     let mut out = Vec::new();
-    for (rel, text) in files {
-        if rel.starts_with("engine/") {
-            continue;
-        }
-        for (i, line) in code_text(text).lines().enumerate() {
-            let t = line.trim_start();
-            let reopens =
-                t.starts_with("impl") && (t.contains(" Engine {") || t.contains(" for Engine"));
-            if reopens {
-                out.push(format!("src/{rel}:{}: reopens `Engine`: {t}", i + 1));
-            }
-        }
+    for layer in LAYERS {
+        let manifest = fs::read_to_string(root.join(layer).join("Cargo.toml")).unwrap();
+        let deps = manifest
+            .split("\n[dependencies]\n")
+            .nth(1)
+            .unwrap_or("")
+            .split("\n[")
+            .next()
+            .unwrap_or("");
+        let mut on: Vec<String> = deps
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandtable-"))
+            .filter_map(|l| l.split([' ', '=', '.']).next())
+            .map(String::from)
+            .collect();
+        on.sort_by_key(|d| LAYERS.iter().position(|l| l == d));
+        out.push((layer.to_string(), on));
     }
     out
 }
 
+/// The arrows ARCHITECTURE.md's `## Crate map` draws, one line a crate:
+/// `` - `engine` → `base`, `rules` ``.
+fn drawn_arrows(doc: &str) -> Vec<(String, Vec<String>)> {
+    let start = doc
+        .find("\n## Crate map\n")
+        .expect("ARCHITECTURE.md has no `## Crate map`");
+    let body = &doc[start + 1..];
+    let body = &body[..body[3..].find("\n## ").map_or(body.len(), |e| e + 3)];
+    body.lines()
+        .filter_map(|l| l.strip_prefix("- `"))
+        .filter(|l| l.contains('→'))
+        .map(|l| {
+            let (from, to) = l.split_once('→').unwrap();
+            let names = |s: &str| -> Vec<String> {
+                s.split('`').skip(1).step_by(2).map(String::from).collect()
+            };
+            let from = from.split('`').next().unwrap().to_string();
+            (from, names(to))
+        })
+        .collect()
+}
+
 #[test]
-fn engine_is_reopened_only_in_the_engine_layer() {
-    let errors = engine_reopened(&sources());
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
-    let planted = [
-        (
-            "record/view.rs".to_string(),
-            "impl Engine {\n    pub fn view(&self) {}\n}\n".to_string(),
-        ),
-        (
-            "front/render.rs".to_string(),
-            "impl Display for Engine {\n}\n".to_string(),
-        ),
-        (
-            "record/movetext.rs".to_string(),
-            "impl<'e> Movetext<'e> {\n    engine: &'e Engine,\n}\n".to_string(),
-        ),
-        (
-            "engine/notation.rs".to_string(),
-            "impl Engine {\n}\n".to_string(),
-        ),
-    ];
-    let found = engine_reopened(&planted);
-    assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("src/record/view.rs:1"), "{found:#?}");
-    assert!(found[1].starts_with("src/front/render.rs:1"), "{found:#?}");
+fn the_crates_depend_down_the_layers_as_the_crate_map_draws() {
+    let arrows = crate_arrows();
+    for (i, (layer, on)) in arrows.iter().enumerate() {
+        for dep in on {
+            let below = LAYERS[..i].contains(&dep.as_str());
+            assert!(
+                below,
+                "crates/{layer} depends on sandtable-{dep}, which is not below it"
+            );
+        }
+    }
+    let drawn = drawn_arrows(
+        &fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap(),
+    );
+    let mut drawn_all: Vec<_> = drawn.clone();
+    drawn_all.sort();
+    let mut actual: Vec<_> = arrows
+        .into_iter()
+        .filter(|(_, on)| !on.is_empty())
+        .collect();
+    actual.sort();
+    assert_eq!(
+        drawn_all, actual,
+        "ARCHITECTURE.md's crate map (left) is not what the Cargo.tomls say (right)"
+    );
+    // The reader itself.
+    let doc = "x\n## Crate map\n\n- `engine` → `base`, `rules`\n- `base`: nothing\n\n## Next\n- `a` → `b`\n";
+    assert_eq!(
+        drawn_arrows(doc),
+        vec![(
+            "engine".to_string(),
+            vec!["base".to_string(), "rules".to_string()]
+        )]
+    );
 }

@@ -1,4 +1,4 @@
-//! Legal by construction (`src/engine/legal.rs`): the moves decided from
+//! Legal by construction (`crates/engine/src/legal.rs`): the moves decided from
 //! what the royal piece asks of a position (its checkers, the pinned
 //! pieces and their lines, the cells that answer a single check) are the
 //! moves the exhaustive self-check test lists, on random games of every
@@ -17,7 +17,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// exhaustive test; returns how many positions were compared and how many
 /// of them were in check.
 fn agree(e: &Engine, start: Option<&str>, games: u64, plies: u32) -> (usize, usize) {
-    let full = Exhaustive::new(e);
+    let full = Exhaustive::new(e).unwrap();
     let (mut compared, mut checks) = (0, 0);
     for seed in 0..games {
         let mut s = match start {

@@ -1,12 +1,17 @@
-//! One source of truth for the Lua API: the methods registered on `g`, the
-//! `rules.*` hooks the host looks up, `docs/lua-api.md` and the type
-//! declarations for Luau's language server (`scripts/types/sandtable.d.luau`)
-//! name the same things, and the test says what is missing where.
+//! One source of truth for the Lua API: the API's table
+//! (`crates/rules/src/lua/api_spec.rs`: every `g:` method and `rules.*`
+//! hook with its parameters, result and doc) writes the tables of
+//! `docs/lua-api.md` and the `Game` and `Rules` types of the declarations
+//! for Luau's language server (`scripts/types/sandtable.d.luau`), and each
+//! registration takes what the table declares. The tests below fail when a
+//! written file was edited by hand, when a registration takes other
+//! arguments, and when the methods registered on `g`, the hooks the host
+//! looks up, the docs and the declarations do not name the same things.
 //!
 //! How each side is read (as text, so the test needs no Lua state):
-//! - registered: every `add_method("NAME"` under `src/rules/lua/api/`;
-//! - hooks: the `RuleHook` table (`src/rules/lua/hooks.rs`), the one list of
-//!   the hooks the host looks up (a `has_function("NAME")` in `src/` that
+//! - registered: every `add_method("NAME"` under `crates/rules/src/lua/api/`;
+//! - hooks: the `RuleHook` table (`crates/rules/src/lua/hooks.rs`), the one list of
+//!   the hooks the host looks up (a `has_function("NAME")` in `crates/` that
 //!   names another fails the test);
 //! - documented: a method or hook is documented by a table row of
 //!   `docs/lua-api.md` whose first cell names it (`| \`g:NAME(...)\``,
@@ -73,7 +78,10 @@ fn is_name(s: &str) -> bool {
 /// The methods registered on `g`, from the sources.
 fn registered_methods() -> BTreeSet<String> {
     let mut files = Vec::new();
-    rust_files(&Path::new(ROOT).join("src/rules/lua/api"), &mut files);
+    rust_files(
+        &Path::new(ROOT).join("crates/rules/src/lua/api"),
+        &mut files,
+    );
     let mut out = BTreeSet::new();
     for f in files {
         let text = fs::read_to_string(&f).unwrap();
@@ -89,13 +97,13 @@ fn registered_methods() -> BTreeSet<String> {
 }
 
 /// The `rules.*` hooks the host looks up: the one table of them
-/// (`RuleHook`, in `src/rules/lua/hooks.rs`). A hook looked up by name
+/// (`RuleHook`, in `crates/rules/src/lua/hooks.rs`). A hook looked up by name
 /// outside it (`has_function("...")`) is a hook the table misses, and
 /// fails the test.
 fn host_hooks() -> BTreeSet<String> {
     let table: BTreeSet<String> = RuleHook::ALL.iter().map(|h| h.key().to_string()).collect();
     let mut files = Vec::new();
-    rust_files(&Path::new(ROOT).join("src"), &mut files);
+    rust_files(&Path::new(ROOT).join("crates"), &mut files);
     for f in files {
         let text = fs::read_to_string(&f).unwrap();
         for line in text.lines() {
@@ -199,12 +207,12 @@ fn every_method_of_g_is_registered_documented_and_declared() {
     let registered = registered_methods();
     assert!(
         registered.len() > 40 && registered.contains("piece_at"),
-        "read only {registered:?} from src/rules/lua/api/: has registration changed form?"
+        "read only {registered:?} from crates/rules/src/lua/api/: has registration changed form?"
     );
     let doc = documented(&read("docs/lua-api.md"), "g:");
     let decl = declared_fields(&read(DECLARATIONS), "Game");
     let diff = differences(&[
-        ("src/rules/lua/api (registered)", &registered),
+        ("crates/rules/src/lua/api (registered)", &registered),
         ("docs/lua-api.md (a table row)", &doc),
         (DECLARATIONS, &decl),
     ]);
@@ -217,13 +225,13 @@ fn every_hook_the_host_calls_is_documented_and_declared() {
     for h in ["strike", "after_action", "on_turn_end", "setup"] {
         assert!(
             hooks.contains(h),
-            "read only {hooks:?} from src/: has the hook lookup changed form?"
+            "read only {hooks:?} from crates/: has the hook lookup changed form?"
         );
     }
     let doc = documented(&read("docs/lua-api.md"), "rules.");
     let decl = declared_fields(&read(DECLARATIONS), "Rules");
     let diff = differences(&[
-        ("src/ (the host looks it up)", &hooks),
+        ("crates/ (the host looks it up)", &hooks),
         ("docs/lua-api.md (a table row)", &doc),
         (DECLARATIONS, &decl),
     ]);
@@ -299,4 +307,145 @@ fn the_declarations_parse_as_luau() {
     if let Err(e) = lua.load(&chunk).set_name(DECLARATIONS).into_function() {
         panic!("{DECLARATIONS} is not valid Luau: {e}");
     }
+}
+
+/// `docs/lua-api.md`'s method tables and the `Game` type of the `.d.luau`
+/// are what the API's one table writes (`SANDTABLE_BLESS=1` writes them).
+#[test]
+fn the_generated_lua_api_files_are_current() {
+    use sandtable::rules::lua::api_docs::{write_docs, write_types};
+    let bless = std::env::var_os("SANDTABLE_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (rel, write) in [
+        (
+            "docs/lua-api.md",
+            write_docs as fn(&str) -> Result<String, String>,
+        ),
+        (DECLARATIONS, write_types),
+    ] {
+        let now = read(rel);
+        let written = write(&now).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        if written != now {
+            if bless {
+                fs::write(Path::new(ROOT).join(rel), &written).unwrap();
+            } else {
+                stale.push(rel);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{stale:?} differ from crates/rules/src/lua/api_spec.rs (edited by hand?); \
+         SANDTABLE_BLESS=1 cargo test --release --test lua_api writes them"
+    );
+}
+
+/// What a registration's closure takes, read from its source: for each
+/// parameter, its Rust type (`()` takes none).
+fn registered_parameters() -> Vec<(String, Vec<String>)> {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(ROOT).join("crates/rules/src/lua/api"),
+        &mut files,
+    );
+    let mut out = Vec::new();
+    for f in files {
+        let text = fs::read_to_string(&f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("add_method(\"") {
+            rest = &rest[i + "add_method(\"".len()..];
+            let name = rest[..rest.find('"').unwrap()].to_string();
+            // `|lua, _, ARGS|`: ARGS after the second comma, to the bar.
+            let open = rest.find('|').unwrap();
+            let close = open + 1 + rest[open + 1..].find('|').unwrap();
+            let head = &rest[open + 1..close];
+            let args = head.splitn(3, ',').nth(2).unwrap_or("").trim();
+            let types = match args.split_once(':') {
+                None => Vec::new(),
+                Some((_, ty)) => {
+                    let ty = ty.trim();
+                    match ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+                        Some(inner) => sandtable::rules::lua::api_spec::split_top(inner)
+                            .into_iter()
+                            .map(|t| t.trim().to_string())
+                            .collect(),
+                        None => vec![ty.to_string()],
+                    }
+                }
+            };
+            out.push((name, types));
+        }
+    }
+    out
+}
+
+/// Whether a Rust argument type takes what a Luau type declares: the same
+/// number of parameters, optional where `Option<…>`, and of the same sort
+/// (a string, a number, a piece, a table, a boolean; any Lua value takes
+/// any type).
+fn takes(rust: &str, luau: &str) -> bool {
+    let (rust, r_opt) = match rust.strip_prefix("Option<") {
+        Some(inner) => (inner.strip_suffix('>').unwrap_or(inner), true),
+        None => (rust, false),
+    };
+    let l_opt = luau.ends_with('?');
+    let luau = luau.trim_end_matches('?');
+    if r_opt != l_opt {
+        return false;
+    }
+    let sort = |l: &str| {
+        if l.starts_with('{') || l == "PieceFilter" {
+            "table"
+        } else if l == "number" {
+            "number"
+        } else if l == "boolean" {
+            "boolean"
+        } else if l == "PieceRef" {
+            "piece"
+        } else if l.starts_with('(') || l.contains('|') || l == "Players" {
+            "any"
+        } else {
+            "string"
+        }
+    };
+    let rust_sort = match rust {
+        "Name" | "Text" | "String" => "string",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f64" | "usize" => "number",
+        "bool" => "boolean",
+        "PieceArg" => "piece",
+        "Table" => "table",
+        "LV" | "Value" | "mlua::Value" => "any",
+        _ => return false,
+    };
+    rust_sort == "any" || rust_sort == sort(luau) || (sort(luau) == "any" && rust_sort != "table")
+}
+
+/// Each registration takes what the API's table declares for the method.
+#[test]
+fn every_registration_takes_what_the_api_table_declares() {
+    use sandtable::rules::lua::api_spec::METHODS;
+    let registered = registered_parameters();
+    assert!(registered.len() > 40, "read only {registered:?}");
+    let mut errors = Vec::new();
+    for (name, types) in &registered {
+        let Some(m) = METHODS.iter().find(|m| m.name == name) else {
+            errors.push(format!("g:{name} is registered but not in the API's table"));
+            continue;
+        };
+        let declared = m.parameters();
+        let agree = declared.len() == types.len()
+            && declared.iter().zip(types).all(|((_, l), r)| takes(r, l));
+        if !agree {
+            errors.push(format!(
+                "g:{name} takes ({}) but the table declares ({})",
+                types.join(", "),
+                m.params
+            ));
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    // The reading itself: a wrong arity, a missing `Option` and a wrong
+    // sort are caught.
+    assert!(takes("Option<Name>", "Player?") && takes("PieceArg", "PieceRef"));
+    assert!(!takes("Name", "Player?") && !takes("i32", "CellName") && !takes("Table", "string"));
 }

@@ -80,7 +80,7 @@ fn path_moves_replay_move_for_move() {
 }
 
 /// The sampler finds a drawn piece's targets with the masks of its plain
-/// steps, slides and paths (`src/engine/slide_masks.rs`); with the
+/// steps, slides and paths (`crates/engine/src/slide_masks.rs`); with the
 /// shortcuts off it walks them cell by cell. Both list a piece's targets
 /// in cell order, so the same seed draws the same moves, ply for ply: in
 /// 64-bit masks chess (check), path chess (paths around pits) and the
@@ -105,7 +105,7 @@ fn masked_draws_are_the_scans_draws() {
             "{variant}"
         );
         assert!(e.samples_moves(), "{variant}");
-        let scan = Exhaustive::new(&e);
+        let scan = Exhaustive::new(&e).unwrap();
         let mut plies = 0;
         for seed in 0..games {
             let play = |e: &Engine| {

@@ -98,7 +98,7 @@ fn committed_schema_is_the_schema_command_output() {
     let committed = std::fs::read_to_string(Path::new(ROOT).join(SCHEMA)).unwrap_or_default();
     assert!(
         committed == schema_command(),
-        "{SCHEMA} is not what `sandtable schema` prints (a key of src/rules/variant/raw.rs \
+        "{SCHEMA} is not what `sandtable schema` prints (a key of crates/rules/src/variant/raw.rs \
          changed?): regenerate it with `{REGENERATE}` and commit it"
     );
 }
@@ -120,7 +120,7 @@ fn every_key_of_the_schema_has_its_doc() {
     }
     assert!(
         undocumented.is_empty(),
-        "keys without a doc comment in src/rules/variant/raw.rs: {undocumented:?}"
+        "keys without a doc comment in crates/rules/src/variant/raw.rs: {undocumented:?}"
     );
 }
 

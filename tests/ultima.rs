@@ -315,7 +315,7 @@ fn a_move_that_opens_a_coordinators_way_to_the_kings_rank_is_refused() {
     // King may leave the d-file (then no Coordinator can take it).
     assert_eq!(targets(&e, &s, "h4").len(), 14);
     assert!(targets(&e, &s, "d1").contains(&"e1".to_string()));
-    let full = sandtable::engine::Exhaustive::new(&e);
+    let full = sandtable::engine::Exhaustive::new(&e).unwrap();
     assert_eq!(e.legal_actions(&s), full.legal_actions(&s));
 }
 

@@ -83,7 +83,7 @@ pub fn owner_at(engine: &Engine, s: &GameState, cell: &str) -> Option<String> {
 /// of every move lists. Returns how many positions were compared.
 pub fn shortcuts_agree(variant: &str, options: &[(&str, &str)], games: u64, plies: u32) -> usize {
     let fast = engine(variant, options);
-    let full = Exhaustive::new(&fast);
+    let full = Exhaustive::new(&fast).unwrap();
     lists_agree(&fast, |s| full.legal_actions(s), games, plies)
 }
 
