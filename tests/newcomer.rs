@@ -60,3 +60,43 @@ fn a_closed_output_pipe_ends_every_command_quietly() {
         }
     }
 }
+
+fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    common::run_bin(dir, args, b"")
+}
+
+/// A folder holding `variants/NAME.yaml` (bundled chess with `edit`
+/// applied) and the bundled scripts, some with `lua` appended to chess's.
+fn chess_copy(name: &str, edit: impl Fn(String) -> String, lua: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("variants")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    let yaml = std::fs::read_to_string(format!("{ROOT}/variants/chess.yaml")).unwrap();
+    std::fs::write(dir.path().join(format!("variants/{name}.yaml")), edit(yaml)).unwrap();
+    let script = std::fs::read_to_string(format!("{ROOT}/scripts/chess.lua")).unwrap();
+    std::fs::write(
+        dir.path().join("scripts/chess.lua"),
+        format!("{script}\n{lua}"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_start_line_game_runs_the_setup_and_the_first_turn_hooks() {
+    let lua = "function rules.setup(g)\n  g:set_counter(\"set_up\", g:counter(\"set_up\") + 1)\nend\n\
+               function rules.on_turn_start(g)\n  g:set_counter(\"turns\", g:counter(\"turns\") + 1)\nend\n";
+    let dir = chess_copy("hooked", |y| y, lua);
+    let e = common::engine(
+        dir.path().join("variants/hooked.yaml").to_str().unwrap(),
+        &[],
+    );
+    let mut s = e.new_game(1, &[]);
+    assert_eq!(s.counter("set_up", None), 1);
+    assert_eq!(s.counter("turns", None), 1, "the first turn's hook");
+    common::play(&e, &mut s, &["e4"]);
+    assert_eq!(s.counter("turns", None), 2);
+    // And `check` plays such games without complaint.
+    let o = run(dir.path(), &["check", "variants/hooked.yaml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
