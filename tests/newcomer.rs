@@ -82,6 +82,88 @@ fn chess_copy(name: &str, edit: impl Fn(String) -> String, lua: &str) -> tempfil
     dir
 }
 
+fn with_start(start: &'static str) -> impl Fn(String) -> String {
+    move |yaml: String| {
+        let line = yaml.lines().find(|l| l.starts_with("start:")).unwrap();
+        yaml.replace(line, &format!("start: \"{start}\""))
+    }
+}
+
+#[test]
+fn a_start_line_with_a_piece_too_many_is_refused_naming_the_rank_and_count() {
+    let dir = chess_copy(
+        "long",
+        with_start("rnbqkbnrq/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+        "",
+    );
+    let o = run(dir.path(), &["check", "variants/long.yaml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("start: rank 8 (`rnbqkbnrq`) describes 9 cells; the board has 8 files"),
+        "{}",
+        text(&o)
+    );
+    // So does --position.
+    let o = run(
+        Path::new(ROOT),
+        &[
+            "perft",
+            "chess",
+            "--depth",
+            "1",
+            "--position",
+            "rnbqkbnrq/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("rank 8 (`rnbqkbnrq`) describes more than 8 cells"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn check_warns_when_a_player_owns_no_piece_at_the_start() {
+    // A case slip: every piece is white's.
+    let dir = chess_copy(
+        "slip",
+        with_start("RNBQKBNR/PPPPPPPP/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+        "",
+    );
+    let o = run(dir.path(), &["check", "variants/slip.yaml"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a warning, not an error: {}",
+        text(&o)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("warning: black owns no piece at the start, while white owns 32")
+            && out.contains("upper case letters are the first player's"),
+        "{out}"
+    );
+    // Bundled games where both sides start with pieces, or nobody does
+    // (pieces enter from a supply), are not warned about.
+    let o = run(
+        Path::new(ROOT),
+        &["check", "chess", "go", "connect_four", "classic_stratego"],
+    );
+    assert!(!text(&o).contains("warning"), "{}", text(&o));
+}
+
+#[test]
+fn check_prints_no_advice_unless_asked() {
+    let o = run(Path::new(ROOT), &["check", "classic_stratego", "chess"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(!out.contains("note:"), "{out}");
+    let o = run(Path::new(ROOT), &["check", "--notes", "classic_stratego"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("note: no `rules.evaluate`"));
+}
+
 #[test]
 fn a_start_line_game_runs_the_setup_and_the_first_turn_hooks() {
     let lua = "function rules.setup(g)\n  g:set_counter(\"set_up\", g:counter(\"set_up\") + 1)\nend\n\

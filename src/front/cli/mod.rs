@@ -104,6 +104,10 @@ pub enum Cmd {
         variants: Vec<String>,
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
+        /// Also print advice that is no problem (such as the bots scoring
+        /// positions by material when the script has no `rules.evaluate`)
+        #[arg(long)]
+        notes: bool,
     },
     /// Print the variant's rules in Markdown, generated from its declarations
     Rules {
