@@ -182,3 +182,45 @@ fn a_start_line_game_runs_the_setup_and_the_first_turn_hooks() {
     let o = run(dir.path(), &["check", "variants/hooked.yaml"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+#[test]
+fn a_bundled_name_in_extends_is_the_bundled_variant_wherever_the_command_runs() {
+    // A folder with a `variants/classic_stratego.yaml` of its own, and a
+    // child elsewhere that extends the bundled one by name.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("variants")).unwrap();
+    std::fs::create_dir_all(dir.path().join("mine/variants")).unwrap();
+    std::fs::write(
+        dir.path().join("variants/classic_stratego.yaml"),
+        "name: not a variant\n",
+    )
+    .unwrap();
+    let child = std::fs::read_to_string(format!("{ROOT}/examples/variants/diagonal_captains.yaml"))
+        .unwrap();
+    std::fs::write(dir.path().join("mine/variants/captains.yaml"), child).unwrap();
+    let o = run(dir.path(), &["check", "mine/variants/captains.yaml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // The tutorial's check, from another folder.
+    let o = run(
+        dir.path(),
+        &[
+            "check",
+            &format!("{ROOT}/examples/variants/diagonal_captains.yaml"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // A path in extends is read from the extending file's folder, not from
+    // the working directory.
+    std::fs::write(
+        dir.path().join("mine/variants/pathed.yaml"),
+        "extends: ../nowhere/classic_stratego.yaml\nname: Pathed\n",
+    )
+    .unwrap();
+    let o = run(dir.path(), &["check", "mine/variants/pathed.yaml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("no such file (a path is read from the extending file's folder"),
+        "{}",
+        text(&o)
+    );
+}

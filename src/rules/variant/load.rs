@@ -140,11 +140,7 @@ fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
                 ".yaml"
             }
         ));
-        let base_path = if beside.is_file() {
-            beside
-        } else {
-            resolve_variant_path(&ext.value).map_err(|m| err(format!("extends: {m}")))?
-        };
+        let base_path = base_of(&ext.value, beside).map_err(|m| err(format!("extends: {m}")))?;
         let base_path = base_path.canonicalize().unwrap_or(base_path);
         if !allowed(&tree, &base_path) {
             return Err(err(outside("extends", &ext.value, &tree)));
@@ -161,6 +157,48 @@ fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
     }
     chain.reverse();
     Ok(chain)
+}
+
+/// The file `extends: VALUE` names: `beside` (VALUE relative to the
+/// extending file's folder) when it exists, else, for a plain name, the
+/// bundled variant of that name. Never the working directory's
+/// `variants/`: a bundled name means the same file wherever the command
+/// runs (docs/variant-format.md, "How `extends` merges").
+fn base_of(value: &str, beside: PathBuf) -> Result<PathBuf, String> {
+    if beside.is_file() {
+        return Ok(beside);
+    }
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let file = bundled.join(beside.file_name().unwrap_or_default());
+    if !value.contains(['/', '\\']) && file.is_file() {
+        return Ok(file);
+    }
+    Err(match value.contains(['/', '\\']) {
+        true => format!(
+            "`{value}`: no such file (a path is read from the extending file's folder: {})",
+            display_path(&beside)
+        ),
+        false => format!(
+            "no variant `{value}` beside this file nor bundled (bundled: {})",
+            bundled_names(&bundled).join(", ")
+        ),
+    })
+}
+
+/// The names of the variants in the bundled folder.
+fn bundled_names(bundled: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(bundled)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            let stem = p.file_stem()?.to_str()?.to_string();
+            p.extension().is_some_and(|x| x == "yaml").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    names
 }
 
 /// Lays each file of `chain` over the one before, noting where each item
