@@ -224,3 +224,49 @@ fn a_bundled_name_in_extends_is_the_bundled_variant_wherever_the_command_runs() 
         text(&o)
     );
 }
+
+#[test]
+fn an_end_reads_as_a_sentence_from_its_own_words() {
+    use sandtable::record::view::Views;
+    // Atomic chess: the knight blasts the black king on its third move.
+    let e = common::engine("tests/variants/atomic.yaml", &[]);
+    let mut s = e.new_game(1, &[]);
+    common::play(&e, &mut s, &["g1-f3", "a7-a6", "f3-g5", "a6-a5", "g5-f7"]);
+    let o = s.outcome.as_ref().expect("the king was blasted");
+    assert_eq!(
+        Views::new(&e).outcome_text(o),
+        "white wins (the king was blasted)"
+    );
+    // Brandubh: a side named in the plural, an end worded as a noun.
+    let e = common::engine("brandubh", &[]);
+    let mut s = common::fen(&e, "3k3/7/7/7/7/7/A6 defenders");
+    common::play(&e, &mut s, &["d7-a7"]);
+    let o = s.outcome.as_ref().expect("the king escaped");
+    assert_eq!(
+        Views::new(&e).outcome_text(o),
+        "defenders win (the king's escape)"
+    );
+}
+
+#[test]
+fn a_refusal_names_the_terrain_or_the_piece_in_the_way() {
+    use sandtable::front::session::Session;
+    let mut chess = Session::new("chess", &[], 1).unwrap();
+    let err = chess.execute("a1-a3").unwrap_err();
+    assert!(
+        err.contains("the piece on a2 blocks the way from a1 to a3"),
+        "{err}"
+    );
+    // Classic Stratego: a lake is named as what it is.
+    let mut stratego = Session::new("classic_stratego", &[], 1).unwrap();
+    let refusals: Vec<String> = ["c4-c5", "d4-d5", "g4-g5", "h4-h5"]
+        .iter()
+        .map(|m| stratego.execute(m).unwrap_err())
+        .collect();
+    assert!(
+        refusals
+            .iter()
+            .any(|e| e.contains("is a lake cell: no piece may enter it")),
+        "{refusals:?}"
+    );
+}

@@ -295,9 +295,9 @@ fn the_tutorial_placement_game() {
         "42 actions for red:",
         "7 actions for red:\na1 b1 c1 d1 e1 f1 g1\n",
         "may not be placed on d4: a piece placed there falls to d1",
-        "end: red wins (red makes 4 in a row)",
+        "end: red wins (4 in a row)",
         "end: draw (yellow cannot move)",
-        "end: red wins (red makes 5 in a row)",
+        "end: red wins (5 in a row)",
     ] {
         assert!(out.contains(w), "{w}: {out}");
     }
