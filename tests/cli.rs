@@ -56,8 +56,13 @@ fn check_accepts_the_bundled_variant() {
 
 #[test]
 fn check_notes_a_variant_that_relies_on_the_default_evaluation() {
-    // No `rules.evaluate`: a note (on standard output), and still success.
-    let o = run(Path::new(ROOT), &["check", "classic_stratego"], None);
+    // No `rules.evaluate`: with --notes, a note (on standard output), and
+    // still success.
+    let o = run(
+        Path::new(ROOT),
+        &["check", "--notes", "classic_stratego"],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(
@@ -69,7 +74,11 @@ fn check_notes_a_variant_that_relies_on_the_default_evaluation() {
         |y| y,
         |l| format!("{l}\nfunction rules.evaluate(g, player)\n  return 0.5\nend\n"),
     );
-    let o = run(dir.path(), &["check", "variants/copy.yaml"], None);
+    let o = run(
+        dir.path(),
+        &["check", "--notes", "variants/copy.yaml"],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(!text(&o).contains("rules.evaluate"), "{}", text(&o));
 }

@@ -2,7 +2,9 @@
 //! REPL commands run against a fresh copy of `variants/` and `scripts/` in a
 //! temporary folder (`$TMP` in a command names it). Lines starting with
 //! `!edit FILE: OLD => NEW` edit a file of that copy between commands, as a
-//! designer would in an editor. The whole transcript (commands and output)
+//! designer would in an editor; `!interactive` opens the session as the
+//! REPL does at a terminal (banner, a player's view of a game that hides
+//! pieces, the board redrawn after a move). The whole transcript (commands and output)
 //! is checked against `tests/snapshots/transcripts__NAME.snap`.
 
 use std::path::Path;
@@ -51,6 +53,11 @@ fn run_transcript(name: &str) -> String {
         let line = line.replace("$TMP", &tmp);
         if line.trim().is_empty() || line.starts_with('#') {
             out.push_str(&format!("{line}\n"));
+            continue;
+        }
+        if line == "!interactive" {
+            // As `sandtable repl` opens at a terminal.
+            out.push_str(&format!("{line}\n{}\n", session.open_interactive(1)));
             continue;
         }
         if let Some(edit) = line.strip_prefix("!edit ") {
@@ -295,9 +302,9 @@ fn the_tutorial_placement_game() {
         "42 actions for red:",
         "7 actions for red:\na1 b1 c1 d1 e1 f1 g1\n",
         "may not be placed on d4: a piece placed there falls to d1",
-        "end: red wins (red makes 4 in a row)",
+        "end: red wins (4 in a row)",
         "end: draw (yellow cannot move)",
-        "end: red wins (red makes 5 in a row)",
+        "end: red wins (5 in a row)",
     ] {
         assert!(out.contains(w), "{w}: {out}");
     }
@@ -343,4 +350,18 @@ fn dark_chess_shows_each_side_only_what_its_pieces_see() {
     assert!(out.contains("capture: black piece xd5 white Pawn"), "{out}");
     assert!(out.contains("::"), "unseen squares are drawn: {out}");
     insta::assert_snapshot!("dark_chess", out);
+}
+
+#[test]
+fn what_a_newcomer_met_at_the_repl() {
+    let out = run_transcript("newcomer_repl");
+    for w in [
+        "you see the board as red does; `as all` shows everything",
+        "did you mean `show`?",
+        "error: `e4`: the game is over: black wins (white is checkmated)",
+    ] {
+        assert!(out.contains(w), "{w}: {out}");
+    }
+    assert!(!out.contains("error: error:"), "{out}");
+    insta::assert_snapshot!("newcomer_repl", out);
 }

@@ -198,19 +198,8 @@ impl Engine {
     /// play) starts fresh on stream 0. What one stream shows (a player's own
     /// army, a chance draw everyone sees) tells nothing of the others.
     pub fn new_game(&self, seed: u64, setups: &[Option<Vec<(Cell, KindId)>>]) -> GameState {
-        if let Some(s) = &self.start {
-            // Read at load; only the seed differs.
-            let mut s = s.clone();
-            s.seed = seed;
-            s.rng = rand::SeedableRng::seed_from_u64(seed);
-            return s;
-        }
-        if let Some(start) = &self.variant.start {
-            // Checked when the variant loaded.
-            if let Ok(mut s) = self.parse_fen(start, seed) {
-                self.lay_counts(&mut s);
-                return s;
-            }
+        if let Some(s) = self.start_line_state(seed) {
+            return self.open_start_line(s, seed);
         }
         let mut state = self.empty_state(seed);
         self.lay_counts(&mut state);
@@ -232,18 +221,8 @@ impl Engine {
         }
         self.fill_containers(&mut state);
         self.choose_first(&mut state);
-        if self.rules.has(RuleHook::Setup) {
-            let mut effects = Vec::new();
-            let chance = std::mem::replace(&mut state.rng, script_setup_rng(seed));
-            let done = self.rules.setup(&mut state, &self.variant, &mut effects);
-            state.rng = chance;
-            if let Err(e) = done {
-                state.outcome = Some(Outcome {
-                    winners: vec![],
-                    reason: format!("{SETUP_FAILED}{e}"),
-                });
-                return state;
-            }
+        if !self.run_setup_hook(&mut state, seed) {
+            return state;
         }
         // The first turn's hooks; a first player who cannot move at all
         // meets the no-move rule at once.
@@ -264,5 +243,75 @@ impl Engine {
             });
         }
         state
+    }
+
+    /// The position of the variant's `start:` line for this seed, if it
+    /// has one (read once at load when no script can make seeds differ).
+    fn start_line_state(&self, seed: u64) -> Option<GameState> {
+        if let Some(s) = &self.start {
+            // Read at load; only the seed differs.
+            let mut s = s.clone();
+            s.seed = seed;
+            s.rng = rand::SeedableRng::seed_from_u64(seed);
+            return Some(s);
+        }
+        // Checked when the variant loaded.
+        let mut s = self.parse_fen(self.variant.start.as_ref()?, seed).ok()?;
+        self.lay_counts(&mut s);
+        Some(s)
+    }
+
+    /// A game from a `start:` line opens as any other does: `rules.setup`
+    /// runs on the position, then the first turn's hooks
+    /// (`rules.on_phase_start`, `rules.on_turn_start`). The line already
+    /// rolled the dice and judged a first player who cannot move; the
+    /// judging is done again only when a hook ran.
+    fn open_start_line(&self, mut state: GameState, seed: u64) -> GameState {
+        let phased = !self.variant.phases.is_empty() && self.rules.has(RuleHook::OnPhaseStart);
+        let hooked = phased || self.rules.has(RuleHook::OnTurnStart);
+        if !self.rules.has(RuleHook::Setup) && !hooked {
+            return state;
+        }
+        if !self.run_setup_hook(&mut state, seed) {
+            return state;
+        }
+        let mut effects = Vec::new();
+        let opened = self.turn_start_hooks(&mut state, phased, &mut effects);
+        let judged = opened.map_err(|e| e.to_string()).and_then(|()| {
+            let mut judged = state.clone();
+            self.judge_loaded(&mut judged)?;
+            state = judged;
+            Ok(())
+        });
+        if let Err(e) = judged {
+            state.outcome = Some(Outcome {
+                winners: vec![],
+                reason: format!("{RULES_FAILED}{e}"),
+            });
+        }
+        state
+    }
+
+    /// Runs `rules.setup`, if the script defines it, with its own stream of
+    /// the seed's generator; false when it failed (the game then ended with
+    /// the error as its reason).
+    fn run_setup_hook(&self, state: &mut GameState, seed: u64) -> bool {
+        if !self.rules.has(RuleHook::Setup) {
+            return true;
+        }
+        let mut effects = Vec::new();
+        let chance = std::mem::replace(&mut state.rng, script_setup_rng(seed));
+        let done = self.rules.setup(state, &self.variant, &mut effects);
+        state.rng = chance;
+        match done {
+            Ok(()) => true,
+            Err(e) => {
+                state.outcome = Some(Outcome {
+                    winners: vec![],
+                    reason: format!("{SETUP_FAILED}{e}"),
+                });
+                false
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! the explanation of why an action is not legal.
 
 use crate::base::geometry::Cell;
-use crate::base::state::GameState;
+use crate::base::state::{GameState, PieceId};
 use crate::rules::lua::RuleHook;
 use crate::rules::variant::MovePattern;
 use crate::{Action, ActionError, Engine};
@@ -205,7 +205,17 @@ impl Engine {
             return format!("a {} never moves", kind.display);
         }
         if !self.passable(s, to) {
-            return format!("{tname} cannot be entered");
+            let names: Vec<&str> = (b.terrain_names.iter().enumerate())
+                .filter(|(i, _)| s.terrain()[to as usize] & b.blocking & (1 << i) != 0)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            return match names.is_empty() {
+                true => format!("{tname} cannot be entered"),
+                false => format!(
+                    "{tname} is a {} cell: no piece may enter it",
+                    names.join(", ")
+                ),
+            };
         }
         if let Some(why) = self.terrain_refusal(s, kind, from, to) {
             return why;
@@ -225,6 +235,12 @@ impl Engine {
         self.piece_moves(s, id, from, &mut |c| reachable |= c == to);
         if let (false, Some(why)) = (reachable, self.waiting_refusal(s, kind, piece.owner)) {
             return why;
+        }
+        if let (false, Some(at)) = (reachable, self.blocker(s, id, from, to)) {
+            return format!(
+                "the piece on {} blocks the way from {fname} to {tname}",
+                b.cell_name(at)
+            );
         }
         if !reachable {
             return format!(
@@ -261,6 +277,37 @@ impl Engine {
             Some(None) => "rules.filter refuses it".into(),
             None => "not a legal action here".into(),
         }
+    }
+
+    /// The first piece on the straight line between `from` and `to` whose
+    /// removal (with the others between) would let piece `id` reach `to`:
+    /// what blocks the way. Not under fog (`sight:`), where a refusal must
+    /// not tell of a piece the mover cannot see.
+    fn blocker(&self, s: &GameState, id: PieceId, from: Cell, to: Cell) -> Option<Cell> {
+        let b = &self.variant.board;
+        let square = b.graph.is_none() && b.shape == crate::base::geometry::Shape::Square;
+        if self.variant.sight.is_some() || !square {
+            return None;
+        }
+        let ((f0, r0), (f1, r1)) = (b.coords(from), b.coords(to));
+        let (df, dr) = (f1 - f0, r1 - r0);
+        if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            return None;
+        }
+        let between = (1..df.abs().max(dr.abs()))
+            .filter_map(|i| b.cell(f0 + df.signum() * i, r0 + dr.signum() * i));
+        let mut clear = s.clone();
+        let mut first = None;
+        for c in between {
+            if let Some(p) = s.piece_at(c) {
+                first.get_or_insert(c);
+                clear.capture(p);
+            }
+        }
+        let first = first?;
+        let mut reachable = false;
+        self.piece_moves(&clear, id, from, &mut |c| reachable |= c == to);
+        reachable.then_some(first)
     }
 
     /// Why `kind` may not end a move from `from` on `to`'s terrain

@@ -198,6 +198,17 @@ impl Engine {
         if s.outcome.is_none() {
             self.roll_dice(s, effects);
         }
+        self.turn_start_hooks(s, phase_begins, effects)
+    }
+
+    /// The hooks a turn begins with, after the dice: `rules.on_phase_start`
+    /// when a phase begins, then `rules.on_turn_start`.
+    pub(super) fn turn_start_hooks(
+        &self,
+        s: &mut GameState,
+        phase_begins: bool,
+        effects: &mut Vec<crate::base::effect::Effect>,
+    ) -> Result<(), ActionError> {
         if phase_begins && self.rules.has(RuleHook::OnPhaseStart) {
             let name = self.variant.phases[s.phase as usize].name.clone();
             self.turn_hook(s, RuleHook::OnPhaseStart, Some(&name), effects)?;

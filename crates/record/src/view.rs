@@ -352,6 +352,9 @@ impl<'e> Views<'e> {
         }
     }
 
+    /// An outcome as a sentence: `white wins (black is checkmated)`,
+    /// `draw (REASON)`; the reason is the end's own words (docs/variant-format.md,
+    /// "How an end is worded").
     pub fn outcome_text(&self, o: &crate::base::state::Outcome) -> String {
         if o.winners.is_empty() {
             // Reasons of draws start with "draw: " in records; said once.
@@ -363,7 +366,11 @@ impl<'e> Views<'e> {
                 .iter()
                 .map(|&p| self.engine.player_name(p))
                 .collect();
-            format!("{} wins ({})", names.join(" and "), o.reason)
+            // Sides named in the plural (`defenders`) or several winners
+            // take the plural verb.
+            let plural = names.len() > 1 || names[0].ends_with('s') && !names[0].ends_with("ss");
+            let verb = if plural { "win" } else { "wins" };
+            format!("{} {verb} ({})", names.join(" and "), o.reason)
         }
     }
 

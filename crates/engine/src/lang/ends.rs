@@ -266,7 +266,8 @@ impl Engine {
         match &end.winner {
             Winner::Mover | Winner::Holder => Outcome {
                 winners: vec![mover],
-                reason: format!("{} makes {}", name(mover), end.reason),
+                // The end's own words: the outcome reads `X wins (REASON)`.
+                reason: end.reason.clone(),
             },
             Winner::Draw => Outcome {
                 winners: vec![],

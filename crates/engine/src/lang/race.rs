@@ -506,8 +506,7 @@ impl Engine {
         if (s.count_at(f.off[mover as usize]) as u16) < n {
             return None;
         }
-        let name = self.player_name(mover);
-        let mut reason = format!("{name} makes {}", end.reason);
+        let mut reason = end.reason.clone();
         if scores {
             let loser = s.next_player(mover);
             let won = &f.track[mover as usize];

@@ -144,8 +144,16 @@ fn bench_search(
         secs += t;
         decided += 1;
     }
+    // A start whose random plies ended the game has no decision to time:
+    // said, so that the count agrees with --positions.
+    let ended = positions - decided;
+    let skipped = match ended {
+        0 => String::new(),
+        1 => " (1 game had ended before its search: skipped)".into(),
+        n => format!(" ({n} games had ended before their search: skipped)"),
+    };
     println!(
-        "variant: {}  agent: {}  positions: {decided} of {positions}  seed: {seed}",
+        "variant: {}  agent: {}  positions: {decided} of {positions}{skipped}  seed: {seed}",
         engine.variant.name,
         spec.text()
     );

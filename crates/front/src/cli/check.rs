@@ -17,7 +17,9 @@ const GAMES: u64 = 3;
 /// mid-game (strikes, promotions, rescues), short enough to stay quick.
 const PLIES: u32 = 300;
 
-pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
+/// Checks each variant; with `notes`, also prints advice that is no
+/// problem (what a variant without `rules.evaluate` leaves to the bots).
+pub(super) fn check(variants: &[String], options: &[String], notes: bool) -> i32 {
     let overrides = match parse_pairs(options) {
         Ok(o) => o,
         Err(e) => {
@@ -37,11 +39,16 @@ pub(super) fn check(variants: &[String], options: &[String]) -> i32 {
                             v, e.variant.name
                         ))
                     );
-                    if let Some(note) = crate::play::agent::default_evaluation_note(&e) {
+                    if let Some(note) =
+                        crate::play::agent::default_evaluation_note(&e).filter(|_| notes)
+                    {
                         println!("{v}: {}", escape_controls(&note));
                     }
                     if let Some(note) = unread_strike_note(&e) {
                         println!("{v}: {}", escape_controls(&note));
+                    }
+                    if let Some(warning) = pieceless_player_warning(&e) {
+                        println!("{v}: {}", escape_controls(&warning));
                     }
                 }
                 Err(m) => {
@@ -124,6 +131,35 @@ fn unread_strike_note(engine: &Engine) -> Option<String> {
          (ask it with `g:declared_strike`, or remove the hook with `rules.strike = nil`)"
             .to_string()
     })
+}
+
+/// A player who owns no piece when the game starts while another owns
+/// some: legitimate in a game of placing pieces, but most often a slip (a
+/// `start:` line written all in one case gives the first player every
+/// piece), so a warning, not an error.
+fn pieceless_player_warning(engine: &Engine) -> Option<String> {
+    let s = engine.new_game(1, &[]);
+    let players = &engine.variant.players;
+    let owned = |p: usize| s.pieces.iter().filter(|x| x.owner as usize == p).count();
+    let counts: Vec<usize> = (0..players.len()).map(owned).collect();
+    let (holder, held) = counts.iter().enumerate().max_by_key(|(_, n)| **n)?;
+    let empty: Vec<&str> = (0..players.len())
+        .filter(|&p| counts[p] == 0)
+        .map(|p| players[p].as_str())
+        .collect();
+    if *held == 0 || empty.is_empty() {
+        return None;
+    }
+    let hint = match engine.variant.start {
+        Some(_) => " (in `start:`, upper case letters are the first player's pieces, lower case the second's)",
+        None => "",
+    };
+    Some(format!(
+        "warning: {} {} no piece at the start, while {} owns {held}: a slip?{hint}",
+        empty.join(" and "),
+        if empty.len() == 1 { "owns" } else { "own" },
+        players[holder],
+    ))
 }
 
 /// Asks the hooks that only bots call (`rules.evaluate` for each player,

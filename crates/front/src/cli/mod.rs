@@ -104,6 +104,10 @@ pub enum Cmd {
         variants: Vec<String>,
         #[arg(long = "option", short = 'o')]
         options: Vec<String>,
+        /// Also print advice that is no problem (such as the bots scoring
+        /// positions by material when the script has no `rules.evaluate`)
+        #[arg(long)]
+        notes: bool,
     },
     /// Print the variant's rules in Markdown, generated from its declarations
     Rules {
@@ -247,6 +251,7 @@ pub fn run(mut cli: Cli) -> i32 {
             }
         }
     }
+    quiet_on_closed_output(cli.command.as_ref());
     let result = match cli.command {
         None => repl(&default_variant(), None, &[], None).map(|()| 0),
         Some(cmd) => dispatch(cmd),
@@ -260,11 +265,33 @@ pub fn run(mut cli: Cli) -> i32 {
     }
 }
 
+/// A command whose standard output is a pipe closed early
+/// (`sandtable check X | head -1`) ends quietly, as `cat` and `grep` do: the
+/// signal SIGPIPE goes back to its default action, which Rust's runtime
+/// sets aside (it ignores the signal, so a print fails and panics). The
+/// network commands keep the runtime's setting: a peer that hangs up must
+/// end its connection, never the host.
+fn quiet_on_closed_output(cmd: Option<&Cmd>) {
+    if matches!(cmd, Some(Cmd::Serve(_) | Cmd::Web(_) | Cmd::Join { .. })) {
+        return;
+    }
+    #[cfg(unix)]
+    // SAFETY: called once, before any thread is started; SIG_DFL is a
+    // valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Runs a command; returns its exit code, or the error that makes it 1.
 fn dispatch(cmd: Cmd) -> Result<i32, String> {
     let ran = match cmd {
         // `check` has exit codes of its own (2: bad options, 1: bad variants).
-        Cmd::Check { variants, options } => return Ok(check::check(&variants, &options)),
+        Cmd::Check {
+            variants,
+            options,
+            notes,
+        } => return Ok(check::check(&variants, &options, notes)),
         Cmd::Rules { variant, options } => return rules::rules(&variant, &options),
         Cmd::Repl {
             variant,

@@ -26,14 +26,7 @@ pub fn repl(
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let session = Arc::new(Mutex::new(session));
     if interactive {
-        {
-            let s = lock(&session);
-            println!(
-                "sandtable — {} (seed {seed}). Type `help` for commands, an action such as a4-a5 to play it.",
-                s.engine.variant.name
-            );
-            println!("{}", s.board(s.viewer));
-        }
+        println!("{}", lock(&session).open_interactive(seed));
         run_lines(&session, Editor::open()?)
     } else {
         // Scripted: one command per line, no line editor; errors are printed

@@ -6,6 +6,7 @@ use crate::rules::variant::NotationStyle;
 use clap::{CommandFactory, Parser};
 
 use super::{Flow, Session};
+use crate::record::view::Viewer;
 
 /// The REPL's commands (also used to generate `help`).
 #[derive(Parser, Debug)]
@@ -143,10 +144,83 @@ impl Session {
         if let Some(code) = line.strip_prefix('=').or_else(|| line.strip_prefix("lua ")) {
             return self.eval_lua(code).map(|s| (s, Flow::Continue));
         }
-        match self.parse_line(line)? {
-            Line::Command(cmd) => self.run_command(cmd),
-            Line::Action(text) => self.play(&text).map(|s| (s, Flow::Continue)),
+        let line = without_comment(line);
+        if line.is_empty() {
+            return Ok((String::new(), Flow::Continue));
         }
+        let (out, flow, plays) = match self.parse_line(line)? {
+            Line::Command(cmd) => {
+                let plays = matches!(
+                    cmd,
+                    Command::Play { .. }
+                        | Command::Random { .. }
+                        | Command::Bot { .. }
+                        | Command::Undo { .. }
+                );
+                let (out, flow) = self.run_command(cmd)?;
+                (out, flow, plays)
+            }
+            Line::Action(text) => (self.play(&text)?, Flow::Continue, true),
+        };
+        if plays && self.interactive {
+            // At a terminal the board is drawn again after a move, as the
+            // viewer sees it now.
+            return Ok((format!("{out}\n{}", self.board(self.viewer)), flow));
+        }
+        Ok((out, flow))
+    }
+
+    /// Opens the session for a person at a terminal: the banner, and the
+    /// board as the player to act sees it when the game hides anything
+    /// from its players (`as all` shows every piece); a line that plays
+    /// redraws the board from then on.
+    pub fn open_interactive(&mut self, seed: u64) -> String {
+        self.interactive = true;
+        let mut out = format!(
+            "sandtable — {} (seed {seed}). Type `help` for commands, an action such as {} to play it.\n",
+            self.engine.variant.name,
+            self.example_action()
+        );
+        if let Some(note) = self.view_from_a_seat() {
+            out.push_str(&note);
+            out.push('\n');
+        }
+        out.push_str(&self.board(self.viewer));
+        out
+    }
+
+    /// In a game that hides anything from its players, the session's
+    /// viewer becomes the player to act (the first player), with a line
+    /// that says so; otherwise nothing changes.
+    pub(super) fn view_from_a_seat(&mut self) -> Option<String> {
+        let player = self.engine.acting_player(&self.state).unwrap_or(0);
+        let hides = {
+            let views = self.views();
+            let everything = views.view(&self.state, Viewer::Omniscient);
+            let mut seat = views.view(&self.state, Viewer::Player(player));
+            seat.viewer.clone_from(&everything.viewer);
+            seat != everything
+        };
+        if !hides {
+            return None;
+        }
+        self.viewer = Viewer::Player(player);
+        Some(format!(
+            "This game hides pieces from its players: you see the board as {} does; `as all` shows everything, `as PLAYER` another side's view.",
+            self.engine.player_name(player)
+        ))
+    }
+
+    /// A legal action of the position, as the banner's example (the first
+    /// listed), or the one the REPL has always shown.
+    fn example_action(&self) -> String {
+        let first = self.engine.try_legal_actions(&self.state).ok();
+        first
+            .and_then(|acts| {
+                acts.first()
+                    .map(|a| self.engine.action_text(&self.state, a))
+            })
+            .unwrap_or_else(|| "a4-a5".to_string())
     }
 
     /// Reads a line as a command, else as an action to play.
@@ -156,6 +230,11 @@ impl Session {
             Ok(c) => return Ok(Line::Command(c)),
             Err(e) => e,
         };
+        // Once the game is over no action is read: say so, not why the
+        // move would be illegal or that no command has the name.
+        if self.state.outcome.is_some() && e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+            return Err(self.not_a_command(&words[0], line.trim()));
+        }
         // A bare action plays it.
         if words.len() == 1 {
             match self.engine.parse_turn(&self.state, &words[0]) {
@@ -186,16 +265,43 @@ impl Session {
             return Ok(Line::Action(whole.to_string()));
         }
         if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
-            // A choice is pending: the answer must be one of its options.
-            if let Some(prompt) = self.pending_text() {
-                return Err(format!("`{whole}` is not an answer: {prompt}"));
-            }
-            return Err(format!(
-                "unknown command `{}` (and not an action); try `help`",
-                words[0]
-            ));
+            return Err(self.not_a_command(&words[0], whole));
         }
-        Err(e.render().to_string().trim_end().to_string())
+        // clap's message begins `error: ` (the REPL adds its own) and
+        // points at `--help` (the REPL's is `help COMMAND`).
+        let text = e.render().to_string();
+        let text = text.trim_end().trim_start_matches("error: ");
+        Err(text.replace(
+            "For more information, try '--help'.",
+            &format!("For more, try `help {}`.", words[0]),
+        ))
+    }
+
+    /// Why a line that names no command and plays no action was refused:
+    /// the choice it does not answer, the game that is over, or the
+    /// command it may misspell.
+    fn not_a_command(&self, word: &str, whole: &str) -> String {
+        // A choice is pending: the answer must be one of its options.
+        if let Some(prompt) = self.pending_text() {
+            return format!("`{whole}` is not an answer: {prompt}");
+        }
+        let names = command_names();
+        let guess = crate::base::suggest::closest(word, names.iter().map(String::as_str));
+        if let Some(o) = &self.state.outcome {
+            let guess = guess
+                .map(|c| format!(" (or did you mean the command `{c}`?)"))
+                .unwrap_or_default();
+            return format!(
+                "`{whole}`: the game is over: {}; `undo` takes back the last turn, `new` starts another game{guess}",
+                self.views().outcome_text(o)
+            );
+        }
+        match guess {
+            Some(c) => format!(
+                "unknown command `{word}` (and not an action); did you mean `{c}`? (`help` lists the commands)"
+            ),
+            None => format!("unknown command `{word}` (and not an action); try `help`"),
+        }
     }
 
     /// Runs a parsed command: each command's body is a method of its group.
@@ -282,6 +388,24 @@ pub fn command_names() -> Vec<String> {
         .get_subcommands()
         .map(|s| s.get_name().to_string())
         .collect()
+}
+
+/// The line without a trailing comment: ` #` (a `#` after a space,
+/// outside quotes) and what follows. A `#` inside a word (`Qxf7#`, mate)
+/// is kept.
+fn without_comment(line: &str) -> &str {
+    let mut quote = None;
+    let mut after_space = false;
+    for (i, ch) in line.char_indices() {
+        match (quote, ch) {
+            (None, '"' | '\'') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            (None, '#') if after_space => return line[..i].trim_end(),
+            _ => {}
+        }
+        after_space = ch.is_whitespace();
+    }
+    line
 }
 
 fn split_words(line: &str) -> Vec<String> {

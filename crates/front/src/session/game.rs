@@ -206,14 +206,19 @@ impl Session {
     ) -> Result<String, String> {
         let overrides = super::parse_pairs(options)?;
         let clock = self.clock.as_ref().map(|(spec, _)| spec.clone());
-        let color = self.color;
+        let (color, interactive) = (self.color, self.interactive);
         *self = Session::new(variant, &overrides, seed.unwrap_or(self.state.seed))?;
-        self.color = color;
+        (self.color, self.interactive) = (color, interactive);
         self.set_clock(clock.as_deref())?;
+        let seat = match interactive {
+            true => self.view_from_a_seat().map(|n| format!("{n}\n")),
+            false => None,
+        };
         Ok(format!(
-            "loaded {} ({})\n{}",
+            "loaded {} ({})\n{}{}",
             self.engine.variant.name,
             self.engine.variant.path.display(),
+            seat.unwrap_or_default(),
             self.board(self.viewer)
         ))
     }

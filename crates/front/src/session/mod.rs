@@ -77,6 +77,9 @@ pub struct Session {
     rng: ChaCha8Rng,
     /// Whether boards are drawn with ANSI colours.
     pub color: bool,
+    /// A person at a terminal: a line that plays redraws the board
+    /// (`Session::open_interactive`).
+    pub interactive: bool,
     /// The clock spec and the running clock, if the game is timed.
     clock: Option<(String, Clock)>,
     /// Tags, comments and annotations of a record read from a players'
@@ -109,6 +112,7 @@ impl Session {
             last: None,
             rng: ChaCha8Rng::seed_from_u64(seed.wrapping_add(1)),
             color: false,
+            interactive: false,
             clock: None,
             notes: Notes::default(),
         })

@@ -93,6 +93,7 @@ impl Session {
             last: None,
             rng: self.rng.clone(),
             color: self.color,
+            interactive: self.interactive,
             clock: self.clock.clone(),
             notes: Default::default(),
         };

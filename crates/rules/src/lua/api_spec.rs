@@ -756,7 +756,7 @@ pub const HOOKS: &[Hook] = &[
         section: Section::Main,
         params: r#"g: Game"#,
         returns: r#"()"#,
-        called: r#"once, on a new game, after the declared setups"#,
+        called: r#"once, on a new game, after the declared setups (or the `start:` line)"#,
         answer: r#"nothing; may create pieces, lay marks, push choices"#,
     },
     Hook {

@@ -125,20 +125,8 @@ fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
         if chain.len() > 8 {
             return Err(err("`extends` chain is longer than 8 (a cycle?)".into()));
         }
-        let beside = from.parent().unwrap_or(Path::new(".")).join(format!(
-            "{}{}",
-            ext.value,
-            if ext.value.ends_with(".yaml") {
-                ""
-            } else {
-                ".yaml"
-            }
-        ));
-        let base_path = if beside.is_file() {
-            beside
-        } else {
-            resolve_variant_path(&ext.value).map_err(|m| err(format!("extends: {m}")))?
-        };
+        let folder = from.parent().unwrap_or(Path::new("."));
+        let base_path = base_of(&ext.value, folder).map_err(|m| err(format!("extends: {m}")))?;
         let base_path = base_path.canonicalize().unwrap_or(base_path);
         if !allowed(&tree, &base_path) {
             return Err(err(outside("extends", &ext.value, &tree)));
@@ -155,6 +143,61 @@ fn read_chain(text: &str, path: &Path) -> Result<Chain, LoadError> {
     }
     chain.reverse();
     Ok(chain)
+}
+
+/// The file `extends: VALUE` names: VALUE relative to the extending
+/// file's `folder` (with `.yaml` added, or as written) when it exists,
+/// else, for a plain name, the
+/// bundled variant of that name. Never the working directory's
+/// `variants/`: a bundled name means the same file wherever the command
+/// runs (docs/variant-format.md, "How `extends` merges").
+fn base_of(value: &str, folder: &Path) -> Result<PathBuf, String> {
+    let yaml = if value.ends_with(".yaml") {
+        ""
+    } else {
+        ".yaml"
+    };
+    let beside = folder.join(format!("{value}{yaml}"));
+    if beside.is_file() {
+        return Ok(beside);
+    }
+    // A path written whole, without `.yaml` (refused later if it lies
+    // outside the variant's tree).
+    let written = folder.join(value);
+    if value.contains(['/', '\\']) && written.is_file() {
+        return Ok(written);
+    }
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let file = bundled.join(beside.file_name().unwrap_or_default());
+    if !value.contains(['/', '\\']) && file.is_file() {
+        return Ok(file);
+    }
+    Err(match value.contains(['/', '\\']) {
+        true => format!(
+            "`{value}`: no such file (a path is read from the extending file's folder: {})",
+            display_path(&beside)
+        ),
+        false => format!(
+            "no variant `{value}` beside this file nor bundled (bundled: {})",
+            bundled_names(&bundled).join(", ")
+        ),
+    })
+}
+
+/// The names of the variants in the bundled folder.
+fn bundled_names(bundled: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(bundled)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            let stem = p.file_stem()?.to_str()?.to_string();
+            p.extension().is_some_and(|x| x == "yaml").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    names
 }
 
 /// Lays each file of `chain` over the one before, noting where each item

@@ -12,6 +12,10 @@ use crate::lua::limits::{
     escape, over, Name, Str, Text, LABEL_MAX, LOG_LINES_MAX, OPTIONS_MAX, PENDING_MAX,
 };
 
+/// The reason of `g:win(player)` and `g:draw()` given none: the outcome
+/// then reads `red wins (the script's verdict)`, not `red wins (red wins)`.
+const VERDICT: &str = "the script's verdict";
+
 /// Registers the outcome, choice and log methods.
 pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
     m.add_method("win", |lua, _, (player, reason): (Name, Option<Text>)| {
@@ -20,8 +24,7 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
             if cx.state().outcome.is_none() {
                 cx.state_mut().outcome = Some(Outcome {
                     winners: vec![p],
-                    reason: reason
-                        .map_or_else(|| format!("{} wins", &*player), |r| escape(&r).into_owned()),
+                    reason: reason.map_or_else(|| VERDICT.into(), |r| escape(&r).into_owned()),
                 });
             }
             Ok(())
@@ -32,7 +35,7 @@ pub(super) fn register_events<M: UserDataMethods<Api>>(m: &mut M) {
             if cx.state().outcome.is_none() {
                 cx.state_mut().outcome = Some(Outcome {
                     winners: vec![],
-                    reason: reason.map_or_else(|| "draw".into(), |r| escape(&r).into_owned()),
+                    reason: reason.map_or_else(|| VERDICT.into(), |r| escape(&r).into_owned()),
                 });
             }
             Ok(())

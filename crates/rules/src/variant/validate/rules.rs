@@ -265,7 +265,17 @@ pub(super) fn win_when(rules: &RawRules, cx: &mut Ctx) -> Option<WinWhen> {
             return None;
         }
     }
-    let reason = v.reason.clone().unwrap_or_else(|| "{player} wins".into());
+    // The default reason completes "X wins (…)" as the declared ends' do.
+    let reason = v
+        .reason
+        .clone()
+        .unwrap_or_else(|| match (&v.holds_attr, v.alone) {
+            (Some(a), true) => {
+                format!("{{player}} holds `{a}` with only {{player}}'s pieces on the board")
+            }
+            (Some(a), false) => format!("{{player}} holds `{a}`"),
+            (None, _) => "only {player}'s pieces are on the board".into(),
+        });
     if reason.replace("{player}", "").contains(['{', '}']) {
         cx.err_at(
             loc,
