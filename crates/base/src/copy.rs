@@ -19,6 +19,7 @@ impl Clone for Container {
         }
     }
 
+    #[inline]
     fn clone_from(&mut self, src: &Self) {
         let Container {
             name,
@@ -73,6 +74,7 @@ impl Clone for GameState {
         }
     }
 
+    #[inline]
     fn clone_from(&mut self, src: &Self) {
         let GameState {
             pieces,

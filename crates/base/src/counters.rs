@@ -61,6 +61,7 @@ impl Clone for Counters {
     /// Copies the values only when `self` has the same counters (the
     /// usual case in a search, whose states share their names): no
     /// reference count is touched.
+    #[inline]
     fn clone_from(&mut self, src: &Self) {
         let same = self.entries.len() == src.entries.len()
             && self

@@ -32,6 +32,7 @@ impl PositionHashes {
         self.filter = [0; 4];
     }
 
+    #[inline]
     pub fn push(&mut self, h: u64) {
         let (w, b) = Self::bit(h);
         self.filter[w] |= b;
@@ -58,6 +59,7 @@ impl Clone for PositionHashes {
     }
 
     /// Copies `src` into the list's memory.
+    #[inline]
     fn clone_from(&mut self, src: &PositionHashes) {
         self.list.clone_from(&src.list);
         self.filter = src.filter;

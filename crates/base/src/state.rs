@@ -508,6 +508,7 @@ impl GameState {
     }
 
     /// Takes a piece off wherever it is (board cell or container).
+    #[inline]
     fn detach(&mut self, id: PieceId) {
         match self.pieces[id as usize].loc {
             Loc::Cell(c) if !self.stacks.is_empty() && self.stacks[c as usize] > 1 => {
@@ -541,6 +542,7 @@ impl GameState {
 
     /// Moves a piece to an empty cell, or onto a stack of its own kind and
     /// owner where pieces stack.
+    #[inline]
     pub fn place(&mut self, id: PieceId, cell: Cell) {
         self.detach(id);
         self.pieces[id as usize].loc = Loc::Cell(cell);

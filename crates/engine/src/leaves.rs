@@ -86,6 +86,7 @@ impl MoveSink for LeafCounter<'_> {
 }
 
 impl LeafCounter<'_> {
+    #[inline]
     fn one_by_one(&mut self, from: Cell, mut to_cells: u64) -> bool {
         while to_cells != 0 {
             let to = to_cells.trailing_zeros() as Cell;

@@ -137,7 +137,7 @@ pub fn action_type_fields() -> String {
 
 /// `docs/lua-api.md` with each marked table written afresh.
 pub fn write_docs(doc: &str) -> Result<String, String> {
-    let doc = write_marked(doc, ("<!-- action -->", "<!-- end action -->"), |_| {
+    let doc = write_marked(doc, ("<!-- action: ", "<!-- end action -->"), |_| {
         Ok(action_table())
     })?;
     let doc = write_marked(&doc, METHODS_MARK, |m| {
@@ -196,10 +196,12 @@ fn write_type(luau: &str, name: &str, fields: &str) -> Result<String, String> {
         .find(&head)
         .ok_or_else(|| format!("no `export type {name} = {{` in the declarations"))?
         + head.len();
-    let end = luau[start..]
-        .find("\n}\n")
-        .map(|i| start + i + 1)
-        .ok_or_else(|| format!("the `{name}` type does not close"))?;
+    // The closing brace at the start of a line (the body may be empty).
+    let end = match luau[start..].starts_with("}\n") {
+        true => Some(start),
+        false => luau[start..].find("\n}\n").map(|i| start + i + 1),
+    }
+    .ok_or_else(|| format!("the `{name}` type does not close"))?;
     Ok(format!("{}{fields}{}", &luau[..start], &luau[end..]))
 }
 
@@ -228,6 +230,15 @@ mod tests {
             .unwrap_err()
             .contains("Nowhere"));
         assert!(write_docs("<!-- g: Reading -->\n").is_err());
+        let action = write_docs("<!-- action: fields -->\n<!-- end action -->\n").unwrap();
+        assert!(
+            action.contains("| `kind` | what the action is: `\"move\"`"),
+            "{action}"
+        );
+        let hooks = write_docs("<!-- rules: Fast -->\n<!-- end rules -->\n").unwrap();
+        assert!(hooks.contains(
+            "| hook | called | answer |\n|---|---|---|\n| `rules.frozen(g, player, cells)` |"
+        ));
     }
 
     #[test]
