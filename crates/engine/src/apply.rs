@@ -112,6 +112,7 @@ impl Engine {
         if let Some(mut info) = info {
             if s.outcome.is_none() && (!if_captures || captured > 0) {
                 info.captured = captured;
+                info.captures = captured_cells(events, &effects);
                 if let (Action::Place { at, .. }, None) = (a, info.piece) {
                     info.piece = s.piece_at(*at);
                 }
@@ -200,7 +201,15 @@ impl Engine {
             to: moving.map(|m| m.2).or(placed.map(|p| p.1)),
             piece: moving.map(|m| m.0),
             piece_kind: moving_kind.or(placed.map(|p| p.0)),
-            captured: 0,
+            // A jump sequence's every landing (a move's path is from and
+            // to, a placement's its cell: the table makes them).
+            path: match *a {
+                Action::Jumps { from, .. } => std::iter::once(from)
+                    .chain(self.jump_landings(s, a))
+                    .collect(),
+                _ => Vec::new(),
+            },
+            ..ActionInfo::default()
         };
         (Some(info), if_captures)
     }
@@ -763,4 +772,33 @@ fn captured_count(events: &[Event], effects: &[Effect]) -> usize {
             .iter()
             .filter(|e| matches!(e, Effect::Captured { .. }))
             .count()
+}
+
+/// The cells of the pieces an action captured, in the order they were
+/// taken: a strike's loser (the defender on `to`, the attacker on `from`)
+/// and each capture on a cell the hooks reported.
+fn captured_cells(events: &[Event], effects: &[Effect]) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for e in events {
+        if let Event::Struck {
+            from, to, result, ..
+        } = e
+        {
+            if result.removes_defender() {
+                cells.push(*to);
+            }
+            if result.removes_attacker() {
+                cells.push(*from);
+            }
+        }
+    }
+    for e in effects {
+        if let Effect::Captured {
+            cell: Some(cell), ..
+        } = e
+        {
+            cells.push(*cell);
+        }
+    }
+    cells
 }

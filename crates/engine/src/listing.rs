@@ -12,7 +12,7 @@ use crate::leaves::MoveSink;
 use crate::legal::Need;
 use crate::movegen::{piece_moves_on, piece_targets};
 use crate::rules::freeze::frozen_by_declaration;
-use crate::rules::lua::{ActionKind, ActionScope, Candidate, RuleHook};
+use crate::rules::lua::{ActionInfo, ActionKind, ActionScope, RuleHook};
 use crate::rules::variant::MovePattern;
 use crate::slide_masks::{blocked_cells, stops_and_enemies, Mask};
 use crate::{Action, ActionError, Engine};
@@ -343,32 +343,45 @@ impl Engine {
     }
 
     /// A move as `rules.filter` is asked about it: a move, a jump sequence
-    /// or a placement (other actions are not moves).
-    fn candidate(&self, s: &GameState, a: &Action) -> Option<Candidate> {
+    /// or a placement (other actions are not moves), with the fields
+    /// `rules.after_action` will get (all but what it captured).
+    fn candidate(&self, s: &GameState, a: &Action) -> Option<ActionInfo> {
+        let player = s.to_move;
         Some(match *a {
-            Action::Move { from, to } => Candidate {
-                kind: ActionKind::Move,
-                from: Some(from),
-                to,
-                piece: Some(s.piece_at(from)?),
-                placed: None,
-                text: None,
-            },
-            Action::Jumps { from, .. } => Candidate {
-                kind: ActionKind::Jump,
-                from: Some(from),
-                to: self.jump_landings(s, a).last().copied().unwrap_or(from),
-                piece: Some(s.piece_at(from)?),
-                placed: None,
-                text: Some(self.action_text(s, a)),
-            },
-            Action::Place { kind, at } => Candidate {
+            Action::Move { from, to } => {
+                let piece = s.piece_at(from)?;
+                ActionInfo {
+                    kind: ActionKind::Move,
+                    player,
+                    from: Some(from),
+                    to: Some(to),
+                    piece: Some(piece),
+                    piece_kind: Some(s.pieces[piece as usize].kind),
+                    ..ActionInfo::default()
+                }
+            }
+            Action::Jumps { from, .. } => {
+                let piece = s.piece_at(from)?;
+                let landings = self.jump_landings(s, a);
+                ActionInfo {
+                    kind: ActionKind::Jump,
+                    text: Some(self.action_text(s, a)),
+                    player,
+                    from: Some(from),
+                    to: Some(landings.last().copied().unwrap_or(from)),
+                    path: std::iter::once(from).chain(landings).collect(),
+                    piece: Some(piece),
+                    piece_kind: Some(s.pieces[piece as usize].kind),
+                    ..ActionInfo::default()
+                }
+            }
+            Action::Place { kind, at } => ActionInfo {
                 kind: ActionKind::Place,
-                from: None,
-                to: at,
-                piece: None,
-                placed: Some(kind),
-                text: None,
+                text: Some(self.action_text(s, a)),
+                player,
+                to: Some(at),
+                piece_kind: Some(kind),
+                ..ActionInfo::default()
             },
             _ => return None,
         })

@@ -732,7 +732,7 @@ pub const HOOKS: &[Hook] = &[
         section: Section::Main,
         params: r#"g: Game, moves: { Move }"#,
         returns: r#"({ number } | { [number]: string })?"#,
-        called: r#"legal moves are listed; `moves` holds every generated move, each `{kind, from, to, piece, distance}` as in [the action table](#the-action-table): moves, jump sequences (`kind = "jump"`, with their `text`) and placements (`kind = "place"`, `to` and `piece_kind`, no `from`), compulsory ones included"#,
+        called: r#"legal moves are listed; `moves` holds every generated move, each a table built as [the action table](#the-action-table) is (every field but `captured` and `captures`, which only a played action has): moves, jump sequences (`kind = "jump"`, with their `text`) and placements (`kind = "place"`, `to` and `piece_kind`, no `from`), compulsory ones included"#,
         answer: r#"list of indices (1-based) of `moves` to forbid (`{2, 5}`), or a table from such an index to the reason (`{[2] = "the wall holds"}`), or nil; a refused move is explained as `rules.filter refuses it: <reason>`"#,
     },
     Hook {
@@ -947,6 +947,12 @@ pub const ACTION_FIELDS: &[Field] = &[
         doc: "`to` as a 0-based index",
     },
     Field {
+        name: "path",
+        luau: "{ CellName }?",
+        short: "the cells the piece stands on, from `from` to `to`",
+        doc: "the cells the piece stands on along the way, in order: a move's `from` and `to`, a jump sequence's first cell and every landing, a placement's cell; nil for the kinds without cells",
+    },
+    Field {
         name: "distance",
         luau: "number?",
         short: "from and to: the larger of the file and rank differences",
@@ -969,6 +975,12 @@ pub const ACTION_FIELDS: &[Field] = &[
         luau: "number?",
         short: "pieces the action took (after_action only)",
         doc: "how many pieces the action took (`after_action` only: in `rules.strike` the strike is being decided)",
+    },
+    Field {
+        name: "captures",
+        luau: "{ CellName }?",
+        short: "the cells of the pieces it took (after_action only)",
+        doc: "the cells of the pieces the action took, in the order taken (a strike's loser, each capture a rule made on a cell); `after_action` only, nil when it took none",
     },
 ];
 

@@ -60,6 +60,8 @@ pub(super) struct Names {
     pub(super) cell_map: Function,
     pub(super) declared: Function,
     pub(super) piece_list: Function,
+    /// Builds an action's table (see `prelude.luau`).
+    pub(super) action: Function,
 }
 
 impl Names {
@@ -77,6 +79,7 @@ impl Names {
             cell_map: b.cell_map.clone(),
             declared: b.declared.clone(),
             piece_list: b.piece_list.clone(),
+            action: b.action.clone(),
             players: facts
                 .players
                 .iter()

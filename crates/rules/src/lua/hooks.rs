@@ -7,7 +7,7 @@ use std::sync::Arc;
 use mlua::{Function, Lua, Table, Value as LV};
 
 use super::call;
-use super::context::{AttackedQuery, CallCtx};
+use super::context::{with_ctx, AttackedQuery, CallCtx};
 use super::prelude::{piece_args, piece_table};
 use super::{ActionInfo, Rules};
 use crate::base::effect::{Effect, Strike};
@@ -276,9 +276,8 @@ impl Rules {
     }
 
     /// Calls `rules.after_action(g, action)` if the script defines it;
-    /// `action` is a table `{kind, text, player, from, to, piece}` (`kind` is
-    /// `"move"`, `"choice"` or `"draw"`; `piece` the id of the piece that
-    /// acted, for a move).
+    /// `action` is the action's table (`docs/lua-api.md`, "The action
+    /// table").
     pub fn after_action(
         &self,
         state: &mut GameState,
@@ -307,47 +306,32 @@ impl Rules {
                     action.piece_kind.map(|k| k as i64),
                     action.captured,
                     action.text.as_deref(),
+                    cell_indices(&action.path),
+                    cell_indices(&action.captures),
                 ))
             },
         )
     }
 
     /// Asks `rules.filter(g, moves)` which of the generated moves a rule
-    /// forbids: `moves` is a list of `{kind, from, to, piece, distance}`
-    /// (a placement: `kind = "place"`, its `to` and `piece_kind`, no `from`
-    /// or piece; a jump sequence: `kind = "jump"`, its last landing as `to`
-    /// and its `text`); the answer a list of their indices (1-based) to
-    /// remove, or nil. The state is not changed.
+    /// forbids: `moves` is a list of action tables, built as
+    /// `after_action`'s are (every field but `captured` and `captures`);
+    /// the answer a list of their indices (1-based) to remove, or nil. The
+    /// state is not changed.
     pub fn filter(
         &self,
         state: &GameState,
         variant: &Arc<Variant>,
-        moves: &[super::Candidate],
+        moves: &[ActionInfo],
     ) -> Result<Vec<(usize, Option<String>)>, String> {
         let Some(hook) = self.hooks.get(RuleHook::Filter) else {
             return Ok(Vec::new());
         };
         self.query(&RuleHook::Filter.call(), state, variant, |lua, api| {
             let list = lua.create_table_with_capacity(moves.len(), 0)?;
-            let b = &variant.board;
+            let action = with_ctx(lua, |cx| Ok(cx.names().action.clone()))?;
             for m in moves {
-                let t = lua.create_table_with_capacity(0, 6)?;
-                t.set("kind", m.kind.name())?;
-                t.set("to", b.cell_name(m.to))?;
-                if let Some(from) = m.from {
-                    t.set("from", b.cell_name(from))?;
-                    let ((f0, r0), (f1, r1)) = (b.coords(from), b.coords(m.to));
-                    t.set("distance", (f1 - f0).abs().max((r1 - r0).abs()))?;
-                }
-                if let Some(piece) = m.piece {
-                    t.set("piece", piece)?;
-                }
-                if let Some(k) = m.placed {
-                    t.set("piece_kind", variant.kinds[k as usize].name.as_str())?;
-                }
-                if let Some(text) = &m.text {
-                    t.set("text", text.as_str())?;
-                }
+                let t: Table = action.call(action_args(m))?;
                 list.push(t)?;
             }
             let out: Option<Table> = hook.call((api, list))?;
@@ -682,4 +666,42 @@ impl Rules {
         }
         Ok(())
     }
+}
+
+/// A list of cell indices for the prelude, or nil when empty.
+fn cell_indices(cells: &[Cell]) -> Option<Vec<i64>> {
+    (!cells.is_empty()).then(|| cells.iter().map(|&c| c as i64).collect())
+}
+
+/// The prelude's `action` builder's arguments (the hook's and `g` left
+/// out): numbers from 1 for the kind and player, cell indices, and nil
+/// for what the action does not have.
+type ActionArgs<'a> = (
+    i64,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<PieceId>,
+    Option<i64>,
+    Option<usize>,
+    Option<&'a str>,
+    Option<Vec<i64>>,
+    Option<Vec<i64>>,
+);
+
+/// `action`'s arguments for a move `rules.filter` is asked about (nothing
+/// captured yet).
+fn action_args(m: &ActionInfo) -> ActionArgs<'_> {
+    (
+        m.kind as i64 + 1,
+        m.player as i64 + 1,
+        m.from.map(|c| c as i64),
+        m.to.map(|c| c as i64),
+        m.piece,
+        m.piece_kind.map(|k| k as i64),
+        None,
+        m.text.as_deref(),
+        cell_indices(&m.path),
+        None,
+    )
 }

@@ -67,9 +67,10 @@ pub const DEFAULT_MEMORY: usize = 64 << 20;
 
 /// What an action is, as `rules.after_action` and `rules.filter` name it
 /// (`action.kind`, one of `ACTION_KINDS`, in the same order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ActionKind {
     /// A piece from one cell to another (a step, a slide, a leap, a strike).
+    #[default]
     Move,
     /// An answered choice.
     Choice,
@@ -121,26 +122,11 @@ impl ActionKind {
     }
 }
 
-/// A move `rules.filter` is asked about: every kind of move the listing
-/// generates (moves, jump sequences, placements), with its cells.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
-    pub kind: ActionKind,
-    /// The cell it starts from (none for a placement).
-    pub from: Option<Cell>,
-    /// The cell it ends on (a jump sequence's last landing; a placement's
-    /// cell).
-    pub to: Cell,
-    /// The piece that moves (none for a placement: the piece is new).
-    pub piece: Option<PieceId>,
-    /// The kind of the piece placed (placements only).
-    pub placed: Option<crate::base::state::KindId>,
-    /// A jump sequence's text (`a1xc3xe5`).
-    pub text: Option<String>,
-}
-
-/// An action as `rules.after_action` sees it.
-#[derive(Clone, Debug)]
+/// An action as `rules.after_action` sees it, and a move (a step, slide
+/// or leap, a jump sequence, a placement) as `rules.filter` is asked about
+/// it: both tables are built from this by one builder, so they carry the
+/// same fields.
+#[derive(Clone, Debug, Default)]
 pub struct ActionInfo {
     pub kind: ActionKind,
     /// The action's text; `None` for a move (the table builds `from-to`
@@ -152,8 +138,14 @@ pub struct ActionInfo {
     pub piece: Option<PieceId>,
     /// The acting piece's kind (before the action).
     pub piece_kind: Option<crate::base::state::KindId>,
-    /// How many pieces the action captured.
+    /// The cells the piece stands on along the way, from `from` to `to`
+    /// (a jump sequence's every landing); empty: from and to (a placement:
+    /// to), as the table then says.
+    pub path: Vec<Cell>,
+    /// How many pieces the action captured (after the action only).
     pub captured: usize,
+    /// The cells of the pieces it captured (after the action only).
+    pub captures: Vec<Cell>,
 }
 
 /// A kind as piece tables show it: rank, whether it moves, attributes.

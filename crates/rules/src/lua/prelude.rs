@@ -28,6 +28,9 @@ pub(super) struct Builders {
     pub(super) declared: Function,
     /// `piece_list(n, ...)`: a list of `n` piece tables, six arguments each.
     pub(super) piece_list: Function,
+    /// `action(kind, player, from, to, piece, piece_kind, captured, text,
+    /// path, captures)`: an action's table, as `after_action` builds it.
+    pub(super) action: Function,
 }
 
 /// Runs the prelude with the variant's names, returning its builders.
@@ -43,7 +46,7 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<Builders> {
             Ok(t)
         })
         .collect::<mlua::Result<Vec<Table>>>()?;
-    let (after_action, piece, strike, cell_list, cell_map, declared, piece_list) =
+    let (after_action, piece, strike, cell_list, cell_map, declared, piece_list, action) =
         lua.load(HOST_PRELUDE).set_name("=host").call((
             facts.players.clone(),
             facts.kinds.clone(),
@@ -62,6 +65,7 @@ pub(super) fn run(lua: &Lua, facts: &Facts) -> mlua::Result<Builders> {
         cell_map,
         declared,
         piece_list,
+        action,
     })
 }
 
