@@ -49,7 +49,7 @@ fn connect_four_discs_fall_and_four_in_a_row_wins() {
     play(&e, &mut s, &["g1"]);
     let o = s.outcome.clone().expect("four in a row");
     assert_eq!(o.winners, vec![0]);
-    assert!(o.reason.contains("4 in a row"), "{}", o.reason);
+    assert!(o.reason.contains("a line of 4 or more"), "{}", o.reason);
 }
 
 #[test]

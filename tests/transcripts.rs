@@ -302,9 +302,9 @@ fn the_tutorial_placement_game() {
         "42 actions for red:",
         "7 actions for red:\na1 b1 c1 d1 e1 f1 g1\n",
         "may not be placed on d4: a piece placed there falls to d1",
-        "end: red wins (4 in a row)",
+        "end: red wins (a line of 4 or more)",
         "end: draw (yellow cannot move)",
-        "end: red wins (5 in a row)",
+        "end: red wins (a line of 5 or more)",
     ] {
         assert!(out.contains(w), "{w}: {out}");
     }

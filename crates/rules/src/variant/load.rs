@@ -167,7 +167,7 @@ fn base_of(value: &str, folder: &Path) -> Result<PathBuf, String> {
     if value.contains(['/', '\\']) && written.is_file() {
         return Ok(written);
     }
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let bundled = crate::base::bundled::variants();
     let file = bundled.join(beside.file_name().unwrap_or_default());
     if !value.contains(['/', '\\']) && file.is_file() {
         return Ok(file);

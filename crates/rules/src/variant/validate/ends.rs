@@ -361,6 +361,6 @@ fn in_a_row(
     }
     Some((
         EndWhen::InARow { n, lines: halves },
-        format!("{n} in a row"),
+        format!("a line of {n} or more"),
     ))
 }
